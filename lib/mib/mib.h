@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_MIB_H
+#define PKTPATH_MIB_H
+
+/**
+ * @file
+ * SNMP-style MIBs, one block per worker lcore, folded by a reader.
+ *
+ * The schema follows Linux: one enum per group (Ip, IpExt, Icmp, Tcp, Udp as
+ * printed by /proc/net/snmp and /proc/net/netstat, plus pktpath's own groups
+ * Rx, Path, Ingress, Peer, Capture), each ending in a *_MAX count, with one
+ * name table per group whose size is checked against the enum at compile
+ * time. All groups are laid end to end in one flat index space: field
+ * MIB_F(IP, INRECEIVES) is the index of Ip.InReceives in a block.
+ *
+ * Writers and readers
+ * -------------------
+ * Every block has exactly one writer (its worker lcore, or the control
+ * thread for the control block), which updates a counter with a relaxed
+ * atomic load followed by a relaxed atomic store: no locked instruction, and
+ * a 64-bit aligned store is never torn, so a concurrent reader sees either
+ * the old or the new value. Nobody else ever writes a block: "clearing" is
+ * done by a reader keeping a baseline snapshot and subtracting it
+ * (mib_delta()), as OVS pmd_counters.zero and VPP stats_last_clear do.
+ *
+ * Layouts
+ * -------
+ * MIB_LAYOUT_PERCPU: each block is its own cache-line aligned allocation on
+ * its lcore's socket (as Linux per-CPU MIBs). MIB_LAYOUT_SHARED interleaves
+ * all blocks: counter f of block l lives at f * stride + l, so neighbouring
+ * lcores dirty the same cache lines -- the false-sharing layout, kept only to
+ * measure its cost. Both are reached through the same struct mib_block, whose
+ * shift is 0 for percpu and log2(stride) for shared, so the fast path is the
+ * same code in both layouts.
+ *
+ * Folding
+ * -------
+ * MIB_FOLD_FIELD walks, for each field, every block (Linux snmp_fold_field);
+ * MIB_FOLD_LCORE walks, for each block, every field into a zeroed buffer
+ * (Linux snmp_get_cpu_field64_batch). They give identical totals.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Groups, in the order they are printed. */
+enum mib_group {
+	MIB_GRP_IP,
+	MIB_GRP_ICMP,
+	MIB_GRP_TCP,
+	MIB_GRP_UDP,
+	MIB_GRP_IPEXT,
+	MIB_GRP_RX,
+	MIB_GRP_PATH,
+	MIB_GRP_INGRESS,
+	MIB_GRP_PEER,
+	MIB_GRP_CAPTURE,
+	MIB_GRP_MAX
+};
+
+/** Ip: /proc/net/snmp (Linux 6.1 layout). */
+enum mib_ip {
+	MIB_IP_FORWARDING,	/**< constant 2: forwarding is off */
+	MIB_IP_DEFAULTTTL,	/**< constant 64 */
+	MIB_IP_INRECEIVES,
+	MIB_IP_INHDRERRORS,
+	MIB_IP_INADDRERRORS,
+	MIB_IP_FORWDATAGRAMS,
+	MIB_IP_INUNKNOWNPROTOS,
+	MIB_IP_INDISCARDS,
+	MIB_IP_INDELIVERS,
+	MIB_IP_OUTREQUESTS,
+	MIB_IP_OUTDISCARDS,
+	MIB_IP_OUTNOROUTES,
+	MIB_IP_REASMTIMEOUT,
+	MIB_IP_REASMREQDS,
+	MIB_IP_REASMOKS,
+	MIB_IP_REASMFAILS,
+	MIB_IP_FRAGOKS,
+	MIB_IP_FRAGFAILS,
+	MIB_IP_FRAGCREATES,
+	MIB_IP_MAX
+};
+
+/** Icmp: /proc/net/snmp. */
+enum mib_icmp {
+	MIB_ICMP_INMSGS,
+	MIB_ICMP_INERRORS,
+	MIB_ICMP_INCSUMERRORS,
+	MIB_ICMP_INDESTUNREACHS,
+	MIB_ICMP_INTIMEEXCDS,
+	MIB_ICMP_INPARMPROBS,
+	MIB_ICMP_INSRCQUENCHS,
+	MIB_ICMP_INREDIRECTS,
+	MIB_ICMP_INECHOS,
+	MIB_ICMP_INECHOREPS,
+	MIB_ICMP_INTIMESTAMPS,
+	MIB_ICMP_INTIMESTAMPREPS,
+	MIB_ICMP_INADDRMASKS,
+	MIB_ICMP_INADDRMASKREPS,
+	MIB_ICMP_OUTMSGS,
+	MIB_ICMP_OUTERRORS,
+	MIB_ICMP_OUTDESTUNREACHS,
+	MIB_ICMP_OUTTIMEEXCDS,
+	MIB_ICMP_OUTPARMPROBS,
+	MIB_ICMP_OUTSRCQUENCHS,
+	MIB_ICMP_OUTREDIRECTS,
+	MIB_ICMP_OUTECHOS,
+	MIB_ICMP_OUTECHOREPS,
+	MIB_ICMP_OUTTIMESTAMPS,
+	MIB_ICMP_OUTTIMESTAMPREPS,
+	MIB_ICMP_OUTADDRMASKS,
+	MIB_ICMP_OUTADDRMASKREPS,
+	MIB_ICMP_MAX
+};
+
+/** Tcp: /proc/net/snmp. */
+enum mib_tcp {
+	MIB_TCP_RTOALGORITHM,	/**< constant 1 */
+	MIB_TCP_RTOMIN,		/**< constant 200 */
+	MIB_TCP_RTOMAX,		/**< constant 120000 */
+	MIB_TCP_MAXCONN,	/**< constant -1 */
+	MIB_TCP_ACTIVEOPENS,
+	MIB_TCP_PASSIVEOPENS,
+	MIB_TCP_ATTEMPTFAILS,
+	MIB_TCP_ESTABRESETS,
+	MIB_TCP_CURRESTAB,
+	MIB_TCP_INSEGS,
+	MIB_TCP_OUTSEGS,
+	MIB_TCP_RETRANSSEGS,
+	MIB_TCP_INERRS,
+	MIB_TCP_OUTRSTS,
+	MIB_TCP_INCSUMERRORS,
+	MIB_TCP_MAX
+};
+
+/** Udp: /proc/net/snmp. */
+enum mib_udp {
+	MIB_UDP_INDATAGRAMS,
+	MIB_UDP_NOPORTS,
+	MIB_UDP_INERRORS,
+	MIB_UDP_OUTDATAGRAMS,
+	MIB_UDP_RCVBUFERRORS,
+	MIB_UDP_SNDBUFERRORS,
+	MIB_UDP_INCSUMERRORS,
+	MIB_UDP_IGNOREDMULTI,
+	MIB_UDP_MEMERRORS,
+	MIB_UDP_MAX
+};
+
+/** IpExt: /proc/net/netstat. */
+enum mib_ipext {
+	MIB_IPEXT_INNOROUTES,
+	MIB_IPEXT_INTRUNCATEDPKTS,
+	MIB_IPEXT_INMCASTPKTS,
+	MIB_IPEXT_OUTMCASTPKTS,
+	MIB_IPEXT_INBCASTPKTS,
+	MIB_IPEXT_OUTBCASTPKTS,
+	MIB_IPEXT_INOCTETS,
+	MIB_IPEXT_OUTOCTETS,
+	MIB_IPEXT_INMCASTOCTETS,
+	MIB_IPEXT_OUTMCASTOCTETS,
+	MIB_IPEXT_INBCASTOCTETS,
+	MIB_IPEXT_OUTBCASTOCTETS,
+	MIB_IPEXT_INCSUMERRORS,
+	MIB_IPEXT_INNOECTPKTS,
+	MIB_IPEXT_INECT1PKTS,
+	MIB_IPEXT_INECT0PKTS,
+	MIB_IPEXT_INCEPKTS,
+	MIB_IPEXT_REASMOVERLAPS,
+	MIB_IPEXT_MAX
+};
+
+/** Rx (pktpath): the source and L2 (netif_receive_skb_core). */
+enum mib_rx {
+	MIB_RX_PACKETS,		/**< frames handed to the path by the source */
+	MIB_RX_OCTETS,		/**< their L2 bytes (no FCS) */
+	MIB_RX_BURSTS,		/**< non-empty bursts */
+	MIB_RX_EMPTYPOLLS,	/**< polls that returned nothing */
+	MIB_RX_NOTIP,		/**< terminal: ethertype not IPv4 (or runt) */
+	MIB_RX_RUNTS,		/**< info: subset of RxNotIp shorter than L2 hdr */
+	MIB_RX_VLAN,		/**< info: frames that carried one 802.1Q tag */
+	MIB_RX_OTHERHOST,	/**< terminal: IPv4 to another host's MAC */
+	MIB_RX_BROADCAST,	/**< info: L2 broadcast destination */
+	MIB_RX_MULTICAST,	/**< info: L2 multicast destination */
+	MIB_RX_NOPATH,		/**< terminal: freed untouched (--path rx-only) */
+	MIB_RX_NOMBUF,		/**< events: mbuf allocation failures (gen) */
+	MIB_RX_BUSYCYCLES,	/**< TSC cycles of polls that carried packets */
+	MIB_RX_IDLECYCLES,	/**< TSC cycles of empty polls */
+	MIB_RX_MAX
+};
+
+/**
+ * Path (pktpath): terminal outcomes Linux records only as a drop reason
+ * (kfree_skb_reason) or in /proc/net/stat/rt_cache, never in /proc/net/snmp.
+ */
+enum mib_path {
+	MIB_PATH_IPINVALIDSOURCE,	/**< martian source (SKB_DROP_REASON_IP_INVALID_SOURCE) */
+	MIB_PATH_IPINVALIDDEST,		/**< martian destination (IP_INVALID_DEST) */
+	MIB_PATH_IPMCASTNOTJOINED,	/**< multicast group not joined */
+	MIB_PATH_IPSRCROUTE,		/**< source-routed, accept_source_route=0 */
+	MIB_PATH_TCPNOTHOST,		/**< TCP to a non-PACKET_HOST frame */
+	MIB_PATH_IGMPDELIVERED,		/**< handed to the IGMP handler */
+	MIB_PATH_MAX
+};
+
+/** Ingress (pktpath): the classifier hook and its guard. */
+enum mib_ingress {
+	MIB_INGRESS_PACKETS,
+	MIB_INGRESS_MATCHED,
+	MIB_INGRESS_PASSED,
+	MIB_INGRESS_DROPPED,
+	MIB_INGRESS_MARKED,
+	MIB_INGRESS_LOCKACQUIRES,
+	MIB_INGRESS_LOCKCONTENDED,
+	MIB_INGRESS_RCUQUIESCENT,
+	MIB_INGRESS_RULEUPDATES,	/**< control block */
+	MIB_INGRESS_GRACEPERIODS,	/**< control block */
+	MIB_INGRESS_GRACEPERIODMAXUS,	/**< control block, folded as max */
+	MIB_INGRESS_MODEFLIPS,		/**< control block */
+	MIB_INGRESS_MAX
+};
+
+/** Peer (pktpath): the inetpeer-like stage. */
+enum mib_peer {
+	MIB_PEER_LOOKUPS,
+	MIB_PEER_HITS,
+	MIB_PEER_MISSES,
+	MIB_PEER_GETS,
+	MIB_PEER_PUTS,
+	MIB_PEER_MAX
+};
+
+/** Capture (pktpath): packets copied to the capture rings. */
+enum mib_capture {
+	MIB_CAPTURE_PACKETS,
+	MIB_CAPTURE_OVERFLOW,
+	MIB_CAPTURE_MAX
+};
+
+/** First flat index of each group. */
+enum mib_base {
+	MIB_BASE_IP = 0,
+	MIB_BASE_ICMP = MIB_BASE_IP + MIB_IP_MAX,
+	MIB_BASE_TCP = MIB_BASE_ICMP + MIB_ICMP_MAX,
+	MIB_BASE_UDP = MIB_BASE_TCP + MIB_TCP_MAX,
+	MIB_BASE_IPEXT = MIB_BASE_UDP + MIB_UDP_MAX,
+	MIB_BASE_RX = MIB_BASE_IPEXT + MIB_IPEXT_MAX,
+	MIB_BASE_PATH = MIB_BASE_RX + MIB_RX_MAX,
+	MIB_BASE_INGRESS = MIB_BASE_PATH + MIB_PATH_MAX,
+	MIB_BASE_PEER = MIB_BASE_INGRESS + MIB_INGRESS_MAX,
+	MIB_BASE_CAPTURE = MIB_BASE_PEER + MIB_PEER_MAX,
+	/** Number of fields in a block. */
+	MIB_FIELD_MAX = MIB_BASE_CAPTURE + MIB_CAPTURE_MAX
+};
+
+/** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
+#define MIB_F(GRP, NAME) (MIB_BASE_##GRP + MIB_##GRP##_##NAME)
+
+/** How a field is folded over blocks. */
+enum mib_kind {
+	MIB_KIND_SUM,	/**< a counter: sum over blocks; delta'd by clear */
+	MIB_KIND_MAX,	/**< a high-water mark: max over blocks; not cleared */
+	MIB_KIND_CONST,	/**< a constant Linux prints (Forwarding, RtoMin...) */
+	MIB_KIND_MAX_
+};
+
+enum mib_layout { MIB_LAYOUT_PERCPU, MIB_LAYOUT_SHARED, MIB_LAYOUT_MAX };
+enum mib_fold { MIB_FOLD_FIELD, MIB_FOLD_LCORE, MIB_FOLD_MAX };
+
+/**
+ * A writer's handle on its block. Counter f is at base[f << shift]:
+ * shift is 0 in the percpu layout, log2(stride) in the shared one.
+ */
+struct mib_block {
+	uint64_t *base;
+	unsigned int shift;
+};
+
+/**
+ * Add v to counter f. Single writer only (the block's owner); wait-free,
+ * no locked instruction. The relaxed store is atomic so that a concurrent
+ * reader never sees a torn value; no ordering with other counters is
+ * implied (readers must not assume cross-field consistency mid-burst).
+ */
+static inline void
+mib_add(struct mib_block *b, unsigned int f, uint64_t v)
+{
+	uint64_t *p = b->base + ((size_t)f << b->shift);
+
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v,
+			 __ATOMIC_RELAXED);
+}
+
+/** mib_add(b, f, 1). Single writer only. */
+static inline void
+mib_inc(struct mib_block *b, unsigned int f)
+{
+	mib_add(b, f, 1);
+}
+
+/** Raise counter f to v if v is larger (a MIB_KIND_MAX field). Single writer. */
+static inline void
+mib_max(struct mib_block *b, unsigned int f, uint64_t v)
+{
+	uint64_t *p = b->base + ((size_t)f << b->shift);
+
+	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
+		__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/** Read counter f of a block (any thread). */
+static inline uint64_t
+mib_read(const struct mib_block *b, unsigned int f)
+{
+	return __atomic_load_n(b->base + ((size_t)f << b->shift),
+			       __ATOMIC_RELAXED);
+}
+
+/* ---- schema (thread-safe: constant tables) ---- */
+
+/** Group name as Linux prints it ("Ip", "IpExt", ...), or NULL. */
+const char *mib_group_name(enum mib_group g);
+/** First flat index of group g. */
+unsigned int mib_group_first(enum mib_group g);
+/** Number of fields in group g. */
+unsigned int mib_group_count(enum mib_group g);
+/** Field name as Linux prints it ("InReceives"), or NULL if f is out of range. */
+const char *mib_field_name(unsigned int f);
+/** Group of field f (MIB_GRP_MAX if out of range). */
+enum mib_group mib_field_group(unsigned int f);
+/** How field f folds. */
+enum mib_kind mib_field_kind(unsigned int f);
+/** Value of a MIB_KIND_CONST field (as Linux prints it; MaxConn is -1). */
+int64_t mib_field_const(unsigned int f);
+/** Group index by name (case-sensitive), or -1. */
+int mib_group_lookup(const char *name);
+/** Flat field index by group and field name, or -1. */
+int mib_field_lookup(const char *group, const char *field);
+/** Short one-line description of field f (for HELP texts). */
+const char *mib_field_help(unsigned int f);
+
+const char *mib_layout_name(enum mib_layout l);
+const char *mib_fold_name(enum mib_fold f);
+/** Parse "percpu"/"shared" (resp. "field"/"lcore"); -EINVAL if unknown. */
+int mib_layout_parse(const char *s, enum mib_layout *out);
+int mib_fold_parse(const char *s, enum mib_fold *out);
+
+/* ---- sets of blocks ---- */
+
+/** All the blocks of one run. Opaque. */
+struct mib_set;
+
+/**
+ * Allocate n zeroed blocks in the given layout.
+ *
+ * @param n        number of blocks (workers, plus one for the control thread)
+ * @param layout   percpu or shared
+ * @param sockets  NUMA socket of each block (rte_zmalloc_socket), or NULL to
+ *                 use the C allocator (unit tests without EAL).
+ * @return the set, or NULL with rte_errno/errno set (EINVAL, ENOMEM).
+ * Not thread-safe; call once at set-up.
+ */
+struct mib_set *mib_set_create(unsigned int n, enum mib_layout layout,
+			       const int *sockets);
+/** Free a set (NULL is a no-op). No writer or reader may use it any more. */
+void mib_set_free(struct mib_set *s);
+/** Number of blocks. */
+unsigned int mib_set_count(const struct mib_set *s);
+enum mib_layout mib_set_layout(const struct mib_set *s);
+/** Handle on block i (i < count) for its single writer. */
+struct mib_block mib_set_block(const struct mib_set *s, unsigned int i);
+
+/**
+ * Fold all blocks.
+ *
+ * @param s          the set
+ * @param strategy   MIB_FOLD_FIELD or MIB_FOLD_LCORE
+ * @param totals     out: MIB_FIELD_MAX totals (sum, max or const by kind)
+ * @param per_block  out, may be NULL: count * MIB_FIELD_MAX values, block
+ *                   major, read in the same pass so that they add up to
+ *                   totals exactly.
+ * Thread-safe against the writers (relaxed atomic loads); one reader per
+ * output buffer.
+ */
+void mib_fold(const struct mib_set *s, enum mib_fold strategy,
+	      uint64_t *totals, uint64_t *per_block);
+
+/**
+ * out = cur - base for MIB_KIND_SUM fields, cur for the others.
+ * Used to clear by baseline. out may alias cur.
+ */
+void mib_delta(const uint64_t *cur, const uint64_t *base, uint64_t *out);
+
+/**
+ * Check the conservation laws on folded totals:
+ *   RxPackets  = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives
+ *   IngressPackets = IngressPassed + IngressDropped
+ *   InReceives = InDelivers + InHdrErrors + InTruncatedPkts + InDiscards +
+ *                InAddrErrors + InUnknownProtos + ReasmReqds + Path drops
+ *   InDelivers = Udp(InDatagrams + NoPorts + InErrors + IgnoredMulti) +
+ *                Tcp InSegs + TcpNotHost + Icmp InMsgs + IgmpDelivered
+ * Only meaningful when no worker is mid-burst (at the end of a run, or in a
+ * test). Returns 0, or -1 with a one-line description of the first broken law
+ * in why (if non-NULL).
+ */
+int mib_check_conservation(const uint64_t *t, char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKTPATH_MIB_H */

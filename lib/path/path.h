@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_PATH_H
+#define PKTPATH_PATH_H
+
+/**
+ * @file
+ * The IPv4 receive path, stage by stage, with Linux's semantics and counters.
+ *
+ *   path_l2()   netif_receive_skb_core / eth_type_trans: ethertype and one
+ *               802.1Q tag, packet type by destination MAC. Informational
+ *               counters only (RxVlan, RxRunts, RxBroadcast, RxMulticast).
+ *   (the ingress hook sees the raw frame here, in the app)
+ *   path_rcv()  dispatch, then ip_rcv_core -> ip_rcv_finish_core (route) ->
+ *               ip_local_deliver -> udp_rcv / tcp_v4_rcv / icmp_rcv.
+ *               Moves exactly one terminal counter per frame and returns its
+ *               flat MIB index (the "outcome").
+ *
+ * The stages are pure: an mbuf and a MIB block in, an outcome out. They never
+ * modify the mbuf (Linux's trim of padding beyond tot_len is done logically:
+ * L4 sees tot_len bytes) and never allocate, so the same frame can be
+ * processed again (the generator's reuse mode) and they can be unit-tested
+ * with hand-built mbufs, without EAL.
+ *
+ * Thread-safety: a path_conf is read-only once built and may be shared by
+ * all workers; each worker passes its own MIB block.
+ *
+ * Where pktpath differs from Linux (documented in the README):
+ *  - Fragments are not reassembled: a fragment for a local destination counts
+ *    ReasmReqds (as Linux's ip_defrag does when it queues one) and is freed;
+ *    ReasmReqds is its terminal outcome.
+ *  - Udp InDatagrams is counted at delivery (Linux counts it at recvmsg).
+ *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
+ *  - A frame with one 802.1Q tag is received as if a VLAN device existed.
+ *  - IGMP is consumed and counted in Path IgmpDelivered (Linux has no MIB).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "mib.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PATH_MAX_LOCAL 64	/**< local addresses (--local) */
+#define PATH_MAX_MCAST 64	/**< joined multicast groups (--mcast) */
+
+/** A local address with the prefix of its subnet, host byte order. */
+struct path_local {
+	uint32_t addr;
+	uint8_t prefix_len;	/**< 0..32 */
+};
+
+/** Read-only configuration of the path, shared by all workers. */
+struct path_conf {
+	struct rte_ether_addr mac;	/**< the receiving port's MAC */
+	unsigned int n_local;
+	struct path_local local[PATH_MAX_LOCAL];
+	unsigned int n_mcast;
+	uint32_t mcast[PATH_MAX_MCAST];	/**< joined groups, host order;
+					   224.0.0.1 is always joined */
+	uint64_t udp_ports[65536 / 64];	/**< bitmap: UDP ports with a listener */
+};
+
+/** Linux skb->pkt_type. */
+enum path_pkt_type {
+	PATH_PKT_HOST,
+	PATH_PKT_BROADCAST,
+	PATH_PKT_MULTICAST,
+	PATH_PKT_OTHERHOST,
+	PATH_PKT_MAX
+};
+
+/** What path_l2() learnt of a frame. */
+struct path_l2 {
+	uint16_t ethertype;	/**< inner ethertype, host order; 0 for a runt */
+	uint16_t l3_off;	/**< offset of the L3 header */
+	uint8_t pkt_type;	/**< enum path_pkt_type */
+	uint8_t vlan;		/**< 1 if one 802.1Q tag was skipped */
+	uint8_t runt;		/**< 1 if shorter than its L2 header */
+	uint16_t vlan_tci;	/**< the tag's TCI, host order, if vlan */
+};
+
+/** Initialise a conf: no local address, no group but 224.0.0.1, no port. */
+void path_conf_init(struct path_conf *c);
+/** Add a local address/prefix; -ENOSPC when full, -EINVAL if prefix > 32. */
+int path_conf_add_local(struct path_conf *c, uint32_t addr, uint8_t prefix_len);
+/** Join a multicast group; -EINVAL if not in 224/4, -ENOSPC when full. */
+int path_conf_add_mcast(struct path_conf *c, uint32_t group);
+/** Open (listen on) UDP ports lo..hi inclusive. */
+void path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
+
+/**
+ * L2: parse the Ethernet header and at most one 802.1Q tag; classify the
+ * destination MAC against c->mac. Counts RxRunts, RxVlan, RxBroadcast and
+ * RxMulticast (informational, not terminal).
+ */
+void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
+	     struct path_l2 *l2, struct mib_block *mib);
+
+/**
+ * Everything after the ingress hook: RxNotIp, RxOtherHost, or ip_rcv and the
+ * rest of the path. Moves exactly one terminal counter (plus informational
+ * ones such as InReceives, InOctets, ECN, Mcast/Bcast, csum subsets).
+ *
+ * @return the flat MIB index of the terminal counter moved, e.g.
+ *         MIB_F(UDP, INDATAGRAMS) for a delivered datagram.
+ */
+unsigned int path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+		      const struct path_l2 *l2, struct mib_block *mib);
+
+/** True if outcome (a path_rcv() return) is a delivery to a listener. */
+bool path_outcome_delivered(unsigned int outcome);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKTPATH_PATH_H */

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Template synthesis (pktgen range mode), pcap templates, per-worker
+ * generators.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_udp.h>
+
+#include "pkt.h"
+
+#define PKT_MAX_FLOWS (1u << 20)
+#define PKT_RING_MAX 8192
+
+void
+pkt_flow_conf_default(struct pkt_flow_conf *c)
+{
+	static const struct rte_ether_addr dmac = {{ 0x02, 0, 0, 0, 0, 0x01 }};
+	static const struct rte_ether_addr smac = {{ 0x02, 0, 0, 0, 0, 0x02 }};
+
+	memset(c, 0, sizeof(*c));
+	c->pkt_size = 60;
+	c->dst_mac = dmac;
+	c->src_mac = smac;
+	c->src_lo = RTE_IPV4(198, 18, 0, 1);
+	c->src_hi = RTE_IPV4(198, 18, 0, 254);
+	c->dst_lo = c->dst_hi = RTE_IPV4(198, 19, 0, 1);
+	c->sport_lo = 1024;
+	c->sport_hi = 65535;
+	c->dport_lo = c->dport_hi = 9;
+	c->flows = 64;
+	c->ttl = 64;
+	c->tos = 0;
+	c->udp_csum = false;
+}
+
+int
+pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
+	      uint16_t buf_len)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint64_t nsrc = (uint64_t)c->src_hi - c->src_lo + 1;
+	uint64_t nsport = (uint64_t)c->sport_hi - c->sport_lo + 1;
+	uint64_t ndst = (uint64_t)c->dst_hi - c->dst_lo + 1;
+	uint64_t ndport = (uint64_t)c->dport_hi - c->dport_lo + 1;
+	uint64_t r = i;
+	uint32_t src, dst;
+	uint16_t sport, dport, l3len;
+
+	if (c->pkt_size < PKT_MIN_SIZE || buf_len < c->pkt_size)
+		return -EINVAL;
+	/* Mixed radix: source address fastest, then ports, then destination. */
+	src = c->src_lo + (uint32_t)(r % nsrc);
+	r /= nsrc;
+	sport = (uint16_t)(c->sport_lo + r % nsport);
+	r /= nsport;
+	dst = c->dst_lo + (uint32_t)(r % ndst);
+	r /= ndst;
+	dport = (uint16_t)(c->dport_lo + r % ndport);
+
+	memset(buf, 0, c->pkt_size);
+	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
+	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+
+	l3len = (uint16_t)(c->pkt_size - sizeof(*eth));
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->type_of_service = c->tos;
+	ip->total_length = rte_cpu_to_be_16(l3len);
+	ip->packet_id = rte_cpu_to_be_16((uint16_t)i);
+	ip->fragment_offset = 0;
+	ip->time_to_live = c->ttl;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(src);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+
+	udp->src_port = rte_cpu_to_be_16(sport);
+	udp->dst_port = rte_cpu_to_be_16(dport);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(l3len - sizeof(*ip)));
+	udp->dgram_cksum = 0;
+	if (c->udp_csum)
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	return c->pkt_size;
+}
+
+static struct pkt_templates *
+__tpl_alloc(uint32_t n)
+{
+	struct pkt_templates *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	t->len = calloc(n ? n : 1, sizeof(*t->len));
+	t->data = calloc(n ? n : 1, sizeof(*t->data));
+	if (t->len == NULL || t->data == NULL) {
+		pkt_templates_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+pkt_templates_free(struct pkt_templates *t)
+{
+	uint32_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; t->data != NULL && i < t->n; i++)
+		free(t->data[i]);
+	free(t->data);
+	free(t->len);
+	free(t);
+}
+
+struct pkt_templates *
+pkt_templates_build(const struct pkt_flow_conf *c)
+{
+	struct pkt_templates *t;
+	uint32_t i;
+
+	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS ||
+	    c->pkt_size < PKT_MIN_SIZE || c->pkt_size > PKT_MAX_SIZE ||
+	    c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
+	    c->sport_lo > c->sport_hi || c->dport_lo > c->dport_hi) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = __tpl_alloc(c->flows);
+	if (t == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < c->flows; i++) {
+		t->data[i] = malloc(c->pkt_size);
+		if (t->data[i] == NULL) {
+			pkt_templates_free(t);
+			errno = ENOMEM;
+			return NULL;
+		}
+		t->n = i + 1;
+		t->len[i] = (uint16_t)pkt_build_udp(c, i, t->data[i], c->pkt_size);
+	}
+	t->max_len = c->pkt_size;
+	return t;
+}
+
+struct pkt_templates *
+pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
+			size_t err_len)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct pkt_templates *t = NULL;
+	uint32_t cap = 0;
+	pcap_t *p;
+	int rc;
+
+	p = pcap_open_offline(file, ebuf);
+	if (p == NULL) {
+		snprintf(err, err_len, "%s: %s", file, ebuf);
+		return NULL;
+	}
+	if (pcap_datalink(p) != DLT_EN10MB) {
+		snprintf(err, err_len, "%s: link type %s, need Ethernet (EN10MB)",
+			 file, pcap_datalink_val_to_name(pcap_datalink(p)) ?
+			 pcap_datalink_val_to_name(pcap_datalink(p)) : "?");
+		goto fail;
+	}
+	t = __tpl_alloc(64);
+	if (t == NULL)
+		goto nomem;
+	cap = 64;
+	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+		if (h->caplen != h->len) {
+			snprintf(err, err_len, "%s: frame %u captured %u of %u bytes "
+				 "(snaplen too small)", file, t->n, h->caplen, h->len);
+			goto fail;
+		}
+		if (h->caplen > max_len || h->caplen == 0) {
+			snprintf(err, err_len, "%s: frame %u is %u bytes, the mbuf data "
+				 "room holds 1..%u", file, t->n, h->caplen, max_len);
+			goto fail;
+		}
+		if (t->n == PKT_MAX_FLOWS) {
+			snprintf(err, err_len, "%s: more than %u frames", file,
+				 PKT_MAX_FLOWS);
+			goto fail;
+		}
+		if (t->n == cap) {
+			uint16_t *l = realloc(t->len, 2 * cap * sizeof(*l));
+			uint8_t **d;
+
+			if (l == NULL)
+				goto nomem;
+			t->len = l;
+			d = realloc(t->data, 2 * cap * sizeof(*d));
+			if (d == NULL)
+				goto nomem;
+			t->data = d;
+			cap *= 2;
+		}
+		t->data[t->n] = malloc(h->caplen);
+		if (t->data[t->n] == NULL)
+			goto nomem;
+		memcpy(t->data[t->n], data, h->caplen);
+		t->len[t->n] = (uint16_t)h->caplen;
+		if (h->caplen > t->max_len)
+			t->max_len = (uint16_t)h->caplen;
+		t->n++;
+	}
+	if (rc == -1) {
+		snprintf(err, err_len, "%s: frame %u: %s", file, t->n, pcap_geterr(p));
+		goto fail;
+	}
+	if (t->n == 0) {
+		snprintf(err, err_len, "%s: no frames", file);
+		goto fail;
+	}
+	pcap_close(p);
+	return t;
+nomem:
+	snprintf(err, err_len, "%s: out of memory", file);
+fail:
+	pkt_templates_free(t);
+	pcap_close(p);
+	return NULL;
+}
+
+int
+pkt_templates_to_pcap(const struct pkt_templates *t, const char *file)
+{
+	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);
+	pcap_dumper_t *d;
+	uint32_t i;
+
+	if (p == NULL)
+		return -ENOMEM;
+	d = pcap_dump_open(p, file);
+	if (d == NULL) {
+		pcap_close(p);
+		return -EIO;
+	}
+	for (i = 0; i < t->n; i++) {
+		struct pcap_pkthdr h = { .caplen = t->len[i], .len = t->len[i] };
+
+		pcap_dump((u_char *)d, &h, t->data[i]);
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+	return 0;
+}
+
+static const char *const alloc_names[] = {
+	[PKT_ALLOC_REUSE] = "reuse", [PKT_ALLOC_BULK] = "bulk" };
+static_assert(RTE_DIM(alloc_names) == PKT_ALLOC_MAX, "alloc names");
+
+const char *
+pkt_alloc_name(enum pkt_alloc a)
+{
+	return (unsigned int)a < PKT_ALLOC_MAX ? alloc_names[a] : "?";
+}
+
+int
+pkt_alloc_parse(const char *s, enum pkt_alloc *out)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < PKT_ALLOC_MAX; i++)
+		if (strcmp(s, alloc_names[i]) == 0) {
+			*out = (enum pkt_alloc)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int
+pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
+	     const struct pkt_templates *tpl, enum pkt_alloc alloc,
+	     uint16_t burst)
+{
+	uint32_t i, n;
+
+	memset(g, 0, sizeof(*g));
+	if (tpl == NULL || tpl->n == 0 || burst == 0 ||
+	    tpl->max_len > rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM)
+		return -EINVAL;
+	g->mp = mp;
+	g->tpl = tpl;
+	g->alloc = alloc;
+	g->burst = burst;
+	if (alloc != PKT_ALLOC_REUSE)
+		return 0;
+
+	/* Enough mbufs for every template (up to PKT_RING_MAX), at least one
+	 * burst, a whole number of bursts. */
+	n = RTE_MIN(tpl->n, (uint32_t)PKT_RING_MAX);
+	n = RTE_ALIGN_CEIL(RTE_MAX(n, (uint32_t)burst), burst);
+	g->ring = rte_zmalloc_socket("pkt_gen_ring", n * sizeof(*g->ring),
+				     RTE_CACHE_LINE_SIZE, mp->socket_id);
+	if (g->ring == NULL)
+		return -ENOMEM;
+	if (rte_pktmbuf_alloc_bulk(mp, g->ring, n) != 0) {
+		rte_free(g->ring);
+		g->ring = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = g->ring[i];
+		uint32_t t = i % tpl->n;
+
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), tpl->data[t], tpl->len[t]);
+		m->data_len = tpl->len[t];
+		m->pkt_len = tpl->len[t];
+	}
+	g->ring_n = n;
+	g->rewrite = tpl->n > n;
+	g->next_tpl = g->rewrite ? n % tpl->n : 0;
+	return 0;
+}
+
+void
+pkt_gen_fini(struct pkt_gen *g)
+{
+	if (g->ring != NULL) {
+		rte_pktmbuf_free_bulk(g->ring, g->ring_n);
+		rte_free(g->ring);
+		g->ring = NULL;
+	}
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_PKT_H
+#define PKTPATH_PKT_H
+
+/**
+ * @file
+ * Packet synthesis for the built-in generator, the user-space counterpart of
+ * kernel pktgen in "xmit_mode netif_receive".
+ *
+ * Templates: a read-only set of frames (pkt_templates), built from a flow
+ * description in pktgen's range mode (pkt_templates_build()). Flow i is the
+ * mixed-radix decomposition of i over the source address, source port,
+ * destination address and destination port ranges, in that order (the source
+ * address varies fastest), so N flows are N distinct 4-tuples as long as N
+ * does not exceed the product of the range sizes.
+ *
+ * Generators: one per worker (pkt_gen), owning its mempool and mbufs.
+ *  - PKT_ALLOC_REUSE (pktgen clone_skb): a ring of pre-built mbufs is handed
+ *    out burst after burst and never freed; only the metadata the path may
+ *    touch (ol_flags, packet_type) is reset on hand-out.
+ *  - PKT_ALLOC_BULK (SLUB bulk alloc): every burst is allocated with
+ *    rte_pktmbuf_alloc_bulk, filled from the templates and, after the path,
+ *    freed with rte_pktmbuf_free_bulk.
+ *
+ * Thread-safety: templates are immutable once built and may be shared; a
+ * pkt_gen belongs to exactly one worker lcore.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_memcpy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PKT_MIN_SIZE 42		/**< Ethernet + IPv4 + UDP headers */
+#define PKT_MAX_SIZE 9000	/**< jumbo; must also fit the data room */
+
+/** Flow description, pktgen range mode. Addresses in host byte order. */
+struct pkt_flow_conf {
+	uint16_t pkt_size;		/**< frame size without FCS */
+	struct rte_ether_addr src_mac;
+	struct rte_ether_addr dst_mac;
+	uint32_t src_lo, src_hi;
+	uint32_t dst_lo, dst_hi;
+	uint16_t sport_lo, sport_hi;
+	uint16_t dport_lo, dport_hi;
+	uint32_t flows;			/**< number of distinct templates, >= 1 */
+	uint8_t ttl;
+	uint8_t tos;
+	bool udp_csum;			/**< compute the UDP checksum (pktgen UDPCSUM) */
+};
+
+/** Immutable set of frames. */
+struct pkt_templates {
+	uint32_t n;
+	uint16_t *len;
+	uint8_t **data;
+	uint16_t max_len;
+};
+
+/** Fill c with pktpath's defaults (see --help). */
+void pkt_flow_conf_default(struct pkt_flow_conf *c);
+
+/**
+ * Write the frame of flow i into buf (c->pkt_size bytes). Valid Ethernet /
+ * IPv4 (correct header checksum) / UDP, zero payload.
+ * @return the frame length, or -EINVAL if buf_len is too small.
+ */
+int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
+		  uint16_t buf_len);
+
+/**
+ * Build c->flows templates (at most 1 << 20).
+ * @return the templates (free with pkt_templates_free) or NULL, errno set.
+ */
+struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c);
+
+/**
+ * Load every frame of a pcap file (libpcap pcap_open_offline) as templates.
+ * Frames longer than max_len are refused.
+ * @param err  one-line reason on failure (names the file, and the frame
+ *             index where relevant)
+ * @return templates, or NULL.
+ */
+struct pkt_templates *pkt_templates_from_pcap(const char *file,
+					      uint16_t max_len, char *err,
+					      size_t err_len);
+
+/** Free templates (NULL is a no-op). */
+void pkt_templates_free(struct pkt_templates *t);
+
+/** Write templates to a pcap file (DLT_EN10MB); 0 or -errno. */
+int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
+
+enum pkt_alloc { PKT_ALLOC_REUSE, PKT_ALLOC_BULK, PKT_ALLOC_MAX };
+
+const char *pkt_alloc_name(enum pkt_alloc a);
+int pkt_alloc_parse(const char *s, enum pkt_alloc *out);
+
+/** One worker's generator. */
+struct pkt_gen {
+	struct rte_mempool *mp;
+	const struct pkt_templates *tpl;
+	enum pkt_alloc alloc;
+	uint16_t burst;
+	uint32_t next_tpl;	/**< next template (bulk mode, reuse rewrite) */
+	uint32_t ring_n;	/**< reuse: number of pre-built mbufs */
+	uint32_t ring_pos;
+	bool rewrite;		/**< reuse: more templates than mbufs */
+	struct rte_mbuf **ring;
+};
+
+/**
+ * Set up a generator: in reuse mode, pre-build its mbufs from mp.
+ * @return 0 or -errno (ENOMEM when mp is too small).
+ */
+int pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
+		 const struct pkt_templates *tpl, enum pkt_alloc alloc,
+		 uint16_t burst);
+
+/** Release a generator's mbufs (reuse ring). */
+void pkt_gen_fini(struct pkt_gen *g);
+
+/**
+ * Produce up to n (<= the generator's burst) packets.
+ * @return the number produced; 0 only if an allocation failed (bulk).
+ */
+static inline uint16_t
+pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	if (g->alloc == PKT_ALLOC_REUSE) {
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = g->ring[g->ring_pos];
+
+			if (++g->ring_pos == g->ring_n)
+				g->ring_pos = 0;
+			if (g->rewrite) {
+				uint32_t t = g->next_tpl;
+
+				if (++g->next_tpl == g->tpl->n)
+					g->next_tpl = 0;
+				rte_memcpy(rte_pktmbuf_mtod(m, void *),
+					   g->tpl->data[t], g->tpl->len[t]);
+				m->data_len = g->tpl->len[t];
+				m->pkt_len = g->tpl->len[t];
+			}
+			m->ol_flags = 0;
+			m->packet_type = 0;
+			pkts[i] = m;
+		}
+		return n;
+	}
+	if (rte_pktmbuf_alloc_bulk(g->mp, pkts, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t t = g->next_tpl;
+
+		if (++g->next_tpl == g->tpl->n)
+			g->next_tpl = 0;
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), g->tpl->data[t],
+			   g->tpl->len[t]);
+		m->data_len = g->tpl->len[t];
+		m->pkt_len = g->tpl->len[t];
+	}
+	return n;
+}
+
+/** The sink for generated packets: recycle (reuse) or free (bulk). */
+static inline void
+pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
+{
+	if (g->alloc == PKT_ALLOC_BULK)
+		rte_pktmbuf_free_bulk(pkts, n);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKTPATH_PKT_H */
