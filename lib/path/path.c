@@ -354,16 +354,21 @@ static uint16_t
 __l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	 uint32_t saddr, uint32_t daddr, uint8_t proto)
 {
+	/* The pseudo header in wire order, summed the way rte_raw_cksum sums
+	 * the segment, so that both halves are in the same byte order. */
+	uint8_t ph[12] = {
+		(uint8_t)(saddr >> 24), (uint8_t)(saddr >> 16),
+		(uint8_t)(saddr >> 8), (uint8_t)saddr,
+		(uint8_t)(daddr >> 24), (uint8_t)(daddr >> 16),
+		(uint8_t)(daddr >> 8), (uint8_t)daddr,
+		0, proto, (uint8_t)(len >> 8), (uint8_t)len,
+	};
 	uint16_t raw = 0;
 	uint32_t sum;
 
 	if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
 		return 0;
-	sum = raw;
-	sum += (saddr >> 16) + (saddr & 0xffff);
-	sum += (daddr >> 16) + (daddr & 0xffff);
-	sum += proto;
-	sum += len;
+	sum = (uint32_t)raw + rte_raw_cksum(ph, sizeof(ph));
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)sum;

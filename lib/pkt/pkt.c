@@ -25,7 +25,7 @@
 void
 pkt_flow_conf_default(struct pkt_flow_conf *c)
 {
-	static const struct rte_ether_addr dmac = {{ 0x02, 0, 0, 0, 0, 0x01 }};
+	static const struct rte_ether_addr dmac = PKT_GEN_PORT_MAC;
 	static const struct rte_ether_addr smac = {{ 0x02, 0, 0, 0, 0, 0x02 }};
 
 	memset(c, 0, sizeof(*c));
@@ -307,10 +307,13 @@ pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 	if (alloc != PKT_ALLOC_REUSE)
 		return 0;
 
-	/* Enough mbufs for every template (up to PKT_RING_MAX), at least one
-	 * burst, a whole number of bursts. */
-	n = RTE_MIN(tpl->n, (uint32_t)PKT_RING_MAX);
-	n = RTE_ALIGN_CEIL(RTE_MAX(n, (uint32_t)burst), burst);
+	/* Whole rounds of the templates, at least one burst, so that the
+	 * ring replays them in round-robin order; past PKT_RING_MAX templates
+	 * the ring's mbufs are rewritten from the next template on hand-out. */
+	if (tpl->n <= PKT_RING_MAX)
+		n = tpl->n * ((burst + tpl->n - 1) / tpl->n);
+	else
+		n = PKT_RING_MAX;
 	g->ring = rte_zmalloc_socket("pkt_gen_ring", n * sizeof(*g->ring),
 				     RTE_CACHE_LINE_SIZE, mp->socket_id);
 	if (g->ring == NULL)
@@ -330,7 +333,7 @@ pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 	}
 	g->ring_n = n;
 	g->rewrite = tpl->n > n;
-	g->next_tpl = g->rewrite ? n % tpl->n : 0;
+	g->next_tpl = 0;
 	return 0;
 }
 

@@ -38,6 +38,10 @@
 extern "C" {
 #endif
 
+/** The MAC of the generator's imaginary port: frames sent to it are
+ * PACKET_HOST; --dst-mac can aim the frames elsewhere (PACKET_OTHERHOST). */
+#define PKT_GEN_PORT_MAC {{ 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }}
+
 #define PKT_MIN_SIZE 42		/**< Ethernet + IPv4 + UDP headers */
 #define PKT_MAX_SIZE 9000	/**< jumbo; must also fit the data room */
 

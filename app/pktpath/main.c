@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pktpath: the Linux IPv4 receive path in user space, measured.
+ *
+ * main(): EAL -> signals -> options -> setup -> launch -> wait -> report ->
+ * cleanup, in the order of DPDK's l2fwd. Every setup failure names the call
+ * that failed and its error; a user mistake exits with code 2.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_version.h>
+
+#include "app.h"
+
+#define EXIT_USAGE 2
+
+int pktpath_logtype;
+volatile sig_atomic_t app_quit;
+volatile sig_atomic_t app_sighup;
+volatile sig_atomic_t app_sigusr1;
+
+static struct app the_app;
+static int app_argc;
+static char **app_argv;
+
+static void
+on_signal(int sig)
+{
+	static const char msg[] = "pktpath: second signal, exiting now\n";
+
+	switch (sig) {
+	case SIGINT:
+	case SIGTERM:
+		if (app_quit) {
+			/* Shutdown is stuck or too slow for the user. */
+			if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+				_exit(130);
+			_exit(130);
+		}
+		app_quit = 1;
+		break;
+	case SIGHUP:
+		app_sighup = 1;
+		break;
+	case SIGUSR1:
+		app_sigusr1 = 1;
+		break;
+	}
+}
+
+static void
+signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* "--help" after "--" is answered without starting EAL. */
+static bool
+wants_help(int argc, char **argv)
+{
+	int i;
+	bool app = false;
+
+	for (i = 1; i < argc; i++) {
+		if (!app && strcmp(argv[i], "--") == 0)
+			app = true;
+		else if (app && (strcmp(argv[i], "--help") == 0 ||
+				 strcmp(argv[i], "-h") == 0))
+			return true;
+	}
+	return false;
+}
+
+static void
+usage_exit(const char *fmt, ...) __rte_format_printf(1, 2);
+
+/* A user error after EAL is up: one line, release EAL, exit 2. */
+static void
+usage_exit(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	rte_eal_cleanup();
+	exit(EXIT_USAGE);
+}
+
+static bool
+lcore_in_use(const struct app *a, unsigned int lcore)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->n_workers; i++)
+		if (a->workers[i].lcore == lcore)
+			return true;
+	return false;
+}
+
+/* Decide the workers: lcores, and for the port source their queues. */
+static void
+setup_workers(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	unsigned int lcore, main_lcore = rte_get_main_lcore();
+	unsigned int n = 0, i;
+	uint16_t nb_ports = rte_eth_dev_count_avail();
+
+	a->workers = rte_zmalloc("workers", RTE_MAX_LCORE * sizeof(*a->workers),
+				 RTE_CACHE_LINE_SIZE);
+	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
+	if (a->workers == NULL || a->lcore_ids == NULL)
+		rte_exit(EXIT_FAILURE, "rte_zmalloc(workers): %s\n",
+			 rte_strerror(rte_errno));
+
+	if (o->source == APP_SRC_PORT && nb_ports == 0)
+		usage_exit("pktpath: --source port: no ethdev port (give -a PCI_ADDR "
+			   "or --vdev net_null0)");
+
+	if (o->source == APP_SRC_PORT && o->n_rxq > 0) {
+		for (i = 0; i < o->n_rxq; i++) {
+			const struct app_rxq *q = &o->rxq[i];
+
+			if (!rte_lcore_is_enabled(q->lcore))
+				usage_exit("pktpath: --rxq: lcore %u is not enabled (-l)",
+					   q->lcore);
+			if (q->lcore == main_lcore && !o->main_worker)
+				usage_exit("pktpath: --rxq: lcore %u is the main lcore; "
+					   "add --main-worker to poll on it", q->lcore);
+			if (lcore_in_use(a, q->lcore))
+				usage_exit("pktpath: --rxq: lcore %u is mapped twice",
+					   q->lcore);
+			if (!rte_eth_dev_is_valid_port(q->port))
+				usage_exit("pktpath: --rxq: port %u does not exist "
+					   "(%u port%s)", q->port, nb_ports,
+					   nb_ports == 1 ? "" : "s");
+			a->workers[n].lcore = q->lcore;
+			a->workers[n].port = q->port;
+			a->workers[n].queue = q->queue;
+			n++;
+			a->n_workers = n;
+		}
+	} else {
+		if (o->main_worker)
+			a->workers[n++].lcore = main_lcore;
+		RTE_LCORE_FOREACH_WORKER(lcore)
+			a->workers[n++].lcore = lcore;
+		for (i = 0; i < n; i++) {
+			a->workers[i].port = (uint16_t)(nb_ports ? i % nb_ports : 0);
+			a->workers[i].queue = (uint16_t)(nb_ports ? i / nb_ports : 0);
+		}
+	}
+	a->n_workers = n;
+	if (n == 0)
+		usage_exit("pktpath: no worker lcore: give -l with 2 or more lcores "
+			   "(e.g. -l 0-1), or --main-worker");
+	for (i = 0; i < n; i++) {
+		struct app_worker *w = &a->workers[i];
+
+		w->idx = i;
+		w->socket = (int)rte_lcore_to_socket_id(w->lcore);
+		w->source = o->source;
+		w->burst = o->burst;
+		w->prefetch = o->prefetch;
+		w->full = o->path == APP_PATH_FULL;
+		a->lcore_ids[i] = w->lcore;
+	}
+
+	if (o->source == APP_SRC_PORT) {
+		uint16_t pid;
+
+		a->ports = calloc(RTE_MAX_ETHPORTS, sizeof(*a->ports));
+		if (a->ports == NULL)
+			rte_exit(EXIT_FAILURE, "calloc(ports) failed\n");
+		RTE_ETH_FOREACH_DEV(pid) {
+			struct app_port *p = NULL;
+
+			for (i = 0; i < n; i++) {
+				if (a->workers[i].port != pid)
+					continue;
+				if (p == NULL) {
+					p = &a->ports[a->n_ports++];
+					p->id = pid;
+				}
+				if (a->workers[i].queue + 1u > p->nb_rxq)
+					p->nb_rxq = a->workers[i].queue + 1u;
+			}
+		}
+	}
+}
+
+static void
+setup_path_conf(struct app *a, struct path_conf *pc)
+{
+	const struct app_options *o = &a->opt;
+	unsigned int i;
+	uint32_t d;
+
+	path_conf_init(pc);
+	if (o->n_local > 0) {
+		for (i = 0; i < o->n_local; i++)
+			path_conf_add_local(pc, o->local[i].addr, o->local[i].prefix_len);
+	} else {
+		for (d = o->flow.dst_lo; d <= o->flow.dst_hi && d != 0; d++)
+			if (path_conf_add_local(pc, d, 24) != 0 || d == UINT32_MAX)
+				break;
+	}
+	for (i = 0; i < o->n_mcast; i++)
+		path_conf_add_mcast(pc, o->mcast[i]);
+	if (o->udp_ports_set) {
+		for (i = 0; i < o->n_udp_ports; i++)
+			path_conf_add_udp_ports(pc, o->udp_ports[i][0],
+						o->udp_ports[i][1]);
+	} else {
+		path_conf_add_udp_ports(pc, o->flow.dport_lo, o->flow.dport_hi);
+	}
+}
+
+static void
+setup_generator(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	char err[512];
+	unsigned int i;
+
+	if (o->template_file[0] != '\0') {
+		a->tpl = pkt_templates_from_pcap(o->template_file,
+			(uint16_t)RTE_MIN(PKT_MAX_SIZE, UINT16_MAX), err, sizeof(err));
+		if (a->tpl == NULL)
+			usage_exit("pktpath: --template %s", err);
+	} else {
+		a->tpl = pkt_templates_build(&o->flow);
+		if (a->tpl == NULL)
+			usage_exit("pktpath: generator: invalid flow description (%s)",
+				   strerror(errno));
+	}
+	for (i = 0; i < a->n_workers; i++) {
+		struct app_worker *w = &a->workers[i];
+		char name[RTE_MEMPOOL_NAMESIZE];
+		uint32_t nb = RTE_MAX(o->mbufs,
+			RTE_MIN(a->tpl->n, 8192u) + 3u * APP_MAX_BURST);
+		uint16_t room = (uint16_t)RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
+			(unsigned int)a->tpl->max_len + RTE_PKTMBUF_HEADROOM);
+		int rc;
+
+		snprintf(name, sizeof(name), "gen%u_pool", i);
+		w->mp = rte_pktmbuf_pool_create(name, nb, 256, 0, room, w->socket);
+		if (w->mp == NULL)
+			rte_exit(EXIT_FAILURE, "rte_pktmbuf_pool_create(%s, %u mbufs): %s "
+				 "(more -m memory, or fewer --mbufs)\n", name, nb,
+				 rte_strerror(rte_errno));
+		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, o->alloc, o->burst);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "pkt_gen_init(worker %u): %s\n", i,
+				 strerror(-rc));
+	}
+}
+
+static void
+setup(struct app *a)
+{
+	int *sockets;
+	unsigned int i;
+
+	setup_workers(a);
+
+	if (a->opt.json[0] != '\0') {
+		FILE *f = fopen(a->opt.json, "w");
+
+		if (f == NULL)
+			usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
+		fclose(f);
+	}
+
+	/* One MIB block per worker, on its socket, plus the control block. */
+	sockets = calloc(a->n_workers + 1, sizeof(*sockets));
+	if (sockets == NULL)
+		rte_exit(EXIT_FAILURE, "calloc(sockets) failed\n");
+	for (i = 0; i < a->n_workers; i++)
+		sockets[i] = a->workers[i].socket;
+	sockets[a->n_workers] = (int)rte_socket_id();
+	a->mibs = mib_set_create(a->n_workers + 1, a->opt.mib_layout, sockets);
+	free(sockets);
+	if (a->mibs == NULL)
+		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", a->n_workers + 1,
+			 rte_strerror(rte_errno));
+	for (i = 0; i < a->n_workers; i++)
+		a->workers[i].mib = mib_set_block(a->mibs, i);
+	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);
+
+	if (a->opt.source == APP_SRC_GEN) {
+		setup_path_conf(a, &a->gen_pc);
+		{
+			static const struct rte_ether_addr port_mac = PKT_GEN_PORT_MAC;
+
+			a->gen_pc.mac = port_mac;
+		}
+		for (i = 0; i < a->n_workers; i++)
+			a->workers[i].pc = &a->gen_pc;
+		setup_generator(a);
+	} else {
+		for (i = 0; i < a->n_ports; i++)
+			setup_path_conf(a, &a->ports[i].pc);
+		if (app_ports_setup(a) != 0) {
+			app_ports_close(a);
+			usage_exit(NULL);
+		}
+		for (i = 0; i < a->n_workers; i++) {
+			unsigned int p;
+
+			for (p = 0; p < a->n_ports; p++)
+				if (a->ports[p].id == a->workers[i].port)
+					a->workers[i].pc = &a->ports[p].pc;
+		}
+	}
+}
+
+static json_t *
+run_info(const struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	json_t *args = json_array(), *lcores = json_array(), *cfg, *info;
+	char cpu[256];
+	int i;
+
+	for (i = 0; i < app_argc; i++)
+		json_array_append_new(args, json_string(app_argv[i]));
+	for (i = 0; i < (int)a->n_workers; i++)
+		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
+	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:f, s:f, s:f, s:o}",
+		"source", app_source_name(o->source),
+		"path", app_path_name(o->path),
+		"burst", o->burst,
+		"main_worker", o->main_worker,
+		"mib_layout", mib_layout_name(o->mib_layout),
+		"fold", mib_fold_name(o->fold),
+		"duration_s", o->duration_s,
+		"interval_s", o->interval_s,
+		"warmup_s", o->warmup_s,
+		"worker_lcores", lcores);
+	if (o->source == APP_SRC_GEN) {
+		json_object_set_new(cfg, "alloc", json_string(pkt_alloc_name(o->alloc)));
+		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
+		json_object_set_new(cfg, "pkt_size", json_integer(o->flow.pkt_size));
+		json_object_set_new(cfg, "flows", json_integer(o->flow.flows));
+		json_object_set_new(cfg, "templates", json_integer(a->tpl ? a->tpl->n : 0));
+		if (o->template_file[0])
+			json_object_set_new(cfg, "template", json_string(o->template_file));
+	} else {
+		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
+		json_object_set_new(cfg, "ports", json_integer(a->n_ports));
+	}
+	stats_cpu_model(cpu, sizeof(cpu));
+	info = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}",
+		"version", PKTPATH_VERSION,
+		"dpdk", rte_version(),
+		"cpu", cpu,
+		"tsc_hz", (json_int_t)rte_get_tsc_hz(),
+		"args", args,
+		"config", cfg);
+	return info;
+}
+
+/* Wait for the end of the run, acting on signals. Runs on the main thread,
+ * or on a control thread when the main lcore is a worker. */
+static void *
+control_loop(void *arg)
+{
+	struct app *a = arg;
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t end = a->opt.duration_s > 0 ?
+		rte_get_tsc_cycles() + (uint64_t)(a->opt.duration_s * (double)hz) :
+		UINT64_MAX;
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+
+	while (!app_quit && rte_get_tsc_cycles() < end) {
+		nanosleep(&tick, NULL);
+		if (app_sighup) {
+			app_sighup = 0;
+			APP_LOG(INFO, "SIGHUP: nothing to reload (no --rules)");
+		}
+		if (app_sigusr1) {
+			app_sigusr1 = 0;
+			APP_LOG(INFO, "SIGUSR1: no ingress hook to flip (--ingress off)");
+		}
+	}
+	/* Workers stop at their next burst boundary. */
+	__atomic_store_n(&a->run, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+launch_and_wait(struct app *a)
+{
+	unsigned int main_lcore = rte_get_main_lcore(), i;
+	struct app_worker *main_w = NULL;
+	pthread_t ctl;
+	int rc;
+
+	__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
+	app_workers_bind(a);
+	rc = stats_start(a->stats);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "stats_start: %s\n", strerror(-rc));
+	for (i = 0; i < a->n_workers; i++) {
+		struct app_worker *w = &a->workers[i];
+
+		if (w->lcore == main_lcore) {
+			main_w = w;
+			continue;
+		}
+		rc = rte_eal_remote_launch(app_worker_main, w, w->lcore);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "rte_eal_remote_launch(lcore %u): %s\n",
+				 w->lcore, rte_strerror(-rc));
+	}
+	if (main_w != NULL) {
+		rc = rte_ctrl_thread_create(&ctl, "pktpath-ctl", NULL,
+					    control_loop, a);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "rte_ctrl_thread_create: %s\n",
+				 strerror(rc));
+		app_worker_main(main_w);
+		pthread_join(ctl, NULL);
+	} else {
+		control_loop(a);
+	}
+	rte_eal_mp_wait_lcore();
+	stats_stop(a->stats);
+}
+
+static int
+report(struct app *a)
+{
+	struct stats_summary *sum = stats_summary(a->stats);
+	struct stats_snapshot *fin = stats_get(a->stats);
+	int rc = 0;
+
+	if (sum != NULL && fin != NULL)
+		stats_print_summary(stdout, sum, fin);
+	if (a->opt.json[0] != '\0' && fin != NULL) {
+		json_t *info = run_info(a);
+		json_t *root = stats_json(fin, sum, info, true);
+
+		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
+			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
+			rc = 1;
+		}
+		json_decref(root);
+		json_decref(info);
+	}
+	stats_put(a->stats, fin);
+	stats_summary_free(sum);
+	return rc;
+}
+
+static void
+cleanup(struct app *a)
+{
+	unsigned int i;
+
+	stats_free(a->stats);
+	for (i = 0; i < a->n_workers; i++) {
+		pkt_gen_fini(&a->workers[i].gen);
+		rte_mempool_free(a->workers[i].mp);
+	}
+	if (a->ports != NULL) {
+		app_ports_close(a);
+		for (i = 0; i < a->n_ports; i++)
+			rte_mempool_free(a->ports[i].mp);
+	}
+	free(a->ports);
+	pkt_templates_free(a->tpl);
+	mib_set_free(a->mibs);
+	rte_free(a->workers);
+	free(a->lcore_ids);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct app *a = &the_app;
+	struct stats_conf sc;
+	int ret, rc;
+
+	if (wants_help(argc, argv)) {
+		app_options_usage(argv[0]);
+		return 0;
+	}
+	/* EAL rewrites argv: keep a copy for the JSON "args". */
+	app_argc = argc;
+	app_argv = calloc((size_t)argc + 1, sizeof(*app_argv));
+	for (ret = 0; app_argv != NULL && ret < argc; ret++)
+		app_argv[ret] = strdup(argv[ret]);
+	if (app_argv == NULL)
+		app_argc = 0;
+
+	/* EAL */
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0)
+		rte_exit(EXIT_USAGE, "rte_eal_init: %s (see --help for EAL options)\n",
+			 rte_strerror(rte_errno));
+	argc -= ret;
+	argv += ret;
+	pktpath_logtype = rte_log_register_type_and_pick_level("pktpath",
+							       RTE_LOG_INFO);
+	if (pktpath_logtype < 0)
+		pktpath_logtype = RTE_LOGTYPE_USER1;
+
+	/* signals */
+	signals_init();
+
+	/* options */
+	rc = app_options_parse(argc, argv, &a->opt);
+	if (rc == 1) {
+		rte_eal_cleanup();
+		return 0;
+	}
+	if (rc != 0)
+		usage_exit(NULL);
+
+	/* setup */
+	setup(a);
+	memset(&sc, 0, sizeof(sc));
+	sc.set = a->mibs;
+	sc.n_workers = a->n_workers;
+	sc.lcore_ids = a->lcore_ids;
+	sc.fold = a->opt.fold;
+	sc.interval_s = a->opt.interval_s;
+	sc.warmup_s = a->opt.warmup_s;
+	sc.quiet = a->opt.quiet;
+	sc.out = stdout;
+	a->stats = stats_create(&sc);
+	if (a->stats == NULL)
+		rte_exit(EXIT_FAILURE, "stats_create: %s\n", rte_strerror(rte_errno));
+	printf("pktpath %s: %u worker%s, source %s, path %s, burst %u, fold %s, "
+	       "mib-layout %s, TSC %.3f GHz\n", PKTPATH_VERSION, a->n_workers,
+	       a->n_workers == 1 ? "" : "s", app_source_name(a->opt.source),
+	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
+	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
+	fflush(stdout);
+
+	/* launch, wait */
+	launch_and_wait(a);
+
+	/* report */
+	rc = report(a);
+
+	/* cleanup */
+	cleanup(a);
+	rte_eal_cleanup();
+	return rc;
+}

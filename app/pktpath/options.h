@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_OPTIONS_H
+#define PKTPATH_OPTIONS_H
+
+/*
+ * Application options: the command line after "--", optionally on top of an
+ * INI file (--config FILE, section [pktpath], keys are the long option names
+ * without dashes). The command line overrides the file.
+ */
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_config.h>
+
+#include "mib.h"
+#include "path.h"
+#include "pkt.h"
+
+enum app_source { APP_SRC_GEN, APP_SRC_PORT, APP_SRC_MAX };
+enum app_path { APP_PATH_FULL, APP_PATH_RXONLY, APP_PATH_MAX };
+
+struct app_rxq {
+	unsigned int lcore;
+	uint16_t port;
+	uint16_t queue;
+};
+
+#define APP_MAX_BURST 512
+#define APP_MAX_PORT_RANGES 64
+#define APP_MAX_COMPARE 8
+
+struct app_options {
+	enum app_source source;
+	enum app_path path;
+	double duration_s;	/* 0: until SIGINT/SIGTERM */
+	double interval_s;
+	double warmup_s;
+	char json[PATH_MAX];
+	char config[PATH_MAX];
+	bool quiet;
+	uint16_t burst;
+	bool main_worker;
+	enum mib_layout mib_layout;
+	enum mib_fold fold;
+
+	/* generator */
+	struct pkt_flow_conf flow;
+	enum pkt_alloc alloc;
+	bool prefetch;
+	char template_file[PATH_MAX];
+	uint32_t mbufs;		/* per worker pool */
+
+	/* ports */
+	unsigned int n_rxq;
+	struct app_rxq rxq[RTE_MAX_LCORE];
+	uint16_t rxd;
+	bool promisc;
+
+	/* path */
+	unsigned int n_local;
+	struct path_local local[PATH_MAX_LOCAL];
+	unsigned int n_mcast;
+	uint32_t mcast[PATH_MAX_MCAST];
+	unsigned int n_udp_ports;
+	uint16_t udp_ports[APP_MAX_PORT_RANGES][2];
+	bool udp_ports_set;
+};
+
+/*
+ * Parse argc/argv (argv[0] is the program name, as after rte_eal_init()).
+ * Returns 0; 1 if --help was printed (exit 0); -1 on a user error, with one
+ * line naming the option (or the file and line) already printed on stderr.
+ */
+int app_options_parse(int argc, char **argv, struct app_options *o);
+
+/* Defaults (what --help prints). */
+void app_options_default(struct app_options *o);
+
+/* Print --help to stdout. */
+void app_options_usage(const char *prog);
+
+const char *app_source_name(enum app_source s);
+const char *app_path_name(enum app_path p);
+
+#endif

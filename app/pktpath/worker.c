@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The per-lcore receive loop (pktgen netif_receive style). One inline body
+ * takes its variants as constant flags (VPP ip4_input style), and thin
+ * wrappers instantiate them, so no variant pays for another's branches.
+ */
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_prefetch.h>
+
+#include "app.h"
+
+static struct app *the_app;
+
+void
+app_workers_bind(struct app *a)
+{
+	the_app = a;
+}
+
+static __rte_always_inline bool
+__running(void)
+{
+	return __atomic_load_n(&the_app->run, __ATOMIC_RELAXED) != 0;
+}
+
+static __rte_always_inline void
+__loop(struct app_worker *w, const bool gen, const bool full,
+       const bool prefetch)
+{
+	struct rte_mbuf *pkts[APP_MAX_BURST];
+	struct path_l2 l2;
+	struct mib_block *mib = &w->mib;
+	const struct path_conf *pc = w->pc;
+	const uint16_t burst = w->burst;
+	uint64_t prev = rte_rdtsc(), now;
+	uint16_t n = 0, i;
+
+	while (__running()) {
+		/* One TSC read per poll: the cycles since the previous read
+		 * belong to the previous poll, busy if it carried packets. */
+		now = rte_rdtsc();
+		mib_add(mib, n ? MIB_F(RX, BUSYCYCLES) : MIB_F(RX, IDLECYCLES),
+			now - prev);
+		prev = now;
+
+		if (gen)
+			n = pkt_gen_burst(&w->gen, pkts, burst);
+		else
+			n = rte_eth_rx_burst(w->port, w->queue, pkts, burst);
+		if (unlikely(n == 0)) {
+			mib_inc(mib, MIB_F(RX, EMPTYPOLLS));
+			if (gen)
+				mib_inc(mib, MIB_F(RX, NOMBUF));
+			continue;
+		}
+
+		uint64_t octets = 0;
+
+		for (i = 0; i < n; i++)
+			octets += rte_pktmbuf_pkt_len(pkts[i]);
+		mib_add(mib, MIB_F(RX, PACKETS), n);
+		mib_add(mib, MIB_F(RX, OCTETS), octets);
+		mib_inc(mib, MIB_F(RX, BURSTS));
+
+		if (full) {
+			if (prefetch)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+			for (i = 0; i < n; i++) {
+				if (prefetch && i + 1 < n)
+					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+				path_l2(pc, pkts[i], &l2, mib);
+				path_rcv(pc, pkts[i], &l2, mib);
+			}
+		} else {
+			mib_add(mib, MIB_F(RX, NOPATH), n);
+		}
+
+		if (gen)
+			pkt_gen_done(&w->gen, pkts, n);
+		else
+			rte_pktmbuf_free_bulk(pkts, n);
+	}
+}
+
+#define VARIANT(name, g, f, p) \
+	static void name(struct app_worker *w) { __loop(w, g, f, p); }
+VARIANT(loop_gen_full_pf, true, true, true)
+VARIANT(loop_gen_full, true, true, false)
+VARIANT(loop_gen_rxonly, true, false, false)
+VARIANT(loop_port_full_pf, false, true, true)
+VARIANT(loop_port_full, false, true, false)
+VARIANT(loop_port_rxonly, false, false, false)
+
+int
+app_worker_main(void *arg)
+{
+	struct app_worker *w = arg;
+	bool gen = w->source == APP_SRC_GEN;
+
+	APP_LOG(DEBUG, "worker %u on lcore %u: %s", w->idx, w->lcore,
+		gen ? "gen" : "port");
+	if (!w->full)
+		gen ? loop_gen_rxonly(w) : loop_port_rxonly(w);
+	else if (w->prefetch)
+		gen ? loop_gen_full_pf(w) : loop_port_full_pf(w);
+	else
+		gen ? loop_gen_full(w) : loop_port_full(w);
+	return 0;
+}

@@ -1,0 +1,33 @@
+# Shared helpers for the integration tests (sourced).
+set -euo pipefail
+: "${PKTPATH:?PKTPATH must point to the pktpath binary}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PREFIX="pt$$"
+eal() { # eal NAME: EAL options for a test process with its own file prefix
+	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ${PREFIX}_$1 --log-level=lib.eal:error"
+}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# jcheck FILE PYTHON-EXPR...: each expression over d (the JSON) must be true.
+jcheck() {
+	local f=$1; shift
+	python3 - "$f" "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["mib"]
+def f(name):
+    g, k = name.split(".")
+    return m[g][k]
+bad = 0
+for e in sys.argv[2:]:
+    try:
+        ok = eval(e)
+    except Exception as ex:
+        ok = False
+        e += " (%r)" % ex
+    if not ok:
+        print("check failed: " + e, file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+PY
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# net_pcap as a port source on a finite file of known frames: the JSON totals
+# must equal the hand-written expectations exactly.
+. "$(dirname "$0")/lib.sh"
+# net_pcap's first port MAC is 02:70:63:61:70:00 ("\x02pcap\x00").
+"$MKPCAP" "$TMP/mix.pcap" 02:70:63:61:70:00 7 > "$TMP/expect.json"
+"$PKTPATH" $(eal pcap) --vdev "net_pcap0,rx_pcap=$TMP/mix.pcap" -- \
+	--source port --duration 2 --warmup 0.5 --quiet --json "$TMP/out.json" \
+	> "$TMP/out.txt" 2>&1 || { cat "$TMP/out.txt"; fail "pktpath exit"; }
+python3 - "$TMP/out.json" "$TMP/expect.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); e = json.load(open(sys.argv[2]))
+bad = 0
+for k, v in e.items():
+    g, f = k.split(".")
+    if d["mib"][g][f] != v:
+        print("%s = %d, expected %d" % (k, d["mib"][g][f], v)); bad = 1
+if not d["conservation"]["ok"]:
+    print("conservation:", d["conservation"]["detail"]); bad = 1
+if d["info"]["config"]["source"] != "port": bad = 1
+sys.exit(bad)
+PY
+# net_null: all-zero frames are counted as what they are, not IPv4.
+"$PKTPATH" $(eal null) --vdev net_null0 -- --source port --duration 1 \
+	--warmup 0.2 --quiet --json "$TMP/null.json" > "$TMP/null.txt" 2>&1 ||
+	{ cat "$TMP/null.txt"; fail "net_null run"; }
+jcheck "$TMP/null.json" 'f("Rx.RxPackets") > 0' \
+	'f("Rx.RxNotIp") == f("Rx.RxPackets")' 'f("Ip.InReceives") == 0' \
+	'd["conservation"]["ok"]'
+echo "pcap: ok"

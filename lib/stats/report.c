@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reporters that read snapshots: the console lines and the JSON document.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_version.h>
+
+#include "stats.h"
+
+/* Terminal drop outcomes, in path order, for "drops by reason". */
+const unsigned int stats_drop_fields[] = {
+	MIB_F(RX, NOTIP),
+	MIB_F(RX, OTHERHOST),
+	MIB_F(INGRESS, DROPPED),
+	MIB_F(IP, INHDRERRORS),
+	MIB_F(IPEXT, INTRUNCATEDPKTS),
+	MIB_F(IP, INDISCARDS),
+	MIB_F(PATH, IPINVALIDSOURCE),
+	MIB_F(PATH, IPINVALIDDEST),
+	MIB_F(PATH, IPMCASTNOTJOINED),
+	MIB_F(PATH, IPSRCROUTE),
+	MIB_F(IP, INADDRERRORS),
+	MIB_F(IP, REASMREQDS),
+	MIB_F(IP, INUNKNOWNPROTOS),
+	MIB_F(UDP, NOPORTS),
+	MIB_F(UDP, INERRORS),
+	MIB_F(UDP, IGNOREDMULTI),
+	MIB_F(PATH, TCPNOTHOST),
+	MIB_F(TCP, INERRS),
+	MIB_F(ICMP, INERRORS),
+};
+const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
+
+static void
+__print_rate(FILE *out, const char *label, const struct stats_rate *r)
+{
+	fprintf(out, "  %-10s %9.3f %8.3f %9.2f %9.2f %6.1f %14" PRIu64 "\n",
+		label, r->pps / 1e6, r->gbps, r->ns_per_pkt, r->cycles_per_pkt,
+		r->busy_pct, r->packets);
+}
+
+static void
+__print_header(FILE *out, const char *title)
+{
+	fprintf(out, "%-12s %9s %8s %9s %9s %6s %14s\n", title, "Mpps",
+		"Gbit/s", "ns/pkt", "cyc/pkt", "busy%", "packets");
+}
+
+static void
+__print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
+{
+	unsigned int i;
+	int any = 0;
+
+	for (i = 0; i < stats_n_drop_fields; i++) {
+		unsigned int f = stats_drop_fields[i];
+		uint64_t d = now[f] - (before ? before[f] : 0);
+
+		if (d == 0)
+			continue;
+		fprintf(out, "%s%s.%s=%" PRIu64, any ? " " : "  drops: ",
+			mib_group_name(mib_field_group(f)), mib_field_name(f), d);
+		any = 1;
+	}
+	if (any)
+		fputc('\n', out);
+}
+
+void
+stats_print_interval(FILE *out, const struct stats_snapshot *snap,
+		     const struct stats_snapshot *prev)
+{
+	char label[32];
+	unsigned int w;
+
+	if (snap->seq == 1 || (snap->seq % 20) == 1)
+		__print_header(out, "time");
+	for (w = 0; w < snap->n_workers; w++) {
+		snprintf(label, sizeof(label), "%6.1fs l%u", snap->uptime_s,
+			 snap->lcore_ids ? snap->lcore_ids[w] : w);
+		__print_rate(out, label, &snap->lcore[w]);
+	}
+	snprintf(label, sizeof(label), "%6.1fs all", snap->uptime_s);
+	__print_rate(out, label, &snap->total);
+	if (prev != NULL)
+		__print_drops(out, snap->raw_totals, prev->raw_totals);
+	fflush(out);
+}
+
+void
+stats_print_summary(FILE *out, const struct stats_summary *sum,
+		    const struct stats_snapshot *final)
+{
+	char cpu[256], label[32];
+	unsigned int w;
+
+	fprintf(out, "\n== summary: %.2f s, %u worker%s ==\n", sum->total.seconds,
+		sum->n_workers, sum->n_workers == 1 ? "" : "s");
+	__print_header(out, "whole run");
+	for (w = 0; w < sum->n_workers; w++) {
+		snprintf(label, sizeof(label), "lcore %u",
+			 final && final->lcore_ids ? final->lcore_ids[w] : w);
+		__print_rate(out, label, &sum->lcore[w]);
+	}
+	__print_rate(out, "total", &sum->total);
+	if (sum->steady_valid) {
+		__print_header(out, "steady");
+		for (w = 0; w < sum->n_workers; w++) {
+			snprintf(label, sizeof(label), "lcore %u",
+				 final && final->lcore_ids ? final->lcore_ids[w] : w);
+			__print_rate(out, label, &sum->lcore_steady[w]);
+		}
+		__print_rate(out, "total", &sum->steady);
+	} else {
+		fprintf(out, "steady: run shorter than the warm-up, none\n");
+	}
+	if (final != NULL) {
+		char why[256];
+
+		__print_drops(out, final->totals, NULL);
+		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
+			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
+			final->fold_ns_max, final->folds);
+		if (mib_check_conservation(final->totals, why, sizeof(why)) == 0)
+			fprintf(out, "conservation: ok\n");
+		else
+			fprintf(out, "conservation: BROKEN: %s\n", why);
+	}
+	stats_cpu_model(cpu, sizeof(cpu));
+	fprintf(out, "TSC %.3f GHz, %s, CPU %s\n", (double)rte_get_tsc_hz() / 1e9,
+		rte_version(), cpu);
+	fflush(out);
+}
+
+static json_t *
+__rate_json(const struct stats_rate *r)
+{
+	return json_pack("{s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
+		"seconds", r->seconds,
+		"packets", (json_int_t)r->packets,
+		"octets", (json_int_t)r->octets,
+		"busy_cycles", (json_int_t)r->busy_cycles,
+		"idle_cycles", (json_int_t)r->idle_cycles,
+		"mpps", r->pps / 1e6,
+		"gbps", r->gbps,
+		"ns_per_pkt", r->ns_per_pkt,
+		"cycles_per_pkt", r->cycles_per_pkt,
+		"busy_pct", r->busy_pct);
+}
+
+static json_t *
+__mib_json(const uint64_t *v)
+{
+	json_t *o = json_object();
+	unsigned int g, i;
+
+	for (g = 0; g < MIB_GRP_MAX; g++) {
+		json_t *grp = json_object();
+		unsigned int first = mib_group_first((enum mib_group)g);
+
+		for (i = 0; i < mib_group_count((enum mib_group)g); i++)
+			json_object_set_new(grp, mib_field_name(first + i),
+				json_integer((json_int_t)v[first + i]));
+		json_object_set_new(o, mib_group_name((enum mib_group)g), grp);
+	}
+	return o;
+}
+
+json_t *
+stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
+	   json_t *info, bool lcore_mib)
+{
+	json_t *root = json_object(), *lcores = json_array(), *fold;
+	unsigned int w;
+
+	if (info != NULL)
+		json_object_set(root, "info", info);
+	json_object_set_new(root, "seq", json_integer((json_int_t)snap->seq));
+	json_object_set_new(root, "uptime_s", json_real(snap->uptime_s));
+	json_object_set_new(root, "clears", json_integer((json_int_t)snap->clears));
+	json_object_set_new(root, "interval", __rate_json(&snap->total));
+	for (w = 0; w < snap->n_workers; w++) {
+		json_t *l = json_pack("{s:i, s:i, s:o}", "worker", (int)w,
+			"lcore", snap->lcore_ids ? (int)snap->lcore_ids[w] : (int)w,
+			"interval", __rate_json(&snap->lcore[w]));
+
+		if (sum != NULL) {
+			json_object_set_new(l, "run", __rate_json(&sum->lcore[w]));
+			json_object_set_new(l, "steady", sum->steady_valid ?
+				__rate_json(&sum->lcore_steady[w]) : json_null());
+		}
+		if (lcore_mib)
+			json_object_set_new(l, "mib", __mib_json(snap->per_block +
+				(size_t)w * MIB_FIELD_MAX));
+		json_array_append_new(lcores, l);
+	}
+	json_object_set_new(root, "lcores", lcores);
+	if (sum != NULL) {
+		json_object_set_new(root, "summary", json_pack("{s:o, s:o}",
+			"run", __rate_json(&sum->total),
+			"steady", sum->steady_valid ? __rate_json(&sum->steady) :
+			json_null()));
+	}
+	fold = json_pack("{s:f, s:f, s:f, s:I}", "last_ns", snap->fold_ns,
+		"mean_ns", snap->fold_ns_mean, "max_ns", snap->fold_ns_max,
+		"count", (json_int_t)snap->folds);
+	json_object_set_new(root, "fold", fold);
+	json_object_set_new(root, "mib", __mib_json(snap->totals));
+	if (sum != NULL) {
+		char why[256];
+		int ok = mib_check_conservation(snap->totals, why, sizeof(why)) == 0;
+
+		json_object_set_new(root, "conservation", json_pack("{s:b, s:s}",
+			"ok", ok, "detail", ok ? "" : why));
+	}
+	return root;
+}

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stats thread: fold, baseline, rates, snapshots; console reporting.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_version.h>
+
+#include "stats.h"
+#include "stats_pvt.h"
+
+static inline double
+__div(double a, double b)
+{
+	return b != 0 ? a / b : 0;
+}
+
+void
+stats_rate_compute(struct stats_rate *r, uint64_t packets, uint64_t octets,
+		   uint64_t busy, uint64_t idle, double seconds)
+{
+	memset(r, 0, sizeof(*r));
+	r->seconds = seconds;
+	r->packets = packets;
+	r->octets = octets;
+	r->busy_cycles = busy;
+	r->idle_cycles = idle;
+	r->pps = __div((double)packets, seconds);
+	r->gbps = __div(8.0 * (double)octets, seconds) / 1e9;
+	r->ns_per_pkt = __div(1e9, r->pps);
+	r->cycles_per_pkt = __div((double)busy, (double)packets);
+	r->busy_pct = 100.0 * __div((double)busy, (double)busy + (double)idle);
+}
+
+static void
+__snap_free(struct stats_snapshot *p)
+{
+	if (p == NULL)
+		return;
+	free(p->per_block);
+	free(p->raw_totals);
+	free(p->raw_per_block);
+	free(p->lcore);
+	free(p);
+}
+
+static struct stats_snapshot *
+__snap_alloc(const struct stats *s)
+{
+	struct stats_snapshot *p = calloc(1, sizeof(*p));
+	size_t nb = (size_t)s->n_blocks * MIB_FIELD_MAX;
+
+	if (p == NULL)
+		return NULL;
+	p->per_block = calloc(nb, sizeof(uint64_t));
+	p->raw_per_block = calloc(nb, sizeof(uint64_t));
+	p->raw_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
+	p->lcore = calloc(s->conf.n_workers ? s->conf.n_workers : 1,
+			  sizeof(*p->lcore));
+	if (p->per_block == NULL || p->raw_per_block == NULL ||
+	    p->raw_totals == NULL || p->lcore == NULL) {
+		__snap_free(p);
+		return NULL;
+	}
+	p->n_workers = s->conf.n_workers;
+	p->n_blocks = s->n_blocks;
+	p->lcore_ids = s->conf.lcore_ids;
+	p->refcnt = 1;
+	return p;
+}
+
+static inline const uint64_t *
+__blk(const uint64_t *per_block, unsigned int b)
+{
+	return per_block + (size_t)b * MIB_FIELD_MAX;
+}
+
+/* Rates of worker w between two raw snapshots. */
+static void
+__rate_between(const struct stats *s, const struct stats_snapshot *a,
+	       const struct stats_snapshot *b, int w, struct stats_rate *r)
+{
+	double dt = __div((double)(b->tsc - a->tsc), (double)s->hz);
+	const uint64_t *x, *y;
+
+	if (w < 0) {
+		x = a->raw_totals;
+		y = b->raw_totals;
+	} else {
+		x = __blk(a->raw_per_block, (unsigned int)w);
+		y = __blk(b->raw_per_block, (unsigned int)w);
+	}
+	stats_rate_compute(r,
+		y[MIB_F(RX, PACKETS)] - x[MIB_F(RX, PACKETS)],
+		y[MIB_F(RX, OCTETS)] - x[MIB_F(RX, OCTETS)],
+		y[MIB_F(RX, BUSYCYCLES)] - x[MIB_F(RX, BUSYCYCLES)],
+		y[MIB_F(RX, IDLECYCLES)] - x[MIB_F(RX, IDLECYCLES)], dt);
+	if (w < 0 && r->pps > 0)	/* the total's ns/pkt: 1e9 / total pps */
+		r->ns_per_pkt = 1e9 / r->pps;
+}
+
+static void
+__snap_release(struct stats *s, struct stats_snapshot *p)
+{
+	int last;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	last = --p->refcnt == 0;
+	pthread_mutex_unlock(&s->lock);
+	if (last)
+		__snap_free(p);
+}
+
+/* Fold, apply the baseline, compute rates, publish. Serialised by fold_lock. */
+static void
+__fold_publish(struct stats *s)
+{
+	struct stats_snapshot *p, *prev, *old;
+	uint64_t t0, t1;
+	unsigned int b, w;
+
+	pthread_mutex_lock(&s->fold_lock);
+	p = __snap_alloc(s);
+	if (p == NULL) {
+		pthread_mutex_unlock(&s->fold_lock);
+		return;
+	}
+	t0 = rte_rdtsc_precise();
+	mib_fold(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block);
+	t1 = rte_rdtsc_precise();
+	p->tsc = t1;
+	p->fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
+	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
+
+	pthread_mutex_lock(&s->lock);
+	prev = s->latest;
+	p->seq = prev ? prev->seq + 1 : 0;
+	s->folds++;
+	s->fold_ns_sum += p->fold_ns;
+	if (p->fold_ns > s->fold_ns_max)
+		s->fold_ns_max = p->fold_ns;
+	p->folds = s->folds;
+	p->fold_ns_max = s->fold_ns_max;
+	p->fold_ns_mean = s->fold_ns_sum / (double)s->folds;
+	p->clears = s->clears;
+	mib_delta(p->raw_totals, s->base_totals, p->totals);
+	for (b = 0; b < s->n_blocks; b++)
+		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
+			  p->per_block + (size_t)b * MIB_FIELD_MAX);
+	if (prev != NULL) {
+		__rate_between(s, prev, p, -1, &p->total);
+		for (w = 0; w < p->n_workers; w++)
+			__rate_between(s, prev, p, (int)w, &p->lcore[w]);
+	}
+	old = prev;
+	s->latest = p;
+	p->refcnt++;			/* ours, until printed */
+	if (s->first == NULL) {
+		s->first = p;
+		p->refcnt++;
+	}
+	/* The fold closest to the end of the warm-up opens the steady
+	 * state; the tolerance absorbs TSC-vs-clock jitter of the schedule. */
+	if (s->warm == NULL && p != s->first &&
+	    p->uptime_s + 0.05 * s->conf.interval_s >= s->conf.warmup_s) {
+		s->warm = p;
+		p->refcnt++;
+	}
+	pthread_mutex_unlock(&s->lock);
+
+	if (!s->conf.quiet && prev != NULL && s->thread_running)
+		stats_print_interval(s->conf.out, p, prev);
+	__snap_release(s, p);
+	__snap_release(s, old);		/* latest's reference on prev */
+	pthread_mutex_unlock(&s->fold_lock);
+}
+
+struct stats *
+stats_create(const struct stats_conf *conf)
+{
+	struct stats *s;
+
+	if (conf == NULL || conf->set == NULL || conf->interval_s <= 0 ||
+	    mib_set_count(conf->set) < conf->n_workers) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	s->conf = *conf;
+	if (s->conf.out == NULL)
+		s->conf.out = stdout;
+	s->n_blocks = mib_set_count(conf->set);
+	s->hz = rte_get_tsc_hz();
+	s->base_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
+	s->base_per_block = calloc((size_t)s->n_blocks * MIB_FIELD_MAX,
+				   sizeof(uint64_t));
+	if (s->base_totals == NULL || s->base_per_block == NULL) {
+		stats_free(s);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->fold_lock, NULL);
+	pthread_mutex_init(&s->wait_lock, NULL);
+	{
+		pthread_condattr_t a;
+
+		pthread_condattr_init(&a);
+		pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+		pthread_cond_init(&s->wait_cond, &a);
+		pthread_condattr_destroy(&a);
+	}
+	return s;
+}
+
+static void *
+__stats_thread(void *arg)
+{
+	struct stats *s = arg;
+	struct timespec next;
+	uint64_t ns_step = (uint64_t)(s->conf.interval_s * 1e9);
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&s->wait_lock);
+	while (!s->stop) {
+		uint64_t ns = (uint64_t)next.tv_nsec + ns_step;
+
+		/* Deadlines, not sleeps: the schedule does not drift. */
+		next.tv_sec += (time_t)(ns / 1000000000u);
+		next.tv_nsec = (long)(ns % 1000000000u);
+		while (!s->stop &&
+		       pthread_cond_timedwait(&s->wait_cond, &s->wait_lock,
+					      &next) != ETIMEDOUT)
+			;
+		if (s->stop)
+			break;
+		pthread_mutex_unlock(&s->wait_lock);
+		__fold_publish(s);
+		pthread_mutex_lock(&s->wait_lock);
+	}
+	pthread_mutex_unlock(&s->wait_lock);
+	return NULL;
+}
+
+int
+stats_start(struct stats *s)
+{
+	int rc;
+
+	s->start_tsc = rte_rdtsc_precise();
+	__fold_publish(s);
+	s->thread_running = true;
+	rc = rte_ctrl_thread_create(&s->tid, "pktpath-stats", NULL,
+				    __stats_thread, s);
+	if (rc != 0) {
+		s->thread_running = false;
+		return -rc;
+	}
+	return 0;
+}
+
+void
+stats_stop(struct stats *s)
+{
+	if (s->thread_running) {
+		pthread_mutex_lock(&s->wait_lock);
+		s->stop = true;
+		pthread_cond_signal(&s->wait_cond);
+		pthread_mutex_unlock(&s->wait_lock);
+		pthread_join(s->tid, NULL);
+		s->thread_running = false;
+	}
+	if (s->latest != NULL)
+		__fold_publish(s);
+	pthread_mutex_lock(&s->lock);
+	if (s->final == NULL && s->latest != NULL) {
+		s->final = s->latest;
+		s->final->refcnt++;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void
+stats_free(struct stats *s)
+{
+	if (s == NULL)
+		return;
+	if (s->thread_running)
+		stats_stop(s);
+	__snap_release(s, s->latest);
+	__snap_release(s, s->first);
+	__snap_release(s, s->warm);
+	__snap_release(s, s->final);
+	free(s->base_totals);
+	free(s->base_per_block);
+	free(s);
+}
+
+struct stats_snapshot *
+stats_get(struct stats *s)
+{
+	struct stats_snapshot *p;
+
+	pthread_mutex_lock(&s->lock);
+	p = s->latest;
+	if (p != NULL)
+		p->refcnt++;
+	pthread_mutex_unlock(&s->lock);
+	return p;
+}
+
+void
+stats_put(struct stats *s, struct stats_snapshot *snap)
+{
+	__snap_release(s, snap);
+}
+
+void
+stats_clear(struct stats *s)
+{
+	/* Fold now so that the baseline is exact, then adopt it. Workers are
+	 * never written: later snapshots subtract the baseline. */
+	__fold_publish(s);
+	pthread_mutex_lock(&s->lock);
+	if (s->latest != NULL) {
+		memcpy(s->base_totals, s->latest->raw_totals,
+		       MIB_FIELD_MAX * sizeof(uint64_t));
+		memcpy(s->base_per_block, s->latest->raw_per_block,
+		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
+		s->clears++;
+	}
+	pthread_mutex_unlock(&s->lock);
+	__fold_publish(s);
+}
+
+void
+stats_fold_now(struct stats *s)
+{
+	__fold_publish(s);
+}
+
+struct stats_summary *
+stats_summary(struct stats *s)
+{
+	struct stats_summary *sum;
+	const struct stats_snapshot *a, *z, *w;
+	unsigned int i;
+
+	pthread_mutex_lock(&s->lock);
+	a = s->first;
+	z = s->final ? s->final : s->latest;
+	w = s->warm;
+	pthread_mutex_unlock(&s->lock);
+	if (a == NULL || z == NULL)
+		return NULL;
+	sum = calloc(1, sizeof(*sum));
+	if (sum == NULL)
+		return NULL;
+	sum->n_workers = s->conf.n_workers;
+	sum->lcore = calloc(sum->n_workers + 1, sizeof(*sum->lcore));
+	sum->lcore_steady = calloc(sum->n_workers + 1, sizeof(*sum->lcore_steady));
+	if (sum->lcore == NULL || sum->lcore_steady == NULL) {
+		stats_summary_free(sum);
+		return NULL;
+	}
+	__rate_between(s, a, z, -1, &sum->total);
+	for (i = 0; i < sum->n_workers; i++)
+		__rate_between(s, a, z, (int)i, &sum->lcore[i]);
+	sum->steady_valid = w != NULL && w != z && w->tsc < z->tsc;
+	if (sum->steady_valid) {
+		__rate_between(s, w, z, -1, &sum->steady);
+		for (i = 0; i < sum->n_workers; i++)
+			__rate_between(s, w, z, (int)i, &sum->lcore_steady[i]);
+	}
+	return sum;
+}
+
+void
+stats_summary_free(struct stats_summary *sum)
+{
+	if (sum == NULL)
+		return;
+	free(sum->lcore);
+	free(sum->lcore_steady);
+	free(sum);
+}
+
+void
+stats_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+
+			if (c != NULL) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = '\0';
+				snprintf(buf, len, "%s", c);
+			}
+			break;
+		}
+	}
+	fclose(f);
+}
