@@ -60,7 +60,7 @@ __port_setup(struct app *a, struct app_port *p)
 		return -1;
 	}
 	nb_mbufs = RTE_MAX(p->nb_rxq * (rxd + a->opt.burst + MBUF_CACHE) + 1024u,
-			   8191u);
+			   a->opt.mbufs);
 	snprintf(name, sizeof(name), "port%u_pool", p->id);
 	p->mp = rte_pktmbuf_pool_create(name, nb_mbufs, MBUF_CACHE, 0,
 					RTE_MBUF_DEFAULT_BUF_SIZE, socket);

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Performance targets, measured as ratios side by side in one run (never in
+# the tests: this machine is shared and noisy). Prints one line per figure
+# and, at the end, every target with PASS or MISS; exits 1 if one is missed.
+#
+#   scripts/bench.sh [--quick] [SECTION...]
+# SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
+# (default: all). --quick: shorter phases.
+# Environment: ROUNDS (default 3), SECS (seconds per phase, default 4).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+scripts/build.sh || exit 1
+
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-4}
+if [ "${1:-}" = "--quick" ]; then
+	ROUNDS=2; SECS=2; shift
+fi
+SECTIONS=("$@")
+if [ ${#SECTIONS[@]} -eq 0 ]; then
+	SECTIONS=(rxonly matrix interval)
+	for f in scripts/bench.d/*.sh; do
+		[ -f "$f" ] && SECTIONS+=("$(basename "$f" .sh)")
+	done
+fi
+
+PKTPATH=build/app/pktpath/pktpath
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+RESULTS="$TMP/results"
+: > "$RESULTS"
+EAL="-l 0-1 --no-huge --no-shconf -m 512 --no-pci --log-level=lib.eal:error"
+
+want() { # want SECTION
+	local s
+	for s in "${SECTIONS[@]}"; do [ "$s" = "$1" ] && return 0; done
+	return 1
+}
+
+# pp NAME ARGS...: one pktpath run; prints "mpps ns/pkt cycles/pkt" (steady).
+pp() {
+	local name=$1; shift
+	$PKTPATH $EAL --file-prefix "bench_$name" "$@" --quiet --json "$TMP/$name.json" \
+		> "$TMP/$name.out" 2>&1 || { cat "$TMP/$name.out" >&2; echo "0 0 0"; return; }
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]["steady"] or d["summary"]["run"]
+print("%.4f %.3f %.2f" % (s["mpps"], s["ns_per_pkt"], s["cycles_per_pkt"]))' "$TMP/$name.json"
+}
+
+# target NAME VALUE OP LIMIT: record a target check.
+target() {
+	local ok
+	ok=$(python3 -c "print('PASS' if $2 $3 $4 else 'MISS')")
+	printf '%-58s %10s %s %-8s %s\n' "$1" "$2" "$3" "$4" "$ok" >> "$RESULTS"
+}
+
+median() { python3 -c 'import sys, statistics; print("%.4f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+
+echo "pktpath bench: $(nproc) cores, ROUNDS=$ROUNDS, SECS=$SECS, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+# --- 1. rx-only against testpmd rxonly on the same net_null vdev ----------
+if want rxonly; then
+	echo "== rx-only: pktpath --path rx-only vs dpdk-testpmd --forward-mode=rxonly, net_null0, lcore 1, burst 32"
+	pp_v=(); tp_v=()
+	for r in $(seq "$ROUNDS"); do
+		v=$(pp "rx$r" --vdev net_null0 -- --source port --path rx-only --burst 32 \
+			--mbufs 16384 --duration "$SECS" --warmup 1 | cut -d' ' -f1)
+		pp_v+=("$v")
+		timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix bench_tp$r \
+			--vdev net_null0 -- --forward-mode=rxonly --burst=32 \
+			--total-num-mbufs=16384 --stats-period 1 -a > "$TMP/tp$r.out" 2>&1
+		t=$(grep -E 'Rx-pps:' "$TMP/tp$r.out" | awk '{print $2}' | tail -n +3 |
+			python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin if x.strip()]; print("%.4f" % (statistics.median(v)/1e6 if v else 0))')
+		tp_v+=("$t")
+		echo "  round $r: pktpath $v Mpps, testpmd $t Mpps"
+	done
+	a=$(median "${pp_v[@]}"); b=$(median "${tp_v[@]}")
+	ratio=$(python3 -c "print('%.3f' % ($a / $b if $b else 0))")
+	echo "  median: pktpath $a Mpps, testpmd $b Mpps, ratio $ratio"
+	target "rx-only Mpps ratio pktpath/testpmd (net_null)" "$ratio" ">=" 0.97
+fi
+
+# --- 2. the full path on the generator: the variants table ----------------
+if want matrix; then
+	echo "== full path, --source gen: steady Mpps, ns/pkt, cycles/pkt (median of $ROUNDS rounds)"
+	printf '  %-10s %-34s %9s %9s %10s\n' workers variant Mpps ns/pkt cyc/pkt
+	variants=("default::" "alloc bulk::--alloc bulk" "prefetch off::--prefetch off"
+		"mib-layout shared::--mib-layout shared" "fold field::--fold field")
+	for workers in 1 2; do
+		extra=""
+		[ "$workers" = 2 ] && extra="--main-worker"
+		for v in "${variants[@]}"; do
+			label=${v%%::*}; args=${v#*::}
+			m=(); n=(); c=()
+			for r in $(seq "$ROUNDS"); do
+				read -r x y z < <(pp "m${workers}_${label// /_}_$r" -- --duration "$SECS" \
+					--warmup 1 $extra $args)
+				m+=("$x"); n+=("$y"); c+=("$z")
+			done
+			printf '  %-10s %-34s %9s %9s %10s\n' "$workers" "$label" "$(median "${m[@]}")" \
+				"$(median "${n[@]}")" "$(median "${c[@]}")"
+		done
+	done
+fi
+
+# --- 3. the stats thread must not slow the workers -------------------------
+if want interval; then
+	echo "== stats thread: --interval 0.1 vs --interval 10, alternated"
+	f=(); s=()
+	for r in $(seq "$ROUNDS"); do
+		x=$(pp "i01_$r" -- --duration $((SECS + 1)) --warmup 1 --interval 0.1 | cut -d' ' -f1)
+		# With --interval 10 the steady window is the whole run after warm-up.
+		y=$(pp "i10_$r" -- --duration $((SECS + 1)) --warmup 0 --interval 10 | cut -d' ' -f1)
+		f+=("$x"); s+=("$y")
+		echo "  round $r: interval 0.1 s $x Mpps, interval 10 s $y Mpps"
+	done
+	a=$(median "${f[@]}"); b=$(median "${s[@]}")
+	ratio=$(python3 -c "print('%.4f' % ($a / $b if $b else 0))")
+	echo "  median ratio $ratio"
+	target "Mpps ratio --interval 0.1 / --interval 10" "$ratio" ">=" 0.99
+fi
+
+for f in scripts/bench.d/*.sh; do
+	[ -f "$f" ] || continue
+	sec=$(basename "$f" .sh)
+	want "$sec" || continue
+	# shellcheck disable=SC1090
+	. "$f"
+done
+
+echo
+echo "== targets"
+cat "$RESULTS"
+! grep -q MISS "$RESULTS"
