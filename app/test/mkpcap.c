@@ -5,7 +5,9 @@
  * them, as JSON {"Group.Field": count, ...}. The expectations are written by
  * hand next to each frame: they are not computed by pktpath's own code.
  *
- * usage: mkpcap OUT.pcap DST_MAC [REPEAT]
+ * usage: mkpcap OUT.pcap DST_MAC [REPEAT [DROPS.pcap]]
+ * DROPS.pcap receives, in order, the frames that do not end in a delivery
+ * to a listener (what --capture-what drops must capture).
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -119,7 +121,7 @@ main(int argc, char **argv)
 	uint8_t f[1600];
 	unsigned int rep, r, i, total = 0;
 	pcap_t *p;
-	pcap_dumper_t *d;
+	pcap_dumper_t *d, *dd = NULL;
 	size_t len;
 
 	if (argc < 3 || sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0],
@@ -134,8 +136,19 @@ main(int argc, char **argv)
 		fprintf(stderr, "mkpcap: %s\n", pcap_geterr(p));
 		return 1;
 	}
+	if (argc > 4) {
+		dd = pcap_dump_open(p, argv[4]);
+		if (dd == NULL) {
+			fprintf(stderr, "mkpcap: %s\n", pcap_geterr(p));
+			return 1;
+		}
+	}
 #define EMIT(L) do { struct pcap_pkthdr h = { .caplen = (L), .len = (L) }; \
 	pcap_dump((u_char *)d, &h, f); total++; } while (0)
+	/* A frame that ends in a drop outcome: also into DROPS.pcap. */
+#define EMITD(L) do { struct pcap_pkthdr h = { .caplen = (L), .len = (L) }; \
+	pcap_dump((u_char *)d, &h, f); total++; \
+	if (dd) pcap_dump((u_char *)dd, &h, f); } while (0)
 
 	for (r = 0; r < rep; r++) {
 		/* 10 valid UDP datagrams to a listener, with checksums. */
@@ -147,21 +160,21 @@ main(int argc, char **argv)
 		/* 3 to a closed port: NoPorts. */
 		for (i = 0; i < 3; i++) {
 			len = udp_frame(f, dmac, local, 10, 0, 0);
-			EMIT(len);
+			EMITD(len);
 		}
 		expect("Udp.NoPorts", 3);
 		/* 2 with a broken IP header checksum. */
 		for (i = 0; i < 2; i++) {
 			len = udp_frame(f, dmac, local, 9, 0, 0);
 			f[14 + 10] ^= 0xff;
-			EMIT(len);
+			EMITD(len);
 		}
 		expect("Ip.InHdrErrors", 2);
 		expect("IpExt.InCsumErrors", 2);
 		/* 2 whose tot_len exceeds the frame. */
 		for (i = 0; i < 2; i++) {
 			len = ip_frame(f, dmac, 0xc6120001, local, 17, 400, 0);
-			EMIT(100);
+			EMITD(100);
 		}
 		expect("IpExt.InTruncatedPkts", 2);
 		/* 2 ARP. */
@@ -170,40 +183,40 @@ main(int argc, char **argv)
 			memcpy(f, bcast, 6);
 			memcpy(f + 6, smac, 6);
 			put16(f + 12, 0x0806);
-			EMIT(60);
+			EMITD(60);
 		}
 		expect("Rx.RxNotIp", 2);
 		expect("Rx.RxBroadcast", 2);
 		/* 1 to another host's MAC. */
 		len = udp_frame(f, other, local, 9, 0, 0);
-		EMIT(len);
+		EMITD(len);
 		expect("Rx.RxOtherHost", 1);
 		/* 1 to a non-local unicast address, forwarding off. */
 		len = udp_frame(f, dmac, 0x0a000001, 9, 0, 0);
-		EMIT(len);
+		EMITD(len);
 		expect("Ip.InAddrErrors", 1);
 		/* 1 UDP with a wrong checksum. */
 		len = udp_frame(f, dmac, local, 9, 1, 1);
-		EMIT(len);
+		EMITD(len);
 		expect("Udp.InCsumErrors", 1);
 		expect("Udp.InErrors", 1);
 		/* 1 runt. */
 		memset(f, 0, 60);
-		EMIT(10);
+		EMITD(10);
 		expect("Rx.RxNotIp", 1);
 		expect("Rx.RxRunts", 1);
 		/* 1 with IP version 6 in an IPv4 ethertype. */
 		len = udp_frame(f, dmac, local, 9, 0, 0);
 		f[14] = 0x65;
-		EMIT(len);
+		EMITD(len);
 		expect("Ip.InHdrErrors", 1);
 		/* 1 first fragment. */
 		len = ip_frame(f, dmac, 0xc6120001, local, 17, 26, 0x2000);
-		EMIT(len);
+		EMITD(len);
 		expect("Ip.ReasmReqds", 1);
 		/* 1 unknown protocol. */
 		len = ip_frame(f, dmac, 0xc6120001, local, 99, 26, 0);
-		EMIT(len);
+		EMITD(len);
 		expect("Ip.InUnknownProtos", 1);
 		/* 1 ICMP echo request. */
 		len = ip_frame(f, dmac, 0xc6120001, local, 1, 16, 0);
@@ -238,10 +251,12 @@ main(int argc, char **argv)
 		expect("Rx.RxBroadcast", 1);
 		/* 1 all-zero frame, as net_null delivers. */
 		memset(f, 0, 64);
-		EMIT(64);
+		EMITD(64);
 		expect("Rx.RxNotIp", 1);
 	}
 	pcap_dump_close(d);
+	if (dd)
+		pcap_dump_close(dd);
 	pcap_close(p);
 
 	expect("Rx.RxPackets", total);

@@ -30,6 +30,7 @@
 #define OPT_LSRR	131
 #define OPT_SSRR	137
 #define OPT_RA	148
+#define OPT_CIPSO	134
 #define OPT_TS_TSONLY		0
 #define OPT_TS_TSANDADDR	1
 #define OPT_TS_PRESPEC	3
@@ -47,7 +48,7 @@ path_conf_init(struct path_conf *c)
 {
 	memset(c, 0, sizeof(*c));
 	/* Every interface is in the all-hosts group (ip_mc_init_dev). */
-	c->mcast[c->n_mcast++] = RTE_IPV4(224, 0, 0, 1);
+	c->mcast[c->n_mcast++] = UINT32_C(0xe0000001);	/* 224.0.0.1 */
 }
 
 int
@@ -133,7 +134,7 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 	et = (uint16_t)(p[12] << 8 | p[13]);
 	l2->l3_off = RTE_ETHER_HDR_LEN;
 	if (et == ETH_P_8021Q) {
-		if (len < RTE_ETHER_HDR_LEN + 4) {
+		if (len < RTE_ETHER_HDR_LEN + 4 + 2) {	/* skb_vlan_untag */
 			l2->runt = 1;
 			mib_inc(mib, MIB_F(RX, RUNTS));
 			return;
@@ -280,7 +281,7 @@ brd_input:
 static int
 __ip_options(const uint8_t *opt, unsigned int l, bool *srr)
 {
-	bool rr = false, ts = false;
+	bool rr = false, ts = false, cipso = false;
 	unsigned int optlen;
 
 	*srr = false;
@@ -338,6 +339,11 @@ __ip_options(const uint8_t *opt, unsigned int l, bool *srr)
 		case OPT_RA:
 			if (optlen < 4)
 				return -1;
+			break;
+		case OPT_CIPSO:	/* cipso_v4_validate */
+			if (cipso || optlen < 8)
+				return -1;
+			cipso = true;
 			break;
 		default:
 			break;
@@ -451,6 +457,38 @@ __tcp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	return MIB_F(TCP, INSEGS);
 }
 
+#define ICMP_EXT_ECHO 42
+
+/* The length checks of icmp_unreach, icmp_redirect (both then
+ * icmp_socket_deliver) and icmp_timestamp, which count Icmp InErrors. */
+static bool
+__icmp_handler_error(const struct rte_mbuf *m, uint32_t off, uint32_t hlen, uint8_t type)
+{
+	uint8_t b[2];
+	const uint8_t *p;
+	unsigned int ihl;
+
+	switch (type) {
+	case 3: case 4: case 11: case 12: case 5:
+		if (hlen < 20)
+			return true;
+		p = rte_pktmbuf_read(m, off, 1, b);
+		ihl = p[0] & 0xf;
+		if (type != 5 && ihl < 5)
+			return true;
+		if (type == 3) {
+			p = rte_pktmbuf_read(m, off - 7, 1, b);	/* icmph->code */
+			if (p[0] > 15)		/* NR_ICMP_UNREACH: goto out */
+				return false;
+		}
+		return hlen < ihl * 4 + 8;
+	case 13:
+		return hlen < 4;
+	default:
+		return false;
+	}
+}
+
 /* icmp_rcv */
 static unsigned int
 __icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
@@ -484,6 +522,8 @@ __icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	type = *(const uint8_t *)rte_pktmbuf_read(m, off, 1, &type);
 	if (type <= NR_ICMP_TYPES && in_type[type] != 0)
 		mib_inc(mib, in_type[type]);
+	if (type == ICMP_EXT_ECHO)	/* icmp_echo; probes are off by default */
+		return MIB_F(ICMP, INMSGS);
 	if (type > NR_ICMP_TYPES)
 		goto error;
 	if (rt == RT_BROADCAST || rt == RT_MULTICAST) {
@@ -493,6 +533,8 @@ __icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 		if (type != 17 && type != 18)
 			goto error;
 	}
+	if (__icmp_handler_error(m, off + 8, len - 8, type))
+		goto error;
 	return MIB_F(ICMP, INMSGS);
 error:
 	mib_inc(mib, MIB_F(ICMP, INERRORS));

@@ -32,9 +32,9 @@ pkt_flow_conf_default(struct pkt_flow_conf *c)
 	c->pkt_size = 60;
 	c->dst_mac = dmac;
 	c->src_mac = smac;
-	c->src_lo = RTE_IPV4(198, 18, 0, 1);
-	c->src_hi = RTE_IPV4(198, 18, 0, 254);
-	c->dst_lo = c->dst_hi = RTE_IPV4(198, 19, 0, 1);
+	c->src_lo = UINT32_C(0xc6120001);	/* 198.18.0.1 */
+	c->src_hi = UINT32_C(0xc61200fe);	/* 198.18.0.254 */
+	c->dst_lo = c->dst_hi = UINT32_C(0xc6130001);	/* 198.19.0.1 */
 	c->sport_lo = 1024;
 	c->sport_hi = 65535;
 	c->dport_lo = c->dport_hi = 9;
@@ -173,7 +173,11 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 
 	p = pcap_open_offline(file, ebuf);
 	if (p == NULL) {
-		snprintf(err, err_len, "%s: %s", file, ebuf);
+		/* libpcap names the file in some messages, not in others. */
+		if (strstr(ebuf, file) != NULL)
+			snprintf(err, err_len, "%s", ebuf);
+		else
+			snprintf(err, err_len, "%s: %s", file, ebuf);
 		return NULL;
 	}
 	if (pcap_datalink(p) != DLT_EN10MB) {

@@ -26,6 +26,7 @@
  * pkt_gen belongs to exactly one worker lcore.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -33,6 +34,9 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_memcpy.h>
+#include <rte_ring.h>
+
+#include "mib.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -184,6 +188,111 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 {
 	if (g->alloc == PKT_ALLOC_BULK)
 		rte_pktmbuf_free_bulk(pkts, n);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Capture: workers copy chosen packets into per-worker rings, without  */
+/* ever blocking; a control thread writes them with pcap_dump.          */
+/* ------------------------------------------------------------------ */
+
+enum pkt_capture_what {
+	PKT_CAPTURE_DROPS,	/**< packets that end in a drop outcome */
+	PKT_CAPTURE_MARKED,	/**< packets the ingress hook marked */
+	PKT_CAPTURE_ALL,	/**< every packet */
+	PKT_CAPTURE_MAX
+};
+
+const char *pkt_capture_what_name(enum pkt_capture_what w);
+int pkt_capture_what_parse(const char *s, enum pkt_capture_what *out);
+
+/** A copied frame. */
+struct pkt_capture_slot {
+	uint64_t tsc;
+	uint32_t len;		/**< original length */
+	uint32_t caplen;	/**< bytes copied (<= snaplen) */
+	uint8_t data[];
+};
+
+/** One worker's pair of single-producer single-consumer rings. */
+struct pkt_capture_lane {
+	struct rte_ring *free;	/**< slots the worker may fill */
+	struct rte_ring *full;	/**< slots for the writer */
+	void *mem;
+} __rte_cache_aligned;
+
+struct pkt_capture {
+	uint64_t max;			/**< capture at most this many (0: no limit) */
+	uint64_t taken;			/**< atomic: slots claimed, all workers */
+	uint32_t snaplen;
+	unsigned int n_lanes;
+	/* writer side */
+	void *pcap;			/**< pcap_t (dead) */
+	void *dumper;			/**< pcap_dumper_t */
+	uint64_t written;
+	uint64_t tsc0;
+	uint64_t usec0;
+	volatile int stop;
+	pthread_t tid;
+	bool running;
+	struct pkt_capture_lane lane[];
+};
+
+/**
+ * Open FILE for writing (pcap, DLT_EN10MB) and create one lane per worker
+ * with ring_size slots of snaplen bytes each.
+ * @return the capture, or NULL with a one-line reason in err.
+ * Needs EAL. Not thread-safe (set-up).
+ */
+struct pkt_capture *pkt_capture_create(const char *file, unsigned int n_workers,
+				       uint64_t max, unsigned int ring_size,
+				       uint32_t snaplen, char *err, size_t errlen);
+
+/** Start the writer (a DPDK control thread). 0 or -errno. */
+int pkt_capture_start(struct pkt_capture *c);
+
+/** Stop the writer, write what is left, close the file. Workers must be done. */
+void pkt_capture_stop(struct pkt_capture *c);
+
+/** Free (stops first if needed). NULL is a no-op. */
+void pkt_capture_free(struct pkt_capture *c);
+
+/**
+ * Copy m into worker wid's ring, never blocking: no free slot (or a full
+ * ring) counts CaptureOverflow; past --capture-max nothing is counted.
+ * Worker wid only.
+ */
+static inline void
+pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
+		   const struct rte_mbuf *m, uint64_t tsc, struct mib_block *mib)
+{
+	struct pkt_capture_lane *l = &c->lane[wid];
+	struct pkt_capture_slot *s = NULL;
+	uint32_t n;
+
+	if (c->max != 0) {
+		if (__atomic_load_n(&c->taken, __ATOMIC_RELAXED) >= c->max)
+			return;
+		if (__atomic_fetch_add(&c->taken, 1, __ATOMIC_RELAXED) >= c->max)
+			return;
+	}
+	const void *p;
+
+	if (unlikely(rte_ring_sc_dequeue(l->free, (void **)&s) != 0)) {
+		mib_inc(mib, MIB_F(CAPTURE, OVERFLOW));
+		return;
+	}
+	n = RTE_MIN(rte_pktmbuf_pkt_len(m), c->snaplen);
+	s->tsc = tsc;
+	s->len = rte_pktmbuf_pkt_len(m);
+	s->caplen = n;
+	p = rte_pktmbuf_read(m, 0, n, s->data);
+	if (p != s->data)
+		rte_memcpy(s->data, p, n);
+	/* Both rings hold every slot (RING_F_EXACT_SZ), so this cannot fail;
+	 * the enqueue is a store-release: the writer sees the copy. */
+	rte_ring_sp_enqueue(l->full, s);
+	mib_inc(mib, MIB_F(CAPTURE, PACKETS));
 }
 
 #ifdef __cplusplus

@@ -1,0 +1,712 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/pkt: frame synthesis (pktgen range mode), template
+ * validation, pcap templates (round trip and every error), and generators in
+ * both alloc modes. The generators need a mempool, so this program starts EAL
+ * (no hugepages, no PCI, its own file prefix) in the group setup.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <cmocka.h>
+
+#include <pcap/pcap.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "pkt.h"
+
+static char tmpdir[64];
+
+#define IP4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+/* ---- helpers ---- */
+
+static uint16_t
+__get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+__get32(const uint8_t *p)
+{
+	return (uint32_t)__get16(p) << 16 | __get16(p + 2);
+}
+
+/* One's complement sum of big-endian words, folded. */
+static uint16_t
+__fold(const uint8_t *p, size_t n, uint32_t s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static void
+__path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, name);
+}
+
+/* Check a frame built by pkt_build_udp for flow i of c. */
+static void
+__check_frame(const struct pkt_flow_conf *c, uint32_t i, const uint8_t *f, int len)
+{
+	uint64_t nsrc = (uint64_t)c->src_hi - c->src_lo + 1;
+	uint64_t nsport = (uint64_t)c->sport_hi - c->sport_lo + 1;
+	uint64_t ndst = (uint64_t)c->dst_hi - c->dst_lo + 1;
+	uint64_t ndport = (uint64_t)c->dport_hi - c->dport_lo + 1;
+	const uint8_t *ip = f + 14, *udp = f + 34;
+	uint64_t r = i;
+	uint32_t src, dst, k;
+	uint16_t sport, dport, ulen;
+
+	assert_int_equal(len, c->pkt_size);
+	assert_memory_equal(f, c->dst_mac.addr_bytes, 6);
+	assert_memory_equal(f + 6, c->src_mac.addr_bytes, 6);
+	assert_int_equal(__get16(f + 12), 0x0800);
+	assert_int_equal(ip[0], 0x45);
+	assert_int_equal(ip[1], c->tos);
+	assert_int_equal(__get16(ip + 2), c->pkt_size - 14);
+	assert_int_equal(__get16(ip + 6), 0);	/* not a fragment */
+	assert_int_equal(ip[8], c->ttl);
+	assert_int_equal(ip[9], IPPROTO_UDP);
+	assert_int_equal(__fold(ip, 20, 0), 0xffff);	/* header checksum */
+	/* mixed radix, source address fastest */
+	src = c->src_lo + (uint32_t)(r % nsrc);
+	r /= nsrc;
+	sport = (uint16_t)(c->sport_lo + r % nsport);
+	r /= nsport;
+	dst = c->dst_lo + (uint32_t)(r % ndst);
+	r /= ndst;
+	dport = (uint16_t)(c->dport_lo + r % ndport);
+	assert_int_equal(__get32(ip + 12), src);
+	assert_int_equal(__get32(ip + 16), dst);
+	assert_int_equal(__get16(udp), sport);
+	assert_int_equal(__get16(udp + 2), dport);
+	ulen = __get16(udp + 4);
+	assert_int_equal(ulen, c->pkt_size - 34);
+	if (!c->udp_csum) {
+		assert_int_equal(__get16(udp + 6), 0);
+	} else {
+		uint32_t ph = (src >> 16) + (src & 0xffff) + (dst >> 16) + (dst & 0xffff) +
+			      IPPROTO_UDP + ulen;
+
+		assert_int_not_equal(__get16(udp + 6), 0);
+		assert_int_equal(__fold(udp, ulen, ph), 0xffff);
+	}
+	for (k = 42; k < c->pkt_size; k++)
+		assert_int_equal(f[k], 0);
+}
+
+/* ---- synthesis ---- */
+
+static void
+test_defaults(void **state)
+{
+	static const struct rte_ether_addr port = PKT_GEN_PORT_MAC;
+	struct pkt_flow_conf c;
+
+	(void)state;
+	memset(&c, 0x5a, sizeof(c));
+	pkt_flow_conf_default(&c);
+	assert_int_equal(c.pkt_size, 60);
+	assert_memory_equal(c.dst_mac.addr_bytes, port.addr_bytes, 6);
+	assert_int_equal(c.src_lo, IP4(198, 18, 0, 1));
+	assert_int_equal(c.src_hi, IP4(198, 18, 0, 254));
+	assert_int_equal(c.dst_lo, IP4(198, 19, 0, 1));
+	assert_int_equal(c.dst_hi, IP4(198, 19, 0, 1));
+	assert_int_equal(c.dport_lo, 9);
+	assert_int_equal(c.dport_hi, 9);
+	assert_int_equal(c.flows, 64);
+	assert_int_equal(c.ttl, 64);
+	assert_false(c.udp_csum);
+	assert_string_equal(pkt_alloc_name(PKT_ALLOC_REUSE), "reuse");
+	assert_string_equal(pkt_alloc_name(PKT_ALLOC_BULK), "bulk");
+	assert_string_equal(pkt_alloc_name(PKT_ALLOC_MAX), "?");
+	{
+		enum pkt_alloc a = PKT_ALLOC_MAX;
+
+		assert_int_equal(pkt_alloc_parse("bulk", &a), 0);
+		assert_int_equal(a, PKT_ALLOC_BULK);
+		assert_int_equal(pkt_alloc_parse("reuse", &a), 0);
+		assert_int_equal(a, PKT_ALLOC_REUSE);
+		assert_int_equal(pkt_alloc_parse("clone", &a), -EINVAL);
+		assert_int_equal(pkt_alloc_parse(NULL, &a), -EINVAL);
+		assert_int_equal(a, PKT_ALLOC_REUSE);
+	}
+}
+
+static void
+test_build_udp(void **state)
+{
+	static const uint16_t sizes[] = { 42, 43, 60, 64, 1500, 9000 };
+	uint8_t *buf = malloc(PKT_MAX_SIZE + 16);
+	struct pkt_flow_conf c;
+	unsigned int k, csum;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(buf);
+	for (csum = 0; csum < 2; csum++) {
+		for (k = 0; k < RTE_DIM(sizes); k++) {
+			pkt_flow_conf_default(&c);
+			c.pkt_size = sizes[k];
+			c.udp_csum = csum;
+			c.tos = 0xb8;
+			c.ttl = 3;
+			for (i = 0; i < 300; i += 7) {
+				memset(buf, 0xee, PKT_MAX_SIZE + 16);
+				__check_frame(&c, i, buf,
+					      pkt_build_udp(&c, i, buf, PKT_MAX_SIZE + 16));
+				assert_int_equal(buf[sizes[k]], 0xee);	/* no overrun */
+			}
+		}
+	}
+	pkt_flow_conf_default(&c);
+	assert_int_equal(pkt_build_udp(&c, 0, buf, 59), -EINVAL);
+	assert_int_equal(pkt_build_udp(&c, 0, buf, 60), 60);
+	c.pkt_size = 41;
+	assert_int_equal(pkt_build_udp(&c, 0, buf, 100), -EINVAL);
+	free(buf);
+}
+
+/* N flows over ranges whose product is N are N distinct 4-tuples, in
+ * mixed-radix order; flow N wraps to flow 0. */
+static void
+test_flow_enumeration(void **state)
+{
+	struct pkt_flow_conf c;
+	uint8_t a[64], b[64];
+	uint64_t *keys;
+	uint32_t i, j, n;
+
+	(void)state;
+	pkt_flow_conf_default(&c);
+	c.src_lo = IP4(10, 1, 0, 250);
+	c.src_hi = IP4(10, 1, 1, 0);	/* 7 addresses across a byte carry */
+	c.sport_lo = 65533;
+	c.sport_hi = 65535;		/* 3 ports up to the top */
+	c.dst_lo = IP4(10, 2, 0, 1);
+	c.dst_hi = IP4(10, 2, 0, 2);	/* 2 */
+	c.dport_lo = 0;
+	c.dport_hi = 4;			/* 5 */
+	n = 7 * 3 * 2 * 5;
+	keys = calloc(n, sizeof(*keys));
+	assert_non_null(keys);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(pkt_build_udp(&c, i, a, sizeof(a)), 60);
+		__check_frame(&c, i, a, 60);
+		keys[i] = (uint64_t)(__get32(a + 26) - c.src_lo) << 48 |
+			  (uint64_t)__get16(a + 34) << 32 |
+			  (uint64_t)(__get32(a + 30) - c.dst_lo) << 16 | __get16(a + 36);
+		for (j = 0; j < i; j++)
+			if (keys[j] == keys[i])
+				fail_msg("flows %u and %u share a 4-tuple", j, i);
+	}
+	assert_int_equal(pkt_build_udp(&c, n, a, sizeof(a)), 60);
+	assert_int_equal(pkt_build_udp(&c, 0, b, sizeof(b)), 60);
+	assert_memory_equal(a + 26, b + 26, 12);	/* same addresses and ports */
+	free(keys);
+
+	/* full ranges: no overflow in the radix arithmetic */
+	c.src_lo = 0;
+	c.src_hi = UINT32_MAX;
+	c.sport_lo = 0;
+	c.sport_hi = UINT16_MAX;
+	for (i = 0; i < 5; i++) {
+		uint32_t f = UINT32_MAX - i;
+
+		assert_int_equal(pkt_build_udp(&c, f, a, sizeof(a)), 60);
+		__check_frame(&c, f, a, 60);
+	}
+}
+
+static void
+test_templates_build(void **state)
+{
+	struct pkt_flow_conf c, bad;
+	struct pkt_templates *t;
+	uint8_t f[128];
+	uint32_t i;
+
+	(void)state;
+	pkt_flow_conf_default(&c);
+	c.flows = 100;
+	c.pkt_size = 100;
+	c.udp_csum = true;
+	t = pkt_templates_build(&c);
+	assert_non_null(t);
+	assert_int_equal(t->n, 100);
+	assert_int_equal(t->max_len, 100);
+	for (i = 0; i < t->n; i++) {
+		assert_int_equal(t->len[i], 100);
+		assert_int_equal(pkt_build_udp(&c, i, f, sizeof(f)), 100);
+		assert_memory_equal(t->data[i], f, 100);
+	}
+	pkt_templates_free(t);
+	pkt_templates_free(NULL);
+
+	/* one flow, smallest and largest sizes */
+	c.flows = 1;
+	c.pkt_size = PKT_MIN_SIZE;
+	t = pkt_templates_build(&c);
+	assert_non_null(t);
+	assert_int_equal(t->n, 1);
+	pkt_templates_free(t);
+	c.pkt_size = PKT_MAX_SIZE;
+	t = pkt_templates_build(&c);
+	assert_non_null(t);
+	assert_int_equal(t->max_len, PKT_MAX_SIZE);
+	pkt_templates_free(t);
+
+#define BAD(field, value) do {						\
+		bad = c;						\
+		bad.pkt_size = 60;					\
+		bad.field = value;					\
+		errno = 0;						\
+		assert_null(pkt_templates_build(&bad));			\
+		assert_int_equal(errno, EINVAL);			\
+	} while (0)
+	BAD(flows, 0);
+	BAD(flows, (1u << 20) + 1);
+	BAD(pkt_size, PKT_MIN_SIZE - 1);
+	BAD(pkt_size, PKT_MAX_SIZE + 1);
+	BAD(src_lo, c.src_hi + 1);
+	BAD(dst_lo, c.dst_hi + 1);
+	BAD(sport_hi, (uint16_t)(c.sport_lo - 1));
+	BAD(dport_lo, (uint16_t)(c.dport_hi + 1));
+#undef BAD
+}
+
+/* ---- pcap ---- */
+
+static struct pkt_templates *
+__tpl_varied(uint32_t n)
+{
+	struct pkt_templates *t = calloc(1, sizeof(*t));
+	uint32_t i, k;
+
+	assert_non_null(t);
+	t->len = calloc(n, sizeof(*t->len));
+	t->data = calloc(n, sizeof(*t->data));
+	assert_non_null(t->len);
+	assert_non_null(t->data);
+	for (i = 0; i < n; i++) {
+		t->len[i] = (uint16_t)(1 + (i * 37) % 1514);
+		t->data[i] = malloc(t->len[i]);
+		assert_non_null(t->data[i]);
+		for (k = 0; k < t->len[i]; k++)
+			t->data[i][k] = (uint8_t)(i + k * 13);
+		if (t->len[i] > t->max_len)
+			t->max_len = t->len[i];
+	}
+	t->n = n;
+	return t;
+}
+
+static void
+__same(const struct pkt_templates *a, const struct pkt_templates *b)
+{
+	uint32_t i;
+
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->max_len, b->max_len);
+	for (i = 0; i < a->n; i++) {
+		assert_int_equal(a->len[i], b->len[i]);
+		assert_memory_equal(a->data[i], b->data[i], a->len[i]);
+	}
+}
+
+static void
+test_pcap_roundtrip(void **state)
+{
+	struct pkt_flow_conf c;
+	struct pkt_templates *t, *u;
+	char file[128], err[256] = "";
+
+	(void)state;
+	pkt_flow_conf_default(&c);
+	c.flows = 17;
+	c.udp_csum = true;
+	t = pkt_templates_build(&c);
+	assert_non_null(t);
+	__path(file, sizeof(file), "gen.pcap");
+	assert_int_equal(pkt_templates_to_pcap(t, file), 0);
+	u = pkt_templates_from_pcap(file, 60, err, sizeof(err));
+	if (u == NULL)
+		fail_msg("%s", err);
+	__same(t, u);
+	pkt_templates_free(u);
+	pkt_templates_free(t);
+
+	/* every length from 1 to 1514, more than the initial capacity */
+	t = __tpl_varied(300);
+	__path(file, sizeof(file), "varied.pcap");
+	assert_int_equal(pkt_templates_to_pcap(t, file), 0);
+	u = pkt_templates_from_pcap(file, 1514, err, sizeof(err));
+	if (u == NULL)
+		fail_msg("%s", err);
+	__same(t, u);
+	pkt_templates_free(u);
+	pkt_templates_free(t);
+
+	t = __tpl_varied(2);
+	assert_true(pkt_templates_to_pcap(t, "/nonexistent-dir/x.pcap") < 0);
+	pkt_templates_free(t);
+}
+
+/* Write a pcap with the given link type, snaplen and frames (caplen may be
+ * cut below len). */
+static void
+__write_pcap(const char *file, int dlt, const uint16_t *len, const uint16_t *cap,
+	     unsigned int n)
+{
+	pcap_t *p = pcap_open_dead(dlt, 65535);
+	pcap_dumper_t *d;
+	uint8_t frame[2048];
+	unsigned int i;
+
+	assert_non_null(p);
+	d = pcap_dump_open(p, file);
+	assert_non_null(d);
+	memset(frame, 0x11, sizeof(frame));
+	for (i = 0; i < n; i++) {
+		struct pcap_pkthdr h = { .caplen = cap[i], .len = len[i] };
+
+		pcap_dump((u_char *)d, &h, frame);
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+}
+
+static void
+__truncate(const char *file, long cut)
+{
+	FILE *fp = fopen(file, "r+");
+	long size;
+
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	size = ftell(fp);
+	assert_int_equal(ftruncate(fileno(fp), size - cut), 0);
+	fclose(fp);
+}
+
+/* from_pcap must fail, and err must name the file and contain what. */
+static void
+__expect_error(const char *file, uint16_t max_len, const char *what)
+{
+	char err[512];
+	struct pkt_templates *t;
+
+	memset(err, 0, sizeof(err));
+	t = pkt_templates_from_pcap(file, max_len, err, sizeof(err));
+	if (t != NULL) {
+		pkt_templates_free(t);
+		fail_msg("%s accepted", file);
+	}
+	if (strstr(err, file) == NULL || (what != NULL && strstr(err, what) == NULL))
+		fail_msg("error \"%s\" does not name %s / \"%s\"", err, file, what);
+	print_message("  %s\n", err);
+}
+
+static void
+test_pcap_errors(void **state)
+{
+	static const uint16_t l3[] = { 60, 60, 60 }, lbig[] = { 60, 64, 100, 60 };
+	static const uint16_t lcut[] = { 60, 60 }, ccut[] = { 60, 30 }, lbig1[] = { 64, 65 };
+	char file[128];
+	FILE *fp;
+
+	(void)state;
+	__path(file, sizeof(file), "missing.pcap");
+	__expect_error(file, 1514, NULL);
+
+	__path(file, sizeof(file), "text.pcap");
+	fp = fopen(file, "w");
+	assert_non_null(fp);
+	fputs("this is not a capture file, but it is long enough to be read\n", fp);
+	fclose(fp);
+	__expect_error(file, 1514, NULL);
+
+	__path(file, sizeof(file), "empty.pcap");
+	fp = fopen(file, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	__expect_error(file, 1514, NULL);
+
+	/* cut in the middle of the last frame's data */
+	__path(file, sizeof(file), "cut-data.pcap");
+	__write_pcap(file, DLT_EN10MB, l3, l3, 3);
+	__truncate(file, 10);
+	__expect_error(file, 1514, "frame 2");
+
+	/* cut in the middle of the last record header */
+	__path(file, sizeof(file), "cut-hdr.pcap");
+	__write_pcap(file, DLT_EN10MB, l3, l3, 3);
+	__truncate(file, 60 + 10);
+	__expect_error(file, 1514, "frame 2");
+
+	/* a frame longer than max_len */
+	__path(file, sizeof(file), "big.pcap");
+	__write_pcap(file, DLT_EN10MB, lbig, lbig, 4);
+	__expect_error(file, 64, "frame 2");
+	__expect_error(file, 64, "100");
+	__path(file, sizeof(file), "big1.pcap");	/* one byte over */
+	__write_pcap(file, DLT_EN10MB, lbig1, lbig1, 2);
+	__expect_error(file, 64, "frame 1 is 65 bytes");
+
+	/* captured with a small snaplen */
+	__path(file, sizeof(file), "snap.pcap");
+	__write_pcap(file, DLT_EN10MB, lcut, ccut, 2);
+	__expect_error(file, 1514, "frame 1");
+
+	/* no frames at all */
+	__path(file, sizeof(file), "none.pcap");
+	__write_pcap(file, DLT_EN10MB, l3, l3, 0);
+	__expect_error(file, 1514, "no frames");
+
+	/* not Ethernet */
+	__path(file, sizeof(file), "raw.pcap");
+	__write_pcap(file, DLT_RAW, l3, l3, 1);
+	__expect_error(file, 1514, "link type");
+}
+
+/* ---- generators (EAL) ---- */
+
+static struct rte_mempool *
+__pool(const char *name, unsigned int n)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, n, n >= 64 ? 32 : 0, 0,
+							 RTE_MBUF_DEFAULT_BUF_SIZE,
+							 (int)rte_socket_id());
+
+	if (mp == NULL)
+		fail_msg("mempool %s of %u: %s", name, n, rte_strerror(rte_errno));
+	return mp;
+}
+
+static struct pkt_templates *
+__tpl(uint32_t flows)
+{
+	struct pkt_flow_conf c;
+	struct pkt_templates *t;
+
+	pkt_flow_conf_default(&c);
+	c.flows = flows;
+	c.pkt_size = 64;
+	t = pkt_templates_build(&c);
+	assert_non_null(t);
+	return t;
+}
+
+/* Frame k of the stream must be template k mod n. */
+static void
+__check_mbuf(const struct pkt_templates *t, const struct rte_mbuf *m, uint64_t k)
+{
+	uint32_t i = (uint32_t)(k % t->n);
+
+	assert_int_equal(m->nb_segs, 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), t->len[i]);
+	assert_int_equal(rte_pktmbuf_data_len(m), t->len[i]);
+	assert_int_equal(m->ol_flags, 0);
+	assert_int_equal(m->packet_type, 0);
+	if (memcmp(rte_pktmbuf_mtod(m, const void *), t->data[i], t->len[i]) != 0)
+		fail_msg("frame %" PRIu64 " is not template %u", k, i);
+}
+
+static void
+__reuse(uint32_t flows, uint16_t burst, unsigned int pool_n, unsigned int rounds)
+{
+	char name[32];
+	struct rte_mempool *mp;
+	struct pkt_templates *t = __tpl(flows);
+	struct rte_mbuf *pkts[64], **first;
+	struct pkt_gen g;
+	unsigned int avail, r, i;
+	uint64_t k = 0;
+
+	snprintf(name, sizeof(name), "reuse_%u_%u", flows, burst);
+	mp = __pool(name, pool_n);
+	avail = rte_mempool_avail_count(mp);
+	assert_int_equal(pkt_gen_init(&g, mp, t, PKT_ALLOC_REUSE, burst), 0);
+	assert_true(g.ring_n >= burst);
+	assert_int_equal(rte_mempool_avail_count(mp), avail - g.ring_n);
+	first = calloc(g.ring_n, sizeof(*first));
+	assert_non_null(first);
+	for (r = 0; r < rounds; r++) {
+		assert_int_equal(pkt_gen_burst(&g, pkts, burst), burst);
+		for (i = 0; i < burst; i++, k++) {
+			__check_mbuf(t, pkts[i], k);
+			/* the same mbufs come round again, every ring_n frames */
+			if (k < g.ring_n)
+				first[k] = pkts[i];
+			else
+				assert_ptr_equal(pkts[i], first[k % g.ring_n]);
+			/* what the path may touch is reset on hand-out */
+			pkts[i]->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+			pkts[i]->packet_type = 1;
+		}
+		pkt_gen_done(&g, pkts, burst);	/* nothing freed */
+		assert_int_equal(rte_mempool_avail_count(mp), avail - g.ring_n);
+	}
+	assert_true(k > g.ring_n);
+	pkt_gen_fini(&g);
+	assert_int_equal(rte_mempool_avail_count(mp), avail);
+	free(first);
+	pkt_templates_free(t);
+	rte_mempool_free(mp);
+}
+
+static void
+test_gen_reuse(void **state)
+{
+	(void)state;
+	__reuse(1, 32, 255, 4);
+	__reuse(3, 4, 255, 10);		/* templates do not divide the burst */
+	__reuse(64, 32, 255, 9);
+	__reuse(100, 32, 255, 13);	/* burst does not divide the templates */
+	__reuse(8192 + 37, 32, 8192 + 256, 260);	/* rewrite on hand-out */
+}
+
+static void
+test_gen_bulk(void **state)
+{
+	static const struct { uint32_t flows; uint16_t burst; } cfg[] = {
+		{ 1, 32 }, { 5, 8 }, { 64, 32 }, { 7, 64 } };
+	struct rte_mbuf *pkts[64];
+	unsigned int c, r, i, avail;
+
+	(void)state;
+	for (c = 0; c < RTE_DIM(cfg); c++) {
+		struct pkt_templates *t = __tpl(cfg[c].flows);
+		struct rte_mempool *mp;
+		struct pkt_gen g;
+		char name[32];
+		uint64_t k = 0;
+
+		snprintf(name, sizeof(name), "bulk_%u", c);
+		mp = __pool(name, 511);
+		avail = rte_mempool_avail_count(mp);
+		assert_int_equal(pkt_gen_init(&g, mp, t, PKT_ALLOC_BULK, cfg[c].burst), 0);
+		assert_int_equal(rte_mempool_avail_count(mp), avail);
+		for (r = 0; r < 20; r++) {
+			assert_int_equal(pkt_gen_burst(&g, pkts, cfg[c].burst), cfg[c].burst);
+			assert_int_equal(rte_mempool_avail_count(mp), avail - cfg[c].burst);
+			for (i = 0; i < cfg[c].burst; i++, k++)
+				__check_mbuf(t, pkts[i], k);
+			pkt_gen_done(&g, pkts, cfg[c].burst);
+			assert_int_equal(rte_mempool_avail_count(mp), avail);
+		}
+		/* a short burst continues the round robin */
+		assert_int_equal(pkt_gen_burst(&g, pkts, 3), 3);
+		for (i = 0; i < 3; i++, k++)
+			__check_mbuf(t, pkts[i], k);
+		pkt_gen_done(&g, pkts, 3);
+		pkt_gen_fini(&g);
+		assert_int_equal(rte_mempool_avail_count(mp), avail);
+		pkt_templates_free(t);
+		rte_mempool_free(mp);
+	}
+}
+
+static void
+test_gen_errors(void **state)
+{
+	struct pkt_templates *t = __tpl(100), *big;
+	struct rte_mempool *mp = __pool("small", 63);
+	struct rte_mbuf *pkts[64];
+	struct pkt_flow_conf c;
+	struct pkt_gen g;
+	unsigned int avail = rte_mempool_avail_count(mp);
+
+	(void)state;
+	assert_int_equal(pkt_gen_init(&g, mp, NULL, PKT_ALLOC_BULK, 32), -EINVAL);
+	assert_int_equal(pkt_gen_init(&g, mp, t, PKT_ALLOC_BULK, 0), -EINVAL);
+	pkt_flow_conf_default(&c);
+	c.pkt_size = 4000;	/* beyond the 2048-byte data room */
+	c.flows = 2;
+	big = pkt_templates_build(&c);
+	assert_non_null(big);
+	assert_int_equal(pkt_gen_init(&g, mp, big, PKT_ALLOC_REUSE, 32), -EINVAL);
+	assert_int_equal(pkt_gen_init(&g, mp, big, PKT_ALLOC_BULK, 32), -EINVAL);
+	/* 100 mbufs wanted, 63 in the pool: no leak */
+	assert_int_equal(pkt_gen_init(&g, mp, t, PKT_ALLOC_REUSE, 32), -ENOMEM);
+	assert_int_equal(rte_mempool_avail_count(mp), avail);
+	/* bulk: an empty pool gives 0 packets and takes none */
+	assert_int_equal(pkt_gen_init(&g, mp, t, PKT_ALLOC_BULK, 64), 0);
+	assert_int_equal(pkt_gen_burst(&g, pkts, 64), 0);
+	assert_int_equal(rte_mempool_avail_count(mp), avail);
+	pkt_gen_fini(&g);
+	pkt_templates_free(big);
+	pkt_templates_free(t);
+	rte_mempool_free(mp);
+}
+
+static int
+__setup(void **state)
+{
+	char *argv[] = { "test_pkt", "--no-huge", "--no-shconf", "-m", "256", "--no-pci",
+			 "--file-prefix", "test_pkt", "--log-level", "lib.eal:error" };
+
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_pkt.XXXXXX");
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0) {
+		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+__teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	rte_eal_cleanup();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_build_udp),
+		cmocka_unit_test(test_flow_enumeration),
+		cmocka_unit_test(test_templates_build),
+		cmocka_unit_test(test_pcap_roundtrip),
+		cmocka_unit_test(test_pcap_errors),
+		cmocka_unit_test(test_gen_reuse),
+		cmocka_unit_test(test_gen_bulk),
+		cmocka_unit_test(test_gen_errors),
+	};
+
+	return cmocka_run_group_tests(tests, __setup, __teardown);
+}
