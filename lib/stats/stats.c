@@ -124,7 +124,7 @@ __snap_release(struct stats *s, struct stats_snapshot *p)
 
 /* Fold, apply the baseline, compute rates, publish. Serialised by fold_lock. */
 static void
-__fold_publish(struct stats *s)
+__fold_publish(struct stats *s, bool print)
 {
 	struct stats_snapshot *p, *prev, *old;
 	uint64_t t0, t1;
@@ -179,7 +179,7 @@ __fold_publish(struct stats *s)
 	}
 	pthread_mutex_unlock(&s->lock);
 
-	if (!s->conf.quiet && prev != NULL && s->thread_running)
+	if (print && !s->conf.quiet && prev != NULL)
 		stats_print_interval(s->conf.out, p, prev);
 	__snap_release(s, p);
 	__snap_release(s, old);		/* latest's reference on prev */
@@ -250,7 +250,7 @@ __stats_thread(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->wait_lock);
-		__fold_publish(s);
+		__fold_publish(s, true);
 		pthread_mutex_lock(&s->wait_lock);
 	}
 	pthread_mutex_unlock(&s->wait_lock);
@@ -263,13 +263,13 @@ stats_start(struct stats *s)
 	int rc;
 
 	s->start_tsc = rte_rdtsc_precise();
-	__fold_publish(s);
+	__fold_publish(s, false);
 	s->thread_running = true;
 	rc = rte_ctrl_thread_create(&s->tid, "pktpath-stats", NULL,
 				    __stats_thread, s);
-	if (rc != 0) {
+	if (rc != 0) {		/* a negative errno */
 		s->thread_running = false;
-		return -rc;
+		return rc;
 	}
 	return 0;
 }
@@ -286,7 +286,7 @@ stats_stop(struct stats *s)
 		s->thread_running = false;
 	}
 	if (s->latest != NULL)
-		__fold_publish(s);
+		__fold_publish(s, false);
 	pthread_mutex_lock(&s->lock);
 	if (s->final == NULL && s->latest != NULL) {
 		s->final = s->latest;
@@ -335,7 +335,7 @@ stats_clear(struct stats *s)
 {
 	/* Fold now so that the baseline is exact, then adopt it. Workers are
 	 * never written: later snapshots subtract the baseline. */
-	__fold_publish(s);
+	__fold_publish(s, false);
 	pthread_mutex_lock(&s->lock);
 	if (s->latest != NULL) {
 		memcpy(s->base_totals, s->latest->raw_totals,
@@ -345,13 +345,13 @@ stats_clear(struct stats *s)
 		s->clears++;
 	}
 	pthread_mutex_unlock(&s->lock);
-	__fold_publish(s);
+	__fold_publish(s, false);
 }
 
 void
 stats_fold_now(struct stats *s)
 {
-	__fold_publish(s);
+	__fold_publish(s, false);
 }
 
 struct stats_summary *

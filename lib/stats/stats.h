@@ -150,6 +150,227 @@ void stats_cpu_model(char *buf, size_t len);
 void stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 			  const struct stats_snapshot *prev);
 
+/* ====================================================================
+ * Exporters: Prometheus text, /proc/net/snmp text, the HTTP endpoint and
+ * DPDK telemetry commands (prom.c, http.c, telemetry.c).
+ *
+ * All of them read snapshots (stats_get()/stats_put()), never worker memory,
+ * and run on their own threads (libmicrohttpd's, the telemetry library's),
+ * which are created with the control-thread CPU affinity, never on a worker
+ * lcore.
+ *
+ * Which values, and why
+ * ---------------------
+ *  - /metrics and the pktpath_* counters export the RAW totals (since
+ *    start, never baseline-cleared): a Prometheus counter may only go down
+ *    on a process restart, and rate()/increase() would read a clear as a
+ *    counter reset and make up a spike. Clears are visible as
+ *    pktpath_stats_clears_total instead. Counters are monotonic across
+ *    scrapes, mode flips and clears because each snapshot is a newer fold of
+ *    single-writer, only-increasing per-lcore counters.
+ *  - /snmp, /netstat, /stats.json and /pktpath/mib honour POST /stats/clear
+ *    (the snapshot's baseline-relative totals), exactly as --json and the
+ *    console do: they are what a human or nstat reads "since the clear".
+ *  - MIB_KIND_CONST fields (Ip Forwarding, Tcp MaxConn = -1...) and
+ *    MIB_KIND_MAX fields (Ingress GracePeriodMaxUs) are gauges, printed
+ *    signed; they are never cleared.
+ * ==================================================================== */
+
+/** Which /proc/net file stats_snmp_write() mimics. */
+enum stats_snmp_file {
+	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, Tcp, Udp, UdpLite (zeros) */
+	STATS_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
+			 *   Peer, Capture in the same two-line layout */
+	STATS_SNMP_MAX
+};
+
+/**
+ * Write the baseline-relative totals of snap in the layout of Linux's
+ * /proc/net/snmp or /proc/net/netstat: per group, a line "Grp: Name1 Name2
+ * ..." then a line "Grp: v1 v2 ...", values unsigned except the constants
+ * (signed, so Tcp MaxConn prints -1 as Linux does).
+ *
+ * @param out    stream to write to
+ * @param snap   a snapshot (a reference held by the caller)
+ * @param which  STATS_SNMP or STATS_NETSTAT
+ * @return 0, or -EINVAL (bad which), -EIO (write error).
+ * Thread-safe (reads only the immutable snapshot).
+ */
+int stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
+		     enum stats_snmp_file which);
+
+/** Options of stats_prom_write(). */
+struct stats_prom_opts {
+	/** Run info (stats_json's "info": version, dpdk, cpu, config.fold,
+	 *  config.mib_layout, ...) for pktpath_info; may be NULL. Only read,
+	 *  but not thread-safe against a writer of the same object. */
+	const json_t *info;
+	/** Ingress state {"mode": "rcu", "modes": ["off", ...]} as returned by
+	 *  the ingress_state hook, for pktpath_ingress_mode and the "mode"
+	 *  label of pktpath_info; may be NULL. */
+	const json_t *ingress;
+	/** Add pktpath_lcore_mib_total{lcore,group,field} for every counter of
+	 *  every worker (large: workers x ~140 series). */
+	bool lcore_mib;
+};
+
+/**
+ * Write snap in the Prometheus text exposition format 0.0.4 (# HELP and
+ * # TYPE for every family, pktpath_ prefix). Families (README has the list):
+ * pktpath_mib_total{group,field} (every counter field, raw),
+ * pktpath_mib_value{group,field} (constants and high-water marks),
+ * pktpath_drops_total{group,field} (the terminal drop outcomes),
+ * pktpath_lcore_*{lcore} (packets, bytes, busy/idle cycles, drops as
+ * counters; pps, seconds per packet, cycles per packet, busy ratio of the
+ * last interval as gauges), the same rates for all workers, fold and
+ * grace-period figures, pktpath_ingress_mode{mode} and pktpath_info{...} 1.
+ *
+ * One family for all MIB fields, with group and field labels, rather than
+ * ~140 families: the field names stay exactly Linux's (label values may be
+ * CamelCase, metric names should not), a group or a regex over fields is
+ * one selector (rate(pktpath_mib_total{group="Udp"}[1m])), a new field
+ * needs no new family, and the schema only has one help text per group.
+ *
+ * @return 0, or -EINVAL (NULL argument), -EIO (write error).
+ * Thread-safe as long as opts->info and opts->ingress are not modified
+ * concurrently.
+ */
+int stats_prom_write(FILE *out, const struct stats_snapshot *snap,
+		     const struct stats_prom_opts *opts);
+
+/**
+ * Control and state hooks, implemented by the application. Any of them may
+ * be NULL: the matching request then gets 501 (HTTP) or the field is left
+ * out (telemetry, /metrics). The HTTP server calls set_mode and load_rules
+ * one at a time (it holds a mutex around them), from one of its threads; a
+ * hook may block (a grace period), which only delays its own request.
+ */
+struct stats_http_hooks {
+	/**
+	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard.
+	 * Return 0, or a negative errno with a one-line reason in err:
+	 * -EINVAL -> 400 (unknown mode), -EPERM/-EBUSY -> 409, -ENOTSUP ->
+	 * 501, others -> 500. Must change nothing when it fails.
+	 */
+	int (*set_mode)(void *arg, const char *mode, char *err, size_t errlen);
+	/**
+	 * POST /ingress/rules: body is the text of a rules file (len bytes,
+	 * NUL-terminated by the server). Parse all of it, then install it, or
+	 * change nothing and return a negative errno as for set_mode.
+	 */
+	int (*load_rules)(void *arg, const char *body, size_t len, char *err,
+			  size_t errlen);
+	/**
+	 * Current ingress state as a new JSON object, at least
+	 * {"mode": "off", "modes": ["off", ...available modes]}; other string
+	 * or number members (e.g. "scope", "rules") are shown by
+	 * /pktpath/ingress. Called from HTTP and telemetry threads at any time:
+	 * must be thread-safe. NULL return: no ingress state.
+	 */
+	json_t *(*ingress_state)(void *arg);
+	void *arg;	/**< passed to every hook */
+};
+
+/** Configuration of stats_http_start(). Start from stats_http_conf_init(). */
+struct stats_http_conf {
+	/** "ADDR:PORT": a numeric IPv4 address, or an IPv6 literal in brackets
+	 *  ("[::1]:9120"); port 0 picks a free port (see stats_http_port()). */
+	const char *listen;
+	bool control;		/**< serve the POST endpoints (else 403) */
+	bool lcore_mib;		/**< per-lcore MIB series in /metrics, and per-
+				 *   lcore "mib" in /stats.json */
+	size_t body_limit;	/**< largest POST body accepted (else 413) */
+	unsigned int max_conns;	/**< concurrent connections (beyond: refused) */
+	unsigned int timeout_s;	/**< idle connection timeout */
+	/** Run info, copied at start (the caller keeps its reference): the
+	 *  "info" of /stats.json, the labels of pktpath_info. May be NULL. */
+	const json_t *info;
+	struct stats_http_hooks hooks;
+};
+
+/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 32 connections,
+ *  10 s timeout, no info, no hooks. Thread-safe. */
+void stats_http_conf_init(struct stats_http_conf *c);
+
+/**
+ * Check an "ADDR:PORT" listen string without binding anything (for option
+ * parsing). @return 0, or -EINVAL with a one-line reason in err that names
+ * the faulty part ("'1.2.3' is not an IPv4 address ...", "port '99999' is
+ * not 0..65535") but not the option or the whole string: the caller
+ * prefixes them. Thread-safe.
+ */
+int stats_http_check_listen(const char *listen, char *err, size_t errlen);
+
+struct stats_http;
+
+/**
+ * Bind, listen and start serving. Endpoints: GET/HEAD /, /healthz,
+ * /metrics, /snmp, /netstat, /stats.json; POST /ingress/mode,
+ * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
+ * wrong method 405 (with Allow), control disabled 403, body over
+ * c->body_limit 413, malformed body 400; every error is one line of
+ * text/plain, and a rejected request changes nothing.
+ *
+ * libmicrohttpd runs one polling thread plus one thread per connection
+ * (c->max_conns at most, c->timeout_s idle timeout), all created from a DPDK
+ * control thread so that they inherit its CPU affinity (never a worker
+ * lcore's). A slow or vanished client holds only its own thread.
+ *
+ * @param s    the stats (stats_start() done, or done before any request
+ *             matters: requests before the first snapshot get 503)
+ * @param c    configuration (copied; c->info deep-copied)
+ * @param err  out: a one-line reason on failure, naming the failing call
+ *             but not the address (the caller prefixes it): "bind: Address
+ *             already in use", or as stats_http_check_listen()
+ * @return the server, or NULL with errno set (EINVAL bad address,
+ *         EADDRINUSE, EACCES, ENOMEM, ...) and err filled.
+ * Not thread-safe against stats_http_stop() of the same server; needs EAL.
+ */
+struct stats_http *stats_http_start(struct stats *s,
+				    const struct stats_http_conf *c,
+				    char *err, size_t errlen);
+
+/** The bound port (the chosen one when the configuration said 0). */
+uint16_t stats_http_port(const struct stats_http *h);
+
+/** "http://127.0.0.1:9120/" or "http://[::1]:9120/" with the bound port. */
+const char *stats_http_url(const struct stats_http *h);
+
+/**
+ * Stop serving: closes the listening socket, waits for the requests in
+ * progress (and their hooks) to finish, frees h. NULL is a no-op. Call
+ * before stats_free() and before whatever the hooks use is destroyed.
+ */
+void stats_http_stop(struct stats_http *h);
+
+/**
+ * Register the DPDK telemetry commands (dpdk-telemetry.py, socket
+ * <runtime dir>/dpdk_telemetry.v2):
+ *   /pktpath/mib       no parameter: the group names; "GROUP": its totals
+ *                      (honour clears); "GROUP,LCORE": one worker's block
+ *   /pktpath/rates     total rates of the last interval, fold figures
+ *   /pktpath/lcores    no parameter: per-worker columns (lcore, pps,
+ *                      ns/pkt, cycles/pkt, busy%); "LCORE": one worker
+ *   /pktpath/ingress   hook ingress_state, plus the Ingress group totals
+ *   /pktpath/config    the run info, flattened, and the ingress modes
+ * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the
+ * 16 KiB reply): big things are split by group or by lcore. DPDK 22.11
+ * telemetry has no floating-point type: decimals are strings ("14.52").
+ *
+ * Commands are registered once per process; a later call only points them
+ * at new state. info is deep-copied; hooks copied (may be NULL).
+ * @return 0, or -errno (EINVAL s NULL, ENOMEM, or the registration error).
+ * Thread-safe against the command callbacks.
+ */
+int stats_telemetry_register(struct stats *s, const json_t *info,
+			     const struct stats_http_hooks *hooks);
+
+/**
+ * Detach the commands from s (they answer null from now on) and free the
+ * copies; call before stats_free(). Waits for a callback in progress.
+ */
+void stats_telemetry_unregister(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# The HTTP endpoint and the DPDK telemetry commands of the live binary: every
+# endpoint and error, slow and vanishing clients, 100 scrapes with ingress
+# mode flips and a clear in between (counters never go back), /snmp against
+# /stats.json, promtool on /metrics in every mode, dpdk-telemetry.py on every
+# /pktpath/ command.
+. "$(dirname "$0")/lib.sh"
+
+"$PKTPATH" -- --help | grep -q -- '--http ' ||
+	{ echo "http: SKIP: this pktpath has no --http option"; exit 77; }
+command -v curl > /dev/null || { echo "http: SKIP: no curl"; exit 77; }
+
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# start NAME ARGS...: run pktpath in the background until stopped, wait for
+# its "http: listening on URL" line; sets URL and PID.
+start() {
+	local name=$1 i; shift
+	"$PKTPATH" $(eal "$name") -- --duration 120 --quiet "$@" \
+		> "$TMP/$name.out" 2>&1 &
+	PID=$!
+	PIDS+=("$PID")
+	for i in $(seq 100); do
+		URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/$name.out" |
+			sed 's/http: listening on //') || true
+		[ -n "$URL" ] && return 0
+		kill -0 "$PID" 2> /dev/null || break
+		sleep 0.1
+	done
+	cat "$TMP/$name.out"
+	fail "$name: no 'http: listening on' line"
+}
+stop() { # stop: SIGINT, must exit 0
+	kill -INT "$PID"
+	wait "$PID" || fail "pktpath exited $? after SIGINT"
+}
+# req METHOD PATH WANT-CODE [curl args...]: the status must be WANT-CODE;
+# the body is left in $TMP/body, headers in $TMP/head.
+req() {
+	local m=$1 p=$2 want=$3 code; shift 3
+	code=$(curl -s -o "$TMP/body" -D "$TMP/head" -w '%{http_code}' -X "$m" \
+		--max-time 10 "$@" "$URL${p#/}") || true
+	[ "$code" = "$want" ] ||
+		fail "$m $p: HTTP $code, want $want: $(head -c 300 "$TMP/body")"
+}
+one_line() { # the error body is one line of text
+	[ "$(wc -l < "$TMP/body")" = 1 ] || fail "error body is not one line: $(cat "$TMP/body")"
+}
+promcheck() { # promtool accepts $TMP/body
+	if command -v promtool > /dev/null; then
+		promtool check metrics < "$TMP/body" || fail "promtool check metrics ($1)"
+	fi
+}
+command -v promtool > /dev/null ||
+	echo "http: promtool not found: 'promtool check metrics' skipped"
+
+# ---- read-only instance: endpoints and errors --------------------------------
+start ro --http 127.0.0.1:0 --interval 2
+case $URL in http://127.0.0.1:[0-9]*/) ;; *) fail "bad URL '$URL'" ;; esac
+req GET / 200;           grep -q '/metrics' "$TMP/body" || fail "index"
+req GET /healthz 200;    grep -q '^ok' "$TMP/body" || fail "healthz"
+req GET /metrics 200
+grep -qi '^Content-Type: text/plain; version=0.0.4' "$TMP/head" || fail "metrics content type"
+grep -q '^pktpath_info{' "$TMP/body" || fail "no pktpath_info"
+grep -q '^pktpath_lcore_packets_total{lcore="1"} ' "$TMP/body" || fail "no lcore series"
+grep -q 'pktpath_lcore_mib_total' "$TMP/body" && fail "lcore MIB series without --metrics-lcore-mib"
+promcheck default
+req HEAD /metrics 200 -I
+req GET /stats.json 200
+grep -qi '^Content-Type: application/json' "$TMP/head" || fail "json content type"
+req GET /netstat 200;    grep -q '^IpExt: InNoRoutes' "$TMP/body" || fail "netstat"
+
+# /snmp parses back into the /stats.json totals of the same snapshot: the
+# snapshot is the same when the seq before and after is.
+ok=
+for i in $(seq 20); do
+	curl -sf "${URL}stats.json" > "$TMP/a.json"
+	curl -sf "${URL}snmp" > "$TMP/snmp"
+	curl -sf "${URL}stats.json" > "$TMP/b.json"
+	rc=0
+	python3 - "$TMP/a.json" "$TMP/snmp" "$TMP/b.json" <<'PY' || rc=$?
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[3]))
+if a["seq"] != b["seq"] or a["mib"]["Ip"]["InReceives"] == 0:
+    sys.exit(3)             # a fold in between, or no traffic yet: again
+lines = open(sys.argv[2]).read().splitlines()
+assert len(lines) == 10, lines        # Ip Icmp Tcp Udp UdpLite, two lines each
+n = 0
+for h, v in zip(lines[0::2], lines[1::2]):
+    g, names = h.split(":"); g2, vals = v.split(":")
+    assert g == g2
+    names, vals = names.split(), [int(x) for x in vals.split()]
+    assert len(names) == len(vals)
+    for k, x in zip(names, vals):
+        want = 0 if g == "UdpLite" else a["mib"][g][k]
+        assert x == want, (g, k, x, want)
+        n += 1
+assert a["mib"]["Tcp"]["MaxConn"] == -1
+print("http: /snmp: %d values match /stats.json seq %d" % (n, a["seq"]))
+PY
+	[ "$rc" = 0 ] && { ok=1; break; }
+	[ "$rc" = 3 ] || fail "/snmp does not match /stats.json"
+	sleep 0.3
+done
+[ -n "$ok" ] || fail "/snmp: never got two requests within one snapshot"
+
+req GET /nope 404;             one_line
+req GET /metrics/ 404;         one_line
+req POST /metrics 405 -d x=1;  one_line
+grep -qi '^Allow: GET, HEAD' "$TMP/head" || fail "405 without Allow: GET, HEAD"
+req GET /stats/clear 405;      one_line
+grep -qi '^Allow: POST' "$TMP/head" || fail "405 without Allow: POST"
+req POST /stats/clear 403;     one_line
+req POST /ingress/mode 403 -d mode=rcu
+req GET /healthz 200           # still serving
+
+# A slow client (half a request line) and one that vanishes mid-body do not
+# hold up the others.
+python3 - "${URL#http://}" <<'PY' || fail "slow or vanished client blocked the server"
+import socket, sys, time, urllib.request
+host, port = sys.argv[1].rstrip("/").rsplit(":", 1)
+slow = socket.create_connection((host, int(port))); slow.send(b"GET /metr")
+gone = socket.create_connection((host, int(port)))
+gone.send(b"POST /ingress/rules HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nrule ")
+gone.close()
+for i in range(20):
+    t = time.time()
+    with urllib.request.urlopen("http://%s:%s/healthz" % (host, port), timeout=5) as r:
+        assert r.status == 200
+    assert time.time() - t < 1.0, "a request took %.2f s" % (time.time() - t)
+slow.close()
+PY
+stop
+# (Only without a clear: a baseline folded while a worker is mid-burst is
+# off by up to one burst between counters.)
+grep -q "conservation: ok" "$TMP/ro.out" || { cat "$TMP/ro.out"; fail "ro run: conservation"; }
+
+# ---- control instance: modes, rules, clear ----------------------------------
+start ctl --http 127.0.0.1:0 --http-control --metrics-lcore-mib --ingress rcu
+req GET /metrics 200
+grep -q '^pktpath_lcore_mib_total{lcore="1",group="Ip",field="InReceives"} ' "$TMP/body" ||
+	fail "--metrics-lcore-mib: no per-lcore MIB series"
+promcheck lcore-mib
+req POST /ingress/mode 400 -d 'mode=bogus';   one_line
+req POST /ingress/mode 400 -d 'speed=fast';   one_line
+req POST /ingress/mode 400 -d '';             one_line
+req POST /ingress/rules 400 --data-binary 'this is not a rule';   one_line
+req POST /stats/clear 400 -d 'x';             one_line
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' 'r' > "$TMP/big"
+req POST /ingress/rules 413 --data-binary @"$TMP/big";   one_line
+req POST /ingress/rules 413 -H 'Transfer-Encoding: chunked' --data-binary @"$TMP/big"
+req GET /metrics 200
+grep -q '^pktpath_ingress_mode{mode="rcu"} 1' "$TMP/body" || fail "rejected requests changed the mode"
+# The modes the run offers, as /metrics reports them.
+modes=$(sed -n 's/^pktpath_ingress_mode{mode="\([a-z]*\)"} [01]$/\1/p' "$TMP/body" | tr '\n' ' ')
+echo "http: available modes: $modes"
+printf 'default pass\n' > "$TMP/pass.rules"
+req POST /ingress/rules 200 --data-binary @"$TMP/pass.rules"
+
+# 100 scrapes; every 10th, flip to the next mode (each new mode checked by
+# promtool once); one clear in the middle. Every counter sample must be >=
+# its previous value; the flipped mode must show at once.
+python3 - "$URL" "$TMP" $modes <<'PY' || fail "monotonic scrapes with flips"
+import subprocess, shutil, sys, time, urllib.request
+url, tmp, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
+promtool = shutil.which("promtool")
+def get(p):
+    with urllib.request.urlopen(url + p, timeout=10) as r:
+        return r.read().decode()
+def post(p, data):
+    req = urllib.request.Request(url + p, data=data.encode(), method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, r.read().decode()
+def samples(text):
+    d = {}
+    for l in text.splitlines():
+        if l and not l.startswith("#"):
+            k, v = l.rsplit(" ", 1)
+            d[k] = float(v)
+    return d
+if len(modes) < 2:
+    print("http: only mode(s) %s available: flips skipped" % modes)
+# Traffic first (the first fold is all zeros), then 100 scrapes over ~5 s
+# (several stats intervals) so that they cross folds.
+for i in range(100):
+    if samples(get("metrics")).get('pktpath_mib_total{group="Ip",field="InReceives"}', 0) > 0:
+        break
+    time.sleep(0.1)
+prev, flips, checked, cur = None, 0, set(), None
+for i in range(100):
+    time.sleep(0.05)
+    text = get("metrics")
+    s = samples(text)
+    if cur is not None and s.get('pktpath_ingress_mode{mode="%s"}' % cur) != 1:
+        sys.exit("scrape %d: mode %s not shown" % (i, cur))
+    if cur is not None and cur not in checked and promtool:
+        p = subprocess.run([promtool, "check", "metrics"], input=text.encode(),
+                           capture_output=True)
+        if p.returncode != 0:
+            sys.exit("promtool, mode %s: %s" % (cur, p.stdout + p.stderr))
+        checked.add(cur)
+    if prev is not None:
+        for k, v in s.items():
+            name = k.split("{")[0]
+            if name.endswith("_total") and k in prev and v < prev[k]:
+                sys.exit("scrape %d: %s went back %g -> %g" % (i, k, prev[k], v))
+    prev = s
+    if i == 50:
+        before = int(get("snmp").splitlines()[1].split()[3])
+        st, body = post("stats/clear", "")
+        after = int(get("snmp").splitlines()[1].split()[3])
+        assert st == 200 and after < before, (before, after)
+    if i % 10 == 9 and len(modes) >= 2:
+        cur = modes[(flips + 1) % len(modes)]
+        st, body = post("ingress/mode", "mode=" + cur)
+        assert st == 200, (st, body)
+        flips += 1
+print("http: 100 scrapes, %d flips, 1 clear: counters monotonic; promtool ok in %s"
+      % (flips, sorted(checked) or "-"))
+PY
+
+# ---- DPDK telemetry: every /pktpath/ command ---------------------------------
+if ! command -v dpdk-telemetry.py > /dev/null; then
+	echo "http: dpdk-telemetry.py not found: telemetry skipped"
+else
+	printf '%s\n' /pktpath/mib /pktpath/mib,Ip /pktpath/mib,IpExt /pktpath/mib,Rx,1 \
+		/pktpath/rates /pktpath/lcores /pktpath/lcores,1 /pktpath/ingress \
+		/pktpath/config > "$TMP/cmds"
+	dpdk-telemetry.py -f "${PREFIX}_ctl" < "$TMP/cmds" > "$TMP/tel" 2>&1 ||
+		{ cat "$TMP/tel"; fail "dpdk-telemetry.py"; }
+	python3 - "$TMP/tel" <<'PY' || { cat "$TMP/tel"; fail "telemetry replies"; }
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+assert len(r) == 9, "%d replies" % len(r)
+for x in r:
+    (k, v), = x.items()
+    assert v is not None, "%s: null" % k
+mib, ip, ipext, rx1, rates, lc, lc1, ing, cfg = [list(x.values())[0] for x in r]
+assert "Ip" in mib and "Capture" in mib
+assert ip["Forwarding"] == 2 and ip["InReceives"] > 0 and "InNoECTPkts" in ipext
+assert rx1["RxPackets"] > 0
+assert float(rates["mpps"]) > 0 and rates["workers"] == 1
+assert lc["lcore"] == [1] and len(lc["pps"]) == 1 and lc1["lcore"] == 1
+assert ing["mode"] in ing.get("modes", [ing["mode"]]) and "GracePeriods" in ing
+assert cfg["version"] and cfg["dpdk"].startswith("DPDK") and "ingress_modes" in cfg
+print("http: telemetry: 9 commands ok, %d bytes at most" %
+      max(len(l) for l in open(sys.argv[1])))
+PY
+fi
+req GET /healthz 200
+stop
+grep -q "== summary" "$TMP/ctl.out" || { cat "$TMP/ctl.out"; fail "ctl run: no summary"; }
+
+# ---- the listen address: errors, a port in use, IPv6 --------------------------
+bad() { # bad NAME WANT ARGS...: exit 2 with one stderr line containing WANT
+	local name=$1 want=$2 rc; shift 2
+	set +e
+	"$PKTPATH" $(eal "$name") -- --duration 1 "$@" > "$TMP/o" 2> "$TMP/e"; rc=$?
+	set -e
+	[ "$rc" = 2 ] || { cat "$TMP/e"; fail "$*: exit $rc, want 2"; }
+	[ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e" | grep -c .)" = 1 ] &&
+		grep -qF -- "$want" "$TMP/e" || { cat "$TMP/e"; fail "$*: want one line with '$want'"; }
+}
+bad bad1 "is not an IPv4 address" --http 1.2.3:80
+bad bad2 "port '99999'" --http 127.0.0.1:99999
+start busy --http 127.0.0.1:0
+addr=${URL#http://}
+bad bad3 "Address already in use" --http "${addr%/}"
+stop
+if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2> /dev/null; then
+	start v6 --http '[::1]:0'
+	case $URL in http://\[::1\]:[0-9]*/) ;; *) fail "IPv6 URL '$URL'" ;; esac
+	req GET /healthz 200
+	stop
+else
+	echo "http: no IPv6 loopback: [::1] skipped"
+fi
+
+echo "http: ok"

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Text writers over a snapshot: the Prometheus exposition format 0.0.4
+ * (/metrics) and the two-line-per-group layout of /proc/net/snmp and
+ * /proc/net/netstat (/snmp, /netstat). See stats.h for which values each
+ * one exports (raw totals vs baseline-relative) and why.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "stats.h"
+
+/* ---- /proc/net/snmp and /proc/net/netstat ---- */
+
+static void
+__snmp_group(FILE *out, const char *name, unsigned int first,
+	     unsigned int count, const uint64_t *v)
+{
+	unsigned int i;
+
+	fprintf(out, "%s:", name);
+	for (i = 0; i < count; i++)
+		fprintf(out, " %s", mib_field_name(first + i));
+	fprintf(out, "\n%s:", name);
+	for (i = 0; i < count; i++) {
+		unsigned int f = first + i;
+
+		/* Linux prints the constants signed (Tcp MaxConn is -1). */
+		if (v == NULL)
+			fputs(" 0", out);
+		else if (mib_field_kind(f) == MIB_KIND_CONST)
+			fprintf(out, " %" PRId64, (int64_t)v[f]);
+		else
+			fprintf(out, " %" PRIu64, v[f]);
+	}
+	fputc('\n', out);
+}
+
+int
+stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
+		 enum stats_snmp_file which)
+{
+	static const enum mib_group snmp[] = {
+		MIB_GRP_IP, MIB_GRP_ICMP, MIB_GRP_TCP, MIB_GRP_UDP };
+	static const enum mib_group netstat[] = {
+		MIB_GRP_IPEXT, MIB_GRP_RX, MIB_GRP_PATH, MIB_GRP_INGRESS,
+		MIB_GRP_PEER, MIB_GRP_CAPTURE };
+	const enum mib_group *g;
+	unsigned int i, n;
+
+	if (out == NULL || snap == NULL)
+		return -EINVAL;
+	switch (which) {
+	case STATS_SNMP:
+		g = snmp;
+		n = RTE_DIM(snmp);
+		break;
+	case STATS_NETSTAT:
+		g = netstat;
+		n = RTE_DIM(netstat);
+		break;
+	default:
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
+			     mib_group_count(g[i]), snap->totals);
+	/* Linux always prints UdpLite, with Udp's fields; pktpath has no
+	 * UDP-Lite, like a host that never received any. */
+	if (which == STATS_SNMP)
+		__snmp_group(out, "UdpLite", mib_group_first(MIB_GRP_UDP),
+			     mib_group_count(MIB_GRP_UDP), NULL);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- Prometheus text format 0.0.4 ---- */
+
+/* A label value with \, " and newline escaped, as the format requires. */
+static void
+__esc(FILE *out, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\\\", out);
+		else if (*s == '"')
+			fputs("\\\"", out);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void
+__family(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
+		name, type);
+}
+
+/* Floating-point samples: 10 significant digits (rounding keeps a growing
+ * counter growing), never NaN (every division is guarded). */
+static void
+__dbl(FILE *out, double v)
+{
+	fprintf(out, " %.10g\n", v);
+}
+
+static uint64_t
+__drops(const uint64_t *v)
+{
+	uint64_t d = 0;
+	unsigned int i;
+
+	for (i = 0; i < stats_n_drop_fields; i++)
+		d += v[stats_drop_fields[i]];
+	return d;
+}
+
+static const uint64_t *
+__raw_block(const struct stats_snapshot *snap, unsigned int w)
+{
+	return snap->raw_per_block + (size_t)w * MIB_FIELD_MAX;
+}
+
+static unsigned int
+__lcore(const struct stats_snapshot *snap, unsigned int w)
+{
+	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
+}
+
+static void
+__mib_families(FILE *out, const struct stats_snapshot *snap,
+	       const struct stats_prom_opts *o)
+{
+	const uint64_t *raw = snap->raw_totals;
+	unsigned int f, i, w;
+
+	__family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
+		 "and /proc/net/netstat (and pktpath's groups), summed over "
+		 "lcores, since start: never cleared");
+	for (f = 0; f < MIB_FIELD_MAX; f++) {
+		if (mib_field_kind(f) != MIB_KIND_SUM)
+			continue;
+		fprintf(out, "pktpath_mib_total{group=\"%s\",field=\"%s\"} %" PRIu64
+			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
+			raw[f]);
+	}
+	__family(out, "mib_value", "gauge", "MIB constant (Linux prints it, e.g. Tcp "
+		 "MaxConn -1) or high-water mark (Ingress GracePeriodMaxUs)");
+	for (f = 0; f < MIB_FIELD_MAX; f++) {
+		if (mib_field_kind(f) == MIB_KIND_SUM)
+			continue;
+		fprintf(out, "pktpath_mib_value{group=\"%s\",field=\"%s\"} ",
+			mib_group_name(mib_field_group(f)), mib_field_name(f));
+		if (mib_field_kind(f) == MIB_KIND_CONST)
+			fprintf(out, "%" PRId64 "\n", (int64_t)raw[f]);
+		else
+			fprintf(out, "%" PRIu64 "\n", raw[f]);
+	}
+	__family(out, "drops_total", "counter", "Packets dropped, by the terminal "
+		 "MIB counter that recorded the drop (a subset of pktpath_mib_total)");
+	for (i = 0; i < stats_n_drop_fields; i++) {
+		f = stats_drop_fields[i];
+		fprintf(out, "pktpath_drops_total{group=\"%s\",field=\"%s\"} %" PRIu64
+			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
+			raw[f]);
+	}
+	if (!o->lcore_mib)
+		return;
+	__family(out, "lcore_mib_total", "counter", "MIB counter of one worker "
+		 "lcore, since start: never cleared");
+	for (w = 0; w < snap->n_workers; w++) {
+		const uint64_t *b = __raw_block(snap, w);
+
+		for (f = 0; f < MIB_FIELD_MAX; f++) {
+			if (mib_field_kind(f) != MIB_KIND_SUM)
+				continue;
+			fprintf(out, "pktpath_lcore_mib_total{lcore=\"%u\",group=\"%s\","
+				"field=\"%s\"} %" PRIu64 "\n", __lcore(snap, w),
+				mib_group_name(mib_field_group(f)),
+				mib_field_name(f), b[f]);
+		}
+	}
+}
+
+/* Per-lcore counters: one family, one sample per worker. */
+static void
+__lcore_counter(FILE *out, const struct stats_snapshot *snap, const char *name,
+		const char *help, unsigned int field)
+{
+	unsigned int w;
+
+	__family(out, name, "counter", help);
+	for (w = 0; w < snap->n_workers; w++) {
+		const uint64_t *b = __raw_block(snap, w);
+
+		fprintf(out, "pktpath_%s{lcore=\"%u\"} %" PRIu64 "\n", name,
+			__lcore(snap, w), field < MIB_FIELD_MAX ? b[field] : __drops(b));
+	}
+}
+
+enum rate_kind { R_PPS, R_SPP, R_CPP, R_BUSY, R_BPS };
+
+static double
+__rate_val(const struct stats_rate *r, enum rate_kind k)
+{
+	switch (k) {
+	case R_PPS: return r->pps;
+	case R_SPP: return r->ns_per_pkt / 1e9;
+	case R_CPP: return r->cycles_per_pkt;
+	case R_BUSY: return r->busy_pct / 100.0;
+	case R_BPS: return r->gbps * 1e9 / 8.0;
+	}
+	return 0;
+}
+
+/* A rate gauge: the total, then (if lcore_name) one sample per worker. */
+static void
+__rate_gauge(FILE *out, const struct stats_snapshot *snap, const char *name,
+	     const char *lcore_name, const char *help, enum rate_kind k)
+{
+	unsigned int w;
+
+	__family(out, name, "gauge", help);
+	fprintf(out, "pktpath_%s", name);
+	__dbl(out, __rate_val(&snap->total, k));
+	if (lcore_name == NULL)
+		return;
+	__family(out, lcore_name, "gauge", help);
+	for (w = 0; w < snap->n_workers; w++) {
+		fprintf(out, "pktpath_%s{lcore=\"%u\"}", lcore_name, __lcore(snap, w));
+		__dbl(out, __rate_val(&snap->lcore[w], k));
+	}
+}
+
+static void
+__rate_families(FILE *out, const struct stats_snapshot *snap)
+{
+	__lcore_counter(out, snap, "lcore_packets_total", "Frames received by the "
+			"worker lcore (Rx RxPackets)", MIB_F(RX, PACKETS));
+	__lcore_counter(out, snap, "lcore_bytes_total", "L2 bytes received by the "
+			"worker lcore (Rx RxOctets)", MIB_F(RX, OCTETS));
+	__lcore_counter(out, snap, "lcore_busy_cycles_total", "TSC cycles of "
+			"polls that carried packets", MIB_F(RX, BUSYCYCLES));
+	__lcore_counter(out, snap, "lcore_idle_cycles_total", "TSC cycles of "
+			"empty polls", MIB_F(RX, IDLECYCLES));
+	__lcore_counter(out, snap, "lcore_drops_total", "Packets the worker "
+			"lcore dropped, all reasons (see pktpath_drops_total)",
+			MIB_FIELD_MAX);
+	__rate_gauge(out, snap, "packets_per_second", "lcore_packets_per_second",
+		     "Packets per second over the last stats interval", R_PPS);
+	__rate_gauge(out, snap, "seconds_per_packet", "lcore_seconds_per_packet",
+		     "1 / packets per second over the last stats interval (ns/pkt "
+		     "* 1e-9); 0 when idle", R_SPP);
+	__rate_gauge(out, snap, "cycles_per_packet", "lcore_cycles_per_packet",
+		     "Busy TSC cycles per packet over the last stats interval",
+		     R_CPP);
+	__rate_gauge(out, snap, "busy_ratio", "lcore_busy_ratio", "Busy cycles / "
+		     "(busy + idle cycles) over the last stats interval", R_BUSY);
+	__rate_gauge(out, snap, "receive_bytes_per_second", NULL, "L2 bytes per "
+		     "second over the last stats interval", R_BPS);
+}
+
+static void
+__fold_families(FILE *out, const struct stats_snapshot *snap)
+{
+	const uint64_t *raw = snap->raw_totals;
+
+	__family(out, "fold_duration_seconds", "gauge", "Duration of the last "
+		 "fold of the per-lcore MIB blocks");
+	fprintf(out, "pktpath_fold_duration_seconds");
+	__dbl(out, snap->fold_ns / 1e9);
+	__family(out, "fold_duration_max_seconds", "gauge", "Longest fold since "
+		 "start");
+	fprintf(out, "pktpath_fold_duration_max_seconds");
+	__dbl(out, snap->fold_ns_max / 1e9);
+	__family(out, "fold_seconds_total", "counter", "Time spent folding since "
+		 "start");
+	fprintf(out, "pktpath_fold_seconds_total");
+	__dbl(out, snap->fold_ns_mean * (double)snap->folds / 1e9);
+	__family(out, "folds_total", "counter", "Folds since start");
+	fprintf(out, "pktpath_folds_total %" PRIu64 "\n", snap->folds);
+	__family(out, "stats_clears_total", "counter", "Baseline clears (POST "
+		 "/stats/clear); pktpath_*_total counters ignore them");
+	fprintf(out, "pktpath_stats_clears_total %" PRIu64 "\n", snap->clears);
+	__family(out, "uptime_seconds", "gauge", "Seconds since the stats "
+		 "thread started, at the snapshot");
+	fprintf(out, "pktpath_uptime_seconds");
+	__dbl(out, snap->uptime_s);
+	__family(out, "workers", "gauge", "Worker lcores");
+	fprintf(out, "pktpath_workers %u\n", snap->n_workers);
+	__family(out, "ingress_grace_periods_total", "counter", "RCU grace "
+		 "periods waited for by ingress writers (Ingress GracePeriods)");
+	fprintf(out, "pktpath_ingress_grace_periods_total %" PRIu64 "\n",
+		raw[MIB_F(INGRESS, GRACEPERIODS)]);
+	__family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "
+		 "grace period since start (Ingress GracePeriodMaxUs)");
+	fprintf(out, "pktpath_ingress_grace_period_max_seconds");
+	__dbl(out, (double)raw[MIB_F(INGRESS, GRACEPERIODMAXUS)] / 1e6);
+}
+
+/* info["a"]["b"] as text ("" if absent); numbers and booleans printed. */
+static void
+__info_str(const json_t *info, const char *a, const char *b, char *buf,
+	   size_t len)
+{
+	const json_t *v = info ? json_object_get(info, a) : NULL;
+
+	if (v != NULL && b != NULL)
+		v = json_object_get(v, b);
+	buf[0] = '\0';
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+}
+
+static const char *
+__cur_mode(const struct stats_prom_opts *o, char *buf, size_t len)
+{
+	const json_t *m = o->ingress ? json_object_get(o->ingress, "mode") : NULL;
+
+	if (json_is_string(m))
+		return json_string_value(m);
+	__info_str(o->info, "config", "ingress", buf, len);
+	return buf[0] ? buf : "off";
+}
+
+static void
+__info_family(FILE *out, const struct stats_prom_opts *o)
+{
+	/* label, info object, member */
+	static const char *const labels[][3] = {
+		{ "version", "version", NULL }, { "dpdk", "dpdk", NULL },
+		{ "fold", "config", "fold" }, { "mib_layout", "config", "mib_layout" },
+		{ "source", "config", "source" }, { "path", "config", "path" },
+		{ "burst", "config", "burst" }, { "alloc", "config", "alloc" },
+		{ "prefetch", "config", "prefetch" }, { "cpu", "cpu", NULL },
+	};
+	const json_t *modes = o->ingress ? json_object_get(o->ingress, "modes") : NULL;
+	char buf[256], mb[64];
+	const char *mode = __cur_mode(o, mb, sizeof(mb));
+	unsigned int i;
+
+	__family(out, "info", "gauge", "Build and run information, always 1");
+	fputs("pktpath_info{mode=\"", out);
+	__esc(out, mode);
+	fputc('"', out);
+	for (i = 0; i < RTE_DIM(labels); i++) {
+		__info_str(o->info, labels[i][1], labels[i][2], buf, sizeof(buf));
+		if (buf[0] == '\0')	/* an empty label is an absent one */
+			continue;
+		fprintf(out, ",%s=\"", labels[i][0]);
+		__esc(out, buf);
+		fputc('"', out);
+	}
+	fputs("} 1\n", out);
+
+	__family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
+		 "mode, 0 for the other available ones");
+	if (!json_is_array(modes) || json_array_size(modes) == 0) {
+		fputs("pktpath_ingress_mode{mode=\"", out);
+		__esc(out, mode);
+		fputs("\"} 1\n", out);
+		return;
+	}
+	for (i = 0; i < json_array_size(modes); i++) {
+		const char *m = json_string_value(json_array_get(modes, i));
+
+		if (m == NULL)
+			continue;
+		fputs("pktpath_ingress_mode{mode=\"", out);
+		__esc(out, m);
+		fprintf(out, "\"} %d\n", strcmp(m, mode) == 0);
+	}
+}
+
+int
+stats_prom_write(FILE *out, const struct stats_snapshot *snap,
+		 const struct stats_prom_opts *opts)
+{
+	struct stats_prom_opts none = { NULL, NULL, false };
+
+	if (out == NULL || snap == NULL)
+		return -EINVAL;
+	if (opts == NULL)
+		opts = &none;
+	__info_family(out, opts);
+	__rate_families(out, snap);
+	__fold_families(out, snap);
+	__mib_families(out, snap, opts);
+	return ferror(out) ? -EIO : 0;
+}

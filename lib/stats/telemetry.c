@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DPDK telemetry commands under /pktpath/ (dpdk-telemetry.py -f PREFIX).
+ *
+ * The telemetry library runs each client on its own thread and calls these
+ * callbacks there; they read one snapshot reference each, never worker
+ * memory. The 22.11 callback has no user argument, so the state is one
+ * static struct behind a mutex, which stats_telemetry_unregister() clears
+ * (the callbacks then answer null, DPDK's convention for "no data").
+ *
+ * Limits: a reply is at most 16 KiB of JSON, a dict at most
+ * RTE_TEL_MAX_DICT_ENTRIES (256), an array RTE_TEL_MAX_ARRAY_ENTRIES (512),
+ * a string RTE_TEL_MAX_STRING_LEN (128) -- the library silently drops what
+ * does not fit. So the MIB is served one group per request (the largest,
+ * Icmp, has 27 fields), per-lcore figures as columns of at most
+ * RTE_MAX_LCORE entries, and one lcore in detail per request. 22.11 has no
+ * floating-point value type: decimals are strings ("14.523").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_telemetry.h>
+
+#include "stats.h"
+
+static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	struct stats *s;
+	json_t *info;
+	struct stats_http_hooks hooks;
+	unsigned int n_registered;	/* commands registered, once per process */
+} tel;
+
+static void
+__dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	rte_tel_data_add_dict_string(d, name, buf);
+}
+
+/* The latest snapshot, or NULL when detached / not started (-> null). */
+static struct stats_snapshot *
+__snap(void)
+{
+	return tel.s != NULL ? stats_get(tel.s) : NULL;
+}
+
+/* Worker index of lcore id given as text, or -1. */
+static int
+__worker(const struct stats_snapshot *snap, const char *txt)
+{
+	char *end;
+	unsigned long id;
+	unsigned int w;
+
+	if (txt == NULL || *txt < '0' || *txt > '9')
+		return -1;
+	id = strtoul(txt, &end, 10);
+	if (*end != '\0')
+		return -1;
+	for (w = 0; w < snap->n_workers; w++)
+		if ((snap->lcore_ids ? snap->lcore_ids[w] : w) == id)
+			return (int)w;
+	return -1;
+}
+
+static void
+__group(struct rte_tel_data *d, enum mib_group g, const uint64_t *v)
+{
+	unsigned int i, f;
+
+	for (i = 0; i < mib_group_count(g); i++) {
+		f = mib_group_first(g) + i;
+		if (mib_field_kind(f) == MIB_KIND_CONST)
+			rte_tel_data_add_dict_int(d, mib_field_name(f),
+						  (int)(int64_t)v[f]);
+		else
+			rte_tel_data_add_dict_u64(d, mib_field_name(f), v[f]);
+	}
+}
+
+/* /pktpath/mib[,GROUP[,LCORE]] */
+static int
+__cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct stats_snapshot *snap;
+	char grp[32];
+	const char *comma = params ? strchr(params, ',') : NULL;
+	const uint64_t *v;
+	int g, w, rc = 0;
+	unsigned int i;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || params[0] == '\0') {
+		rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+		for (i = 0; i < MIB_GRP_MAX; i++)
+			rte_tel_data_add_array_string(d,
+				mib_group_name((enum mib_group)i));
+		return 0;
+	}
+	snprintf(grp, sizeof(grp), "%.*s",
+		 (int)(comma ? (size_t)(comma - params) : strlen(params)), params);
+	g = mib_group_lookup(grp);
+	if (g < 0)
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	snap = __snap();
+	if (snap == NULL) {
+		rc = -ENODEV;
+		goto out;
+	}
+	v = snap->totals;
+	if (comma != NULL) {
+		w = __worker(snap, comma + 1);
+		if (w < 0) {
+			rc = -EINVAL;
+			goto put;
+		}
+		v = snap->per_block + (size_t)w * MIB_FIELD_MAX;
+	}
+	rte_tel_data_start_dict(d);
+	__group(d, (enum mib_group)g, v);
+put:
+	stats_put(tel.s, snap);
+out:
+	pthread_mutex_unlock(&tel_lock);
+	return rc;
+}
+
+static void
+__rate(struct rte_tel_data *d, const struct stats_rate *r)
+{
+	rte_tel_data_add_dict_u64(d, "packets", r->packets);
+	rte_tel_data_add_dict_u64(d, "octets", r->octets);
+	rte_tel_data_add_dict_u64(d, "busy_cycles", r->busy_cycles);
+	rte_tel_data_add_dict_u64(d, "idle_cycles", r->idle_cycles);
+	rte_tel_data_add_dict_u64(d, "pps", (uint64_t)(r->pps + 0.5));
+	__dict_dbl(d, "seconds", "%.6f", r->seconds);
+	__dict_dbl(d, "mpps", "%.6f", r->pps / 1e6);
+	__dict_dbl(d, "gbps", "%.6f", r->gbps);
+	__dict_dbl(d, "ns_per_pkt", "%.3f", r->ns_per_pkt);
+	__dict_dbl(d, "cycles_per_pkt", "%.3f", r->cycles_per_pkt);
+	__dict_dbl(d, "busy_pct", "%.2f", r->busy_pct);
+}
+
+static uint64_t
+__drops(const uint64_t *v)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < stats_n_drop_fields; i++)
+		n += v[stats_drop_fields[i]];
+	return n;
+}
+
+/* /pktpath/rates */
+static int
+__cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct stats_snapshot *snap;
+
+	RTE_SET_USED(cmd);
+	if (params != NULL && params[0] != '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	snap = __snap();
+	if (snap == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "seq", snap->seq);
+	__dict_dbl(d, "uptime_s", "%.3f", snap->uptime_s);
+	rte_tel_data_add_dict_int(d, "workers", (int)snap->n_workers);
+	__rate(d, &snap->total);
+	rte_tel_data_add_dict_u64(d, "drops", __drops(snap->totals));
+	rte_tel_data_add_dict_u64(d, "fold_ns", (uint64_t)snap->fold_ns);
+	rte_tel_data_add_dict_u64(d, "fold_ns_mean", (uint64_t)snap->fold_ns_mean);
+	rte_tel_data_add_dict_u64(d, "fold_ns_max", (uint64_t)snap->fold_ns_max);
+	rte_tel_data_add_dict_u64(d, "folds", snap->folds);
+	rte_tel_data_add_dict_u64(d, "clears", snap->clears);
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
+/* A column of per-worker values; the caller owns it until it is added to
+ * the dict with keep = 0 (then the library frees it). */
+static struct rte_tel_data *
+__column(const struct stats_snapshot *snap, const char *what)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	bool is_id = strcmp(what, "lcore") == 0, is_pps = strcmp(what, "pps") == 0;
+	unsigned int w;
+	char buf[32];
+
+	if (a == NULL)
+		return NULL;
+	rte_tel_data_start_array(a, is_id ? RTE_TEL_INT_VAL : is_pps ?
+				 RTE_TEL_U64_VAL : RTE_TEL_STRING_VAL);
+	for (w = 0; w < snap->n_workers && w < RTE_TEL_MAX_ARRAY_ENTRIES; w++) {
+		const struct stats_rate *r = &snap->lcore[w];
+
+		if (is_id) {
+			rte_tel_data_add_array_int(a, (int)(snap->lcore_ids ?
+				snap->lcore_ids[w] : w));
+			continue;
+		}
+		if (is_pps) {
+			rte_tel_data_add_array_u64(a, (uint64_t)(r->pps + 0.5));
+			continue;
+		}
+		if (strcmp(what, "ns_per_pkt") == 0)
+			snprintf(buf, sizeof(buf), "%.3f", r->ns_per_pkt);
+		else if (strcmp(what, "cycles_per_pkt") == 0)
+			snprintf(buf, sizeof(buf), "%.3f", r->cycles_per_pkt);
+		else
+			snprintf(buf, sizeof(buf), "%.2f", r->busy_pct);
+		rte_tel_data_add_array_string(a, buf);
+	}
+	return a;
+}
+
+/* /pktpath/lcores[,LCORE] */
+static int
+__cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	static const char *const cols[] = { "lcore", "pps", "ns_per_pkt",
+					    "cycles_per_pkt", "busy_pct" };
+	struct stats_snapshot *snap;
+	unsigned int i;
+	int w, rc = 0;
+
+	RTE_SET_USED(cmd);
+	pthread_mutex_lock(&tel_lock);
+	snap = __snap();
+	if (snap == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	rte_tel_data_start_dict(d);
+	if (params == NULL || params[0] == '\0') {
+		for (i = 0; i < RTE_DIM(cols); i++) {
+			struct rte_tel_data *a = __column(snap, cols[i]);
+
+			if (a == NULL || rte_tel_data_add_dict_container(d, cols[i],
+									 a, 0) != 0) {
+				rte_tel_data_free(a);
+				rc = -ENOMEM;
+				break;
+			}
+		}
+	} else if ((w = __worker(snap, params)) < 0) {
+		rc = -EINVAL;
+	} else {
+		const uint64_t *b = snap->per_block + (size_t)w * MIB_FIELD_MAX;
+
+		rte_tel_data_add_dict_int(d, "lcore", (int)(snap->lcore_ids ?
+			snap->lcore_ids[w] : (unsigned int)w));
+		rte_tel_data_add_dict_int(d, "worker", w);
+		__rate(d, &snap->lcore[w]);
+		rte_tel_data_add_dict_u64(d, "total_packets", b[MIB_F(RX, PACKETS)]);
+		rte_tel_data_add_dict_u64(d, "total_drops", __drops(b));
+	}
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
+	return rc;
+}
+
+/* A JSON scalar, or an array of strings/integers, as entry name of d. */
+static void
+__json_entry(struct rte_tel_data *d, const char *name, const json_t *v)
+{
+	char buf[RTE_TEL_MAX_STRING_LEN];
+	struct rte_tel_data *a;
+	size_t i;
+
+	if (json_is_string(v)) {
+		snprintf(buf, sizeof(buf), "%s", json_string_value(v));
+		rte_tel_data_add_dict_string(d, name, buf);
+	} else if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		rte_tel_data_add_dict_u64(d, name, (uint64_t)json_integer_value(v));
+	} else if (json_is_integer(v)) {
+		rte_tel_data_add_dict_int(d, name, (int)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		__dict_dbl(d, name, "%g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		rte_tel_data_add_dict_string(d, name, json_is_true(v) ? "true" : "false");
+	} else if (json_is_array(v)) {
+		bool ints = json_array_size(v) > 0 && json_is_integer(json_array_get(v, 0));
+
+		a = rte_tel_data_alloc();
+		if (a == NULL)
+			return;
+		rte_tel_data_start_array(a, ints ? RTE_TEL_U64_VAL : RTE_TEL_STRING_VAL);
+		for (i = 0; i < json_array_size(v) && i < RTE_TEL_MAX_ARRAY_ENTRIES; i++) {
+			const json_t *e = json_array_get(v, i);
+
+			if (ints) {
+				rte_tel_data_add_array_u64(a, (uint64_t)json_integer_value(e));
+			} else {
+				snprintf(buf, sizeof(buf), "%s", json_is_string(e) ?
+					 json_string_value(e) : "?");
+				rte_tel_data_add_array_string(a, buf);
+			}
+		}
+		if (rte_tel_data_add_dict_container(d, name, a, 0) != 0)
+			rte_tel_data_free(a);
+	}
+	/* nested objects and null: left out (flattened by the caller) */
+}
+
+/* The members of an object; "config"-like sub-objects flattened with
+ * a "name_" prefix (the run info's "config" without one). */
+static void
+__flatten(struct rte_tel_data *d, const json_t *o, const char *prefix)
+{
+	const char *key;
+	json_t *v;
+	char name[RTE_TEL_MAX_STRING_LEN];
+
+	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+		if (json_is_object(v)) {
+			if (prefix[0] == '\0')
+				__flatten(d, v, strcmp(key, "config") == 0 ? "" : key);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s%s%s", prefix, prefix[0] ? "_" : "",
+			 key);
+		__json_entry(d, name, v);
+	}
+}
+
+static json_t *
+__ingress_state(void)
+{
+	return tel.hooks.ingress_state ? tel.hooks.ingress_state(tel.hooks.arg) :
+		NULL;
+}
+
+/* /pktpath/ingress */
+static int
+__cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct stats_snapshot *snap;
+	json_t *st;
+
+	RTE_SET_USED(cmd);
+	if (params != NULL && params[0] != '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	snap = __snap();
+	if (snap == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	rte_tel_data_start_dict(d);
+	st = __ingress_state();
+	if (st != NULL)
+		__flatten(d, st, "");
+	else
+		rte_tel_data_add_dict_string(d, "mode", "off");
+	json_decref(st);
+	__group(d, MIB_GRP_INGRESS, snap->totals);
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
+/* /pktpath/config */
+static int
+__cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	json_t *st;
+
+	RTE_SET_USED(cmd);
+	if (params != NULL && params[0] != '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	if (tel.s == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	rte_tel_data_start_dict(d);
+	if (tel.info != NULL)
+		__flatten(d, tel.info, "");
+	st = __ingress_state();
+	if (st != NULL) {
+		const json_t *m = json_object_get(st, "mode");
+		const json_t *ms = json_object_get(st, "modes");
+
+		if (m != NULL)
+			__json_entry(d, "ingress_mode", m);
+		if (ms != NULL)
+			__json_entry(d, "ingress_modes", ms);
+	}
+	json_decref(st);
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
+static const struct {
+	const char *cmd;
+	telemetry_cb fn;
+	const char *help;
+} cmds[] = {
+	{ "/pktpath/mib", __cmd_mib, "MIB groups; param GROUP[,LCORE]: its totals" },
+	{ "/pktpath/rates", __cmd_rates, "Total rates of the last interval, fold" },
+	{ "/pktpath/lcores", __cmd_lcores, "Per-lcore rates; param LCORE: one lcore" },
+	{ "/pktpath/ingress", __cmd_ingress, "Ingress mode and counters" },
+	{ "/pktpath/config", __cmd_config, "Run configuration and build info" },
+};
+
+int
+stats_telemetry_register(struct stats *s, const json_t *info,
+			 const struct stats_http_hooks *hooks)
+{
+	json_t *copy = NULL;
+	unsigned int i;
+	int rc = 0;
+
+	if (s == NULL)
+		return -EINVAL;
+	if (info != NULL && (copy = json_deep_copy(info)) == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&tel_lock);
+	for (i = tel.n_registered; i < RTE_DIM(cmds) && rc == 0; i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+						cmds[i].help);
+		if (rc == 0)
+			tel.n_registered = i + 1;
+	}
+	if (rc == 0) {
+		json_decref(tel.info);
+		tel.s = s;
+		tel.info = copy;
+		memset(&tel.hooks, 0, sizeof(tel.hooks));
+		if (hooks != NULL)
+			tel.hooks = *hooks;
+	} else {
+		json_decref(copy);
+	}
+	pthread_mutex_unlock(&tel_lock);
+	return rc;
+}
+
+void
+stats_telemetry_unregister(void)
+{
+	pthread_mutex_lock(&tel_lock);
+	tel.s = NULL;
+	json_decref(tel.info);
+	tel.info = NULL;
+	memset(&tel.hooks, 0, sizeof(tel.hooks));
+	pthread_mutex_unlock(&tel_lock);
+}
