@@ -31,6 +31,8 @@ trap 'rm -rf "$TMP"' EXIT
 RESULTS="$TMP/results"
 : > "$RESULTS"
 EAL="-l 0-1 --no-huge --no-shconf -m 512 --no-pci --log-level=lib.eal:error"
+# Every run gets its own free HTTP port unless the section says otherwise.
+HTTP_ANY="--http 127.0.0.1:0"
 
 want() { # want SECTION
 	local s
@@ -41,7 +43,9 @@ want() { # want SECTION
 # pp NAME ARGS...: one pktpath run; prints "mpps ns/pkt cycles/pkt" (steady).
 pp() {
 	local name=$1; shift
-	$PKTPATH $EAL --file-prefix "bench_$name" "$@" --quiet --json "$TMP/$name.json" \
+	local extra=$HTTP_ANY
+	case " $* " in *" --http "*) extra="" ;; esac
+	$PKTPATH $EAL --file-prefix "bench_$name" "$@" $extra --quiet --json "$TMP/$name.json" \
 		> "$TMP/$name.out" 2>&1 || { cat "$TMP/$name.out" >&2; echo "0 0 0"; return; }
 	python3 -c '
 import json, sys
@@ -88,7 +92,8 @@ if want matrix; then
 	echo "== full path, --source gen: steady Mpps, ns/pkt, cycles/pkt (median of $ROUNDS rounds)"
 	printf '  %-10s %-34s %9s %9s %10s\n' workers variant Mpps ns/pkt cyc/pkt
 	variants=("default::" "alloc bulk::--alloc bulk" "prefetch off::--prefetch off"
-		"mib-layout shared::--mib-layout shared" "fold field::--fold field")
+		"mib-layout shared::--mib-layout shared" "fold field::--fold field"
+		"peer shared::--peer on --peer-layout shared" "peer split::--peer on --peer-layout split")
 	for workers in 1 2; do
 		extra=""
 		[ "$workers" = 2 ] && extra="--main-worker"

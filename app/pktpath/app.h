@@ -16,6 +16,7 @@
 #include <rte_log.h>
 #include <rte_mempool.h>
 
+#include "ingress.h"
 #include "mib.h"
 #include "options.h"
 #include "path.h"
@@ -40,6 +41,10 @@ struct app_worker {
 	uint16_t burst;
 	bool prefetch;
 	bool full;			/* --path full */
+	struct ingress *ig;		/* NULL: no ingress hook at all */
+	struct pkt_capture *cap;	/* NULL: no capture */
+	enum pkt_capture_what cap_what;
+	const struct peer_table *peers;	/* NULL: no peer stage */
 } __rte_cache_aligned;
 
 struct app_port {
@@ -62,6 +67,14 @@ struct app {
 	unsigned int n_ports;
 	struct app_port *ports;
 	struct stats *stats;
+	struct ingress *ig;		/* the ingress hook, if any */
+	struct ingress_classifier *rules_a;	/* --rules (or default pass) */
+	struct ingress_classifier *rules_b;	/* --rules-alt (or default pass) */
+	json_t *compare;		/* --compare results, for the JSON */
+	struct pkt_capture *cap;	/* --capture */
+	struct stats_http *http;	/* --http */
+	struct peer_table *peers;	/* --peer on */
+	json_t *info;			/* run info (JSON "info") */
 	/* Workers poll this (relaxed): 1 while they must run. */
 	volatile int run;
 };
@@ -74,6 +87,20 @@ extern volatile sig_atomic_t app_sigusr1;
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */
 void app_workers_bind(struct app *a);	/* the app the workers read */
+
+/* ingress.c (the app side of the hook) */
+int app_ingress_setup(struct app *a);	/* 0 or -1 (message printed) */
+void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
+int app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
+int app_ingress_load_rules(struct app *a, const char *text, size_t len,
+			   const char *name, char *err, size_t errlen);
+void app_ingress_start(struct app *a);	/* after launch: the rule updater */
+void app_ingress_teardown(struct app *a);
+json_t *app_ingress_info(struct app *a);
+void app_ingress_hooks(struct app *a, struct stats_http_hooks *h);
+
+/* compare.c */
+void app_compare_run(struct app *a);	/* the --compare phases; sets a->compare */
 
 /* port.c */
 int app_ports_setup(struct app *a);	/* 0 or -1 (message printed) */

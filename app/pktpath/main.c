@@ -2,7 +2,7 @@
 /*
  * pktpath: the Linux IPv4 receive path in user space, measured.
  *
- * main(): EAL -> signals -> options -> setup -> launch -> wait -> report ->
+ * main(): signals -> EAL -> options -> setup -> launch -> wait -> report ->
  * cleanup, in the order of DPDK's l2fwd. Every setup failure names the call
  * that failed and its error; a user mistake exits with code 2.
  */
@@ -314,6 +314,42 @@ setup(struct app *a)
 		a->workers[i].mib = mib_set_block(a->mibs, i);
 	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);
 
+	if (app_ingress_setup(a) != 0)
+		usage_exit(NULL);
+
+	if (a->opt.peer) {
+		uint32_t n = a->opt.peers ? a->opt.peers :
+			a->opt.flow.src_hi - a->opt.flow.src_lo + 1;
+		int rc;
+
+		if (n > PEER_MAX)
+			usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
+				   "(give --peers)", n, PEER_MAX);
+		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
+		if (a->peers == NULL)
+			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
+				 rte_strerror(rte_errno));
+		rc = peer_table_add_range(a->peers, a->opt.flow.src_lo, n);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "peer_table_add_range: %s\n", strerror(-rc));
+		for (i = 0; i < a->n_workers; i++)
+			a->workers[i].peers = a->peers;
+	}
+
+	if (a->opt.capture[0] != '\0') {
+		char err[512];
+
+		a->cap = pkt_capture_create(a->opt.capture, a->n_workers,
+					    a->opt.capture_max, a->opt.capture_ring,
+					    a->opt.capture_snaplen, err, sizeof(err));
+		if (a->cap == NULL)
+			usage_exit("pktpath: --capture %s", err);
+		for (i = 0; i < a->n_workers; i++) {
+			a->workers[i].cap = a->cap;
+			a->workers[i].cap_what = a->opt.capture_what;
+		}
+	}
+
 	if (a->opt.source == APP_SRC_GEN) {
 		setup_path_conf(a, &a->gen_pc);
 		{
@@ -399,20 +435,55 @@ control_loop(void *arg)
 		UINT64_MAX;
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
-	while (!app_quit && rte_get_tsc_cycles() < end) {
-		nanosleep(&tick, NULL);
-		if (app_sighup) {
-			app_sighup = 0;
-			APP_LOG(INFO, "SIGHUP: nothing to reload (no --rules)");
-		}
-		if (app_sigusr1) {
-			app_sigusr1 = 0;
-			APP_LOG(INFO, "SIGUSR1: no ingress hook to flip (--ingress off)");
+	app_ingress_start(a);
+	if (a->opt.n_compare > 0) {
+		app_compare_run(a);
+	} else {
+		while (!app_quit && rte_get_tsc_cycles() < end) {
+			nanosleep(&tick, NULL);
+			app_ingress_signals(a);
 		}
 	}
+	/* No rule update may wait on a worker that is about to stop. */
+	if (a->ig != NULL)
+		ingress_updater_stop(a->ig);
 	/* Workers stop at their next burst boundary. */
 	__atomic_store_n(&a->run, 0, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+static void cleanup(struct app *a);
+
+/* DPDK telemetry commands, and the HTTP endpoint unless --http off. */
+static int
+start_endpoints(struct app *a)
+{
+	struct stats_http_hooks hooks;
+	struct stats_http_conf hc;
+	char err[256];
+	int rc;
+
+	app_ingress_hooks(a, &hooks);
+	a->info = run_info(a);
+	rc = stats_telemetry_register(a->stats, a->info, &hooks);
+	if (rc != 0)
+		APP_LOG(WARNING, "telemetry commands: %s", strerror(-rc));
+	if (a->opt.http[0] == '\0')
+		return 0;
+	stats_http_conf_init(&hc);
+	hc.listen = a->opt.http;
+	hc.control = a->opt.http_control;
+	hc.lcore_mib = a->opt.metrics_lcore_mib;
+	hc.info = a->info;
+	hc.hooks = hooks;
+	a->http = stats_http_start(a->stats, &hc, err, sizeof(err));
+	if (a->http == NULL) {
+		fprintf(stderr, "pktpath: --http %s: %s\n", a->opt.http, err);
+		return -1;
+	}
+	printf("http: listening on %s\n", stats_http_url(a->http));
+	fflush(stdout);
+	return 0;
 }
 
 static void
@@ -428,6 +499,17 @@ launch_and_wait(struct app *a)
 	rc = stats_start(a->stats);
 	if (rc != 0)
 		rte_exit(EXIT_FAILURE, "stats_start: %s\n", strerror(-rc));
+	if (start_endpoints(a) != 0) {
+		stats_stop(a->stats);
+		cleanup(a);
+		rte_eal_cleanup();
+		exit(EXIT_USAGE);
+	}
+	if (a->cap != NULL) {
+		rc = pkt_capture_start(a->cap);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "pkt_capture_start: %s\n", strerror(-rc));
+	}
 	for (i = 0; i < a->n_workers; i++) {
 		struct app_worker *w = &a->workers[i];
 
@@ -445,13 +527,14 @@ launch_and_wait(struct app *a)
 					    control_loop, a);
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "rte_ctrl_thread_create: %s\n",
-				 strerror(rc));
+				 strerror(-rc));
 		app_worker_main(main_w);
 		pthread_join(ctl, NULL);
 	} else {
 		control_loop(a);
 	}
 	rte_eal_mp_wait_lcore();
+	pkt_capture_stop(a->cap);	/* the workers are done: drain, close */
 	stats_stop(a->stats);
 }
 
@@ -465,8 +548,17 @@ report(struct app *a)
 	if (sum != NULL && fin != NULL)
 		stats_print_summary(stdout, sum, fin);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
-		json_t *info = run_info(a);
+		json_t *info = json_incref(a->info);
 		json_t *root = stats_json(fin, sum, info, true);
+
+		json_object_set_new(root, "ingress", app_ingress_info(a));
+		if (a->peers != NULL)
+			json_object_set_new(root, "peer", json_pack("{s:s, s:i, s:I}",
+				"layout", peer_layout_name(peer_table_layout(a->peers)),
+				"peers", (int)peer_table_count(a->peers),
+				"refcnt_sum", (json_int_t)peer_table_refcnt_sum(a->peers)));
+		if (a->compare != NULL)
+			json_object_set(root, "compare", a->compare);
 
 		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
 			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
@@ -485,7 +577,14 @@ cleanup(struct app *a)
 {
 	unsigned int i;
 
+	stats_http_stop(a->http);
+	stats_telemetry_unregister();
 	stats_free(a->stats);
+	json_decref(a->info);
+	app_ingress_teardown(a);
+	pkt_capture_free(a->cap);
+	peer_table_free(a->peers);
+	json_decref(a->compare);
 	for (i = 0; i < a->n_workers; i++) {
 		pkt_gen_fini(&a->workers[i].gen);
 		rte_mempool_free(a->workers[i].mp);
@@ -521,6 +620,11 @@ main(int argc, char **argv)
 	if (app_argv == NULL)
 		app_argc = 0;
 
+	/* signals: first, so that a signal during EAL init or set-up is not
+	 * lost to its default action: the run then ends as soon as it can,
+	 * with its (empty) report. */
+	signals_init();
+
 	/* EAL */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
@@ -532,9 +636,6 @@ main(int argc, char **argv)
 							       RTE_LOG_INFO);
 	if (pktpath_logtype < 0)
 		pktpath_logtype = RTE_LOGTYPE_USER1;
-
-	/* signals */
-	signals_init();
 
 	/* options */
 	rc = app_options_parse(argc, argv, &a->opt);

@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <rte_cfgfile.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 
 #include "options.h"
+#include "stats.h"
 
 #define ERR_LEN 256
 
@@ -51,7 +53,7 @@ app_path_name(enum app_path p)
 /* ---- value parsers: 0 or -1 with err filled ---- */
 
 static int
-__u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out, char *err)
+__parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out, char *err)
 {
 	char *end;
 	unsigned long long x;
@@ -75,7 +77,7 @@ bad:
 }
 
 static int
-__double(const char *v, double lo, double hi, double *out, char *err)
+__parse_double(const char *v, double lo, double hi, double *out, char *err)
 {
 	char *end;
 	double x;
@@ -98,7 +100,7 @@ bad:
 }
 
 static int
-__bool(const char *v, bool *out, char *err)
+__parse_bool(const char *v, bool *out, char *err)
 {
 	static const char *const yes[] = { "on", "yes", "true", "1" };
 	static const char *const no[] = { "off", "no", "false", "0" };
@@ -187,8 +189,8 @@ __port_range(const char *v, uint16_t *lo, uint16_t *hi, char *err)
 	dash = strchr(buf, '-');
 	if (dash != NULL)
 		*dash++ = '\0';
-	if (__u64(buf, 0, 65535, &a, err) != 0 ||
-	    __u64(dash ? dash : buf, 0, 65535, &b, err) != 0)
+	if (__parse_u64(buf, 0, 65535, &a, err) != 0 ||
+	    __parse_u64(dash ? dash : buf, 0, 65535, &b, err) != 0)
 		goto bad;
 	if (a > b) {
 		snprintf(err, ERR_LEN, "'%s': range is reversed", v);
@@ -225,21 +227,21 @@ SET_CHOICE(set_fold, fold, fold_names, MIB_FOLD_MAX, enum mib_fold)
 SET_CHOICE(set_alloc, alloc, alloc_names, PKT_ALLOC_MAX, enum pkt_alloc)
 
 static int set_duration(struct app_options *o, const char *v, char *err)
-{ return __double(v, 0, 1e7, &o->duration_s, err); }
+{ return __parse_double(v, 0, 1e7, &o->duration_s, err); }
 static int set_interval(struct app_options *o, const char *v, char *err)
-{ return __double(v, 0.01, 3600, &o->interval_s, err); }
+{ return __parse_double(v, 0.01, 3600, &o->interval_s, err); }
 static int set_warmup(struct app_options *o, const char *v, char *err)
-{ return __double(v, 0, 3600, &o->warmup_s, err); }
+{ return __parse_double(v, 0, 3600, &o->warmup_s, err); }
 static int set_quiet(struct app_options *o, const char *v, char *err)
 { (void)v; (void)err; o->quiet = true; return 0; }
 static int set_main_worker(struct app_options *o, const char *v, char *err)
 { (void)v; (void)err; o->main_worker = true; return 0; }
 static int set_prefetch(struct app_options *o, const char *v, char *err)
-{ return __bool(v, &o->prefetch, err); }
+{ return __parse_bool(v, &o->prefetch, err); }
 static int set_promisc(struct app_options *o, const char *v, char *err)
-{ return __bool(v, &o->promisc, err); }
+{ return __parse_bool(v, &o->promisc, err); }
 static int set_udp_csum(struct app_options *o, const char *v, char *err)
-{ return __bool(v, &o->flow.udp_csum, err); }
+{ return __parse_bool(v, &o->flow.udp_csum, err); }
 
 static int
 __path_arg(const char *v, char *dst, char *err)
@@ -263,7 +265,7 @@ static int set_burst(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, 1, APP_MAX_BURST, &x, err) != 0)
+	if (__parse_u64(v, 1, APP_MAX_BURST, &x, err) != 0)
 		return -1;
 	o->burst = (uint16_t)x;
 	return 0;
@@ -273,7 +275,7 @@ static int set_pkt_size(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, PKT_MIN_SIZE, PKT_MAX_SIZE, &x, err) != 0)
+	if (__parse_u64(v, PKT_MIN_SIZE, PKT_MAX_SIZE, &x, err) != 0)
 		return -1;
 	o->flow.pkt_size = (uint16_t)x;
 	return 0;
@@ -283,7 +285,7 @@ static int set_flows(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, 1, 1u << 20, &x, err) != 0)
+	if (__parse_u64(v, 1, 1u << 20, &x, err) != 0)
 		return -1;
 	o->flow.flows = (uint32_t)x;
 	return 0;
@@ -293,7 +295,7 @@ static int set_tos(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, 0, 255, &x, err) != 0)
+	if (__parse_u64(v, 0, 255, &x, err) != 0)
 		return -1;
 	o->flow.tos = (uint8_t)x;
 	return 0;
@@ -303,7 +305,7 @@ static int set_mbufs(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, 1024, 1u << 24, &x, err) != 0)
+	if (__parse_u64(v, 1024, 1u << 24, &x, err) != 0)
 		return -1;
 	o->mbufs = (uint32_t)x;
 	return 0;
@@ -313,7 +315,7 @@ static int set_rxd(struct app_options *o, const char *v, char *err)
 {
 	uint64_t x;
 
-	if (__u64(v, 32, 16384, &x, err) != 0)
+	if (__parse_u64(v, 32, 16384, &x, err) != 0)
 		return -1;
 	o->rxd = (uint16_t)x;
 	return 0;
@@ -377,7 +379,7 @@ __local_item(struct app_options *o, const char *t, char *err)
 	slash = strchr(buf, '/');
 	if (slash != NULL) {
 		*slash++ = '\0';
-		if (__u64(slash, 0, 32, &plen, err) != 0)
+		if (__parse_u64(slash, 0, 32, &plen, err) != 0)
 			goto bad;
 	}
 	if (__ipv4(buf, &a) != 0)
@@ -479,6 +481,161 @@ static int set_rxq(struct app_options *o, const char *v, char *err)
 	return __list(v, __rxq_item, o, err);
 }
 
+static int set_ingress(struct app_options *o, const char *v, char *err)
+{
+	static const char *const names[] = { "off", "none", "lock", "rwlock", "rcu" };
+	int x;
+
+	if (__choice(v, names, INGRESS_MODE_MAX, &x, err) != 0)
+		return -1;
+	o->ingress_mode = (enum ingress_mode)x;
+	return 0;
+}
+
+static int set_lock_scope(struct app_options *o, const char *v, char *err)
+{
+	static const char *const names[] = { "packet", "burst" };
+	int x;
+
+	if (__choice(v, names, INGRESS_SCOPE_MAX, &x, err) != 0)
+		return -1;
+	o->lock_scope = (enum ingress_scope)x;
+	return 0;
+}
+
+static int set_rules(struct app_options *o, const char *v, char *err)
+{ return __path_arg(v, o->rules, err); }
+static int set_rules_alt(struct app_options *o, const char *v, char *err)
+{ return __path_arg(v, o->rules_alt, err); }
+static int set_update_rate(struct app_options *o, const char *v, char *err)
+{ return __parse_double(v, 0, 1e6, &o->update_rate, err); }
+static int set_phase_warmup(struct app_options *o, const char *v, char *err)
+{ return __parse_double(v, 0, 60, &o->phase_warmup_s, err); }
+
+static int set_gp_log_us(struct app_options *o, const char *v, char *err)
+{
+	uint64_t x;
+
+	if (__parse_u64(v, 0, 60000000, &x, err) != 0)
+		return -1;
+	o->gp_log_us = (uint32_t)x;
+	return 0;
+}
+
+static int set_rounds(struct app_options *o, const char *v, char *err)
+{
+	uint64_t x;
+
+	if (__parse_u64(v, 1, 1000, &x, err) != 0)
+		return -1;
+	o->rounds = (unsigned int)x;
+	return 0;
+}
+
+static int
+__compare_item(struct app_options *o, const char *t, char *err)
+{
+	enum ingress_mode m;
+	unsigned int i;
+
+	if (set_ingress(o, t, err) != 0)
+		return -1;
+	m = o->ingress_mode;
+	for (i = 0; i < o->n_compare; i++)
+		if (o->compare[i] == m) {
+			snprintf(err, ERR_LEN, "'%s' is listed twice", t);
+			return -1;
+		}
+	if (o->n_compare >= APP_MAX_COMPARE) {
+		snprintf(err, ERR_LEN, "more than %d modes", APP_MAX_COMPARE);
+		return -1;
+	}
+	o->compare[o->n_compare++] = m;
+	return 0;
+}
+
+static int set_compare(struct app_options *o, const char *v, char *err)
+{
+	enum ingress_mode keep = o->ingress_mode;
+	int rc;
+
+	o->n_compare = 0;
+	rc = __list(v, __compare_item, o, err);
+	o->ingress_mode = keep;
+	return rc;
+}
+
+static int set_capture(struct app_options *o, const char *v, char *err)
+{ return __path_arg(v, o->capture, err); }
+
+static const char *const capture_names[] = { "drops", "marked", "all" };
+SET_CHOICE(set_capture_what, capture_what, capture_names, PKT_CAPTURE_MAX,
+	   enum pkt_capture_what)
+
+static int set_capture_max(struct app_options *o, const char *v, char *err)
+{ return __parse_u64(v, 0, UINT64_MAX, &o->capture_max, err); }
+
+static int set_capture_ring(struct app_options *o, const char *v, char *err)
+{
+	uint64_t x;
+
+	if (__parse_u64(v, 16, 1u << 20, &x, err) != 0)
+		return -1;
+	o->capture_ring = (uint32_t)x;
+	return 0;
+}
+
+static int set_capture_snaplen(struct app_options *o, const char *v, char *err)
+{
+	uint64_t x;
+
+	if (__parse_u64(v, 14, 65535, &x, err) != 0)
+		return -1;
+	o->capture_snaplen = (uint32_t)x;
+	return 0;
+}
+
+static int set_peer(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->peer, err); }
+
+static const char *const peer_layout_names[] = { "shared", "split" };
+SET_CHOICE(set_peer_layout, peer_layout, peer_layout_names, PEER_LAYOUT_MAX,
+	   enum peer_layout)
+
+static int set_peers(struct app_options *o, const char *v, char *err)
+{
+	uint64_t x;
+
+	if (__parse_u64(v, 1, PEER_MAX, &x, err) != 0)
+		return -1;
+	o->peers = (uint32_t)x;
+	return 0;
+}
+
+static int set_http(struct app_options *o, const char *v, char *err)
+{
+	char why[ERR_LEN / 2];
+
+	if (v != NULL && strcmp(v, "off") == 0) {
+		o->http[0] = '\0';
+		return 0;
+	}
+	if (v == NULL || strlen(v) >= sizeof(o->http)) {
+		snprintf(err, ERR_LEN, "address too long");
+		return -1;
+	}
+	if (stats_http_check_listen(v, why, sizeof(why)) != 0) {
+		snprintf(err, ERR_LEN, "%s", why);
+		return -1;
+	}
+	strcpy(o->http, v);
+	return 0;
+}
+static int set_http_control(struct app_options *o, const char *v, char *err)
+{ (void)v; (void)err; o->http_control = true; return 0; }
+static int set_metrics_lcore_mib(struct app_options *o, const char *v, char *err)
+{ (void)v; (void)err; o->metrics_lcore_mib = true; return 0; }
+
 static const struct opt_def opt_defs[] = {
 	{ "config", "FILE", set_config, "read options from an INI file, section [pktpath] (the command line overrides it)" },
 	{ "source", "gen|port", set_source, "packet source: the built-in generator or ethdev ports (default gen)" },
@@ -512,6 +669,26 @@ static const struct opt_def opt_defs[] = {
 	{ "local", "A/L,...", set_local, "local addresses with their prefix (default: the generator's destinations, /24)" },
 	{ "mcast", "G,...", set_mcast, "joined multicast groups (224.0.0.1 always is)" },
 	{ "udp-ports", "P[-Q],...|none", set_udp_ports, "UDP ports with a listener (default: the generator's destination ports)" },
+	{ "ingress", "off|none|lock|rwlock|rcu", set_ingress, "ingress hook guard: off (no hook), none (unguarded), spinlock, rwlock or RCU (default off)" },
+	{ "lock-scope", "packet|burst", set_lock_scope, "classify (and lock) per packet, like the old ingress qdisc, or per burst (default packet)" },
+	{ "rules", "FILE", set_rules, "ingress rules file (default: no rule, default pass); SIGHUP reloads it" },
+	{ "rules-alt", "FILE", set_rules_alt, "the second ruleset --update-rate alternates with (default: no rule, default pass)" },
+	{ "update-rate", "N", set_update_rate, "replace the ruleset N times a second from a control thread (default 0)" },
+	{ "gp-log-us", "US", set_gp_log_us, "log RCU grace periods slower than this (default 1000)" },
+	{ "compare", "MODE,...", set_compare, "run the modes as back-to-back phases of --duration each and print the comparison table" },
+	{ "rounds", "N", set_rounds, "--compare: rounds, phases interleaved A B C A B C... (default 3)" },
+	{ "phase-warmup", "SECONDS", set_phase_warmup, "--compare: settle time before each measured phase (default 0.5)" },
+	{ "peer", "on|off", set_peer, "inetpeer-like stage for delivered packets: source lookup, get, touch, put (default off)" },
+	{ "peer-layout", "shared|split", set_peer_layout, "refcount and last-use on the key's cache line, or on their own (default shared)" },
+	{ "peers", "N", set_peers, "peers in the table, from the first --src address (default: one per --src address)" },
+	{ "http", "ADDR:PORT|off", set_http, "stats endpoint (/metrics, /snmp, /netstat, /stats.json); port 0 picks a free one; IPv6 as [::1]:PORT (default 127.0.0.1:9120)" },
+	{ "http-control", NULL, set_http_control, "serve the control endpoints: POST /ingress/mode, /ingress/rules, /stats/clear" },
+	{ "metrics-lcore-mib", NULL, set_metrics_lcore_mib, "/metrics: every MIB field per worker lcore too (large)" },
+	{ "capture", "FILE.pcap", set_capture, "copy chosen packets to per-worker rings, written to FILE.pcap by a control thread" },
+	{ "capture-what", "drops|marked|all", set_capture_what, "which packets --capture copies (default drops)" },
+	{ "capture-max", "N", set_capture_max, "capture at most N packets; 0: no limit (default 0)" },
+	{ "capture-ring", "N", set_capture_ring, "slots per worker ring; a full ring counts CaptureOverflow (default 4096)" },
+	{ "capture-snaplen", "BYTES", set_capture_snaplen, "bytes copied per packet (default 2048)" },
 };
 
 void
@@ -532,6 +709,23 @@ app_options_default(struct app_options *o)
 	o->mbufs = 8191;
 	o->rxd = 1024;
 	o->promisc = false;
+	o->ingress_mode = INGRESS_OFF;
+	o->lock_scope = INGRESS_SCOPE_PACKET;
+	o->gp_log_us = 1000;
+	o->rounds = 3;
+	o->phase_warmup_s = 0.5;
+	strcpy(o->http, "127.0.0.1:9120");
+	o->peer_layout = PEER_LAYOUT_SHARED;
+	o->capture_what = PKT_CAPTURE_DROPS;
+	o->capture_ring = 4096;
+	o->capture_snaplen = 2048;
+}
+
+bool
+app_options_want_ingress(const struct app_options *o)
+{
+	return o->ingress_mode != INGRESS_OFF || o->rules[0] != '\0' ||
+	       o->rules_alt[0] != '\0' || o->update_rate > 0 || o->n_compare > 0;
 }
 
 void
@@ -647,6 +841,20 @@ __load_ini(const char *file, struct app_options *o)
 	struct rte_cfgfile_entry *ents = NULL;
 	int rc = -1;
 
+	/* A FIFO, a device or a huge file is not a configuration. */
+	{
+		struct stat st;
+
+		if (stat(file, &st) != 0) {
+			fprintf(stderr, "pktpath: --config %s: %s\n", file, strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+			fprintf(stderr, "pktpath: --config %s: not a regular file of at most 1 MiB\n",
+				file);
+			return -1;
+		}
+	}
 	/* rte_cfgfile skips some malformed lines silently: check first. */
 	{
 		unsigned int line = __ini_syntax(file, err);
@@ -705,7 +913,7 @@ __load_ini(const char *file, struct app_options *o)
 		if (d->arg == NULL) {
 			bool on;
 
-			if (__bool(v, &on, err) != 0) {
+			if (__parse_bool(v, &on, err) != 0) {
 				fprintf(stderr, "pktpath: %s:%u: %s: %s\n", file, line,
 					d->name, err);
 				goto out;
@@ -739,6 +947,27 @@ __check(struct app_options *o)
 	}
 	if (o->template_file[0] != '\0' && o->source != APP_SRC_GEN) {
 		fprintf(stderr, "pktpath: --template: only with --source gen\n");
+		return -1;
+	}
+	if (o->update_rate > 0 && o->ingress_mode == INGRESS_NONE) {
+		fprintf(stderr, "pktpath: --update-rate: refused with --ingress none "
+			"(unguarded readers cannot survive rule updates)\n");
+		return -1;
+	}
+	if (o->peer && o->path != APP_PATH_FULL) {
+		fprintf(stderr, "pktpath: --peer: needs --path full\n");
+		return -1;
+	}
+	if (o->capture[0] != '\0' && o->path != APP_PATH_FULL) {
+		fprintf(stderr, "pktpath: --capture: needs --path full (rx-only touches no packet)\n");
+		return -1;
+	}
+	if (o->n_compare > 0 && o->duration_s <= 0) {
+		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
+		return -1;
+	}
+	if (o->n_compare > 0 && o->path != APP_PATH_FULL) {
+		fprintf(stderr, "pktpath: --compare: needs --path full\n");
 		return -1;
 	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&

@@ -14,6 +14,7 @@
 
 #include <rte_config.h>
 
+#include "ingress.h"
 #include "mib.h"
 #include "path.h"
 #include "pkt.h"
@@ -66,7 +67,39 @@ struct app_options {
 	unsigned int n_udp_ports;
 	uint16_t udp_ports[APP_MAX_PORT_RANGES][2];
 	bool udp_ports_set;
+
+	/* ingress */
+	enum ingress_mode ingress_mode;
+	enum ingress_scope lock_scope;
+	char rules[PATH_MAX];
+	char rules_alt[PATH_MAX];
+	double update_rate;	/* rule replacements per second, 0: none */
+	uint32_t gp_log_us;	/* log grace periods slower than this */
+	unsigned int n_compare;
+	enum ingress_mode compare[APP_MAX_COMPARE];
+	unsigned int rounds;
+	double phase_warmup_s;	/* --compare: settle time before each phase */
+
+	/* the inetpeer-like stage */
+	bool peer;
+	enum peer_layout peer_layout;
+	uint32_t peers;		/* 0: one per generator source address */
+
+	/* stats endpoint */
+	char http[128];		/* "ADDR:PORT", or "" for off */
+	bool http_control;
+	bool metrics_lcore_mib;
+
+	/* capture */
+	char capture[PATH_MAX];
+	enum pkt_capture_what capture_what;
+	uint64_t capture_max;
+	uint32_t capture_ring;
+	uint32_t capture_snaplen;
 };
+
+/* True if the run needs the ingress hook object (any ingress option). */
+bool app_options_want_ingress(const struct app_options *o);
 
 /*
  * Parse argc/argv (argv[0] is the program name, as after rte_eal_init()).

@@ -48,12 +48,38 @@ __flush(struct mib_block *mib, struct rx_acc *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* --capture: copy the packet if it is of the kind asked for. */
+static __rte_always_inline void
+__capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
+	  uint64_t tsc)
+{
+	bool take;
+
+	switch (w->cap_what) {
+	case PKT_CAPTURE_DROPS:
+		take = !path_outcome_delivered(out);
+		break;
+	case PKT_CAPTURE_MARKED:
+		take = (m->ol_flags & RTE_MBUF_F_RX_FDIR_ID) != 0;
+		break;
+	default:
+		take = true;
+		break;
+	}
+	if (take)
+		pkt_capture_packet(w->cap, w->idx, m, tsc, &w->mib);
+}
+
 static __rte_always_inline void
 __loop(struct app_worker *w, const bool gen, const bool full,
-       const bool prefetch)
+       const bool prefetch, const bool hook)
 {
 	struct rte_mbuf *pkts[APP_MAX_BURST];
-	struct path_l2 l2;
+	struct path_l2 l2[APP_MAX_BURST];
+	uint8_t keep[APP_MAX_BURST];
+	struct ingress *ig = w->ig;
+	struct pkt_capture *cap = w->cap;
+	const struct peer_table *peers = w->peers;
 	struct mib_block *mib = &w->mib;
 	const struct path_conf *pc = w->pc;
 	const uint16_t burst = w->burst;
@@ -63,6 +89,11 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	uint16_t n = 0, i;
 
 	while (__running()) {
+		/* A loop iteration is a quiescent state: nothing of the
+		 * classifier is held across it. Also where a mode flip is
+		 * taken when no traffic comes. */
+		if (hook)
+			ingress_worker_quiescent(ig, w->idx, mib);
 		/* One TSC read per poll: the cycles since the previous read
 		 * belong to the previous poll, busy if it carried packets. */
 		now = rte_rdtsc();
@@ -89,7 +120,29 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		acc.packets += n;
 		acc.bursts++;
 
-		if (full) {
+		if (full && !hook) {
+			uint64_t octets = 0;
+
+			if (prefetch)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+			for (i = 0; i < n; i++) {
+				unsigned int out;
+
+				if (prefetch && i + 1 < n)
+					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+				octets += rte_pktmbuf_pkt_len(pkts[i]);
+				path_l2(pc, pkts[i], &l2[0], mib);
+				out = path_rcv(pc, pkts[i], &l2[0], mib);
+				if (peers != NULL && path_outcome_delivered(out))
+					path_peer(peers, pkts[i], &l2[0], now, mib);
+				if (unlikely(cap != NULL))
+					__capture(w, pkts[i], out, now);
+			}
+			mib_add(mib, MIB_F(RX, OCTETS), octets);
+		} else if (full) {
+			/* L2 for the burst, then the ingress hook on the raw
+			 * frames (as tc ingress sees them), then ip_rcv for the
+			 * frames it kept. */
 			uint64_t octets = 0;
 
 			if (prefetch)
@@ -98,10 +151,20 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 				if (prefetch && i + 1 < n)
 					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 				octets += rte_pktmbuf_pkt_len(pkts[i]);
-				path_l2(pc, pkts[i], &l2, mib);
-				path_rcv(pc, pkts[i], &l2, mib);
+				path_l2(pc, pkts[i], &l2[i], mib);
 			}
 			mib_add(mib, MIB_F(RX, OCTETS), octets);
+			ingress_burst(ig, w->idx, pkts, n, keep, mib);
+			for (i = 0; i < n; i++) {
+				unsigned int out = MIB_F(INGRESS, DROPPED);
+
+				if (keep[i])
+					out = path_rcv(pc, pkts[i], &l2[i], mib);
+				if (peers != NULL && path_outcome_delivered(out))
+					path_peer(peers, pkts[i], &l2[i], now, mib);
+				if (unlikely(cap != NULL))
+					__capture(w, pkts[i], out, now);
+			}
 		} else {
 			/* The testpmd rxonly baseline: receive and free, touching
 			 * no packet (so RxOctets is not counted). */
@@ -121,28 +184,42 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	__flush(mib, &acc);
 }
 
-#define VARIANT(name, g, f, p) \
-	static void name(struct app_worker *w) { __loop(w, g, f, p); }
-VARIANT(loop_gen_full_pf, true, true, true)
-VARIANT(loop_gen_full, true, true, false)
-VARIANT(loop_gen_rxonly, true, false, false)
-VARIANT(loop_port_full_pf, false, true, true)
-VARIANT(loop_port_full, false, true, false)
-VARIANT(loop_port_rxonly, false, false, false)
+#define VARIANT(name, g, f, p, h) \
+	static void name(struct app_worker *w) { __loop(w, g, f, p, h); }
+VARIANT(loop_gen_full_pf, true, true, true, false)
+VARIANT(loop_gen_full, true, true, false, false)
+VARIANT(loop_gen_full_pf_ig, true, true, true, true)
+VARIANT(loop_gen_full_ig, true, true, false, true)
+VARIANT(loop_gen_rxonly, true, false, false, false)
+VARIANT(loop_port_full_pf, false, true, true, false)
+VARIANT(loop_port_full, false, true, false, false)
+VARIANT(loop_port_full_pf_ig, false, true, true, true)
+VARIANT(loop_port_full_ig, false, true, false, true)
+VARIANT(loop_port_rxonly, false, false, false, false)
 
 int
 app_worker_main(void *arg)
 {
 	struct app_worker *w = arg;
 	bool gen = w->source == APP_SRC_GEN;
+	bool hook = w->ig != NULL && w->full;
 
-	APP_LOG(DEBUG, "worker %u on lcore %u: %s", w->idx, w->lcore,
-		gen ? "gen" : "port");
+	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
+		gen ? "gen" : "port", hook ? ", ingress hook" : "");
+	if (hook)
+		ingress_worker_start(w->ig, w->idx);
 	if (!w->full)
 		gen ? loop_gen_rxonly(w) : loop_port_rxonly(w);
+	else if (hook && w->prefetch)
+		gen ? loop_gen_full_pf_ig(w) : loop_port_full_pf_ig(w);
+	else if (hook)
+		gen ? loop_gen_full_ig(w) : loop_port_full_ig(w);
 	else if (w->prefetch)
 		gen ? loop_gen_full_pf(w) : loop_port_full_pf(w);
 	else
 		gen ? loop_gen_full(w) : loop_port_full(w);
+	/* Offline: no writer or mode flip waits for a stopped worker. */
+	if (hook)
+		ingress_worker_stop(w->ig, w->idx);
 	return 0;
 }

@@ -661,3 +661,16 @@ path_outcome_delivered(unsigned int outcome)
 	       outcome == MIB_F(ICMP, INMSGS) ||
 	       outcome == MIB_F(PATH, IGMPDELIVERED);
 }
+
+void
+path_peer(const struct peer_table *t, const struct rte_mbuf *m,
+	  const struct path_l2 *l2, uint64_t now, struct mib_block *mib)
+{
+	uint8_t buf[4];
+	const uint8_t *p = rte_pktmbuf_read(m, l2->l3_off + 12u, 4, buf);
+
+	if (p == NULL)
+		return;
+	peer_lookup_get_put(t, (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			    (uint32_t)p[2] << 8 | p[3], now, mib);
+}

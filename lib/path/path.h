@@ -41,6 +41,7 @@
 #include <rte_mbuf.h>
 
 #include "mib.h"
+#include "peer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,15 @@ unsigned int path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 
 /** True if outcome (a path_rcv() return) is a delivery to a listener. */
 bool path_outcome_delivered(unsigned int outcome);
+
+/**
+ * The inetpeer-like stage (--peer on), for a packet path_rcv() delivered:
+ * look its source address up in t, take and drop a reference, touch the
+ * last-use time with now. Moves the Peer counters. Thread-safe: any number
+ * of workers on the same table (see peer.h).
+ */
+void path_peer(const struct peer_table *t, const struct rte_mbuf *m,
+	       const struct path_l2 *l2, uint64_t now, struct mib_block *mib);
 
 #ifdef __cplusplus
 }

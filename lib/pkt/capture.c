@@ -156,8 +156,8 @@ pkt_capture_start(struct pkt_capture *c)
 	int rc = rte_ctrl_thread_create(&c->tid, "pktpath-capture", NULL,
 					__writer, c);
 
-	if (rc != 0)
-		return -rc;
+	if (rc != 0)		/* a negative errno */
+		return rc;
 	c->running = true;
 	return 0;
 }

@@ -4,7 +4,7 @@
 
 run() { # run NAME ARGS...: a short generator run writing $TMP/NAME.json
 	local name=$1; shift
-	"$PKTPATH" $(eal "$name") -- --duration 1.5 --warmup 0.5 --interval 0.5 \
+	"$PKTPATH" $(eal "$name") -- --http 127.0.0.1:0 --duration 1.5 --warmup 0.5 --interval 0.5 \
 		--quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
 		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
 }
@@ -58,6 +58,18 @@ run twoworkers --main-worker --udp-csum on
 jcheck "$TMP/twoworkers.json" "${common[@]}" 'len(d["lcores"]) == 2' \
 	'all(l["run"]["packets"] > 0 for l in d["lcores"])' \
 	'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+
+# The inetpeer-like stage, 2 workers on the same peers, both layouts: every
+# delivered packet looks its source up; every get has its put.
+for l in shared split; do
+	run "peer_$l" --main-worker --peer on --peer-layout $l --peers 100 --flows 200
+	jcheck "$TMP/peer_$l.json" "${common[@]}" \
+		'f("Peer.PeerLookups") == f("Udp.InDatagrams")' \
+		'f("Peer.PeerLookups") == f("Peer.PeerHits") + f("Peer.PeerMisses")' \
+		'f("Peer.PeerGets") == f("Peer.PeerPuts") == f("Peer.PeerHits")' \
+		'f("Peer.PeerMisses") > 0 and f("Peer.PeerHits") > 0' \
+		'd["peer"]["refcnt_sum"] == 0' "d[\"peer\"][\"layout\"] == \"$l\""
+done
 
 # A pcap template: the generator replays its frames round-robin.
 "$MKPCAP" "$TMP/mix.pcap" 02:00:00:00:00:01 > "$TMP/mix.expect"

@@ -8,7 +8,7 @@ bad() { # bad "EXPECTED TEXT" APP-ARGS...: must exit 2 with one stderr line
 	local want=$1; shift
 	n=$((n + 1))
 	set +e
-	"$PKTPATH" $(eal "bad$n") -- "$@" > "$TMP/o.txt" 2> "$TMP/e.txt"
+	"$PKTPATH" $(eal "bad$n") -- --http 127.0.0.1:0 "$@" > "$TMP/o.txt" 2> "$TMP/e.txt"
 	local rc=$?
 	set -e
 	local lines
@@ -36,6 +36,23 @@ bad "--json /nonexistent/dir/x.json" --json /nonexistent/dir/x.json
 bad "--config" --config /nonexistent.ini
 printf 'garbage\n' > "$TMP/x.pcap"
 bad "x.pcap" --template "$TMP/x.pcap"
+
+bad "--http: 'nonsense'" --http nonsense
+bad "--http: '127.0.0.1:99999'" --http 127.0.0.1:99999
+bad "--capture: needs --path full" --path rx-only --capture "$TMP/x.pcap"
+bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
+bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
+bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
+bad "--config /dev/null: not a regular file" --config /dev/null
+
+# A busy port: the second process says so and exits 2.
+python3 -c 'import socket, time, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(30)' > "$TMP/port" &
+holder=$!
+for _ in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+bad "--http 127.0.0.1:$(cat "$TMP/port")" --http "127.0.0.1:$(cat "$TMP/port")"
+kill $holder
 
 printf '[pktpath]\nburst = 16\nfoo = 1\n' > "$TMP/unk.ini"
 bad "unk.ini:3: unknown key 'foo'" --config "$TMP/unk.ini"
@@ -79,7 +96,7 @@ duration = 0.6
 warmup = 0.2
 quiet = on
 INI
-"$PKTPATH" $(eal ini) -- --config "$TMP/ok.ini" --fold lcore --json "$TMP/ini.json" \
+"$PKTPATH" $(eal ini) -- --http 127.0.0.1:0 --config "$TMP/ok.ini" --fold lcore --json "$TMP/ini.json" \
 	> "$TMP/ini.txt" 2>&1 || { cat "$TMP/ini.txt"; fail "ini run"; }
 jcheck "$TMP/ini.json" 'd["info"]["config"]["burst"] == 16' \
 	'd["info"]["config"]["fold"] == "lcore"' 'd["info"]["config"]["duration_s"] == 0.6'

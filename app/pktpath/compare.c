@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --compare MODES: the ingress modes as back-to-back phases in one process,
+ * rounds interleaved (A B C A B C ...) so that drift (thermal, neighbours)
+ * spreads over every mode, then the table of the netdev thread it imitates:
+ * Mpps median/min/max over rounds, ns/pkt and cycles/pkt of the median, and
+ * the differences in ns/pkt (1e9/pps) against off and against lock.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+
+#include "app.h"
+
+struct phase {
+	struct stats_rate total;
+	struct stats_rate *lcore;	/* n_workers */
+	uint64_t acquires, contended, quiescent;
+};
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Sleep s seconds in small steps; false if the run is being stopped. */
+static bool
+nap(struct app *a, double s)
+{
+	uint64_t end = rte_get_tsc_cycles() + (uint64_t)(s * (double)rte_get_tsc_hz());
+	struct timespec tick = { 0, 2 * 1000 * 1000 };
+
+	while (rte_get_tsc_cycles() < end) {
+		if (app_quit)
+			return false;
+		app_ingress_signals(a);
+		nanosleep(&tick, NULL);
+	}
+	return !app_quit;
+}
+
+static uint64_t
+__d(const uint64_t *x, const uint64_t *y, unsigned int f)
+{
+	return y[f] >= x[f] ? y[f] - x[f] : 0;
+}
+
+/* One measured phase between two fresh folds. */
+static bool
+measure(struct app *a, struct phase *ph)
+{
+	struct stats_snapshot *s0, *s1;
+	double dt;
+	unsigned int w;
+
+	stats_fold_now(a->stats);
+	s0 = stats_get(a->stats);
+	if (!nap(a, a->opt.duration_s)) {
+		stats_put(a->stats, s0);
+		return false;
+	}
+	stats_fold_now(a->stats);
+	s1 = stats_get(a->stats);
+	dt = (double)(s1->tsc - s0->tsc) / (double)rte_get_tsc_hz();
+	for (w = 0; w <= a->n_workers; w++) {
+		const uint64_t *x, *y;
+		struct stats_rate *r;
+
+		if (w == a->n_workers) {
+			x = s0->totals;
+			y = s1->totals;
+			r = &ph->total;
+		} else {
+			x = s0->per_block + (size_t)w * MIB_FIELD_MAX;
+			y = s1->per_block + (size_t)w * MIB_FIELD_MAX;
+			r = &ph->lcore[w];
+		}
+		stats_rate_compute(r, __d(x, y, MIB_F(RX, PACKETS)),
+				   __d(x, y, MIB_F(RX, OCTETS)),
+				   __d(x, y, MIB_F(RX, BUSYCYCLES)),
+				   __d(x, y, MIB_F(RX, IDLECYCLES)), dt);
+		if (w == a->n_workers) {
+			ph->acquires = __d(x, y, MIB_F(INGRESS, LOCKACQUIRES));
+			ph->contended = __d(x, y, MIB_F(INGRESS, LOCKCONTENDED));
+			ph->quiescent = __d(x, y, MIB_F(INGRESS, RCUQUIESCENT));
+		}
+	}
+	stats_put(a->stats, s0);
+	stats_put(a->stats, s1);
+	return true;
+}
+
+struct agg {
+	double mpps_med, mpps_min, mpps_max, ns, cyc;
+};
+
+/* Aggregate one mode over rounds, for lcore w (or the total if w < 0). */
+static struct agg
+aggregate(struct phase *ph, unsigned int rounds, int w)
+{
+	double pps[1024], cyc[1024];
+	struct agg g;
+	unsigned int r;
+
+	memset(&g, 0, sizeof(g));
+	for (r = 0; r < rounds && r < RTE_DIM(pps); r++) {
+		const struct stats_rate *x = w < 0 ? &ph[r].total : &ph[r].lcore[w];
+
+		pps[r] = x->pps;
+		cyc[r] = x->cycles_per_pkt;
+	}
+	g.mpps_med = median(pps, r) / 1e6;
+	g.mpps_min = pps[0] / 1e6;		/* sorted by median() */
+	g.mpps_max = pps[r ? r - 1 : 0] / 1e6;
+	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
+	g.cyc = median(cyc, r);
+	return g;
+}
+
+static int
+mode_index(const struct app *a, enum ingress_mode m)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->opt.n_compare; i++)
+		if (a->opt.compare[i] == m)
+			return (int)i;
+	return -1;
+}
+
+static void
+print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
+	    json_t *jmodes)
+{
+	unsigned int nm = a->opt.n_compare, i;
+	int ioff = mode_index(a, INGRESS_OFF), ilock = mode_index(a, INGRESS_LOCK);
+	struct agg g[APP_MAX_COMPARE];
+
+	for (i = 0; i < nm; i++)
+		g[i] = aggregate(res[i], rounds, w);
+	if (w < 0)
+		printf("total (%u worker%s)\n", a->n_workers, a->n_workers == 1 ? "" : "s");
+	else
+		printf("lcore %u\n", a->lcore_ids[w]);
+	printf("%-8s %7s %7s %7s  %8s %10s %11s %12s %14s\n", "mode", "Mpps",
+	       "min", "max", "ns/pkt", "cycles/pkt", "dns vs off", "dns vs lock",
+	       w < 0 ? "lock contended" : "");
+	for (i = 0; i < nm; i++) {
+		char doff[16] = "", dlock[16] = "", cont[24] = "";
+		double vs_off = NAN, vs_lock = NAN;
+
+		if (ioff >= 0 && g[ioff].ns > 0 && g[i].ns > 0) {
+			vs_off = g[i].ns - g[ioff].ns;
+			snprintf(doff, sizeof(doff), "%+.2f", vs_off);
+		}
+		if (ilock >= 0 && g[ilock].ns > 0 && g[i].ns > 0) {
+			vs_lock = g[i].ns - g[ilock].ns;
+			snprintf(dlock, sizeof(dlock), "%+.2f", vs_lock);
+		}
+		if (w < 0 && (a->opt.compare[i] == INGRESS_LOCK ||
+			      a->opt.compare[i] == INGRESS_RWLOCK)) {
+			uint64_t acq = 0, con = 0;
+			unsigned int r;
+
+			for (r = 0; r < rounds; r++) {
+				acq += res[i][r].acquires;
+				con += res[i][r].contended;
+			}
+			snprintf(cont, sizeof(cont), "%.3f%%",
+				 acq ? 100.0 * (double)con / (double)acq : 0.0);
+		}
+		printf("%-8s %7.3f %7.3f %7.3f  %8.2f %10.2f %11s %12s %14s\n",
+		       ingress_mode_name(a->opt.compare[i]), g[i].mpps_med,
+		       g[i].mpps_min, g[i].mpps_max, g[i].ns, g[i].cyc, doff, dlock,
+		       cont);
+		if (jmodes != NULL) {
+			json_t *m = json_array_get(jmodes, i);
+			json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:o, s:o}",
+				"mpps_median", g[i].mpps_med, "mpps_min", g[i].mpps_min,
+				"mpps_max", g[i].mpps_max, "ns_per_pkt", g[i].ns,
+				"cycles_per_pkt", g[i].cyc,
+				"delta_ns_vs_off", isnan(vs_off) ? json_null() : json_real(vs_off),
+				"delta_ns_vs_lock", isnan(vs_lock) ? json_null() : json_real(vs_lock));
+
+			if (w < 0) {
+				json_object_update(m, o);
+				json_decref(o);
+			} else {
+				json_object_set_new(o, "lcore", json_integer(a->lcore_ids[w]));
+				json_array_append_new(json_object_get(m, "lcores"), o);
+			}
+		}
+	}
+}
+
+void
+app_compare_run(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	unsigned int nm = o->n_compare, rounds = o->rounds, i, r, w;
+	struct phase *res[APP_MAX_COMPARE];
+	json_t *jmodes = json_array();
+	char err[256];
+	bool done = true;
+
+	printf("== compare: %u round%s x %u modes, %.2f s phases after %.2f s settle, "
+	       "scope %s, %u worker%s%s\n", rounds, rounds == 1 ? "" : "s", nm,
+	       o->duration_s, o->phase_warmup_s, ingress_scope_name(o->lock_scope),
+	       a->n_workers, a->n_workers == 1 ? "" : "s",
+	       o->update_rate > 0 ? ", rule churn on (paused in none)" : "");
+	fflush(stdout);
+	for (i = 0; i < nm; i++) {
+		res[i] = calloc(rounds, sizeof(*res[i]));
+		for (r = 0; res[i] != NULL && r < rounds; r++)
+			res[i][r].lcore = calloc(a->n_workers, sizeof(struct stats_rate));
+	}
+	for (r = 0; r < rounds && done; r++) {
+		for (i = 0; i < nm && done; i++) {
+			if (app_ingress_set_mode(a, o->compare[i], err, sizeof(err)) != 0) {
+				fprintf(stderr, "pktpath: --compare: %s\n", err);
+				done = false;
+				break;
+			}
+			if (!nap(a, o->phase_warmup_s) || !measure(a, &res[i][r])) {
+				done = false;
+				break;
+			}
+			printf("  round %u %-7s %8.3f Mpps %8.2f ns/pkt %8.2f cycles/pkt\n",
+			       r + 1, ingress_mode_name(o->compare[i]),
+			       res[i][r].total.pps / 1e6, res[i][r].total.ns_per_pkt,
+			       res[i][r].total.cycles_per_pkt);
+			fflush(stdout);
+		}
+	}
+	if (done) {
+		for (i = 0; i < nm; i++) {
+			json_t *per = json_array();
+
+			for (r = 0; r < rounds; r++)
+				json_array_append_new(per, json_real(res[i][r].total.pps / 1e6));
+			json_array_append_new(jmodes, json_pack("{s:s, s:o, s:o, s:I, s:I}",
+				"mode", ingress_mode_name(o->compare[i]),
+				"rounds_mpps", per, "lcores", json_array(),
+				"lock_acquires", (json_int_t)0, "lock_contended", (json_int_t)0));
+			for (r = 0; r < rounds; r++) {
+				json_t *m = json_array_get(jmodes, i);
+
+				json_object_set_new(m, "lock_acquires", json_integer(
+					json_integer_value(json_object_get(m, "lock_acquires")) +
+					(json_int_t)res[i][r].acquires));
+				json_object_set_new(m, "lock_contended", json_integer(
+					json_integer_value(json_object_get(m, "lock_contended")) +
+					(json_int_t)res[i][r].contended));
+			}
+		}
+		printf("\n");
+		print_table(a, res, rounds, -1, jmodes);
+		for (w = 0; a->n_workers > 1 && w < a->n_workers; w++) {
+			printf("\n");
+			print_table(a, res, rounds, (int)w, jmodes);
+		}
+		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:o}",
+			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s,
+			"rounds", (int)rounds, "scope", ingress_scope_name(o->lock_scope),
+			"update_rate", o->update_rate, "modes", jmodes);
+	} else {
+		json_decref(jmodes);
+		printf("compare: interrupted, no table\n");
+	}
+	fflush(stdout);
+	for (i = 0; i < nm; i++) {
+		for (r = 0; res[i] != NULL && r < rounds; r++)
+			free(res[i][r].lcore);
+		free(res[i]);
+	}
+}

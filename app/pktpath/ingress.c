@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The application side of the ingress hook: building it from the options,
+ * the rule churn (two rulesets alternated by lib/ingress's updater thread),
+ * SIGHUP reloads, SIGUSR1 mode cycling, and the control functions that the
+ * HTTP endpoint calls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "app.h"
+
+#define ERR_LEN 512
+
+/* The updater alternates A and B: cheap clones sharing the compiled rules. */
+static struct ingress_classifier *
+make_alternate(void *arg, unsigned int seq)
+{
+	struct app *a = arg;
+
+	return ingress_classifier_clone(seq & 1 ? a->rules_a : a->rules_b);
+}
+
+static struct ingress_classifier *
+load_or_default(const char *file, char *err)
+{
+	struct ingress_classifier *c = NULL;
+
+	if (file[0] == '\0') {
+		if (ingress_rules_parse_string("default pass\n", "(no rules)", &c,
+					       err, ERR_LEN) != 0)
+			return NULL;
+		return c;
+	}
+	if (ingress_rules_parse_file(file, &c, err, ERR_LEN) != 0)
+		return NULL;
+	return c;
+}
+
+int
+app_ingress_setup(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	struct ingress_classifier *first;
+	char err[ERR_LEN];
+	unsigned int i;
+
+	if (!app_options_want_ingress(o))
+		return 0;
+	a->rules_a = load_or_default(o->rules, err);
+	if (a->rules_a == NULL) {
+		fprintf(stderr, "pktpath: --rules %s\n", err);
+		return -1;
+	}
+	a->rules_b = load_or_default(o->rules_alt, err);
+	if (a->rules_b == NULL) {
+		fprintf(stderr, "pktpath: --rules-alt %s\n", err);
+		return -1;
+	}
+	first = ingress_classifier_clone(a->rules_a);
+	if (first == NULL) {
+		fprintf(stderr, "pktpath: ingress_classifier_clone: out of memory\n");
+		return -1;
+	}
+	a->ig = ingress_create(a->n_workers, o->ingress_mode, o->lock_scope, first,
+			       a->ctl_mib, (int)rte_socket_id());
+	if (a->ig == NULL) {
+		ingress_classifier_free(first);
+		fprintf(stderr, "pktpath: ingress_create: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	ingress_set_gp_log_us(a->ig, o->gp_log_us);
+	for (i = 0; i < a->n_workers; i++)
+		a->workers[i].ig = a->ig;
+	return 0;
+}
+
+/* Called once the workers run (the updater's grace periods need them). */
+static int
+__updater_start(struct app *a)
+{
+	int rc;
+
+	if (a->ig == NULL || a->opt.update_rate <= 0)
+		return 0;
+	rc = ingress_updater_start(a->ig, a->opt.update_rate, make_alternate, a);
+	if (rc != 0 && rc != -EBUSY)
+		APP_LOG(ERR, "rule updater: %s", strerror(-rc));
+	return rc;
+}
+
+int
+app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+{
+	bool churn = a->opt.update_rate > 0;
+	int rc;
+
+	if (a->ig == NULL) {
+		snprintf(err, len, "no ingress hook (start with --ingress, --rules or --compare)");
+		return -ENOTSUP;
+	}
+	/* none cannot coexist with updates: pause the churn while in none. */
+	if (m == INGRESS_NONE && churn)
+		ingress_updater_stop(a->ig);
+	rc = ingress_set_mode(a->ig, m);
+	if (rc != 0) {
+		snprintf(err, len, "ingress_set_mode(%s): %s", ingress_mode_name(m),
+			 strerror(-rc));
+		if (m == INGRESS_NONE && churn)
+			__updater_start(a);
+		return rc;
+	}
+	if (m != INGRESS_NONE && churn)
+		__updater_start(a);
+	APP_LOG(INFO, "ingress mode %s", ingress_mode_name(m));
+	return 0;
+}
+
+int
+app_ingress_load_rules(struct app *a, const char *text, size_t len,
+		       const char *name, char *err, size_t errlen)
+{
+	struct ingress_classifier *c = NULL;
+	char *buf;
+	int rc;
+
+	if (a->ig == NULL) {
+		snprintf(err, errlen, "no ingress hook (start with --ingress, --rules or --compare)");
+		return -ENOTSUP;
+	}
+	buf = malloc(len + 1);
+	if (buf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		snprintf(err, errlen, "%s: NUL byte in the rules", name);
+		return -EINVAL;
+	}
+	rc = ingress_rules_parse_string(buf, name, &c, err, errlen);
+	free(buf);
+	if (rc != 0)
+		return rc;
+	rc = ingress_replace(a->ig, c);
+	if (rc != 0) {
+		ingress_classifier_free(c);
+		snprintf(err, errlen, "ingress_replace: %s%s", strerror(-rc),
+			 rc == -EPERM ? " (mode none refuses updates)" : "");
+	}
+	return rc;
+}
+
+/* SIGHUP: reload --rules; SIGUSR1: next mode. From the control loop. */
+void
+app_ingress_signals(struct app *a)
+{
+	char err[ERR_LEN];
+
+	if (app_sighup) {
+		app_sighup = 0;
+		if (a->ig == NULL || a->opt.rules[0] == '\0') {
+			APP_LOG(WARNING, "SIGHUP: no --rules file to reload");
+		} else {
+			struct ingress_classifier *c = NULL;
+			int rc;
+
+			if (ingress_rules_parse_file(a->opt.rules, &c, err, sizeof(err)) != 0) {
+				APP_LOG(ERR, "SIGHUP: %s (the running rules stay)", err);
+			} else if ((rc = ingress_replace(a->ig, c)) != 0) {
+				ingress_classifier_free(c);
+				APP_LOG(ERR, "SIGHUP: ingress_replace: %s (the running rules stay)",
+					strerror(-rc));
+			} else {
+				APP_LOG(INFO, "SIGHUP: %s reloaded", a->opt.rules);
+			}
+		}
+	}
+	if (app_sigusr1) {
+		app_sigusr1 = 0;
+		if (a->ig == NULL) {
+			APP_LOG(WARNING, "SIGUSR1: no ingress hook to flip");
+		} else {
+			enum ingress_mode m = ingress_get_mode(a->ig);
+
+			/* off -> none -> lock -> rwlock -> rcu -> off, skipping
+			 * none while rules churn. */
+			do {
+				m = (enum ingress_mode)((m + 1) % INGRESS_MODE_MAX);
+			} while (m == INGRESS_NONE && a->opt.update_rate > 0);
+			if (app_ingress_set_mode(a, m, err, sizeof(err)) != 0)
+				APP_LOG(ERR, "SIGUSR1: %s", err);
+		}
+	}
+}
+
+void
+app_ingress_start(struct app *a)
+{
+	if (a->ig != NULL && ingress_get_mode(a->ig) != INGRESS_NONE)
+		__updater_start(a);
+}
+
+void
+app_ingress_teardown(struct app *a)
+{
+	if (a->ig != NULL)
+		ingress_updater_stop(a->ig);
+	ingress_free(a->ig);
+	a->ig = NULL;
+	ingress_classifier_free(a->rules_a);
+	ingress_classifier_free(a->rules_b);
+	a->rules_a = a->rules_b = NULL;
+}
+
+json_t *
+app_ingress_info(struct app *a)
+{
+	char desc[INGRESS_DESC_MAX + 32];
+
+	if (a->ig == NULL)
+		return json_pack("{s:s}", "mode", "off");
+	ingress_describe(a->ig, desc, sizeof(desc));
+	return json_pack("{s:s, s:s, s:s, s:f, s:I}",
+		"mode", ingress_mode_name(ingress_get_mode(a->ig)),
+		"scope", ingress_scope_name(ingress_get_scope(a->ig)),
+		"classifier", desc,
+		"update_rate", a->opt.update_rate,
+		"updates", (json_int_t)ingress_updater_count(a->ig));
+}
+
+/* ---- hooks for the HTTP endpoint and DPDK telemetry (their threads) ---- */
+
+static int
+hook_set_mode(void *arg, const char *mode, char *err, size_t len)
+{
+	enum ingress_mode m;
+
+	if (ingress_mode_parse(mode, &m) != 0) {
+		snprintf(err, len, "unknown mode '%s' (off|none|lock|rwlock|rcu)", mode);
+		return -EINVAL;
+	}
+	return app_ingress_set_mode(arg, m, err, len);
+}
+
+static int
+hook_load_rules(void *arg, const char *body, size_t len, char *err, size_t errlen)
+{
+	return app_ingress_load_rules(arg, body, len, "POST /ingress/rules", err,
+				      errlen);
+}
+
+static json_t *
+hook_ingress_state(void *arg)
+{
+	struct app *a = arg;
+	json_t *o = app_ingress_info(a), *modes = json_array();
+	unsigned int m;
+
+	if (a->ig != NULL)
+		for (m = 0; m < INGRESS_MODE_MAX; m++)
+			json_array_append_new(modes, json_string(
+				ingress_mode_name((enum ingress_mode)m)));
+	else
+		json_array_append_new(modes, json_string("off"));
+	json_object_set_new(o, "modes", modes);
+	return o;
+}
+
+void
+app_ingress_hooks(struct app *a, struct stats_http_hooks *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->set_mode = hook_set_mode;
+	h->load_rules = hook_load_rules;
+	h->ingress_state = hook_ingress_state;
+	h->arg = a;
+}

@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/bench (the time_bench harness) and of the inetpeer-like
+ * stage of lib/path (peer.h), with an EAL of 2 lcores and no hugepages.
+ *
+ * No timing threshold anywhere: the harness is checked on functions of
+ * known relative cost (an empty loop vs 100 dependent additions per
+ * iteration) by comparing the two figures with each other, never with a
+ * constant; refusals and the JSON schema are checked exactly; the peer
+ * stage's counters and refcounts are exact under 2 concurrent lcores.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "bench.h"
+#include "mib.h"
+#include "peer.h"
+
+static bool eal_ok;
+
+/* ---- benchmark functions of known relative cost ---- */
+
+static int
+fn_empty(struct bench_rec *rec, void *arg)
+{
+	uint64_t i;
+
+	(void)arg;
+	bench_start(rec);
+	for (i = 0; i < rec->loops; i++)
+		__asm__ volatile("" ::: "memory");
+	bench_stop(rec, rec->loops);
+	return 0;
+}
+
+/* 100 additions per iteration, each depending on the previous one (the
+ * empty asm makes x opaque, so the compiler can neither fold nor reorder
+ * them). */
+static int
+fn_add100(struct bench_rec *rec, void *arg)
+{
+	uint64_t i, x = rec->worker;
+	unsigned int j;
+
+	(void)arg;
+	bench_start(rec);
+	for (i = 0; i < rec->loops; i++)
+		for (j = 0; j < 100; j++) {
+			x += j;
+			__asm__ volatile("" : "+r"(x));
+		}
+	bench_stop(rec, rec->loops);
+	return 0;
+}
+
+/* Times nothing: a TSC-read pair only. */
+static int
+fn_too_short(struct bench_rec *rec, void *arg)
+{
+	(void)arg;
+	bench_start(rec);
+	bench_stop(rec, rec->loops);
+	return 0;
+}
+
+static int
+fn_untimed(struct bench_rec *rec, void *arg)
+{
+	(void)rec;
+	(void)arg;
+	return 0;
+}
+
+static int
+fn_unpaired(struct bench_rec *rec, void *arg)
+{
+	(void)arg;
+	bench_start(rec);
+	return 0;
+}
+
+static int
+fn_fails(struct bench_rec *rec, void *arg)
+{
+	(void)arg;
+	bench_start(rec);
+	bench_stop(rec, rec->loops);
+	return -EIO;
+}
+
+/* ---- harness ---- */
+
+static void
+test_relative_cost(void **state)
+{
+	struct bench_spec e = { .name = "empty", .fn = fn_empty };
+	struct bench_spec a = { .name = "add100", .fn = fn_add100, .step = 100 };
+	struct bench_result re, ra;
+
+	(void)state;
+	if (!eal_ok)
+		skip();
+	assert_int_equal(bench_run(&e, 200000, 5, &re), 0);
+	assert_int_equal(bench_run(&a, 200000, 5, &ra), 0);
+	assert_string_equal(re.name, "empty");
+	assert_int_equal(ra.step, 100);
+	assert_int_equal(re.elems, 200000);
+	assert_int_equal(re.reps, 5);
+	assert_false(re.concurrent);
+	/* The only timing claim: more work reports more cycles per element.
+	 * Compared on the fastest repetitions: preemption by another task
+	 * only ever lengthens a repetition, so the minima are the figures
+	 * least disturbed on a loaded machine. */
+	assert_true(ra.cycles.min > re.cycles.min);
+	assert_true(re.cycles.min <= re.cycles.median &&
+		    re.cycles.median <= re.cycles.max);
+	assert_true(ra.ns.min > re.ns.min);
+	assert_true(re.baseline_cycles > 0);
+	assert_true(re.lap_overhead_cycles > 0);
+}
+
+static void
+test_concurrent(void **state)
+{
+	struct bench_spec e = { .name = "empty", .fn = fn_empty };
+	struct bench_spec a = { .name = "add100", .fn = fn_add100 };
+	struct bench_result re, ra;
+	unsigned int i;
+
+	(void)state;
+	if (!eal_ok || rte_lcore_count() < 2)
+		skip();
+	assert_int_equal(bench_run_concurrent(&e, 200000, 3, &re), 0);
+	assert_int_equal(bench_run_concurrent(&a, 200000, 3, &ra), 0);
+	assert_true(ra.concurrent);
+	assert_int_equal(ra.n_lcores, rte_lcore_count());
+	assert_int_equal(ra.lcore[0].lcore_id, rte_get_main_lcore());
+	for (i = 0; i < ra.n_lcores; i++) {
+		assert_int_equal(ra.lcore[i].elems, 200000);
+		assert_true(ra.lcore[i].cycles.min > re.lcore[i].cycles.min);
+	}
+	assert_true(ra.cycles.min > re.cycles.min);
+	assert_true(ra.sum_mops > 0 && ra.sum_mops < re.sum_mops);
+	/* The workers are idle again: a second run launches fine. */
+	assert_int_equal(bench_run_concurrent(&e, 200000, 1, &re), 0);
+	/* A failing function aborts every worker and reports its error. */
+	e.fn = fn_fails;
+	assert_int_equal(bench_run_concurrent(&e, 200000, 3, &re), -EIO);
+	assert_non_null(strstr(re.error, "failed"));
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		if (rte_lcore_is_enabled(i) && i != rte_get_main_lcore())
+			assert_int_equal(rte_eal_get_lcore_state(i), WAIT);
+}
+
+static void
+test_refusals(void **state)
+{
+	struct bench_spec s = { .name = "x", .fn = fn_empty };
+	struct bench_result r;
+	int i, ret = 0;
+
+	(void)state;
+	if (!eal_ok)
+		skip();
+	assert_int_equal(bench_run(&s, 0, 3, &r), -EINVAL);
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS - 1, 3, &r), -EINVAL);
+	assert_non_null(strstr(r.error, "below the minimum"));
+	assert_non_null(strstr(r.error, "x:"));
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 0, &r), -EINVAL);
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, BENCH_MAX_REPS + 1, &r),
+			 -EINVAL);
+	if (rte_lcore_count() >= 2)
+		assert_int_equal(bench_run_concurrent(&s, 10, 3, &r), -EINVAL);
+	s.fn = NULL;
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 1, &r), -EINVAL);
+	s.fn = fn_empty;
+	s.name = "";
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 1, &r), -EINVAL);
+	s.name = "x";
+	s.fn = fn_untimed;
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 1, &r), -EINVAL);
+	assert_non_null(strstr(r.error, "did not time"));
+	s.fn = fn_unpaired;
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 1, &r), -EINVAL);
+	s.fn = fn_fails;
+	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS, 1, &r), -EIO);
+	/* An interval of nothing but the two TSC reads is refused as too
+	 * short. (Retried: only an interrupt landing inside that window of a
+	 * few dozen cycles could lengthen it, three times in a row.) */
+	s.fn = fn_too_short;
+	for (i = 0; i < 3 && ret != -ERANGE; i++)
+		ret = bench_run(&s, BENCH_MIN_LOOPS, 1, &r);
+	assert_int_equal(ret, -ERANGE);
+	assert_non_null(strstr(r.error, "raise --loops"));
+}
+
+static void
+test_json_schema(void **state)
+{
+	struct bench_spec s = { .name = "add100", .fn = fn_add100, .step = 7 };
+	struct bench_result r, rc;
+	char err[BENCH_ERR_LEN], path[] = "/tmp/test_bench_XXXXXX";
+	json_t *o, *doc, *back, *x;
+	json_error_t jerr;
+	size_t i;
+	int fd;
+
+	(void)state;
+	if (!eal_ok)
+		skip();
+	assert_int_equal(bench_run(&s, 20000, 3, &r), 0);
+	o = bench_result_json(&r);
+	assert_non_null(o);
+	assert_int_equal(bench_result_json_check(o, err, sizeof(err)), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "name")), "add100");
+	assert_string_equal(json_string_value(json_object_get(o, "mode")), "single");
+	assert_int_equal(json_integer_value(json_object_get(o, "step")), 7);
+	assert_int_equal(json_integer_value(json_object_get(o, "loops")), 20000);
+	assert_int_equal(json_integer_value(json_object_get(o, "reps")), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "elems")), 20000);
+	assert_int_equal(json_integer_value(json_object_get(o, "tsc_hz")),
+			 (json_int_t)rte_get_tsc_hz());
+	assert_null(json_object_get(o, "lcores"));
+	/* The checker catches a broken result. */
+	x = json_deep_copy(o);
+	json_object_del(x, "cycles_per_elem");
+	assert_int_equal(bench_result_json_check(x, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cycles_per_elem"));
+	json_decref(x);
+	x = json_deep_copy(o);
+	json_object_set_new(json_object_get(x, "ns_per_elem"), "min",
+			    json_real(1e12));
+	assert_int_equal(bench_result_json_check(x, err, sizeof(err)), -EINVAL);
+	json_decref(x);
+	x = json_deep_copy(o);
+	json_object_set_new(x, "mode", json_string("sideways"));
+	assert_int_equal(bench_result_json_check(x, NULL, 0), -EINVAL);
+	json_decref(x);
+
+	/* A document with a single, a concurrent and a skipped entry, written
+	 * to a file and read back. */
+	doc = bench_doc_new();
+	assert_non_null(doc);
+	assert_int_equal(bench_doc_add(doc, &r), 0);
+	if (rte_lcore_count() >= 2) {
+		assert_int_equal(bench_run_concurrent(&s, 20000, 3, &rc), 0);
+		assert_int_equal(bench_doc_add(doc, &rc), 0);
+	}
+	assert_int_equal(bench_doc_skip(doc, "rcu_sync_2r", "needs 2 lcores"), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(bench_doc_write(doc, path, err), 0);
+	back = json_load_file(path, 0, &jerr);
+	unlink(path);
+	assert_non_null(back);
+	assert_string_equal(json_string_value(json_object_get(back, "schema")),
+			    "pktpath-bench/1");
+	assert_true(json_is_string(json_object_get(back, "version")));
+	assert_int_equal(json_integer_value(json_object_get(back, "lcores")),
+			 rte_lcore_count());
+	assert_int_equal(json_array_size(json_object_get(back, "results")),
+			 rte_lcore_count() >= 2 ? 2 : 1);
+	json_array_foreach(json_object_get(back, "results"), i, x)
+		assert_int_equal(bench_result_json_check(x, err, sizeof(err)), 0);
+	if (rte_lcore_count() >= 2) {
+		x = json_array_get(json_object_get(back, "results"), 1);
+		assert_string_equal(json_string_value(json_object_get(x, "mode")),
+				    "concurrent");
+		assert_int_equal(json_array_size(json_object_get(x, "lcores")),
+				 rte_lcore_count());
+	}
+	x = json_array_get(json_object_get(back, "skipped"), 0);
+	assert_string_equal(json_string_value(json_object_get(x, "name")),
+			    "rcu_sync_2r");
+	assert_int_equal(bench_doc_write(doc, "/nonexistent/dir/x.json", err),
+			 -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/dir/x.json"));
+	json_decref(back);
+	json_decref(doc);
+	json_decref(o);
+}
+
+/* ---- the peer stage ---- */
+
+#define PEER_BASE 0x0a000001u	/* 10.0.0.1 */
+
+static void
+test_peer_table(void **state)
+{
+	enum peer_layout l;
+	struct mib_set *set;
+	struct mib_block b;
+	struct peer_table *t;
+	uint32_t refs;
+	uint64_t dtime;
+	unsigned int i;
+
+	(void)state;
+	assert_null(peer_table_create(0, PEER_LAYOUT_SHARED, -1));
+	assert_int_equal(errno, EINVAL);
+	assert_null(peer_table_create(PEER_MAX + 1, PEER_LAYOUT_SPLIT, -1));
+	assert_null(peer_table_create(8, PEER_LAYOUT_MAX, -1));
+	assert_int_equal(peer_layout_parse("shared", &l), 0);
+	assert_int_equal(l, PEER_LAYOUT_SHARED);
+	assert_int_equal(peer_layout_parse("split", &l), 0);
+	assert_int_equal(l, PEER_LAYOUT_SPLIT);
+	assert_int_equal(peer_layout_parse("Split", &l), -EINVAL);
+	assert_int_equal(peer_layout_parse(NULL, &l), -EINVAL);
+	assert_string_equal(peer_layout_name(PEER_LAYOUT_SPLIT), "split");
+	assert_string_equal(peer_layout_name(PEER_LAYOUT_MAX), "?");
+
+	for (l = 0; l < PEER_LAYOUT_MAX; l++) {
+		set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+		assert_non_null(set);
+		b = mib_set_block(set, 0);
+		t = peer_table_create(64, l, -1);
+		assert_non_null(t);
+		assert_int_equal(peer_table_layout(t), l);
+		assert_int_equal(peer_table_add(t, 0), -EINVAL);
+		assert_int_equal(peer_table_add_range(t, PEER_BASE, 64), 0);
+		assert_int_equal(peer_table_count(t), 64);
+		assert_int_equal(peer_table_add(t, PEER_BASE), -EEXIST);
+		assert_int_equal(peer_table_add(t, PEER_BASE + 64), -ENOSPC);
+		/* Where the hot fields are, relative to the key's line. */
+		for (i = 0; i <= t->mask; i++) {
+			uintptr_t k = (uintptr_t)(t->keys + (size_t)i * t->key_stride);
+			uintptr_t h = (uintptr_t)(t->hot + (size_t)i * t->hot_stride);
+			uintptr_t rc = h + offsetof(struct peer_entry, refcnt);
+			uintptr_t dt = h + offsetof(struct peer_entry, dtime);
+
+			if (l == PEER_LAYOUT_SHARED) {
+				assert_int_equal(k / 64, rc / 64);
+				assert_int_equal(k / 64, dt / 64);
+			} else {
+				assert_int_equal(h % 64, 0);
+				assert_true(k / 64 != rc / 64);
+				assert_int_equal(rc / 64, dt / 64);
+			}
+		}
+		/* Every known address hits, every unknown one misses. */
+		for (i = 0; i < 64; i++)
+			assert_true(peer_lookup_get_put(t, PEER_BASE + i, 1000 + i, &b));
+		for (i = 64; i < 164; i++)
+			assert_false(peer_lookup_get_put(t, PEER_BASE + i, 5, &b));
+		assert_false(peer_lookup_get_put(t, 0, 5, &b));
+		assert_int_equal(mib_read(&b, MIB_F(PEER, LOOKUPS)), 165);
+		assert_int_equal(mib_read(&b, MIB_F(PEER, HITS)), 64);
+		assert_int_equal(mib_read(&b, MIB_F(PEER, MISSES)), 101);
+		assert_int_equal(mib_read(&b, MIB_F(PEER, GETS)), 64);
+		assert_int_equal(mib_read(&b, MIB_F(PEER, PUTS)), 64);
+		/* Misses never insert; a hit touches last-use. */
+		assert_int_equal(peer_table_count(t), 64);
+		assert_int_equal(peer_table_info(t, PEER_BASE + 100, NULL, NULL),
+				 -ENOENT);
+		assert_int_equal(peer_table_info(t, PEER_BASE + 7, &refs, &dtime), 0);
+		assert_int_equal(refs, 0);
+		assert_int_equal(dtime, 1007);
+		assert_int_equal(peer_table_refcnt_sum(t), 0);
+		peer_table_free(t);
+		mib_set_free(set);
+	}
+	peer_table_free(NULL);
+}
+
+#define PEER_N 512u
+#define PEER_LOOPS 2000000u
+
+struct peer_run {
+	struct peer_table *t;
+	struct mib_set *set;
+	uint32_t go;
+	uint64_t hits[2];
+};
+
+/* Worker w: lookups over the known peers (all shared with the other
+ * worker) and one unknown address in every 8. */
+static int
+peer_worker(void *arg)
+{
+	struct peer_run *p = arg;
+	unsigned int w = rte_lcore_id() == rte_get_main_lcore() ? 0 : 1;
+	struct mib_block b = mib_set_block(p->set, w);
+	uint64_t i, hits = 0;
+
+	/* Start together: acquire pairs with the main lcore's release. */
+	__atomic_fetch_add(&p->go, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&p->go, __ATOMIC_ACQUIRE) < 2)
+		rte_pause();
+	for (i = 0; i < PEER_LOOPS; i++) {
+		uint32_t addr = (i & 7) == 7 ? PEER_BASE + PEER_N + (uint32_t)i :
+			PEER_BASE + (uint32_t)((i * 7 + w * 100) % PEER_N);
+
+		hits += peer_lookup_get_put(p->t, addr, i, &b);
+	}
+	p->hits[w] = hits;
+	return 0;
+}
+
+static void
+test_peer_two_lcores(void **state)
+{
+	uint64_t tot[MIB_FIELD_MAX];
+	int sockets[2] = { 0, 0 };
+	unsigned int worker;
+	enum peer_layout l;
+
+	(void)state;
+	if (!eal_ok || rte_lcore_count() < 2)
+		skip();
+	worker = rte_get_next_lcore(-1, 1, 0);
+	for (l = 0; l < PEER_LAYOUT_MAX; l++) {
+		struct peer_run p = { 0 };
+		uint64_t hits = PEER_LOOPS - PEER_LOOPS / 8;
+
+		p.t = peer_table_create(PEER_N, l, (int)rte_socket_id());
+		assert_non_null(p.t);
+		assert_int_equal(peer_table_add_range(p.t, PEER_BASE, PEER_N), 0);
+		p.set = mib_set_create(2, MIB_LAYOUT_PERCPU, sockets);
+		assert_non_null(p.set);
+		assert_int_equal(rte_eal_remote_launch(peer_worker, &p, worker), 0);
+		peer_worker(&p);
+		assert_int_equal(rte_eal_wait_lcore(worker), 0);
+
+		mib_fold(p.set, MIB_FOLD_FIELD, tot, NULL);
+		assert_int_equal(tot[MIB_F(PEER, LOOKUPS)], 2 * PEER_LOOPS);
+		assert_int_equal(tot[MIB_F(PEER, LOOKUPS)],
+				 tot[MIB_F(PEER, HITS)] + tot[MIB_F(PEER, MISSES)]);
+		assert_int_equal(tot[MIB_F(PEER, HITS)], 2 * hits);
+		assert_int_equal(p.hits[0] + p.hits[1], 2 * hits);
+		assert_int_equal(tot[MIB_F(PEER, GETS)], tot[MIB_F(PEER, HITS)]);
+		assert_int_equal(tot[MIB_F(PEER, PUTS)], tot[MIB_F(PEER, GETS)]);
+		/* Every get had its put, whatever the interleaving. */
+		assert_int_equal(peer_table_refcnt_sum(p.t), 0);
+		assert_int_equal(peer_table_count(p.t), PEER_N);
+		assert_int_equal(mib_check_conservation(tot, NULL, 0), 0);
+		peer_table_free(p.t);
+		mib_set_free(p.set);
+	}
+}
+
+static int
+__setup(void **state)
+{
+	char *argv[] = {
+		"test_bench", "--no-huge", "--no-shconf", "-m", "256",
+		"--no-pci", "--file-prefix", "test_bench", "-l", "0-1",
+		"--log-level", "lib.eal:error", NULL,
+	};
+
+	(void)state;
+	eal_ok = rte_eal_init((int)RTE_DIM(argv) - 1, argv) >= 0;
+	if (!eal_ok)
+		fprintf(stderr, "test_bench: rte_eal_init failed; EAL tests skipped\n");
+	return 0;
+}
+
+static int
+__teardown(void **state)
+{
+	(void)state;
+	if (eal_ok)
+		rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peer_table),
+		cmocka_unit_test(test_relative_cost),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_json_schema),
+		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_peer_two_lcores),
+	};
+
+	return cmocka_run_group_tests(tests, __setup, __teardown);
+}

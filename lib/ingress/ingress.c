@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The ingress hook: mode flips, the writer protocol, grace periods and the
+ * updater thread. The reader fast path is inline in ingress.h; the protocol
+ * is described there.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+
+#include "ingress_pvt.h"
+
+/* "pktpath", the app's type: whoever registers first creates it, the other
+ * gets the same id, so --log-level=pktpath:debug covers this library too. */
+RTE_LOG_REGISTER(ingress_logtype, pktpath, INFO);
+
+#define GP_LOG_US_DEFAULT 1000
+#define SPINS_BEFORE_YIELD 1000
+#define MAX_WORKERS 1024
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+/* ---------------------------------------------------------------- */
+
+static const char *const mode_names[] = {
+	[INGRESS_OFF] = "off", [INGRESS_NONE] = "none", [INGRESS_LOCK] = "lock",
+	[INGRESS_RWLOCK] = "rwlock", [INGRESS_RCU] = "rcu",
+};
+static_assert(RTE_DIM(mode_names) == INGRESS_MODE_MAX, "mode_names");
+
+static const char *const scope_names[] = {
+	[INGRESS_SCOPE_PACKET] = "packet", [INGRESS_SCOPE_BURST] = "burst",
+};
+static_assert(RTE_DIM(scope_names) == INGRESS_SCOPE_MAX, "scope_names");
+
+const char *
+ingress_mode_name(enum ingress_mode m)
+{
+	return (unsigned int)m < INGRESS_MODE_MAX ? mode_names[m] : NULL;
+}
+
+int
+ingress_mode_parse(const char *s, enum ingress_mode *out)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < INGRESS_MODE_MAX; i++)
+		if (strcmp(s, mode_names[i]) == 0) {
+			*out = (enum ingress_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *
+ingress_scope_name(enum ingress_scope s)
+{
+	return (unsigned int)s < INGRESS_SCOPE_MAX ? scope_names[s] : NULL;
+}
+
+int
+ingress_scope_parse(const char *s, enum ingress_scope *out)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < INGRESS_SCOPE_MAX; i++)
+		if (strcmp(s, scope_names[i]) == 0) {
+			*out = (enum ingress_scope)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Create / free                                                     */
+/* ---------------------------------------------------------------- */
+
+struct ingress *
+ingress_create(unsigned int n_workers, enum ingress_mode mode,
+	       enum ingress_scope scope, struct ingress_classifier *initial,
+	       struct mib_block ctl, int socket)
+{
+	struct ingress *ing;
+	struct __ingress_ctl *c;
+	size_t qsz;
+	unsigned int i;
+
+	if (n_workers == 0 || n_workers > MAX_WORKERS ||
+	    (unsigned int)mode >= INGRESS_MODE_MAX ||
+	    (unsigned int)scope >= INGRESS_SCOPE_MAX ||
+	    (initial == NULL && mode != INGRESS_OFF) || ctl.base == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ing = rte_zmalloc_socket("ingress", sizeof(*ing) +
+				 n_workers * sizeof(ing->w[0]),
+				 RTE_CACHE_LINE_SIZE, socket);
+	c = calloc(1, sizeof(*c));
+	qsz = rte_rcu_qsbr_get_memsize(n_workers);
+	if (ing)
+		ing->qsv = rte_zmalloc_socket("ingress_qsbr", qsz,
+					      RTE_CACHE_LINE_SIZE, socket);
+	if (ing == NULL || c == NULL || ing->qsv == NULL ||
+	    rte_rcu_qsbr_init(ing->qsv, n_workers) != 0) {
+		if (ing)
+			rte_free(ing->qsv);
+		rte_free(ing);
+		free(c);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&c->mtx, NULL);
+	pthread_mutex_init(&c->upd_mtx, NULL);
+	c->mib = ctl;
+	c->gp_log_us = GP_LOG_US_DEFAULT;
+	c->socket = socket;
+	ing->ctl = c;
+	ing->n_workers = n_workers;
+	ing->cfg = __INGRESS_CFG(mode, scope);
+	ing->cur = initial;
+	rte_spinlock_init(&ing->lock);
+	rte_rwlock_init(&ing->rwlock);
+	for (i = 0; i < n_workers; i++) {
+		ing->w[i].cfg = __INGRESS_W_STOPPED;
+		ing->w[i].lcore = LCORE_ID_ANY;
+	}
+	INGRESS_LOG(DEBUG, "hook for %u workers, mode %s, scope %s, %s",
+		    n_workers, mode_names[mode], scope_names[scope],
+		    initial ? ingress_classifier_desc(initial) : "no classifier");
+	return ing;
+}
+
+void
+ingress_free(struct ingress *ing)
+{
+	if (ing == NULL)
+		return;
+	ingress_updater_stop(ing);
+	ingress_classifier_free(ing->cur);
+	pthread_mutex_destroy(&ing->ctl->mtx);
+	pthread_mutex_destroy(&ing->ctl->upd_mtx);
+	free(ing->ctl);
+	rte_free(ing->qsv);
+	rte_free(ing);
+}
+
+/* ---------------------------------------------------------------- */
+/* Worker side (the cold part)                                       */
+/* ---------------------------------------------------------------- */
+
+static bool
+cfg_is_rcu(uint32_t cfg)
+{
+	return cfg != __INGRESS_W_STOPPED && cfg != __INGRESS_W_STARTING &&
+	       __INGRESS_CFG_MODE(cfg) == INGRESS_RCU;
+}
+
+void
+__ingress_worker_switch(struct ingress *ing, unsigned int wid, uint32_t cfg)
+{
+	struct __ingress_worker *w = &ing->w[wid];
+	uint32_t old = __atomic_load_n(&w->cfg, __ATOMIC_RELAXED);
+
+	if (unlikely(old == __INGRESS_W_STOPPED)) {
+		/* A burst from a stopped (or never started) worker: go
+		 * through the whole start protocol, fence included, rather
+		 * than publish a cfg loaded before it. */
+		ingress_worker_start(ing, wid);
+		return;
+	}
+	if (cfg_is_rcu(old) && !cfg_is_rcu(cfg)) {
+		/* Leaving rcu: our last pointer use was in an earlier burst.
+		 * The store-release inside orders it before "offline", after
+		 * which a writer no longer waits for us. */
+		rte_rcu_qsbr_thread_offline(ing->qsv, wid);
+	} else if (!cfg_is_rcu(old) && cfg_is_rcu(cfg)) {
+		/* Entering rcu: online BEFORE the first pointer load. The
+		 * seq_cst fence inside keeps our next loads of the pointer
+		 * from moving above the store that makes us visible online. */
+		rte_rcu_qsbr_thread_online(ing->qsv, wid);
+	}
+	/* Release: every access this worker made under the old cfg (the
+	 * unguarded reads of none mode in particular) is ordered before the
+	 * control side's acquire load that sees the new cfg. */
+	__atomic_store_n(&w->cfg, cfg, __ATOMIC_RELEASE);
+}
+
+void
+ingress_worker_start(struct ingress *ing, unsigned int wid)
+{
+	struct __ingress_worker *w = &ing->w[wid];
+
+	RTE_VERIFY(wid < ing->n_workers);
+	/* Started twice: restart from offline (release: as in stop). */
+	if (cfg_is_rcu(__atomic_load_n(&w->cfg, __ATOMIC_RELAXED)))
+		rte_rcu_qsbr_thread_offline(ing->qsv, wid);
+	/* Registered but offline until the switch below (thread-safe,
+	 * idempotent). */
+	rte_rcu_qsbr_thread_register(ing->qsv, wid);
+	/* Relaxed: for logs and self_worker(); ordered by the fence below. */
+	__atomic_store_n(&w->lcore, rte_lcore_id(), __ATOMIC_RELAXED);
+	__atomic_store_n(&w->cfg, __INGRESS_W_STARTING, __ATOMIC_RELAXED);
+	/* Store-load fence, the other half of the one in set_cfg(): our
+	 * "running" store is globally visible before we load the hook's cfg,
+	 * so either the control side sees us running and waits for us, or
+	 * we see its new cfg. */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* Acquire: as in __ingress_sync(). */
+	__ingress_worker_switch(ing, wid,
+				__atomic_load_n(&ing->cfg, __ATOMIC_ACQUIRE));
+}
+
+void
+ingress_worker_stop(struct ingress *ing, unsigned int wid)
+{
+	struct __ingress_worker *w = &ing->w[wid];
+
+	RTE_VERIFY(wid < ing->n_workers);
+	if (cfg_is_rcu(__atomic_load_n(&w->cfg, __ATOMIC_RELAXED)))
+		rte_rcu_qsbr_thread_offline(ing->qsv, wid);	/* release */
+	/* Release: our last burst's accesses come before a control thread
+	 * sees "stopped" and stops waiting for us. */
+	__atomic_store_n(&w->cfg, __INGRESS_W_STOPPED, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- */
+/* Control side                                                      */
+/* ---------------------------------------------------------------- */
+
+static void
+backoff(unsigned int *spins)
+{
+	if (++*spins < SPINS_BEFORE_YIELD)
+		rte_pause();
+	else
+		sched_yield();	/* the control thread may share a CPU */
+}
+
+/* Append "i (lcore L)" to a list. */
+static void
+who_append(char *buf, size_t len, unsigned int i, unsigned int lcore)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 >= len)
+		return;
+	if (lcore == LCORE_ID_ANY)
+		snprintf(buf + n, len - n, "%s%u", n ? ", " : "", i);
+	else
+		snprintf(buf + n, len - n, "%s%u (lcore %u)", n ? ", " : "", i,
+			 lcore);
+}
+
+/*
+ * The worker the calling thread is, or UINT_MAX. A worker calling the
+ * control side does so between two bursts, so it holds nothing: it is not
+ * waited for. Only EAL lcores are recognised (a non-EAL thread has no
+ * unique id).
+ */
+static unsigned int
+self_worker(const struct ingress *ing)
+{
+	unsigned int self = rte_lcore_id(), i;
+
+	if (self == LCORE_ID_ANY)
+		return UINT_MAX;
+	for (i = 0; i < ing->n_workers; i++)
+		if (__atomic_load_n(&ing->w[i].lcore, __ATOMIC_RELAXED) == self &&
+		    __atomic_load_n(&ing->w[i].cfg, __ATOMIC_RELAXED) !=
+		    __INGRESS_W_STOPPED)
+			return i;
+	return UINT_MAX;
+}
+
+/* Wait until every started worker runs with cfg. */
+static void
+wait_workers(struct ingress *ing, uint32_t cfg)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	const unsigned int self = self_worker(ing);
+	uint64_t t0 = rte_rdtsc(), next_log = t0 + hz;
+	unsigned int i, spins = 0;
+	uint32_t v;
+
+	for (i = 0; i < ing->n_workers; i++) {
+		if (i == self)
+			continue;
+		for (;;) {
+			/* Acquire: pairs with the worker's store-release in
+			 * its switch/stop: what it did under the old cfg is
+			 * over once we read the new value or "stopped". */
+			v = __atomic_load_n(&ing->w[i].cfg, __ATOMIC_ACQUIRE);
+			if (v == cfg || v == __INGRESS_W_STOPPED)
+				break;
+			if (rte_rdtsc() > next_log) {
+				INGRESS_LOG(WARNING,
+					    "flip to %s/%s: waiting %" PRIu64
+					    " ms for worker %u (lcore %u); does its loop call ingress_worker_quiescent() or ingress_worker_stop()?",
+					    mode_names[__INGRESS_CFG_MODE(cfg)],
+					    scope_names[__INGRESS_CFG_SCOPE(cfg)],
+					    (rte_rdtsc() - t0) * 1000 / hz, i,
+					    __atomic_load_n(&ing->w[i].lcore,
+							    __ATOMIC_RELAXED));
+				next_log += hz;
+			}
+			backoff(&spins);
+		}
+	}
+}
+
+/* Publish cfg and wait for the workers; under the writer mutex. */
+static void
+set_cfg(struct ingress *ing, uint32_t cfg)
+{
+	/* Release: pairs with the workers' acquire load in __ingress_sync():
+	 * what we wrote before (e.g. a classifier installed while off) is
+	 * visible to a worker that takes the new cfg. */
+	__atomic_store_n(&ing->cfg, cfg, __ATOMIC_RELEASE);
+	/* Store-load fence, the other half of ingress_worker_start()'s: the
+	 * new cfg is visible before we read the workers' states, so a
+	 * worker we read as stopped loads the new cfg when it starts. */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	wait_workers(ing, cfg);
+}
+
+int
+ingress_set_mode(struct ingress *ing, enum ingress_mode mode)
+{
+	struct __ingress_ctl *c = ing->ctl;
+	uint32_t old;
+	int rc = 0;
+
+	if ((unsigned int)mode >= INGRESS_MODE_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&c->mtx);
+	/* cfg is only written under this mutex: relaxed is enough. */
+	old = __atomic_load_n(&ing->cfg, __ATOMIC_RELAXED);
+	if (mode == INGRESS_NONE && c->upd_running)
+		rc = -EINVAL;
+	else if (mode != INGRESS_OFF && ing->cur == NULL)
+		rc = -ENOENT;
+	else if (__INGRESS_CFG_MODE(old) != mode) {
+		set_cfg(ing, __INGRESS_CFG(mode, __INGRESS_CFG_SCOPE(old)));
+		mib_inc(&c->mib, MIB_F(INGRESS, MODEFLIPS));
+		INGRESS_LOG(DEBUG, "mode %s -> %s",
+			    mode_names[__INGRESS_CFG_MODE(old)], mode_names[mode]);
+	}
+	pthread_mutex_unlock(&c->mtx);
+	return rc;
+}
+
+enum ingress_mode
+ingress_get_mode(const struct ingress *ing)
+{
+	return __INGRESS_CFG_MODE(__atomic_load_n(&ing->cfg, __ATOMIC_RELAXED));
+}
+
+int
+ingress_set_scope(struct ingress *ing, enum ingress_scope scope)
+{
+	struct __ingress_ctl *c = ing->ctl;
+	uint32_t old;
+
+	if ((unsigned int)scope >= INGRESS_SCOPE_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&c->mtx);
+	old = __atomic_load_n(&ing->cfg, __ATOMIC_RELAXED);
+	if (__INGRESS_CFG_SCOPE(old) != scope)
+		set_cfg(ing, __INGRESS_CFG(__INGRESS_CFG_MODE(old), scope));
+	pthread_mutex_unlock(&c->mtx);
+	return 0;
+}
+
+enum ingress_scope
+ingress_get_scope(const struct ingress *ing)
+{
+	return __INGRESS_CFG_SCOPE(__atomic_load_n(&ing->cfg, __ATOMIC_RELAXED));
+}
+
+void
+ingress_set_gp_log_us(struct ingress *ing, uint32_t us)
+{
+	__atomic_store_n(&ing->ctl->gp_log_us, us, __ATOMIC_RELAXED);
+}
+
+/*
+ * Workers online in the QSBR variable that have not reported token tok.
+ * Diagnostic only: reads the per-reader counters that rte_rcu_qsbr.h's
+ * inline functions use (0 = offline), as rte_rcu_qsbr_check() does.
+ */
+static void
+gp_laggards(struct ingress *ing, uint64_t tok, char *buf, size_t len)
+{
+	unsigned int i;
+	uint64_t c;
+
+	buf[0] = '\0';
+	for (i = 0; i < ing->n_workers; i++) {
+		c = __atomic_load_n(&ing->qsv->qsbr_cnt[i].cnt, __ATOMIC_RELAXED);
+		if (c != 0 && c < tok)
+			who_append(buf, len, i,
+				   __atomic_load_n(&ing->w[i].lcore,
+						   __ATOMIC_RELAXED));
+	}
+}
+
+/*
+ * One grace period: rte_rcu_qsbr_synchronize()'s protocol (start, then
+ * check until every online reader has reported the new token), spelled out
+ * so that a slow one can name the workers it waited for. Returns its
+ * duration in microseconds.
+ */
+static uint64_t
+grace_period(struct ingress *ing)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	const uint32_t log_us = __atomic_load_n(&ing->ctl->gp_log_us,
+						__ATOMIC_RELAXED);
+	const uint64_t thr = (uint64_t)log_us * hz / 1000000;
+	const unsigned int self = self_worker(ing);
+	uint64_t t0 = rte_rdtsc(), dt, us, tok;
+	unsigned int spins = 0;
+	bool late = false;
+	char who[256] = "";	/* workers still holding it at the threshold */
+
+	/* Store-release of the new token: the pointer swap before it is
+	 * visible to a reader that acquires this token in its quiescent
+	 * report. */
+	tok = rte_rcu_qsbr_start(ing->qsv);
+	/* A worker replacing between two of its bursts holds nothing: it
+	 * reports for itself, as rte_rcu_qsbr_synchronize(v, thread_id) does
+	 * (not counted in its RcuQuiescent: its block is not ours). */
+	if (self != UINT_MAX && cfg_is_rcu(__atomic_load_n(&ing->w[self].cfg,
+							   __ATOMIC_RELAXED)))
+		rte_rcu_qsbr_quiescent(ing->qsv, self);
+	/* Acquire loads of each reader's counter inside: everything a reader
+	 * did before its report (its uses of the old pointer) happens before
+	 * our return, hence before the free. */
+	while (rte_rcu_qsbr_check(ing->qsv, tok, false) == 0) {
+		if (!late && rte_rdtsc() - t0 >= thr) {
+			late = true;
+			gp_laggards(ing, tok, who, sizeof(who));
+		}
+		backoff(&spins);
+	}
+	dt = rte_rdtsc() - t0;
+	us = dt * 1000000 / hz;
+	if (dt >= thr)
+		INGRESS_LOG(WARNING,
+			    "grace period took %" PRIu64 " us (threshold %u us); %s%s",
+			    us, log_us,
+			    who[0] ? "workers online without a quiescent state at the threshold: " :
+			    "no worker held it at the threshold (the writer thread itself was delayed)",
+			    who);
+	return us;
+}
+
+int
+ingress_replace(struct ingress *ing, struct ingress_classifier *next)
+{
+	struct __ingress_ctl *c = ing->ctl;
+	struct ingress_classifier *old;
+	uint64_t us;
+
+	if (next == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&c->mtx);
+	if (__INGRESS_CFG_MODE(__atomic_load_n(&ing->cfg, __ATOMIC_RELAXED)) ==
+	    INGRESS_NONE) {
+		pthread_mutex_unlock(&c->mtx);
+		return -EPERM;
+	}
+	old = ing->cur;
+	if (next == old) {
+		pthread_mutex_unlock(&c->mtx);
+		return -EINVAL;
+	}
+	/* Both locks, in this order (readers take one each): no lock reader
+	 * is between its pointer load and its last use while we swap. */
+	rte_spinlock_lock(&ing->lock);
+	rte_rwlock_write_lock(&ing->rwlock);
+	/* Store-release: next's contents, written before this call, are
+	 * visible to none/rcu readers that load the pointer with acquire. */
+	__atomic_store_n(&ing->cur, next, __ATOMIC_RELEASE);
+	/* The unlocks are releases: a lock reader that acquires after them
+	 * loads next. One that loaded old finished before we got the lock. */
+	rte_rwlock_write_unlock(&ing->rwlock);
+	rte_spinlock_unlock(&ing->lock);
+	/* rcu readers may still hold old until their next quiescent report. */
+	us = grace_period(ing);
+	mib_inc(&c->mib, MIB_F(INGRESS, RULEUPDATES));
+	mib_inc(&c->mib, MIB_F(INGRESS, GRACEPERIODS));
+	mib_max(&c->mib, MIB_F(INGRESS, GRACEPERIODMAXUS), us);
+	/* No reader of any kind can reach old any more. */
+	ingress_classifier_free(old);
+	pthread_mutex_unlock(&c->mtx);
+	return 0;
+}
+
+int
+ingress_describe(struct ingress *ing, char *buf, size_t len)
+{
+	int n;
+
+	pthread_mutex_lock(&ing->ctl->mtx);
+	n = snprintf(buf, len, "%s",
+		     ing->cur ? ingress_classifier_desc(ing->cur) : "none");
+	pthread_mutex_unlock(&ing->ctl->mtx);
+	return n;
+}
+
+/* ---------------------------------------------------------------- */
+/* Updater                                                           */
+/* ---------------------------------------------------------------- */
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until deadline (CLOCK_MONOTONIC ns) in slices of at most 100 ms,
+ * so that a stop request is seen quickly. Returns false if asked to stop. */
+static bool
+sleep_until(const struct __ingress_ctl *c, uint64_t deadline)
+{
+	const uint64_t slice = 100000000ull;
+	uint64_t now, t;
+	struct timespec ts;
+
+	for (;;) {
+		/* Relaxed: a flag that orders nothing, it only has to be
+		 * seen (pthread_join orders the thread's end). */
+		if (__atomic_load_n(&c->upd_stop, __ATOMIC_RELAXED))
+			return false;
+		now = mono_ns();
+		if (now >= deadline)
+			return true;
+		t = RTE_MIN(deadline, now + slice);
+		ts.tv_sec = (time_t)(t / 1000000000ull);
+		ts.tv_nsec = (long)(t % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static void *
+updater_thread(void *arg)
+{
+	struct ingress *ing = arg;
+	struct __ingress_ctl *c = ing->ctl;
+	const uint64_t period = (uint64_t)llround(1e9 / c->upd_rate);
+	uint64_t next = mono_ns(), now, nulls = 0, fails = 0;
+	struct ingress_classifier *cls;
+	unsigned int seq = 0;
+	int rc;
+
+	INGRESS_LOG(INFO, "updater: %.1f replaces/s", c->upd_rate);
+	for (;;) {
+		next += period ? period : 1;
+		now = mono_ns();
+		if (now > next + 10 * period)
+			next = now;		/* too late: skip, don't burst */
+		if (!sleep_until(c, next))
+			break;
+		cls = c->upd_make(c->upd_arg, seq++);
+		if (cls == NULL) {
+			if (nulls++ % 1000 == 0)
+				INGRESS_LOG(WARNING, "updater: make() gave no classifier for update %u (%" PRIu64 " so far)",
+					    seq - 1, nulls);
+			continue;
+		}
+		rc = ingress_replace(ing, cls);
+		if (rc) {
+			ingress_classifier_free(cls);
+			if (fails++ % 1000 == 0)
+				INGRESS_LOG(WARNING, "updater: replace: %s (%" PRIu64 " so far)",
+					    strerror(-rc), fails);
+			continue;
+		}
+		__atomic_fetch_add(&c->upd_count, 1, __ATOMIC_RELAXED);
+	}
+	INGRESS_LOG(INFO, "updater: stopped after %" PRIu64 " replaces",
+		    __atomic_load_n(&c->upd_count, __ATOMIC_RELAXED));
+	return NULL;
+}
+
+int
+ingress_updater_start(struct ingress *ing, double rate_per_s,
+		      ingress_make_fn make, void *arg)
+{
+	struct __ingress_ctl *c = ing->ctl;
+	int rc = 0;
+
+	if (!(rate_per_s > 0 && rate_per_s <= 1e6) || make == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&c->upd_mtx);
+	pthread_mutex_lock(&c->mtx);
+	if (c->upd_running)
+		rc = -EBUSY;
+	else if (__INGRESS_CFG_MODE(__atomic_load_n(&ing->cfg,
+						    __ATOMIC_RELAXED)) ==
+		 INGRESS_NONE)
+		rc = -EPERM;
+	else {
+		c->upd_running = true;
+		c->upd_rate = rate_per_s;
+		c->upd_make = make;
+		c->upd_arg = arg;
+		c->upd_stop = 0;
+		c->upd_count = 0;
+	}
+	pthread_mutex_unlock(&c->mtx);
+	if (rc == 0) {
+		/* The thread sees the fields above: pthread_create orders. */
+		rc = rte_ctrl_thread_create(&c->upd_tid, "ingress-upd", NULL,
+					    updater_thread, ing);
+		if (rc != 0) {
+			rc = rc < 0 ? rc : -rc;
+			pthread_mutex_lock(&c->mtx);
+			c->upd_running = false;
+			pthread_mutex_unlock(&c->mtx);
+		}
+	}
+	pthread_mutex_unlock(&c->upd_mtx);
+	return rc;
+}
+
+void
+ingress_updater_stop(struct ingress *ing)
+{
+	struct __ingress_ctl *c = ing->ctl;
+	bool running;
+
+	pthread_mutex_lock(&c->upd_mtx);
+	pthread_mutex_lock(&c->mtx);
+	running = c->upd_running;
+	pthread_mutex_unlock(&c->mtx);
+	if (running) {
+		/* Relaxed: see sleep_until(). */
+		__atomic_store_n(&c->upd_stop, 1, __ATOMIC_RELAXED);
+		pthread_join(c->upd_tid, NULL);
+		pthread_mutex_lock(&c->mtx);
+		c->upd_running = false;
+		pthread_mutex_unlock(&c->mtx);
+	}
+	pthread_mutex_unlock(&c->upd_mtx);
+}
+
+uint64_t
+ingress_updater_count(const struct ingress *ing)
+{
+	return __atomic_load_n(&ing->ctl->upd_count, __ATOMIC_RELAXED);
+}

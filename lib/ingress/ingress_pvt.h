@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_INGRESS_PVT_H
+#define PKTPATH_INGRESS_PVT_H
+
+/*
+ * lib/ingress internals, shared by its .c files and its unit test. Other
+ * modules use ingress.h only.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+
+#include "ingress.h"
+
+extern int ingress_logtype;
+#define INGRESS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, ingress_logtype, "pktpath: ingress: " fmt "\n", \
+		##__VA_ARGS__)
+
+/* ---- classifier objects (classifier.c) ---- */
+
+/* What clones share: the kind's data and its description. */
+struct __ingress_body {
+	uint32_t refcnt;			/* atomic */
+	const struct ingress_classifier_ops *ops;
+	void *ctx;
+	char desc[INGRESS_DESC_MAX];
+};
+
+/* memset(p, INGRESS_POISON, len): every kind's free() calls it. */
+void __ingress_poison(void *p, size_t len);
+
+/* ---- control side of the hook (ingress.c) ---- */
+
+struct __ingress_ctl {
+	pthread_mutex_t mtx;		/* the writer mutex */
+	struct mib_block mib;		/* control block (written under mtx) */
+	uint32_t gp_log_us;		/* atomic */
+	int socket;
+	/* updater */
+	pthread_mutex_t upd_mtx;	/* serialises start/stop */
+	bool upd_running;		/* under mtx (read by set_mode) */
+	pthread_t upd_tid;
+	uint32_t upd_stop;		/* atomic */
+	double upd_rate;
+	ingress_make_fn upd_make;
+	void *upd_arg;
+	uint64_t upd_count;		/* atomic */
+};
+
+/* ---- the "rules" kind (rules_parse.c, rules.c) ---- */
+
+/* Keys present in a rule. */
+enum {
+	RULE_K_PRIO = 1 << 0,
+	RULE_K_PROTO = 1 << 1,
+	RULE_K_SRC = 1 << 2,
+	RULE_K_DST = 1 << 3,
+	RULE_K_SPORT = 1 << 4,
+	RULE_K_DPORT = 1 << 5,
+	RULE_K_VLAN = 1 << 6,
+	RULE_K_DSCP = 1 << 7,
+	RULE_K_ACTION = 1 << 8,
+};
+#define RULE_K_IP (RULE_K_PROTO | RULE_K_SRC | RULE_K_DST | RULE_K_DSCP)
+#define RULE_K_PORTS (RULE_K_SPORT | RULE_K_DPORT)
+
+enum rule_action { RULE_PASS, RULE_DROP, RULE_MARK, RULE_COUNT };
+
+#define RULE_PRIO_DEFAULT 32768
+#define RULE_VLAN_NONE 0xffff		/* "vlan none": untagged */
+#define RULES_MAX 65536
+
+/* One parsed rule. Addresses and ports in host byte order. */
+struct ingress_rule {
+	uint32_t line;			/* source line, 1-based */
+	uint32_t keys;			/* RULE_K_* present */
+	uint16_t prio;
+	uint8_t action;			/* enum rule_action */
+	uint8_t proto;
+	uint32_t src, dst;
+	uint8_t src_len, dst_len;	/* 0..32 */
+	uint8_t dscp;
+	uint16_t sport_lo, sport_hi;
+	uint16_t dport_lo, dport_hi;
+	uint16_t vlan;			/* VID or RULE_VLAN_NONE */
+	uint32_t mark;
+};
+
+/* A parsed rule set, rules sorted by (prio, line). */
+struct ingress_ruleset {
+	uint32_t n;
+	uint32_t n_count;		/* rules with action count */
+	uint8_t default_drop;
+	struct ingress_rule *rules;
+};
+
+/*
+ * Parse text into rs (rules sorted). On error: -errno and "NAME:LINE: reason"
+ * in err. rs->rules is malloc'ed; free with free().
+ */
+int __ingress_rules_parse(const char *text, const char *name,
+			  struct ingress_ruleset *rs, char *err, size_t errlen);
+
+/* The packet fields rules look at, as the key rte_acl reads. Network byte
+ * order where multi-byte. Groups of 4 bytes = rte_acl input indexes. */
+struct __ingress_key {
+	uint8_t proto;			/* input 0 (rte_acl: first field 1 byte) */
+	uint8_t pad[3];
+	uint32_t src;			/* input 1 */
+	uint32_t dst;			/* input 2 */
+	uint16_t sport;			/* input 3 */
+	uint16_t dport;
+	uint16_t vlan;			/* input 4: VID, or RULE_VLAN_NONE */
+	uint8_t dscp;
+	uint8_t flags;			/* KEY_F_* */
+};
+#define KEY_F_IP 0x01		/* complete IPv4 header: IP keys apply */
+#define KEY_F_PORTS 0x02	/* unfragmented UDP/TCP with ports */
+
+/* Fill k from a raw frame (the semantics documented in ingress.h). */
+void __ingress_key_extract(const struct rte_mbuf *m, struct __ingress_key *k);
+
+/*
+ * The naive reference: walk rs's rules in order on frame m, parsed
+ * independently of __ingress_key_extract(). For tests.
+ */
+void __ingress_rules_match_linear(const struct ingress_ruleset *rs,
+				  const struct rte_mbuf *m,
+				  struct ingress_result *r);
+
+/* The parsed rules of a "rules" classifier, or NULL for another kind. */
+const struct ingress_ruleset *
+__ingress_rules_of(const struct ingress_classifier *c);
+
+/*
+ * A "rules" classifier looks its rules up with rte_acl, or, when it has at
+ * most RULES_SMALL_MAX rules, with a linear walk over the same key (cheaper
+ * per packet: see the README's measurements). Both are always built.
+ */
+#define RULES_SMALL_MAX 16
+
+enum ingress_rules_view {
+	RULES_VIEW_ACL,		/* rte_acl */
+	RULES_VIEW_SMALL,	/* linear over the extracted key */
+	RULES_VIEW_REFERENCE,	/* __ingress_rules_match_linear() */
+	RULES_VIEW_MAX
+};
+
+/* A clone of a "rules" classifier using the given lookup (shares its
+ * data). For tests and measurements. NULL with rte_errno on failure. */
+struct ingress_classifier *
+__ingress_rules_view(const struct ingress_classifier *c,
+		     enum ingress_rules_view v);
+
+/* A clone of c with other ops (same data, same refcount). */
+struct ingress_classifier *
+__ingress_classifier_view(const struct ingress_classifier *c,
+			  const struct ingress_classifier_ops *ops);
+
+#endif /* PKTPATH_INGRESS_PVT_H */

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The rules grammar (tc flower-like), one rule a line:
+ *
+ *   [prio N] [proto udp|tcp|icmp|NUM] [src A.B.C.D[/L]] [dst A.B.C.D[/L]]
+ *   [sport P|LO-HI] [dport P|LO-HI] [vlan ID|none] [dscp N]
+ *   action pass|drop|mark N|count
+ *   default pass|drop
+ *
+ * Every error is reported as "NAME:LINE: reason", the first one only.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingress_pvt.h"
+
+#define MAX_TOKENS 32
+
+struct parser {
+	const char *name;
+	uint32_t line;
+	char *err;
+	size_t errlen;
+};
+
+static int __rte_format_printf(3, 4)
+fail(struct parser *p, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->err == NULL || p->errlen == 0)
+		return rc;
+	n = snprintf(p->err, p->errlen, "%s:%u: ", p->name, p->line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Strict unsigned decimal: digits only, no sign, no leading junk; value in
+ * *v (saturated at UINT64_MAX / 10 overflow). Returns false if not a number. */
+static bool
+parse_dec(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*s == '\0')
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (x > UINT64_MAX / 10 - 9)
+			x = UINT64_MAX / 10;	/* out of any range we accept */
+		else
+			x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return true;
+}
+
+/* A number in lo..hi named what; error text on failure. */
+static int
+parse_num(struct parser *p, const char *key, const char *s, uint64_t lo,
+	  uint64_t hi, uint64_t *v)
+{
+	if (!parse_dec(s, v))
+		return fail(p, -EINVAL, "bad %s '%s' (expected a number %"
+			    PRIu64 "..%" PRIu64 ")", key, s, lo, hi);
+	if (*v < lo || *v > hi)
+		return fail(p, -EINVAL, "%s %s out of range (%" PRIu64 "..%"
+			    PRIu64 ")", key, s, lo, hi);
+	return 0;
+}
+
+static int
+parse_prefix(struct parser *p, const char *key, const char *s, uint32_t *addr,
+	     uint8_t *len)
+{
+	char buf[32];
+	const char *slash = strchr(s, '/');
+	size_t alen = slash ? (size_t)(slash - s) : strlen(s);
+	struct in_addr a;
+	uint64_t l = 32;
+	uint32_t mask;
+
+	if (alen == 0 || alen >= sizeof(buf))
+		return fail(p, -EINVAL, "bad prefix '%s' for %s (expected A.B.C.D/L)",
+			    s, key);
+	memcpy(buf, s, alen);
+	buf[alen] = '\0';
+	if (inet_pton(AF_INET, buf, &a) != 1)
+		return fail(p, -EINVAL, "bad prefix '%s' for %s (expected A.B.C.D/L)",
+			    s, key);
+	if (slash != NULL) {
+		if (!parse_dec(slash + 1, &l))
+			return fail(p, -EINVAL,
+				    "bad prefix '%s' for %s (expected A.B.C.D/L, L 0..32)",
+				    s, key);
+		if (l > 32)
+			return fail(p, -EINVAL,
+				    "bad prefix '%s' for %s (length %s out of range 0..32)",
+				    s, key, slash + 1);
+	}
+	*addr = ntohl(a.s_addr);
+	*len = (uint8_t)l;
+	mask = l == 0 ? 0 : ~0u << (32 - l);
+	if (*addr & ~mask) {
+		struct in_addr n = { .s_addr = htonl(*addr & mask) };
+		char nb[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &n, nb, sizeof(nb));
+		return fail(p, -EINVAL,
+			    "bad prefix '%s' for %s: host bits set (did you mean %s/%u?)",
+			    s, key, nb, (unsigned int)l);
+	}
+	return 0;
+}
+
+static int
+parse_ports(struct parser *p, const char *key, const char *s, uint16_t *lo,
+	    uint16_t *hi)
+{
+	char buf[16];
+	const char *dash = strchr(s, '-');
+	uint64_t a, b;
+	int rc;
+
+	if (dash == NULL) {
+		rc = parse_num(p, key, s, 0, 65535, &a);
+		if (rc)
+			return rc;
+		*lo = *hi = (uint16_t)a;
+		return 0;
+	}
+	if ((size_t)(dash - s) >= sizeof(buf) || dash == s)
+		return fail(p, -EINVAL, "bad %s '%s' (expected P or LO-HI, 0..65535)",
+			    key, s);
+	memcpy(buf, s, dash - s);
+	buf[dash - s] = '\0';
+	if (!parse_dec(buf, &a) || !parse_dec(dash + 1, &b))
+		return fail(p, -EINVAL, "bad %s '%s' (expected P or LO-HI, 0..65535)",
+			    key, s);
+	if (a > 65535 || b > 65535)
+		return fail(p, -EINVAL, "%s %s out of range (0..65535)", key, s);
+	if (a > b)
+		return fail(p, -EINVAL, "%s range %s reversed (%" PRIu64 " > %"
+			    PRIu64 ")", key, s, a, b);
+	*lo = (uint16_t)a;
+	*hi = (uint16_t)b;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint32_t key;
+} keywords[] = {
+	{ "prio", RULE_K_PRIO }, { "proto", RULE_K_PROTO },
+	{ "src", RULE_K_SRC }, { "dst", RULE_K_DST },
+	{ "sport", RULE_K_SPORT }, { "dport", RULE_K_DPORT },
+	{ "vlan", RULE_K_VLAN }, { "dscp", RULE_K_DSCP },
+	{ "action", RULE_K_ACTION },
+};
+
+/* One rule from its tokens. */
+static int
+parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
+{
+	uint64_t v;
+	int i, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->line = p->line;
+	r->prio = RULE_PRIO_DEFAULT;
+	r->vlan = 0;
+	for (i = 0; i < nt; i++) {
+		const char *k = tok[i], *val;
+		uint32_t key = 0;
+		unsigned int j;
+
+		for (j = 0; j < RTE_DIM(keywords); j++)
+			if (strcmp(k, keywords[j].name) == 0)
+				key = keywords[j].key;
+		if (key == 0) {
+			if (strcmp(k, "default") == 0)
+				return fail(p, -EINVAL,
+					    "'default' must be alone on its line");
+			return fail(p, -EINVAL, "unknown keyword '%s'", k);
+		}
+		if (r->keys & key)
+			return fail(p, -EINVAL, "duplicate key '%s'", k);
+		r->keys |= key;
+		if (i + 1 >= nt)
+			return fail(p, -EINVAL, "'%s' needs a value", k);
+		val = tok[++i];
+		switch (key) {
+		case RULE_K_PRIO:
+			rc = parse_num(p, "prio", val, 0, 65535, &v);
+			if (rc)
+				return rc;
+			r->prio = (uint16_t)v;
+			break;
+		case RULE_K_PROTO:
+			if (strcmp(val, "udp") == 0)
+				r->proto = IPPROTO_UDP;
+			else if (strcmp(val, "tcp") == 0)
+				r->proto = IPPROTO_TCP;
+			else if (strcmp(val, "icmp") == 0)
+				r->proto = IPPROTO_ICMP;
+			else if (parse_dec(val, &v)) {
+				if (v > 255)
+					return fail(p, -EINVAL,
+						    "proto %s out of range (0..255)", val);
+				r->proto = (uint8_t)v;
+			} else
+				return fail(p, -EINVAL,
+					    "bad proto '%s' (expected udp, tcp, icmp or 0..255)",
+					    val);
+			break;
+		case RULE_K_SRC:
+			rc = parse_prefix(p, "src", val, &r->src, &r->src_len);
+			if (rc)
+				return rc;
+			break;
+		case RULE_K_DST:
+			rc = parse_prefix(p, "dst", val, &r->dst, &r->dst_len);
+			if (rc)
+				return rc;
+			break;
+		case RULE_K_SPORT:
+			rc = parse_ports(p, "sport", val, &r->sport_lo, &r->sport_hi);
+			if (rc)
+				return rc;
+			break;
+		case RULE_K_DPORT:
+			rc = parse_ports(p, "dport", val, &r->dport_lo, &r->dport_hi);
+			if (rc)
+				return rc;
+			break;
+		case RULE_K_VLAN:
+			if (strcmp(val, "none") == 0) {
+				r->vlan = RULE_VLAN_NONE;
+				break;
+			}
+			if (!parse_dec(val, &v))
+				return fail(p, -EINVAL,
+					    "bad vlan '%s' (expected 0..4095 or none)", val);
+			if (v > 4095)
+				return fail(p, -EINVAL, "vlan %s out of range (0..4095)",
+					    val);
+			r->vlan = (uint16_t)v;
+			break;
+		case RULE_K_DSCP:
+			rc = parse_num(p, "dscp", val, 0, 63, &v);
+			if (rc)
+				return rc;
+			r->dscp = (uint8_t)v;
+			break;
+		case RULE_K_ACTION:
+			if (strcmp(val, "pass") == 0)
+				r->action = RULE_PASS;
+			else if (strcmp(val, "drop") == 0)
+				r->action = RULE_DROP;
+			else if (strcmp(val, "count") == 0)
+				r->action = RULE_COUNT;
+			else if (strcmp(val, "mark") == 0) {
+				if (i + 1 >= nt)
+					return fail(p, -EINVAL,
+						    "'action mark' needs a value");
+				rc = parse_num(p, "mark", tok[++i], 0,
+					       UINT32_MAX, &v);
+				if (rc)
+					return rc;
+				r->action = RULE_MARK;
+				r->mark = (uint32_t)v;
+			} else
+				return fail(p, -EINVAL,
+					    "unknown action '%s' (expected pass, drop, mark N or count)",
+					    val);
+			break;
+		}
+	}
+	if (!(r->keys & RULE_K_ACTION))
+		return fail(p, -EINVAL, "missing action");
+	if ((r->keys & RULE_K_PORTS) && (r->keys & RULE_K_PROTO) &&
+	    r->proto != IPPROTO_UDP && r->proto != IPPROTO_TCP)
+		return fail(p, -EINVAL,
+			    "sport/dport need proto udp or tcp (or no proto), not %u",
+			    r->proto);
+	return 0;
+}
+
+static int
+cmp_rule(const void *a, const void *b)
+{
+	const struct ingress_rule *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio < y->prio ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int
+__ingress_rules_parse(const char *text, const char *name,
+		      struct ingress_ruleset *rs, char *err, size_t errlen)
+{
+	struct parser p = { .name = name ? name : "rules", .line = 0,
+			    .err = err, .errlen = errlen };
+	const char *s = text;
+	char *buf = NULL;
+	size_t cap = 0, bufcap = 0;
+	uint32_t default_line = 0;
+	int rc = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	if (err && errlen)
+		err[0] = '\0';
+	if (text == NULL)
+		return fail(&p, -EINVAL, "no text");
+	while (*s) {
+		const char *eol = strchr(s, '\n');
+		size_t len = eol ? (size_t)(eol - s) : strlen(s);
+		char *tok[MAX_TOKENS + 1], *c, *save = NULL;
+		int nt = 0;
+
+		p.line++;
+		if (len + 1 > bufcap) {
+			char *nb = realloc(buf, len + 1);
+
+			if (nb == NULL) {
+				rc = fail(&p, -ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			bufcap = len + 1;
+		}
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		s += len + (eol != NULL);
+		c = strchr(buf, '#');
+		if (c)
+			*c = '\0';
+		for (c = strtok_r(buf, " \t\r\v\f", &save); c;
+		     c = strtok_r(NULL, " \t\r\v\f", &save)) {
+			if (nt == MAX_TOKENS) {
+				rc = fail(&p, -EINVAL, "too many words (max %d)",
+					  MAX_TOKENS);
+				goto out;
+			}
+			tok[nt++] = c;
+		}
+		if (nt == 0)
+			continue;
+		if (strcmp(tok[0], "default") == 0) {
+			if (default_line) {
+				rc = fail(&p, -EINVAL,
+					  "duplicate 'default' (first at line %u)",
+					  default_line);
+				goto out;
+			}
+			if (nt != 2 || (strcmp(tok[1], "pass") != 0 &&
+					strcmp(tok[1], "drop") != 0)) {
+				rc = fail(&p, -EINVAL,
+					  "'default' takes exactly one of pass, drop");
+				goto out;
+			}
+			default_line = p.line;
+			rs->default_drop = strcmp(tok[1], "drop") == 0;
+			continue;
+		}
+		if (rs->n == RULES_MAX) {
+			rc = fail(&p, -E2BIG, "too many rules (max %d)", RULES_MAX);
+			goto out;
+		}
+		if (rs->n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct ingress_rule *nr =
+				realloc(rs->rules, nc * sizeof(*nr));
+
+			if (nr == NULL) {
+				rc = fail(&p, -ENOMEM, "out of memory");
+				goto out;
+			}
+			rs->rules = nr;
+			cap = nc;
+		}
+		rc = parse_rule(&p, tok, nt, &rs->rules[rs->n]);
+		if (rc)
+			goto out;
+		if (rs->rules[rs->n].action == RULE_COUNT)
+			rs->n_count++;
+		rs->n++;
+	}
+	/* Stable order: (prio, line); lines are unique, so qsort is stable. */
+	if (rs->n)
+		qsort(rs->rules, rs->n, sizeof(*rs->rules), cmp_rule);
+out:
+	free(buf);
+	if (rc) {
+		free(rs->rules);
+		memset(rs, 0, sizeof(*rs));
+	}
+	return rc;
+}

@@ -1,0 +1,49 @@
+# bench.sh section "ingress" (sourced): the lock-vs-lockless table of
+# --compare, and the targets of the ingress hook:
+#   rcu costs at most 0.5 ns/pkt more than none (with and without 1,000
+#   rule updates a second); lock --lock-scope burst within 1 ns/pkt of none;
+#   lock --lock-scope packet beside the tight-loop spin_lock+unlock cost.
+cmp_run() { # cmp_run NAME ARGS...: a --compare run; prints its table
+	local name=$1; shift
+	$PKTPATH $EAL --file-prefix "bench_$name" -- $HTTP_ANY --quiet \
+		--duration "$SECS" --rounds "$ROUNDS" --phase-warmup 0.5 \
+		--json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
+		{ cat "$TMP/$name.out" >&2; return 1; }
+	sed -n '/^total/,/^$/p' "$TMP/$name.out" | sed 's/^/  /'
+}
+cmp_ns() { # cmp_ns NAME MODE: median ns/pkt of MODE in run NAME
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("%.3f" % [m for m in d["compare"]["modes"] if m["mode"] == sys.argv[2]][0]["ns_per_pkt"])' \
+		"$TMP/$1.json" "$2"
+}
+delta() { python3 -c "print('%.3f' % ($1 - $2))"; }
+
+echo "== ingress: --compare off,none,lock,rwlock,rcu, match-all rules, 1 worker, scope packet"
+cmp_run ig_packet --compare off,none,lock,rwlock,rcu --rules config/rules/match-all.rules
+target "rcu - none, ns/pkt (1 worker, no churn)" \
+	"$(delta "$(cmp_ns ig_packet rcu)" "$(cmp_ns ig_packet none)")" "<=" 0.5
+
+echo "== ingress: none vs rcu with 1,000 rule updates a second (paused in none)"
+cmp_run ig_churn --compare none,rcu --rules config/rules/drop-udp-9.rules \
+	--rules-alt config/rules/mark-udp-9.rules --update-rate 1000
+target "rcu - none, ns/pkt (1 worker, 1000 updates/s)" \
+	"$(delta "$(cmp_ns ig_churn rcu)" "$(cmp_ns ig_churn none)")" "<=" 0.5
+
+echo "== ingress: --lock-scope burst, 1 worker"
+cmp_run ig_burst --compare none,lock,rwlock,rcu --lock-scope burst --rules config/rules/match-all.rules
+target "lock(burst) - none(burst), ns/pkt (1 worker)" \
+	"$(delta "$(cmp_ns ig_burst lock)" "$(cmp_ns ig_burst none)")" "<=" 1.0
+
+echo "== ingress: 2 workers (the main lcore polls too), scope packet: contention"
+cmp_run ig_two --main-worker --compare off,none,lock,rwlock,rcu --rules config/rules/match-all.rules
+
+lock_pkt=$(delta "$(cmp_ns ig_packet lock)" "$(cmp_ns ig_packet none)")
+if [ -x build/app/pktpath-bench/pktpath-bench ]; then
+	tight=$(build/app/pktpath-bench/pktpath-bench $EAL --file-prefix bench_tl -- \
+		--run spinlock --json "$TMP/tl.json" 2>/dev/null |
+		awk '/Type:/ {for (i = 1; i <= NF; i++) if ($i == "ns") print $(i - 1)}' | head -1)
+	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); rte_spinlock lock+unlock in a tight loop: ${tight:-?} ns"
+else
+	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); pktpath-bench not built"
+fi

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Soak: the sanitized build (build-asan/) under everything at once for
+# DURATION seconds (default 600): 2 workers on the generator, rule churn,
+# a live ingress mode flip every second, /metrics scraped at 20 Hz, capture
+# of drops on. At the end it checks: exit 0 and no sanitizer report,
+# conservation, no counter of /metrics ever went backwards, and RSS after the
+# warm-up did not grow (it prints the figures). Last line: "soak: PASS ..."
+# or "soak: FAIL ...".
+#   scripts/soak.sh [DURATION]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-600}
+scripts/setup.sh
+BUILD_DIR=build-asan MESON_ARGS="-Dtests=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized" \
+	scripts/build.sh || exit 1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# A small quarantine: the default (256 MiB) would show as RSS growth under
+# rule churn, which frees a classifier at every update.
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:exitcode=86:quarantine_size_mb=8"
+export LSAN_OPTIONS="suppressions=$PWD/config/lsan.supp"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+build-asan/app/pktpath/pktpath -l 0-1 --no-huge --no-shconf -m 512 --no-pci \
+	--file-prefix soak$$ --log-level=lib.eal:error -- \
+	--duration "$DURATION" --main-worker --ingress rcu \
+	--rules config/rules/drop-udp-9.rules --rules-alt config/rules/mark-udp-9.rules \
+	--update-rate 100 --http "127.0.0.1:$port" --http-control \
+	--capture "$TMP/soak.pcap" --capture-what drops --capture-max 100000 \
+	--interval 5 --quiet --json "$TMP/soak.json" > "$TMP/soak.out" 2>&1 &
+pid=$!
+
+# Scrape /metrics at 20 Hz, flip the mode every second, sample RSS every 10 s.
+python3 - "$port" "$pid" "$DURATION" "$TMP" <<'PY'
+import json, os, sys, time, urllib.request
+port, pid, duration, tmp = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+base = "http://127.0.0.1:%d" % port
+modes = ["lock", "rwlock", "rcu", "off"]   # none refuses rule churn
+last, backwards, scrapes, flips, errors = {}, [], 0, 0, 0
+rss = []
+start = time.time(); next_flip = start + 1; next_rss = start + 5
+def rss_kb():
+    with open("/proc/%d/status" % pid) as f:
+        for l in f:
+            if l.startswith("VmRSS:"):
+                return int(l.split()[1])
+while time.time() < start + duration - 1:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        break
+    try:
+        text = urllib.request.urlopen(base + "/metrics", timeout=2).read().decode()
+        scrapes += 1
+        for line in text.splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            name, val = line.rsplit(" ", 1)
+            if name.split("{")[0].endswith("_total"):
+                v = float(val)
+                if name in last and v < last[name]:
+                    backwards.append("%s %s -> %s" % (name, last[name], v))
+                last[name] = v
+    except Exception as e:
+        errors += 1
+    now = time.time()
+    if now >= next_flip:
+        try:
+            urllib.request.urlopen(urllib.request.Request(base + "/ingress/mode",
+                data=("mode=" + modes[flips % len(modes)]).encode()), timeout=5).read()
+            flips += 1
+        except Exception:
+            errors += 1
+        next_flip += 1
+    if now >= next_rss:
+        try:
+            rss.append((round(now - start), rss_kb()))
+        except Exception:
+            pass
+        next_rss += 10
+    time.sleep(0.05)
+json.dump({"scrapes": scrapes, "flips": flips, "errors": errors,
+           "backwards": backwards[:20], "rss": rss}, open(tmp + "/driver.json", "w"))
+PY
+wait $pid
+rc=$?
+python3 - "$TMP" "$rc" "$DURATION" <<'PY'
+import json, sys
+tmp, rc, duration = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+drv = json.load(open(tmp + "/driver.json"))
+out = open(tmp + "/soak.out").read()
+problems = []
+if rc != 0:
+    problems.append("exit %d" % rc)
+for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+    if marker in out:
+        problems.append("sanitizer: " + marker)
+try:
+    d = json.load(open(tmp + "/soak.json"))
+    if not d["conservation"]["ok"]:
+        problems.append("conservation: " + d["conservation"]["detail"])
+    pkts = d["mib"]["Rx"]["RxPackets"]
+    upd = d["mib"]["Ingress"]["RuleUpdates"]
+    cap = d["mib"]["Capture"]["CapturePackets"]
+except Exception as e:
+    problems.append("no JSON (%s)" % e)
+    pkts = upd = cap = 0
+if drv["backwards"]:
+    problems.append("counters went backwards: " + "; ".join(drv["backwards"][:3]))
+rss = drv["rss"]
+# RSS growth after the warm-up (the first minute or the first third).
+warm = [r for t, r in rss if t >= min(60, float(duration) / 3)]
+growth = (warm[-1] - warm[0]) if len(warm) >= 2 else 0
+if growth > 2048:
+    problems.append("RSS grew %d KiB after warm-up" % growth)
+line = ("%s s, %d packets, %d rule updates, %d mode flips, %d scrapes (%d errors), "
+        "%d captured, RSS %s KiB after warm-up (growth %+d KiB)" % (
+        duration, pkts, upd, drv["flips"], drv["scrapes"], drv["errors"], cap,
+        warm[0] if warm else "?", growth))
+if problems:
+    print(out[-3000:])
+    print("soak: FAIL: " + "; ".join(problems) + " -- " + line)
+    sys.exit(1)
+print("soak: PASS: " + line)
+PY
