@@ -41,6 +41,36 @@ load_or_default(const char *file, char *err)
 	return c;
 }
 
+/* The classifier the options describe (the kind's source read again, for
+ * SIGHUP). NULL with the reason in err. */
+static struct ingress_classifier *
+load_primary(const struct app_options *o, char *err)
+{
+	struct ingress_classifier *c = NULL;
+
+	switch (o->ingress_kind) {
+	case APP_KIND_PCAP_FILTER:
+		if (ingress_pcap_filter_create(o->filter, &o->filter_verdict,
+					       o->bpf_jit, &c, err, ERR_LEN) != 0)
+			return NULL;
+		return c;
+	case APP_KIND_BPF:
+		if (ingress_bpf_create(o->bpf_obj, o->bpf_sec, o->bpf_jit, &c, err,
+				       ERR_LEN) != 0)
+			return NULL;
+		return c;
+	default:
+		return load_or_default(o->rules, err);
+	}
+}
+
+static const char *
+primary_option(const struct app_options *o)
+{
+	return o->ingress_kind == APP_KIND_PCAP_FILTER ? "--filter" :
+	       o->ingress_kind == APP_KIND_BPF ? "--bpf-obj" : "--rules";
+}
+
 int
 app_ingress_setup(struct app *a)
 {
@@ -51,9 +81,9 @@ app_ingress_setup(struct app *a)
 
 	if (!app_options_want_ingress(o))
 		return 0;
-	a->rules_a = load_or_default(o->rules, err);
+	a->rules_a = load_primary(o, err);
 	if (a->rules_a == NULL) {
-		fprintf(stderr, "pktpath: --rules %s\n", err);
+		fprintf(stderr, "pktpath: %s %s\n", primary_option(o), err);
 		return -1;
 	}
 	a->rules_b = load_or_default(o->rules_alt, err);
@@ -165,20 +195,21 @@ app_ingress_signals(struct app *a)
 
 	if (app_sighup) {
 		app_sighup = 0;
-		if (a->ig == NULL || a->opt.rules[0] == '\0') {
-			APP_LOG(WARNING, "SIGHUP: no --rules file to reload");
+		if (a->ig == NULL || (a->opt.ingress_kind == APP_KIND_RULES &&
+				      a->opt.rules[0] == '\0')) {
+			APP_LOG(WARNING, "SIGHUP: no --rules, --filter or --bpf-obj to reload");
 		} else {
-			struct ingress_classifier *c = NULL;
+			struct ingress_classifier *c = load_primary(&a->opt, err);
 			int rc;
 
-			if (ingress_rules_parse_file(a->opt.rules, &c, err, sizeof(err)) != 0) {
-				APP_LOG(ERR, "SIGHUP: %s (the running rules stay)", err);
+			if (c == NULL) {
+				APP_LOG(ERR, "SIGHUP: %s (the running classifier stays)", err);
 			} else if ((rc = ingress_replace(a->ig, c)) != 0) {
 				ingress_classifier_free(c);
-				APP_LOG(ERR, "SIGHUP: ingress_replace: %s (the running rules stay)",
+				APP_LOG(ERR, "SIGHUP: ingress_replace: %s (the running classifier stays)",
 					strerror(-rc));
 			} else {
-				APP_LOG(INFO, "SIGHUP: %s reloaded", a->opt.rules);
+				APP_LOG(INFO, "SIGHUP: %s reloaded", primary_option(&a->opt));
 			}
 		}
 	}

@@ -503,6 +503,61 @@ static int set_lock_scope(struct app_options *o, const char *v, char *err)
 	return 0;
 }
 
+static const char *const kind_names[] = { "rules", "pcap-filter", "bpf" };
+SET_CHOICE(set_ingress_kind, ingress_kind, kind_names, APP_KIND_MAX,
+	   enum app_ingress_kind)
+
+static int set_filter(struct app_options *o, const char *v, char *err)
+{
+	if (v == NULL || strlen(v) >= sizeof(o->filter)) {
+		snprintf(err, ERR_LEN, "expression missing or longer than %zu bytes",
+			 sizeof(o->filter) - 1);
+		return -1;
+	}
+	strcpy(o->filter, v);
+	return 0;
+}
+
+/* drop | pass | mark N (also mark:N, mark=N) */
+static int set_filter_action(struct app_options *o, const char *v, char *err)
+{
+	uint64_t m;
+
+	memset(&o->filter_verdict, 0, sizeof(o->filter_verdict));
+	if (v != NULL && strcmp(v, "drop") == 0) {
+		o->filter_verdict.action = INGRESS_ACT_DROP;
+		return 0;
+	}
+	if (v != NULL && strcmp(v, "pass") == 0)
+		return 0;
+	if (v != NULL && strncmp(v, "mark", 4) == 0 &&
+	    (v[4] == ' ' || v[4] == ':' || v[4] == '=') &&
+	    __parse_u64(v + 5, 0, UINT32_MAX, &m, err) == 0) {
+		o->filter_verdict.marked = 1;
+		o->filter_verdict.mark = (uint32_t)m;
+		return 0;
+	}
+	snprintf(err, ERR_LEN, "'%s' is not drop, pass or 'mark N'", v ? v : "");
+	return -1;
+}
+
+static int set_bpf_obj(struct app_options *o, const char *v, char *err)
+{ return __path_arg(v, o->bpf_obj, err); }
+
+static int set_bpf_sec(struct app_options *o, const char *v, char *err)
+{
+	if (v == NULL || *v == '\0' || strlen(v) >= sizeof(o->bpf_sec)) {
+		snprintf(err, ERR_LEN, "needs a section name of at most %zu bytes",
+			 sizeof(o->bpf_sec) - 1);
+		return -1;
+	}
+	strcpy(o->bpf_sec, v);
+	return 0;
+}
+
+static int set_bpf_jit(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->bpf_jit, err); }
+
 static int set_rules(struct app_options *o, const char *v, char *err)
 { return __path_arg(v, o->rules, err); }
 static int set_rules_alt(struct app_options *o, const char *v, char *err)
@@ -671,6 +726,12 @@ static const struct opt_def opt_defs[] = {
 	{ "udp-ports", "P[-Q],...|none", set_udp_ports, "UDP ports with a listener (default: the generator's destination ports)" },
 	{ "ingress", "off|none|lock|rwlock|rcu", set_ingress, "ingress hook guard: off (no hook), none (unguarded), spinlock, rwlock or RCU (default off)" },
 	{ "lock-scope", "packet|burst", set_lock_scope, "classify (and lock) per packet, like the old ingress qdisc, or per burst (default packet)" },
+	{ "ingress-kind", "rules|pcap-filter|bpf", set_ingress_kind, "classifier kind: rules (--rules), a tcpdump expression (--filter) or an eBPF object (--bpf-obj) (default rules)" },
+	{ "filter", "EXPR", set_filter, "pcap-filter: the tcpdump expression (libpcap -> rte_bpf_convert -> rte_bpf)" },
+	{ "filter-action", "drop|pass|mark N", set_filter_action, "pcap-filter: what a match does (default drop)" },
+	{ "bpf-obj", "FILE.o", set_bpf_obj, "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
+	{ "bpf-sec", "NAME", set_bpf_sec, "bpf: the program's section or name (default classifier)" },
+	{ "bpf-jit", "on|off", set_bpf_jit, "pcap-filter and bpf: JIT-compile, or force the interpreter (default on)" },
 	{ "rules", "FILE", set_rules, "ingress rules file (default: no rule, default pass); SIGHUP reloads it" },
 	{ "rules-alt", "FILE", set_rules_alt, "the second ruleset --update-rate alternates with (default: no rule, default pass)" },
 	{ "update-rate", "N", set_update_rate, "replace the ruleset N times a second from a control thread (default 0)" },
@@ -710,6 +771,10 @@ app_options_default(struct app_options *o)
 	o->rxd = 1024;
 	o->promisc = false;
 	o->ingress_mode = INGRESS_OFF;
+	o->ingress_kind = APP_KIND_RULES;
+	o->filter_verdict.action = INGRESS_ACT_DROP;
+	strcpy(o->bpf_sec, "classifier");
+	o->bpf_jit = true;
 	o->lock_scope = INGRESS_SCOPE_PACKET;
 	o->gp_log_us = 1000;
 	o->rounds = 3;
@@ -725,6 +790,7 @@ bool
 app_options_want_ingress(const struct app_options *o)
 {
 	return o->ingress_mode != INGRESS_OFF || o->rules[0] != '\0' ||
+	       o->ingress_kind != APP_KIND_RULES ||
 	       o->rules_alt[0] != '\0' || o->update_rate > 0 || o->n_compare > 0;
 }
 
@@ -952,6 +1018,26 @@ __check(struct app_options *o)
 	if (o->update_rate > 0 && o->ingress_mode == INGRESS_NONE) {
 		fprintf(stderr, "pktpath: --update-rate: refused with --ingress none "
 			"(unguarded readers cannot survive rule updates)\n");
+		return -1;
+	}
+	if (o->ingress_kind == APP_KIND_PCAP_FILTER && o->filter[0] == '\0') {
+		fprintf(stderr, "pktpath: --ingress-kind pcap-filter: needs --filter EXPR\n");
+		return -1;
+	}
+	if (o->ingress_kind == APP_KIND_BPF && o->bpf_obj[0] == '\0') {
+		fprintf(stderr, "pktpath: --ingress-kind bpf: needs --bpf-obj FILE\n");
+		return -1;
+	}
+	if (o->filter[0] != '\0' && o->ingress_kind != APP_KIND_PCAP_FILTER) {
+		fprintf(stderr, "pktpath: --filter: only with --ingress-kind pcap-filter\n");
+		return -1;
+	}
+	if (o->bpf_obj[0] != '\0' && o->ingress_kind != APP_KIND_BPF) {
+		fprintf(stderr, "pktpath: --bpf-obj: only with --ingress-kind bpf\n");
+		return -1;
+	}
+	if (o->rules[0] != '\0' && o->ingress_kind != APP_KIND_RULES) {
+		fprintf(stderr, "pktpath: --rules: only with --ingress-kind rules\n");
 		return -1;
 	}
 	if (o->peer && o->path != APP_PATH_FULL) {

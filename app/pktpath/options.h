@@ -69,6 +69,13 @@ struct app_options {
 	bool udp_ports_set;
 
 	/* ingress */
+	enum app_ingress_kind { APP_KIND_RULES, APP_KIND_PCAP_FILTER, APP_KIND_BPF,
+				APP_KIND_MAX } ingress_kind;
+	char filter[1024];		/* --filter EXPR */
+	struct ingress_verdict_conf filter_verdict;
+	char bpf_obj[PATH_MAX];
+	char bpf_sec[64];
+	bool bpf_jit;
 	enum ingress_mode ingress_mode;
 	enum ingress_scope lock_scope;
 	char rules[PATH_MAX];

@@ -405,8 +405,10 @@ void ingress_worker_stop(struct ingress *ing, unsigned int wid);
  * worker's rcu online/offline transitions, applies the guard per packet or
  * per burst, classifies, sets the mbuf mark for mark verdicts
  * (m->hash.fdir.hi = mark, ol_flags |= RTE_MBUF_F_RX_FDIR |
- * RTE_MBUF_F_RX_FDIR_ID) and counts. In mode off: keep[] all 1, returns n,
- * no counter moved. Worker wid only; lock-free except for the guard itself.
+ * RTE_MBUF_F_RX_FDIR_ID; other packets' flags are left alone) and counts.
+ * In mode off: keep[] all 1, returns n, no counter moved. Called by a
+ * stopped worker, it restarts it (ingress_worker_start()) first.
+ * Worker wid only; lock-free except for the guard itself.
  */
 static inline uint16_t ingress_burst(struct ingress *ing, unsigned int wid,
 				     struct rte_mbuf **pkts, uint16_t n,
@@ -778,6 +780,52 @@ ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
 		mib_inc(mib, MIB_F(INGRESS, RCUQUIESCENT));
 	}
 }
+
+
+/* ------------------------------------------------------------------ */
+/* The "pcap-filter" and "bpf" kinds (pcapfilter.c, bpfobj.c)          */
+/* ------------------------------------------------------------------ */
+
+/** What a kind without its own actions does with a packet it matches. */
+struct ingress_verdict_conf {
+	uint8_t action;		/**< INGRESS_ACT_PASS or INGRESS_ACT_DROP */
+	uint8_t marked;		/**< pass with mark */
+	uint32_t mark;
+};
+
+/**
+ * A tcpdump expression as a classifier: pcap_compile (DLT_EN10MB,
+ * optimised), rte_bpf_convert, rte_bpf_load, run on the mbuf; JIT-compiled
+ * when jit and the platform has one (else interpreted, with a warning).
+ * A match applies v; no match passes, unmatched.
+ *
+ * @return 0 and *out; or -EINVAL/-ENOMEM with one line in err: libpcap's
+ *         message and the expression, or rte_bpf's refusal.
+ * Needs EAL. Thread-safe (no shared state).
+ */
+int ingress_pcap_filter_create(const char *expr,
+			       const struct ingress_verdict_conf *v, bool jit,
+			       struct ingress_classifier **out, char *err,
+			       size_t errlen);
+
+/** 1 if a pcap-filter classifier runs JIT-compiled, 0 interpreted, -EINVAL
+ *  if c is not one. */
+int ingress_pcap_filter_is_jit(const struct ingress_classifier *c);
+
+/**
+ * An eBPF ELF object's program as a classifier (libbpf opens it, no kernel
+ * load): section (or program name) sec, run by rte_bpf on the context of
+ * config/bpf/pktpath_bpf.h; return codes 0 pass, 2 drop, all-ones no
+ * match, (1 << 32) | m pass with mark m.
+ *
+ * @return 0 and *out; -EINVAL (missing or non-ELF file, rte_bpf refused
+ *         the program), -ENOENT (no such section: the message lists the
+ *         ones there are), -ENOTSUP (maps, helper calls, tail calls: rte_bpf
+ *         has none), -ENOMEM; one line in err naming the file.
+ * Needs EAL. Thread-safe.
+ */
+int ingress_bpf_create(const char *path, const char *sec, bool jit,
+		       struct ingress_classifier **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

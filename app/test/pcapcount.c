@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * pcapcount FILE EXPR: the number of frames of FILE that libpcap's own
+ * pcap_offline_filter matches with EXPR (compiled as pktpath compiles it:
+ * DLT_EN10MB, optimised, netmask unknown). The reference of the
+ * pcap-filter differential test.
+ */
+#include <stdio.h>
+
+#include <pcap/pcap.h>
+
+int
+main(int argc, char **argv)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	struct bpf_program fp;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	unsigned long n = 0;
+	pcap_t *p;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: pcapcount FILE EXPR\n");
+		return 2;
+	}
+	p = pcap_open_offline(argv[1], ebuf);
+	if (p == NULL) {
+		fprintf(stderr, "pcapcount: %s\n", ebuf);
+		return 1;
+	}
+	if (pcap_compile(p, &fp, argv[2], 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		fprintf(stderr, "pcapcount: %s\n", pcap_geterr(p));
+		return 1;
+	}
+	while (pcap_next_ex(p, &h, &data) == 1)
+		n += pcap_offline_filter(&fp, h, data) != 0;
+	printf("%lu\n", n);
+	pcap_freecode(&fp);
+	pcap_close(p);
+	return 0;
+}
