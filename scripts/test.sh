@@ -39,7 +39,13 @@ for mode in "${modes[@]}"; do
 	fi
 	if [ "$mode" = sanitize ]; then
 		export BUILD_DIR=build-asan
+		# gcc 12's sanitizer instrumentation makes two warnings misfire: a
+		# false -Wstringop-overflow on __atomic_store_n to a struct member,
+		# and -Woverride-init-side-effects on designated initializers whose
+		# overridden constant became a UBSan-checked shift. Those two are
+		# warnings, not errors, in this build only.
 		MESON_ARGS="-Dwerror=true -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized"
+		MESON_ARGS="$MESON_ARGS -Dc_args=['-Wno-error=stringop-overflow','-Wno-error=override-init-side-effects']"
 		# A sanitizer report fails the test that provoked it. Leaks are
 		# reported at exit (LeakSanitizer), suppressions listed in the file.
 		export ASAN_OPTIONS="abort_on_error=0:halt_on_error=1:detect_leaks=1:exitcode=86"

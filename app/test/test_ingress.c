@@ -64,7 +64,8 @@
 /* Designated-initializer defaults overridden per row (F() below). */
 #pragma GCC diagnostic ignored "-Woverride-init"
 
-#define IP4(a, b, c, d) RTE_IPV4(a, b, c, d)
+/* RTE_IPV4 shifts a signed int by 24 (undefined for a >= 128): cast first. */
+#define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
 static struct rte_mempool *pool;
 static char srcdir[2 * PATH_MAX + 16];

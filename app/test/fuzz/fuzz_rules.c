@@ -58,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.data_len = sizeof(frame);
 	m.pkt_len = sizeof(frame);
 	m.nb_segs = 1;
-	ingress_classify(c, &pm, 1, &res);
+	ingress_classify_burst(c, &pm, 1, &res);
 	if (res.action != INGRESS_ACT_PASS && res.action != INGRESS_ACT_DROP)
 		abort();
 	ingress_classifier_free(c);

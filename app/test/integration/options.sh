@@ -37,8 +37,8 @@ bad "--config" --config /nonexistent.ini
 printf 'garbage\n' > "$TMP/x.pcap"
 bad "x.pcap" --template "$TMP/x.pcap"
 
-bad "--http: 'nonsense'" --http nonsense
-bad "--http: '127.0.0.1:99999'" --http 127.0.0.1:99999
+bad "--http: expected ADDR:PORT" --http nonsense
+bad "--http: " --http 127.0.0.1:99999
 bad "--capture: needs --path full" --path rx-only --capture "$TMP/x.pcap"
 bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
