@@ -216,6 +216,17 @@ static int fn(struct app_options *o, const char *v, char *err)		\
 	return 0;							\
 }
 
+/* A setter for an integer option in [lo, hi]. */
+#define SET_UINT(fn, field, type, lo, hi)				\
+static int fn(struct app_options *o, const char *v, char *err)		\
+{									\
+	uint64_t x;							\
+	if (__parse_u64(v, lo, hi, &x, err) != 0)			\
+		return -1;						\
+	o->field = (type)x;						\
+	return 0;							\
+}
+
 static const char *const layout_names[] = { "percpu", "shared" };
 static const char *const fold_names[] = { "field", "lcore" };
 static const char *const alloc_names[] = { "reuse", "bulk" };
@@ -261,65 +272,17 @@ static int set_config(struct app_options *o, const char *v, char *err)
 static int set_template(struct app_options *o, const char *v, char *err)
 { return __path_arg(v, o->template_file, err); }
 
-static int set_burst(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
+SET_UINT(set_burst, burst, uint16_t, 1, APP_MAX_BURST)
 
-	if (__parse_u64(v, 1, APP_MAX_BURST, &x, err) != 0)
-		return -1;
-	o->burst = (uint16_t)x;
-	return 0;
-}
+SET_UINT(set_pkt_size, flow.pkt_size, uint16_t, PKT_MIN_SIZE, PKT_MAX_SIZE)
 
-static int set_pkt_size(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
+SET_UINT(set_flows, flow.flows, uint32_t, 1, 1u << 20)
 
-	if (__parse_u64(v, PKT_MIN_SIZE, PKT_MAX_SIZE, &x, err) != 0)
-		return -1;
-	o->flow.pkt_size = (uint16_t)x;
-	return 0;
-}
+SET_UINT(set_tos, flow.tos, uint8_t, 0, 255)
 
-static int set_flows(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
+SET_UINT(set_mbufs, mbufs, uint32_t, 1024, 1u << 24)
 
-	if (__parse_u64(v, 1, 1u << 20, &x, err) != 0)
-		return -1;
-	o->flow.flows = (uint32_t)x;
-	return 0;
-}
-
-static int set_tos(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 0, 255, &x, err) != 0)
-		return -1;
-	o->flow.tos = (uint8_t)x;
-	return 0;
-}
-
-static int set_mbufs(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 1024, 1u << 24, &x, err) != 0)
-		return -1;
-	o->mbufs = (uint32_t)x;
-	return 0;
-}
-
-static int set_rxd(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 32, 16384, &x, err) != 0)
-		return -1;
-	o->rxd = (uint16_t)x;
-	return 0;
-}
+SET_UINT(set_rxd, rxd, uint16_t, 32, 16384)
 
 static int set_src(struct app_options *o, const char *v, char *err)
 { return __ip_range(v, &o->flow.src_lo, &o->flow.src_hi, err); }
@@ -567,15 +530,7 @@ static int set_update_rate(struct app_options *o, const char *v, char *err)
 static int set_phase_warmup(struct app_options *o, const char *v, char *err)
 { return __parse_double(v, 0, 60, &o->phase_warmup_s, err); }
 
-static int set_gp_log_us(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 0, 60000000, &x, err) != 0)
-		return -1;
-	o->gp_log_us = (uint32_t)x;
-	return 0;
-}
+SET_UINT(set_gp_log_us, gp_log_us, uint32_t, 0, 60000000)
 
 static int set_rounds(struct app_options *o, const char *v, char *err)
 {
@@ -630,25 +585,9 @@ SET_CHOICE(set_capture_what, capture_what, capture_names, PKT_CAPTURE_MAX,
 static int set_capture_max(struct app_options *o, const char *v, char *err)
 { return __parse_u64(v, 0, UINT64_MAX, &o->capture_max, err); }
 
-static int set_capture_ring(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
+SET_UINT(set_capture_ring, capture_ring, uint32_t, 16, 1u << 20)
 
-	if (__parse_u64(v, 16, 1u << 20, &x, err) != 0)
-		return -1;
-	o->capture_ring = (uint32_t)x;
-	return 0;
-}
-
-static int set_capture_snaplen(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 14, 65535, &x, err) != 0)
-		return -1;
-	o->capture_snaplen = (uint32_t)x;
-	return 0;
-}
+SET_UINT(set_capture_snaplen, capture_snaplen, uint32_t, 14, 65535)
 
 static int set_peer(struct app_options *o, const char *v, char *err)
 { return __parse_bool(v, &o->peer, err); }
@@ -657,15 +596,7 @@ static const char *const peer_layout_names[] = { "shared", "split" };
 SET_CHOICE(set_peer_layout, peer_layout, peer_layout_names, PEER_LAYOUT_MAX,
 	   enum peer_layout)
 
-static int set_peers(struct app_options *o, const char *v, char *err)
-{
-	uint64_t x;
-
-	if (__parse_u64(v, 1, PEER_MAX, &x, err) != 0)
-		return -1;
-	o->peers = (uint32_t)x;
-	return 0;
-}
+SET_UINT(set_peers, peers, uint32_t, 1, PEER_MAX)
 
 static int set_http(struct app_options *o, const char *v, char *err)
 {
