@@ -136,6 +136,20 @@ for o in mark_dscp count_src_prefix; do
 done
 echo "jit: identical verdicts"
 
+# SIGHUP replaces a running filter and a running eBPF object through the
+# writer protocol (rcu here, lock in the second run).
+for kind in "pcap-filter --filter udp" "bpf --bpf-obj $OBJ/mark_dscp.o"; do
+	"$PKTPATH" $(eal hup) -- --http 127.0.0.1:0 --duration 0 --quiet \
+		--ingress rcu --ingress-kind $kind --json "$TMP/hup.json" > "$TMP/hup.out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -HUP $pid; sleep 0.5; kill -HUP $pid; sleep 0.5
+	kill -INT $pid
+	wait $pid || { cat "$TMP/hup.out"; fail "SIGHUP run ($kind)"; }
+	[ "$(grep -c 'SIGHUP: .* reloaded' "$TMP/hup.out")" = 2 ] || { cat "$TMP/hup.out"; fail "no reload ($kind)"; }
+	jcheck "$TMP/hup.json" 'f("Ingress.RuleUpdates") == 2' 'd["conservation"]["ok"]'
+done
+
 # Bad input: one line, exit 2.
 bad() { # bad TEXT APP-ARGS...
 	local want=$1; shift
