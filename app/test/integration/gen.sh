@@ -48,6 +48,15 @@ run other --dst-mac 02:00:00:00:00:77 --src-mac 02:00:00:00:00:01
 jcheck "$TMP/other.json" "${common[@]}" 'f("Rx.RxOtherHost") == f("Rx.RxPackets")' \
 	'f("Ip.InReceives") == 0'
 
+# Multicast: a joined group is delivered (InMcastPkts), another is dropped
+# as Linux drops it (Path IpMcastNotJoined), both after InReceives.
+run mcast --dst 239.1.1.1 --local 198.19.0.1/24 --mcast 239.1.1.1
+jcheck "$TMP/mcast.json" "${common[@]}" 'f("IpExt.InMcastPkts") == f("Rx.RxPackets")' \
+	'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+run nomcast --dst 239.1.1.2 --local 198.19.0.1/24 --mcast 239.1.1.1
+jcheck "$TMP/nomcast.json" "${common[@]}" 'f("Path.IpMcastNotJoined") == f("Rx.RxPackets")' \
+	'f("Ip.InReceives") == f("Rx.RxPackets")'
+
 # rx-only: nothing reaches the path.
 run rxonly --path rx-only
 jcheck "$TMP/rxonly.json" "${common[@]}" 'f("Rx.RxNoPath") == f("Rx.RxPackets")' \
