@@ -29,11 +29,11 @@
 
 static const struct pb_bench *const pb_registries[] = {
 	pb_prim_benches, pb_rcu_benches, pb_conc_benches, pb_peer_benches,
-	pb_alloc_benches, pb_fold_benches,
+	pb_alloc_benches, pb_fold_benches, pb_rx_benches,
 };
 
 static const char *const pb_groups[] = {
-	"prim", "rcu", "conc", "peer", "alloc", "fold",
+	"prim", "rcu", "conc", "peer", "alloc", "fold", "rx",
 };
 
 /* ---- helpers for the benchmark files ---- */
@@ -197,7 +197,7 @@ pb_usage(FILE *f, const char *prog)
 		"usage: %s [EAL options] -- --list\n"
 		"       %s [EAL options] -- --run NAME[,NAME...] [--loops N] [--reps R] [--json FILE]\n"
 		"  --list        list the benchmarks and groups\n"
-		"  --run LIST    run benchmarks or groups (all, prim, rcu, conc, peer, alloc, fold)\n"
+		"  --run LIST    run benchmarks or groups (all, prim, rcu, conc, peer, alloc, fold, rx)\n"
 		"  --loops N     iterations per repetition (default: each benchmark's own; >= %d)\n"
 		"  --reps R      repetitions, min/median/max reported (default %d, 1..%d)\n"
 		"  --json FILE   also write the results as JSON\n"

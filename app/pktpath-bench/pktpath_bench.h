@@ -26,7 +26,7 @@ struct pb_ctx {
 /** A benchmark as --list shows it and --run runs it. */
 struct pb_bench {
 	const char *name;
-	const char *group;	/**< prim, rcu, conc, peer, alloc, fold */
+	const char *group;	/**< prim, rcu, conc, peer, alloc, fold, rx */
 	unsigned int min_lcores;	/**< 2 for anything concurrent */
 	uint64_t loops;		/**< default iterations */
 	const char *help;	/**< one line: what it measures */
@@ -42,6 +42,7 @@ extern const struct pb_bench pb_conc_benches[];
 extern const struct pb_bench pb_peer_benches[];
 extern const struct pb_bench pb_alloc_benches[];
 extern const struct pb_bench pb_fold_benches[];
+extern const struct pb_bench pb_rx_benches[];
 
 /** Iterations to run: --loops if given, else dflt. */
 uint64_t pb_loops(const struct pb_ctx *ctx, uint64_t dflt);
