@@ -31,6 +31,7 @@
 
 #include <rte_common.h>
 #include <rte_eal.h>
+#include <rte_malloc.h>
 
 #include "mib.h"
 #include "stats.h"
@@ -415,11 +416,56 @@ w_snmp(FILE *f, const struct stats_snapshot *s, const void *arg)
 	return stats_snmp_write(f, s, *(const enum stats_snmp_file *)arg);
 }
 
+/* The memory gauges: real readings move with a real allocation; the
+ * families print exactly what they are given. */
+static void
+test_memory(void **state)
+{
+	const struct stats_memory fixed = { 123 << 20, 4567, 89, true };
+	struct stats_prom_opts o = { NULL, NULL, false, &fixed };
+	struct stats_memory m0, m1, m2;
+	const size_t big = 8u << 20;
+	char *p, *e, *t;
+
+	(void)state;
+	assert_int_equal(stats_memory_read(NULL, false), -EINVAL);
+	assert_int_equal(stats_memory_read(&m0, true), 0);
+	assert_true(m0.rss_bytes > 0 && m0.heap_bytes > 0 && m0.eal);
+	assert_true(m0.eal_heap_bytes > 0);	/* the stats blocks, at least */
+	p = malloc(big);
+	assert_non_null(p);
+	memset(p, 1, big);
+	e = rte_malloc("test_memory", 1u << 20, 0);
+	assert_non_null(e);
+	assert_int_equal(stats_memory_read(&m1, true), 0);
+	assert_true(m1.heap_bytes >= m0.heap_bytes + big);
+	assert_true(m1.eal_heap_bytes >= m0.eal_heap_bytes + (1u << 20));
+	assert_true(m1.rss_bytes >= m0.rss_bytes + big / 2);
+	free(p);
+	rte_free(e);
+	assert_int_equal(stats_memory_read(&m2, false), 0);
+	assert_true(m2.heap_bytes < m1.heap_bytes - big / 2);
+	assert_false(m2.eal);
+
+	t = render(w_prom, &o);
+	assert_non_null(strstr(t, "# TYPE pktpath_resident_memory_bytes gauge\n"
+				  "pktpath_resident_memory_bytes 128974848\n"));
+	assert_non_null(strstr(t, "# TYPE pktpath_heap_inuse_bytes gauge\n"
+				  "pktpath_heap_inuse_bytes{allocator=\"malloc\"} 4567\n"
+				  "pktpath_heap_inuse_bytes{allocator=\"rte_malloc\"} 89\n"));
+	free(t);
+	o.mem = NULL;
+	t = render(w_prom, &o);
+	assert_null(strstr(t, "pktpath_heap_inuse_bytes"));
+	assert_null(strstr(t, "pktpath_resident_memory_bytes"));
+	free(t);
+}
+
 static void
 test_writers(void **state)
 {
 	static const enum stats_snmp_file which[] = { STATS_SNMP, STATS_NETSTAT };
-	struct stats_prom_opts o = { info, NULL, true };
+	struct stats_prom_opts o = { info, NULL, true, NULL };
 	struct stats_snapshot *snap;
 	char *t;
 
@@ -712,7 +758,7 @@ test_http_get(void **state)
 	struct stats_http *h = start(true, &hooks, 32, 10);
 	uint16_t port = stats_http_port(h);
 	json_t *ing = hk_state(NULL), *mine;
-	struct stats_prom_opts o = { info, ing, false };
+	struct stats_prom_opts o = { info, ing, false, NULL };
 	struct stats_snapshot *snap;
 	char *t, *m1, *m2, url[64];
 	struct resp r;
@@ -745,7 +791,22 @@ test_http_get(void **state)
 	free(t);
 	json_decref(mine);
 	m1 = render(w_prom, &o);
-	same_as(port, "/metrics", "text/plain; version=0.0.4", m1);
+	/* /metrics: the writer's output, then the process memory families,
+	 * read at the request (so not comparable byte for byte). */
+	t = get_body(port, "/metrics", "text/plain; version=0.0.4");
+	{
+		char *mem = strstr(t, "# HELP pktpath_resident_memory_bytes ");
+
+		assert_non_null(mem);
+		assert_true(prom_value(mem, "pktpath_resident_memory_bytes") > 1e6);
+		assert_true(prom_value(mem, "pktpath_heap_inuse_bytes{allocator=\"malloc\"}") > 0);
+		assert_true(prom_value(mem, "pktpath_heap_inuse_bytes{allocator=\"rte_malloc\"}") > 0);
+		*mem = '\0';
+		if (strcmp(t, m1) != 0)
+			fail_msg("GET /metrics differs from the writer's output:\n%s\n---\n%s",
+				 t, m1);
+	}
+	free(t);
 	assert_true(prom_value(m1, "pktpath_ingress_mode{mode=\"off\"}") == 1);
 	assert_true(prom_value(m1, "pktpath_ingress_mode{mode=\"rcu\"}") == 0);
 	stats_put(st, snap);
@@ -1060,6 +1121,7 @@ main(void)
 		cmocka_unit_test(test_fold_clear),
 		cmocka_unit_test(test_refcount),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_http_listen_errors),
 		cmocka_unit_test(test_http_get),
 		cmocka_unit_test(test_http_errors),

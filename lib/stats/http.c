@@ -163,7 +163,8 @@ static int
 __render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
 	 enum route rt)
 {
-	struct stats_prom_opts o = { NULL, NULL, h->conf.lcore_mib };
+	struct stats_prom_opts o = { NULL, NULL, h->conf.lcore_mib, NULL };
+	struct stats_memory mem;
 	json_t *ing = NULL, *root;
 	unsigned int i;
 	int rc;
@@ -177,6 +178,10 @@ __render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
 		if (h->conf.hooks.ingress_state != NULL)
 			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
 		o.ingress = ing;
+		/* Read before the body grows: the heaps then hold what the
+		 * process keeps, not this response. */
+		stats_memory_read(&mem, true);
+		o.mem = &mem;
 		pthread_mutex_lock(&h->info_lock);
 		o.info = h->info;
 		rc = stats_prom_write(f, snap, &o);

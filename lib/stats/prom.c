@@ -384,11 +384,27 @@ __info_family(FILE *out, const struct stats_prom_opts *o)
 	}
 }
 
+static void
+__memory_families(FILE *out, const struct stats_memory *m)
+{
+	__family(out, "resident_memory_bytes", "gauge", "Resident set size of "
+		 "the process");
+	fprintf(out, "pktpath_resident_memory_bytes %" PRIu64 "\n", m->rss_bytes);
+	__family(out, "heap_inuse_bytes", "gauge", "Live heap bytes: malloc() "
+		 "(glibc in-use, or the sanitizer allocator's count in a "
+		 "sanitized build) and rte_malloc() (all sockets)");
+	fprintf(out, "pktpath_heap_inuse_bytes{allocator=\"malloc\"} %" PRIu64 "\n",
+		m->heap_bytes);
+	if (m->eal)
+		fprintf(out, "pktpath_heap_inuse_bytes{allocator=\"rte_malloc\"} %"
+			PRIu64 "\n", m->eal_heap_bytes);
+}
+
 int
 stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 		 const struct stats_prom_opts *opts)
 {
-	struct stats_prom_opts none = { NULL, NULL, false };
+	struct stats_prom_opts none = { NULL, NULL, false, NULL };
 
 	if (out == NULL || snap == NULL)
 		return -EINVAL;
@@ -398,5 +414,7 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__rate_families(out, snap);
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);
+	if (opts->mem != NULL)
+		__memory_families(out, opts->mem);
 	return ferror(out) ? -EIO : 0;
 }

@@ -212,7 +212,29 @@ struct stats_prom_opts {
 	/** Add pktpath_lcore_mib_total{lcore,group,field} for every counter of
 	 *  every worker (large: workers x ~140 series). */
 	bool lcore_mib;
+	/** Process memory (stats_memory_read()) for
+	 *  pktpath_resident_memory_bytes and pktpath_heap_inuse_bytes; NULL
+	 *  leaves them out. */
+	const struct stats_memory *mem;
 };
+
+/** The process's memory, read at one moment. */
+struct stats_memory {
+	uint64_t rss_bytes;	/**< resident set (/proc/self/statm) */
+	/** Live malloc() bytes: glibc's in-use bytes (mallinfo2 uordblks +
+	 *  hblkhd), or the allocator's own count in an AddressSanitizer build. */
+	uint64_t heap_bytes;
+	uint64_t eal_heap_bytes;	/**< live rte_malloc() bytes, all sockets */
+	bool eal;		/**< eal_heap_bytes was read (EAL initialised) */
+};
+
+/**
+ * Read the process's memory into m; the rte_malloc heaps only if eal (the
+ * EAL must be initialised then).
+ * @return 0, or -EINVAL (m NULL), -EIO (/proc/self/statm unreadable: the
+ * other fields are still set).
+ */
+int stats_memory_read(struct stats_memory *m, bool eal);
 
 /**
  * Write snap in the Prometheus text exposition format 0.0.4 (# HELP and
@@ -223,7 +245,9 @@ struct stats_prom_opts {
  * pktpath_lcore_*{lcore} (packets, bytes, busy/idle cycles, drops as
  * counters; pps, seconds per packet, cycles per packet, busy ratio of the
  * last interval as gauges), the same rates for all workers, fold and
- * grace-period figures, pktpath_ingress_mode{mode} and pktpath_info{...} 1.
+ * grace-period figures, pktpath_ingress_mode{mode}, pktpath_info{...} 1,
+ * and with opts->mem pktpath_resident_memory_bytes and
+ * pktpath_heap_inuse_bytes{allocator="malloc"|"rte_malloc"}.
  *
  * One family for all MIB fields, with group and field labels, rather than
  * ~140 families: the field names stay exactly Linux's (label values may be
