@@ -70,7 +70,7 @@ if want rxonly; then
 	echo "== rx-only: pktpath --path rx-only vs dpdk-testpmd --forward-mode=rxonly, net_null0, lcore 1, burst 32"
 	# testpmd twice: plain (the target), and with --record-core-cycles, which
 	# makes it read the TSC around each burst as pktpath does every poll.
-	pp_v=(); tp_v=(); tc_v=(); fl_v=(); ft_v=()
+	pp_v=(); tp_v=(); tc_v=(); fl_v=(); ft_v=(); fp_v=()
 	tp_mpps() { # tp_mpps LOG: median Rx-pps after the first two seconds, in Mpps
 		grep -E 'Rx-pps:' "$1" | awk '{print $2}' | tail -n +3 |
 			python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin if x.strip()]; print("%.4f" % (statistics.median(v)/1e6 if v else 0))'
@@ -95,15 +95,16 @@ if want rxonly; then
 		build/app/pktpath-bench/pktpath-bench -l 1 --no-huge --no-shconf -m 512 --no-pci \
 			--log-level=lib.eal:error --file-prefix bench_fl$r --vdev net_null0 -- \
 			--run rx --reps 3 --loops $((SECS * 500000)) --json "$TMP/fl$r.json" > "$TMP/fl$r.out" 2>&1
-		read -r f ft < <(python3 -c '
+		read -r f ft fp < <(python3 -c '
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
     c = {x["name"]: x["cycles_per_elem"]["median"] for x in d["results"]}
-    print(" ".join("%.4f" % (d["tsc_hz"] / c[n] / 1e6) for n in ("rx_free_bulk", "rx_free_bulk_tsc")))
+    print(" ".join("%.4f" % (d["tsc_hz"] / c[n] / 1e6)
+                   for n in ("rx_free_bulk", "rx_free_bulk_tsc", "rx_packed_free_bulk")))
 except Exception:
-    print("0 0")' "$TMP/fl$r.json")
-		fl_v+=("$f"); ft_v+=("$ft")
+    print("0 0 0")' "$TMP/fl$r.json")
+		fl_v+=("$f"); ft_v+=("$ft"); fp_v+=("$fp")
 		echo "  round $r: pktpath $v Mpps, testpmd $t Mpps, testpmd --record-core-cycles $c Mpps, bare loop $f Mpps (+rdtsc $ft)"
 	done
 	a=$(median "${pp_v[@]}"); b=$(median "${tp_v[@]}"); c=$(median "${tc_v[@]}")
@@ -115,6 +116,7 @@ except Exception:
 	fm=$(median "${fl_v[@]}"); ftm=$(median "${ft_v[@]}")
 	echo "  median bare rx_burst + free_bulk loop: $fm Mpps, with one rdtsc per poll $ftm Mpps" \
 		"(pktpath/bare+rdtsc $(python3 -c "print('%.3f' % ($a / $ftm if $ftm else 0))"))"
+	echo "  the bare loop on a packed pool (as on hugepages; --no-huge gives each mbuf its own 4 KiB page): $(median "${fp_v[@]}") Mpps"
 fi
 
 # --- 2. the full path on the generator: the variants table ----------------

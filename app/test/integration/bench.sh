@@ -21,16 +21,19 @@ assert d["results"] == [], d["results"]
 assert [s["name"] for s in d["skipped"]] == ["rx"], d["skipped"]
 PY
 
-# With net_null: four variants, each exactly 32 packets per poll.
+# With net_null: six variants (the last two on a packed pool), each exactly
+# 32 packets per poll.
 loops=20000
 $B $(eal b1) --vdev net_null0 -- --run rx --loops $loops --reps 2 --json "$TMP/rx.json" \
 	> "$TMP/rx.out" 2>&1 || fail "--run rx on net_null0 exited $?: $(tail -3 "$TMP/rx.out")"
 grep -q '^| rte_pktmbuf_free_bulk |' "$TMP/rx.out" || fail "no table row: $(cat "$TMP/rx.out")"
+grep -q '^| rte_pktmbuf_free_bulk, pool packed |' "$TMP/rx.out" || fail "no packed row: $(cat "$TMP/rx.out")"
 python3 - "$TMP/rx.json" "$loops" <<'PY' || fail "rx results"
 import json, sys
 d, loops = json.load(open(sys.argv[1])), int(sys.argv[2])
 names = [r["name"] for r in d["results"]]
-assert names == ["rx_free_bulk", "rx_free_bulk_tsc", "rx_free_each", "rx_free_each_tsc"], names
+assert names == ["rx_free_bulk", "rx_free_bulk_tsc", "rx_free_each", "rx_free_each_tsc",
+                 "rx_packed_free_bulk", "rx_packed_free_bulk_tsc"], names
 for r in d["results"]:
     assert r["step"] == 32 and r["loops"] == loops and r["reps"] == 2, r
     assert r["elems"] == 32 * loops, (r["name"], r["elems"])
