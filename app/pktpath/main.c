@@ -132,6 +132,11 @@ setup_workers(struct app *a)
 	unsigned int n = 0, i;
 	uint16_t nb_ports = rte_eth_dev_count_avail();
 
+	/* A packed mbuf may span two pages: contiguous for DMA only as VA. */
+	if (o->pool_packed && rte_eal_iova_mode() != RTE_IOVA_VA)
+		usage_exit("pktpath: --pool-layout packed: needs IOVA as VA "
+			   "(EAL --iova-mode=va); the EAL chose PA");
+
 	a->workers = rte_zmalloc("workers", RTE_MAX_LCORE * sizeof(*a->workers),
 				 RTE_CACHE_LINE_SIZE);
 	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
@@ -270,7 +275,8 @@ setup_generator(struct app *a)
 		int rc;
 
 		snprintf(name, sizeof(name), "gen%u_pool", i);
-		w->mp = rte_pktmbuf_pool_create(name, nb, 256, 0, room, w->socket);
+		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
+					o->pool_packed);
 		if (w->mp == NULL)
 			rte_exit(EXIT_FAILURE, "rte_pktmbuf_pool_create(%s, %u mbufs): %s "
 				 "(more -m memory, or fewer --mbufs)\n", name, nb,
@@ -389,13 +395,14 @@ run_info(const struct app *a)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:f, s:f, s:f, s:o}",
+	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:s, s:f, s:f, s:f, s:o}",
 		"source", app_source_name(o->source),
 		"path", app_path_name(o->path),
 		"burst", o->burst,
 		"main_worker", o->main_worker,
 		"mib_layout", mib_layout_name(o->mib_layout),
 		"fold", mib_fold_name(o->fold),
+		"pool_layout", o->pool_packed ? "packed" : "page",
 		"duration_s", o->duration_s,
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,

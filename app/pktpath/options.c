@@ -237,6 +237,9 @@ SET_CHOICE(set_layout, mib_layout, layout_names, MIB_LAYOUT_MAX, enum mib_layout
 SET_CHOICE(set_fold, fold, fold_names, MIB_FOLD_MAX, enum mib_fold)
 SET_CHOICE(set_alloc, alloc, alloc_names, PKT_ALLOC_MAX, enum pkt_alloc)
 
+static const char *const pool_layout_names[] = { "page", "packed" };
+SET_CHOICE(set_pool_layout, pool_packed, pool_layout_names, 2, bool)
+
 static int set_duration(struct app_options *o, const char *v, char *err)
 { return __parse_double(v, 0, 1e7, &o->duration_s, err); }
 static int set_interval(struct app_options *o, const char *v, char *err)
@@ -648,6 +651,7 @@ static const struct opt_def opt_defs[] = {
 	{ "template", "FILE.pcap", set_template, "generate the frames of a pcap file, round-robin, instead of synthesised ones" },
 	{ "alloc", "reuse|bulk", set_alloc, "generator mbufs: recycled (pktgen clone_skb) or bulk alloc/free every burst (default reuse)" },
 	{ "prefetch", "on|off", set_prefetch, "prefetch the next packet's header while processing one (default on)" },
+	{ "pool-layout", "page|packed", set_pool_layout, "mbuf pools: rte_pktmbuf_pool_create()'s (page: with --no-huge one mbuf per 4 KiB page, all at the same offset) or back to back as on hugepages (packed; needs IOVA as VA) (default page)" },
 	{ "mbufs", "N", set_mbufs, "mbufs per generator worker pool, and at least this many per port pool (default 8191)" },
 	{ "rxq", "L:P.Q,...", set_rxq, "port source: lcore L polls port P queue Q (default: workers over port 0.., queue per worker)" },
 	{ "rxd", "N", set_rxd, "RX descriptors per queue (default 1024)" },

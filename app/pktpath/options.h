@@ -52,6 +52,7 @@ struct app_options {
 	bool prefetch;
 	char template_file[PATH_MAX];
 	uint32_t mbufs;		/* per worker pool */
+	bool pool_packed;	/* --pool-layout packed (pkt_pool_create()) */
 
 	/* ports */
 	unsigned int n_rxq;

@@ -62,8 +62,8 @@ __port_setup(struct app *a, struct app_port *p)
 	nb_mbufs = RTE_MAX(p->nb_rxq * (rxd + a->opt.burst + MBUF_CACHE) + 1024u,
 			   a->opt.mbufs);
 	snprintf(name, sizeof(name), "port%u_pool", p->id);
-	p->mp = rte_pktmbuf_pool_create(name, nb_mbufs, MBUF_CACHE, 0,
-					RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	p->mp = pkt_pool_create(name, nb_mbufs, MBUF_CACHE,
+				RTE_MBUF_DEFAULT_BUF_SIZE, socket, a->opt.pool_packed);
 	if (p->mp == NULL) {
 		fprintf(stderr, "pktpath: port %u: rte_pktmbuf_pool_create(%u mbufs): %s\n",
 			p->id, nb_mbufs, rte_strerror(rte_errno));

@@ -693,11 +693,70 @@ __teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* pkt_pool_create(): the default layout keeps each mbuf in one 4 KiB page
+ * (with --no-huge, one per page at the same offset); packed puts them back
+ * to back, so some share a page. Both give working mbufs. */
+struct pool_walk {
+	uintptr_t addr[64];
+	unsigned int n;
+};
+
+static void
+pool_walk_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	struct pool_walk *w = arg;
+
+	(void)mp;
+	(void)idx;
+	if (w->n < RTE_DIM(w->addr))
+		w->addr[w->n++] = (uintptr_t)obj;
+}
+
+static void
+test_pool_layout(void **state)
+{
+	struct rte_mempool *mp[2];
+	struct rte_mbuf *m[8];
+	unsigned int p, i, same_page;
+
+	(void)state;
+	for (p = 0; p < 2; p++) {
+		struct pool_walk w = { .n = 0 };
+
+		mp[p] = pkt_pool_create(p ? "t_packed" : "t_page", 1023, 32,
+					RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, p == 1);
+		assert_non_null(mp[p]);
+		assert_int_equal(rte_mempool_avail_count(mp[p]), 1023);
+		assert_int_equal(rte_pktmbuf_data_room_size(mp[p]), RTE_MBUF_DEFAULT_BUF_SIZE);
+		rte_mempool_obj_iter(mp[p], pool_walk_obj, &w);
+		assert_int_equal(w.n, 64);
+		for (same_page = 0, i = 1; i < w.n; i++)
+			if ((w.addr[i] >> 12) == (w.addr[i - 1] >> 12))
+				same_page++;
+		if (p == 1)
+			assert_true(same_page > 0);	/* packed: pages shared */
+		else if (!rte_eal_has_hugepages())
+			assert_int_equal(same_page, 0);	/* one mbuf per page */
+		assert_int_equal(rte_pktmbuf_alloc_bulk(mp[p], m, RTE_DIM(m)), 0);
+		for (i = 0; i < RTE_DIM(m); i++) {
+			assert_ptr_equal(m[i]->pool, mp[p]);
+			assert_int_equal(m[i]->buf_len, RTE_MBUF_DEFAULT_BUF_SIZE);
+			assert_int_equal(rte_pktmbuf_headroom(m[i]), RTE_PKTMBUF_HEADROOM);
+			memset(rte_pktmbuf_mtod(m[i], void *), 0xab,
+			       rte_pktmbuf_tailroom(m[i]));
+		}
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+		assert_int_equal(rte_mempool_avail_count(mp[p]), 1023);
+		rte_mempool_free(mp[p]);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_pool_layout),
 		cmocka_unit_test(test_build_udp),
 		cmocka_unit_test(test_flow_enumeration),
 		cmocka_unit_test(test_templates_build),

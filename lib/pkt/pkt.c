@@ -15,6 +15,7 @@
 #include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_pool_ops.h>
 #include <rte_udp.h>
 
 #include "pkt.h"
@@ -349,4 +350,37 @@ pkt_gen_fini(struct pkt_gen *g)
 		rte_free(g->ring);
 		g->ring = NULL;
 	}
+}
+
+struct rte_mempool *
+pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
+		uint16_t room, int socket, bool packed)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = room,
+		.mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+	int rc;
+
+	if (!packed)
+		return rte_pktmbuf_pool_create(name, n, cache, 0, room, socket);
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
+				      cache, sizeof(priv), socket,
+				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (mp == NULL)
+		return NULL;
+	rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+	if (rc == 0) {
+		rte_pktmbuf_pool_init(mp, &priv);
+		rc = rte_mempool_populate_default(mp);
+		rc = rc < 0 ? rc : 0;
+	}
+	if (rc != 0) {
+		rte_mempool_free(mp);
+		rte_errno = -rc;
+		return NULL;
+	}
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
 }

@@ -29,8 +29,17 @@ jcheck "$TMP/default.json" "${common[@]}" \
 	'f("IpExt.InOctets") == f("Rx.RxPackets") * 46' \
 	'f("Rx.RxOctets") == f("Rx.RxPackets") * 60' \
 	'f("IpExt.InNoECTPkts") == f("Rx.RxPackets")' \
-	'd["info"]["config"]["alloc"] == "reuse"'
+	'd["info"]["config"]["alloc"] == "reuse"' \
+	'd["info"]["config"]["pool_layout"] == "page"'
 grep -q "conservation: ok" "$TMP/default.out" || fail "summary lacks conservation line"
+
+# Packed mbufs (--pool-layout packed), allocated and freed every burst: the
+# same packets, the same counts.
+run packed --pool-layout packed --alloc bulk --pkt-size 128
+jcheck "$TMP/packed.json" "${common[@]}" \
+	'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
+	'f("Rx.RxOctets") == f("Rx.RxPackets") * 128' \
+	'd["info"]["config"]["pool_layout"] == "packed"'
 
 # Closed port, ECN CE, bulk alloc, no prefetch, shared layout, field fold.
 run noports --dport 7 --udp-ports 9 --tos 3 --alloc bulk --prefetch off \
