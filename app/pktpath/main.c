@@ -278,7 +278,7 @@ setup_generator(struct app *a)
 		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
 					o->pool_packed);
 		if (w->mp == NULL)
-			rte_exit(EXIT_FAILURE, "rte_pktmbuf_pool_create(%s, %u mbufs): %s "
+			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s "
 				 "(more -m memory, or fewer --mbufs)\n", name, nb,
 				 rte_strerror(rte_errno));
 		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, o->alloc, o->burst);

@@ -65,7 +65,7 @@ __port_setup(struct app *a, struct app_port *p)
 	p->mp = pkt_pool_create(name, nb_mbufs, MBUF_CACHE,
 				RTE_MBUF_DEFAULT_BUF_SIZE, socket, a->opt.pool_packed);
 	if (p->mp == NULL) {
-		fprintf(stderr, "pktpath: port %u: rte_pktmbuf_pool_create(%u mbufs): %s\n",
+		fprintf(stderr, "pktpath: port %u: mbuf pool (%u mbufs): %s\n",
 			p->id, nb_mbufs, rte_strerror(rte_errno));
 		return -1;
 	}

@@ -275,17 +275,6 @@ __fname(unsigned int f)
 	return s[k];
 }
 
-/* The terminal outcomes: exactly one moves per frame. */
-static const unsigned int terminals[] = {
-	MIB_F(RX, NOTIP), MIB_F(RX, OTHERHOST),
-	MIB_F(IP, INHDRERRORS), MIB_F(IPEXT, INTRUNCATEDPKTS), MIB_F(IP, INDISCARDS),
-	MIB_F(IP, INADDRERRORS), MIB_F(IP, INUNKNOWNPROTOS), MIB_F(IP, REASMREQDS),
-	MIB_F(PATH, IPINVALIDSOURCE), MIB_F(PATH, IPINVALIDDEST),
-	MIB_F(PATH, IPMCASTNOTJOINED), MIB_F(PATH, IPSRCROUTE),
-	MIB_F(UDP, INDATAGRAMS), MIB_F(UDP, NOPORTS), MIB_F(UDP, INERRORS),
-	MIB_F(UDP, IGNOREDMULTI), MIB_F(TCP, INSEGS), MIB_F(PATH, TCPNOTHOST),
-	MIB_F(ICMP, INMSGS), MIB_F(PATH, IGMPDELIVERED),
-};
 
 /*
  * Run one frame in a fresh percpu block and again in block 1 of a fresh
@@ -303,8 +292,8 @@ __run(const char *name, const uint8_t *frame, uint16_t len, const struct exp *e)
 	unsigned int k, i, f, want = MIB_FIELD_MAX, nterm = 0;
 
 	for (i = 0; e[i].f != 0; i++)
-		for (k = 0; k < RTE_DIM(terminals); k++)
-			if (e[i].f == terminals[k] && ++nterm)
+		for (k = 0; k < mib_n_terminals; k++)
+			if (e[i].f == mib_terminals[k] && ++nterm)
 				want = e[i].f;
 	if (nterm != 1)
 		fail_msg("[%s] the expected list holds %u terminal counters", name, nterm);
@@ -756,11 +745,11 @@ test_random(void **state)
 		out = __process(frame, len, &ab);
 		for (f = 0; f < MIB_FIELD_MAX; f++)
 			d[f] = mib_read(&ab, f) - before[f];
-		for (k = 0; k < RTE_DIM(terminals); k++) {
-			moved += (unsigned int)d[terminals[k]];
-			if (d[terminals[k]] != 0 && terminals[k] != out)
+		for (k = 0; k < mib_n_terminals; k++) {
+			moved += (unsigned int)d[mib_terminals[k]];
+			if (d[mib_terminals[k]] != 0 && mib_terminals[k] != out)
 				fail_msg("frame %u: terminal %s moved, outcome %s", i,
-					 __fname(terminals[k]), __fname(out));
+					 __fname(mib_terminals[k]), __fname(out));
 		}
 		if (out >= MIB_FIELD_MAX)
 			fail_msg("frame %u: outcome %u out of range", i, out);
@@ -774,8 +763,8 @@ test_random(void **state)
 	}
 	mib_fold(acc, MIB_FOLD_FIELD, tot, NULL);
 	assert_int_equal(mib_check_conservation(tot, why, sizeof(why)), 0);
-	for (k = 0; k < RTE_DIM(terminals); k++)
-		sum += tot[terminals[k]];
+	for (k = 0; k < mib_n_terminals; k++)
+		sum += tot[mib_terminals[k]];
 	assert_int_equal(sum, n);
 	assert_int_equal(tot[MIB_F(RX, PACKETS)], n);
 	mib_set_free(acc);

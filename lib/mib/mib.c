@@ -366,6 +366,20 @@ mib_fold_parse(const char *s, enum mib_fold *out)
 	return -EINVAL;
 }
 
+/* ---- the receive path's terminal outcomes (mib.h) ---- */
+
+const unsigned int mib_terminals[] = {
+	MIB_F(RX, NOTIP), MIB_F(RX, OTHERHOST),
+	MIB_F(IP, INHDRERRORS), MIB_F(IPEXT, INTRUNCATEDPKTS), MIB_F(IP, INDISCARDS),
+	MIB_F(IP, INADDRERRORS), MIB_F(IP, INUNKNOWNPROTOS), MIB_F(IP, REASMREQDS),
+	MIB_F(PATH, IPINVALIDSOURCE), MIB_F(PATH, IPINVALIDDEST),
+	MIB_F(PATH, IPMCASTNOTJOINED), MIB_F(PATH, IPSRCROUTE),
+	MIB_F(UDP, INDATAGRAMS), MIB_F(UDP, NOPORTS), MIB_F(UDP, INERRORS),
+	MIB_F(UDP, IGNOREDMULTI), MIB_F(TCP, INSEGS), MIB_F(PATH, TCPNOTHOST),
+	MIB_F(ICMP, INMSGS), MIB_F(PATH, IGMPDELIVERED),
+};
+const unsigned int mib_n_terminals = sizeof(mib_terminals) / sizeof(mib_terminals[0]);
+
 /* ---- sets ---- */
 
 #define BLOCK_BYTES RTE_ALIGN_CEIL(MIB_FIELD_MAX * sizeof(uint64_t), RTE_CACHE_LINE_SIZE)

@@ -398,6 +398,14 @@ void mib_fold(const struct mib_set *s, enum mib_fold strategy,
 void mib_delta(const uint64_t *cur, const uint64_t *base, uint64_t *out);
 
 /**
+ * The terminal outcomes of the receive path (path_l2 + path_rcv): exactly
+ * one of them moves per frame, and the conservation laws tie each to
+ * RxPackets. mib_n_terminals entries.
+ */
+extern const unsigned int mib_terminals[];
+extern const unsigned int mib_n_terminals;
+
+/**
  * Check the conservation laws on folded totals:
  *   RxPackets  = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives
  *   IngressPackets = IngressPassed + IngressDropped

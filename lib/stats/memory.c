@@ -14,7 +14,16 @@
 #include <rte_malloc.h>
 #include <rte_lcore.h>
 
-#ifdef __SANITIZE_ADDRESS__
+/* gcc says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer). */
+#if defined(__SANITIZE_ADDRESS__)
+#define PP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PP_ASAN 1
+#endif
+#endif
+
+#ifdef PP_ASAN
 /* libasan's (sanitizer/allocator_interface.h, which gcc does not install). */
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
@@ -27,7 +36,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 static uint64_t
 __malloc_live(void)
 {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef PP_ASAN
 	return (uint64_t)__sanitizer_get_current_allocated_bytes();
 #else
 	struct mallinfo2 mi = mallinfo2();
