@@ -68,26 +68,43 @@ echo "pktpath bench: $(nproc) cores, ROUNDS=$ROUNDS, SECS=$SECS, $(grep -m1 'mod
 # --- 1. rx-only against testpmd rxonly on the same net_null vdev ----------
 if want rxonly; then
 	echo "== rx-only: pktpath --path rx-only vs dpdk-testpmd --forward-mode=rxonly, net_null0, lcore 1, burst 32"
-	# testpmd twice: plain (the target), and with --record-core-cycles, which
-	# makes it read the TSC around each burst as pktpath does every poll.
-	pp_v=(); tp_v=(); tc_v=(); fl_v=(); ft_v=(); fp_v=()
+	# Which mbufs a receive loop recycles depends on its pool's order
+	# (README, "Pool order"): pktpath shuffles its pools (the default), and
+	# testpmd's comes out of its start-up partly scattered. So testpmd runs
+	# as it is (the target), then with its pool shuffled as pktpath's by the
+	# LD_PRELOAD module pktpath-poolshuffle.so, plain and with
+	# --record-core-cycles (the TSC read around each burst, as pktpath reads
+	# it every poll); pktpath also runs with --pool-order address.
+	SHUF=build/app/pktpath-bench/pktpath-poolshuffle.so
+	[ -f "$SHUF" ] || { echo "bench.sh: $SHUF not built" >&2; exit 1; }
+	pp_v=(); pa_v=(); tp_v=(); ts_v=(); tc_v=(); fl_v=(); ft_v=(); fs_v=(); fst_v=(); fp_v=()
 	tp_mpps() { # tp_mpps LOG: median Rx-pps after the first two seconds, in Mpps
 		grep -E 'Rx-pps:' "$1" | awk '{print $2}' | tail -n +3 |
 			python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin if x.strip()]; print("%.4f" % (statistics.median(v)/1e6 if v else 0))'
+	}
+	tp_run() { # tp_run NAME PRELOAD ARGS...: one testpmd rxonly run, its Mpps
+		local name=$1 pre=$2; shift 2
+		LD_PRELOAD=$pre timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix "bench_$name" \
+			--vdev net_null0 -- --forward-mode=rxonly --burst=32 \
+			--total-num-mbufs=16384 --stats-period 1 -a "$@" > "$TMP/$name.out" 2>&1
+		if [ -n "$pre" ] && ! grep -q 'pktpath-poolshuffle: pool .* shuffled' "$TMP/$name.out"; then
+			echo "bench.sh: testpmd's pool was not shuffled ($name)" >&2
+			echo 0; return
+		fi
+		tp_mpps "$TMP/$name.out"
 	}
 	for r in $(seq "$ROUNDS"); do
 		v=$(pp "rx$r" --vdev net_null0 -- --source port --path rx-only --burst 32 \
 			--mbufs 16384 --duration "$SECS" --warmup 1 | cut -d' ' -f1)
 		pp_v+=("$v")
-		timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix bench_tp$r \
-			--vdev net_null0 -- --forward-mode=rxonly --burst=32 \
-			--total-num-mbufs=16384 --stats-period 1 -a > "$TMP/tp$r.out" 2>&1
-		t=$(tp_mpps "$TMP/tp$r.out")
+		a=$(pp "rxa$r" --vdev net_null0 -- --source port --path rx-only --burst 32 \
+			--mbufs 16384 --duration "$SECS" --warmup 1 --pool-order address | cut -d' ' -f1)
+		pa_v+=("$a")
+		t=$(tp_run "tp$r" "")
 		tp_v+=("$t")
-		timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix bench_tc$r \
-			--vdev net_null0 -- --forward-mode=rxonly --burst=32 --record-core-cycles \
-			--total-num-mbufs=16384 --stats-period 1 -a > "$TMP/tc$r.out" 2>&1
-		c=$(tp_mpps "$TMP/tc$r.out")
+		ts=$(tp_run "ts$r" "$PWD/$SHUF")
+		ts_v+=("$ts")
+		c=$(tp_run "tc$r" "$PWD/$SHUF" --record-core-cycles)
 		tc_v+=("$c")
 		# The floor: the barest rx_burst + rte_pktmbuf_free_bulk loop
 		# compiled here (pktpath-bench rx), without and with one rdtsc
@@ -95,27 +112,35 @@ if want rxonly; then
 		build/app/pktpath-bench/pktpath-bench -l 1 --no-huge --no-shconf -m 512 --no-pci \
 			--log-level=lib.eal:error --file-prefix bench_fl$r --vdev net_null0 -- \
 			--run rx --reps 3 --loops $((SECS * 500000)) --json "$TMP/fl$r.json" > "$TMP/fl$r.out" 2>&1
-		read -r f ft fp < <(python3 -c '
+		read -r f ft fs fst fp < <(python3 -c '
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
     c = {x["name"]: x["cycles_per_elem"]["median"] for x in d["results"]}
     print(" ".join("%.4f" % (d["tsc_hz"] / c[n] / 1e6)
-                   for n in ("rx_free_bulk", "rx_free_bulk_tsc", "rx_packed_free_bulk")))
+                   for n in ("rx_free_bulk", "rx_free_bulk_tsc", "rx_shuffled_free_bulk",
+                             "rx_shuffled_free_bulk_tsc", "rx_packed_free_bulk")))
 except Exception:
-    print("0 0 0")' "$TMP/fl$r.json")
-		fl_v+=("$f"); ft_v+=("$ft"); fp_v+=("$fp")
-		echo "  round $r: pktpath $v Mpps, testpmd $t Mpps, testpmd --record-core-cycles $c Mpps, bare loop $f Mpps (+rdtsc $ft)"
+    print("0 0 0 0 0")' "$TMP/fl$r.json")
+		fl_v+=("$f"); ft_v+=("$ft"); fs_v+=("$fs"); fst_v+=("$fst"); fp_v+=("$fp")
+		echo "  round $r: pktpath $v (--pool-order address $a) Mpps; testpmd $t," \
+			"pool shuffled $ts, and --record-core-cycles $c Mpps;" \
+			"bare loop, shuffled $fs (+rdtsc $fst), address order $f (+rdtsc $ft)"
 	done
-	a=$(median "${pp_v[@]}"); b=$(median "${tp_v[@]}"); c=$(median "${tc_v[@]}")
-	ratio=$(python3 -c "print('%.3f' % ($a / $b if $b else 0))")
-	ratio_c=$(python3 -c "print('%.3f' % ($a / $c if $c else 0))")
-	echo "  median: pktpath $a Mpps, testpmd $b Mpps (ratio $ratio), with --record-core-cycles $c Mpps (ratio $ratio_c)"
-	target "rx-only Mpps ratio pktpath/testpmd (net_null)" "$ratio" ">=" 0.97
-	target "rx-only Mpps ratio pktpath/testpmd --record-core-cycles" "$ratio_c" ">=" 0.97
+	ratio() { python3 -c "print('%.3f' % ($1 / $2 if $2 else 0))"; }
+	a=$(median "${pp_v[@]}"); aa=$(median "${pa_v[@]}")
+	b=$(median "${tp_v[@]}"); bs=$(median "${ts_v[@]}"); c=$(median "${tc_v[@]}")
+	echo "  median: pktpath $a Mpps, testpmd $b Mpps (ratio $(ratio "$a" "$b"))"
+	echo "  same pool order (both shuffled): testpmd $bs Mpps (ratio $(ratio "$a" "$bs")), with --record-core-cycles $c Mpps (ratio $(ratio "$a" "$c"))"
+	echo "  pktpath --pool-order address $aa Mpps: ratio to testpmd $(ratio "$aa" "$b")"
+	target "rx-only Mpps ratio pktpath/testpmd (net_null)" "$(ratio "$a" "$b")" ">=" 0.97
+	target "rx-only ratio, same pool order, --record-core-cycles" "$(ratio "$a" "$c")" ">=" 0.97
 	fm=$(median "${fl_v[@]}"); ftm=$(median "${ft_v[@]}")
-	echo "  median bare rx_burst + free_bulk loop: $fm Mpps, with one rdtsc per poll $ftm Mpps" \
-		"(pktpath/bare+rdtsc $(python3 -c "print('%.3f' % ($a / $ftm if $ftm else 0))"))"
+	fsm=$(median "${fs_v[@]}"); fstm=$(median "${fst_v[@]}")
+	echo "  median bare rx_burst + free_bulk loop, pool shuffled: $fsm Mpps, with one rdtsc per poll $fstm Mpps" \
+		"(pktpath/bare+rdtsc $(ratio "$a" "$fstm"))"
+	echo "  the same, pool in address order: $fm Mpps, with one rdtsc per poll $ftm Mpps" \
+		"(pktpath --pool-order address/bare+rdtsc $(ratio "$aa" "$ftm"))"
 	echo "  the bare loop on a packed pool (as on hugepages; --no-huge gives each mbuf its own 4 KiB page): $(median "${fp_v[@]}") Mpps"
 fi
 

@@ -4,8 +4,9 @@
  * (--vdev net_null0): rte_eth_rx_burst() of 32 and free, nothing else, in
  * four variants -- freed with rte_pktmbuf_free_bulk() or with an inlined
  * rte_pktmbuf_free() per packet (as testpmd 22.11's rxonly does), each with
- * and without one rte_rdtsc() per poll (what busy/idle accounting costs).
- * Then free_bulk again with the pool packed (see rx_pool_packed()).
+ * and without one rte_rdtsc() per poll (what busy/idle accounting costs),
+ * on a new pool in address order; then free_bulk again on a new pool
+ * shuffled (pkt_pool_shuffle(), pktpath's default) and on one packed.
  * Cycles per packet; set beside `pktpath --path rx-only` and `dpdk-testpmd
  * --forward-mode=rxonly` on the same vdev (scripts/bench.sh rxonly), it
  * tells what of a difference is the loop and what is the free and the TSC.
@@ -24,8 +25,8 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_pool_ops.h>
 
+#include "pkt.h"
 #include "pktpath_bench.h"
 
 #define RX_BURST 32
@@ -34,14 +35,23 @@
 #define RX_DESC 1024
 
 enum rx_variant {
-	RV_BULK, RV_BULK_TSC, RV_PERPKT, RV_PERPKT_TSC,
+	RV_BULK, RV_BULK_TSC, RV_PERPKT, RV_PERPKT_TSC,	/* address order */
+	RV_SHUF, RV_SHUF_TSC,		/* free_bulk, the pool shuffled */
 	RV_PACKED, RV_PACKED_TSC,	/* free_bulk, the pool packed */
 	RV_MAX
+};
+
+/* The pool each variant runs on: a new one where the flags change. */
+static const unsigned int rx_variant_pool[RV_MAX] = {
+	[RV_SHUF] = PKT_POOL_SHUFFLE, [RV_SHUF_TSC] = PKT_POOL_SHUFFLE,
+	[RV_PACKED] = PKT_POOL_PACKED, [RV_PACKED_TSC] = PKT_POOL_PACKED,
 };
 
 static const char *const rx_variant_names[RV_MAX] = {
 	[RV_BULK] = "rx_free_bulk", [RV_BULK_TSC] = "rx_free_bulk_tsc",
 	[RV_PERPKT] = "rx_free_each", [RV_PERPKT_TSC] = "rx_free_each_tsc",
+	[RV_SHUF] = "rx_shuffled_free_bulk",
+	[RV_SHUF_TSC] = "rx_shuffled_free_bulk_tsc",
 	[RV_PACKED] = "rx_packed_free_bulk",
 	[RV_PACKED_TSC] = "rx_packed_free_bulk_tsc",
 };
@@ -108,43 +118,9 @@ b_each_tsc(struct bench_rec *rec, void *arg)
 static const bench_fn rx_fns[RV_MAX] = {
 	[RV_BULK] = b_bulk, [RV_BULK_TSC] = b_bulk_tsc,
 	[RV_PERPKT] = b_each, [RV_PERPKT_TSC] = b_each_tsc,
+	[RV_SHUF] = b_bulk, [RV_SHUF_TSC] = b_bulk_tsc,
 	[RV_PACKED] = b_bulk, [RV_PACKED_TSC] = b_bulk_tsc,
 };
-
-/*
- * The same mbufs, packed back to back. rte_pktmbuf_pool_create() keeps
- * every object within one page of the memory it gets: on hugepages that
- * packs them (2368-byte stride), but with --no-huge (4 KiB pages) each mbuf
- * gets a page of its own at the same offset, so every mbuf header maps to
- * the same L1 sets and the 32 of a burst evict each other. Without IOVA
- * contiguity per object (no DMA here) they pack as on a hugepage server.
- */
-static struct rte_mempool *
-rx_pool_packed(void)
-{
-	struct rte_pktmbuf_pool_private priv = {
-		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
-		.mbuf_priv_size = 0,
-	};
-	struct rte_mempool *mp;
-
-	mp = rte_mempool_create_empty("pb_rx_packed", RX_POOL_SIZE,
-				      sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE,
-				      RX_CACHE, sizeof(priv), (int)rte_socket_id(),
-				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
-	if (mp == NULL)
-		return NULL;
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &priv);
-	if (rte_mempool_populate_default(mp) < 0)
-		goto fail;
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
-}
 
 static int
 rx_port_start(uint16_t port, struct rte_mempool *mp)
@@ -165,14 +141,35 @@ rx_port_start(uint16_t port, struct rte_mempool *mp)
 	return rc;
 }
 
+/* The port's queue refilled from a new pool of these flags. */
+static int
+rx_pool_switch(uint16_t port, unsigned int flags, struct rte_mempool **mp)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	int rc;
+
+	snprintf(name, sizeof(name), "pb_rx_%u", flags);
+	*mp = pkt_pool_create(name, RX_POOL_SIZE, RX_CACHE,
+			      RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id(), flags);
+	if (*mp == NULL)
+		return -rte_errno;
+	rc = rte_eth_dev_stop(port);
+	if (rc == 0)
+		rc = rte_eth_rx_queue_setup(port, 0, RX_DESC,
+					    (unsigned int)rte_socket_id(), NULL, *mp);
+	if (rc == 0)
+		rc = rte_eth_dev_start(port);
+	return rc;
+}
+
 static int
 rx_run(struct pb_ctx *ctx, const struct pb_bench *b)
 {
 	double cyc[RV_MAX] = { 0 };
 	struct bench_result res;
 	struct rx_bench r = { 0 };
-	struct rte_mempool *mp, *packed = NULL;
-	unsigned int v;
+	struct rte_mempool *mp[RV_MAX] = { NULL };
+	unsigned int v, flags = 0;
 	int ret = 0, rc;
 
 	if (rte_eth_dev_count_avail() == 0) {
@@ -184,32 +181,21 @@ rx_run(struct pb_ctx *ctx, const struct pb_bench *b)
 	}
 	RTE_ETH_FOREACH_DEV(r.port)
 		break;
-	mp = rte_pktmbuf_pool_create("pb_rx", RX_POOL_SIZE, RX_CACHE, 0,
-				     RTE_MBUF_DEFAULT_BUF_SIZE,
-				     (int)rte_socket_id());
-	if (mp == NULL)
+	mp[0] = pkt_pool_create("pb_rx", RX_POOL_SIZE, RX_CACHE,
+				RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id(), 0);
+	if (mp[0] == NULL)
 		return pb_fail(ctx, b->name, -rte_errno, "rte_pktmbuf_pool_create");
-	rc = rx_port_start(r.port, mp);
+	rc = rx_port_start(r.port, mp[0]);
 	if (rc != 0) {
-		rte_mempool_free(mp);
+		rte_mempool_free(mp[0]);
 		return pb_fail(ctx, b->name, rc, "port set-up");
 	}
 	for (v = 0; v < RV_MAX; v++) {
-		if (v == RV_PACKED) {
-			/* The same port, its queue refilled from the packed pool. */
-			packed = rx_pool_packed();
-			if (packed == NULL) {
-				ret = pb_fail(ctx, b->name, -rte_errno, "packed pool");
-				break;
-			}
-			rc = rte_eth_dev_stop(r.port);
-			if (rc == 0)
-				rc = rte_eth_rx_queue_setup(r.port, 0, RX_DESC,
-					(unsigned int)rte_socket_id(), NULL, packed);
-			if (rc == 0)
-				rc = rte_eth_dev_start(r.port);
+		if (rx_variant_pool[v] != flags) {
+			flags = rx_variant_pool[v];
+			rc = rx_pool_switch(r.port, flags, &mp[v]);
 			if (rc != 0) {
-				ret = pb_fail(ctx, b->name, rc, "port set-up (packed pool)");
+				ret = pb_fail(ctx, b->name, rc, "port set-up (new pool)");
 				break;
 			}
 		}
@@ -220,22 +206,29 @@ rx_run(struct pb_ctx *ctx, const struct pb_bench *b)
 		cyc[v] = res.cycles.median;
 	}
 	if (ret == 0) {
+		static const struct {
+			const char *label;
+			enum rx_variant v, v_tsc;
+		} rows[] = {
+			{ "rte_pktmbuf_free_bulk", RV_BULK, RV_BULK_TSC },
+			{ "rte_pktmbuf_free each", RV_PERPKT, RV_PERPKT_TSC },
+			{ "rte_pktmbuf_free_bulk, pool shuffled", RV_SHUF, RV_SHUF_TSC },
+			{ "rte_pktmbuf_free_bulk, pool packed", RV_PACKED, RV_PACKED_TSC },
+		};
 		double hz = (double)rte_get_tsc_hz();
+		unsigned int i;
 
 		printf("# rx: rte_eth_rx_burst(%u) + free on port %u, cycles per packet (median of %u reps)\n",
 		       RX_BURST, r.port, ctx->reps);
 		printf("| free | cycles/pkt | Mpps | + rdtsc per poll: cycles/pkt | Mpps |\n");
 		printf("| :--- | ---: | ---: | ---: | ---: |\n");
-		printf("| rte_pktmbuf_free_bulk | %.2f | %.2f | %.2f | %.2f |\n",
-		       cyc[RV_BULK], hz / cyc[RV_BULK] / 1e6,
-		       cyc[RV_BULK_TSC], hz / cyc[RV_BULK_TSC] / 1e6);
-		printf("| rte_pktmbuf_free each | %.2f | %.2f | %.2f | %.2f |\n",
-		       cyc[RV_PERPKT], hz / cyc[RV_PERPKT] / 1e6,
-		       cyc[RV_PERPKT_TSC], hz / cyc[RV_PERPKT_TSC] / 1e6);
-		printf("| rte_pktmbuf_free_bulk, pool packed | %.2f | %.2f | %.2f | %.2f |\n",
-		       cyc[RV_PACKED], hz / cyc[RV_PACKED] / 1e6,
-		       cyc[RV_PACKED_TSC], hz / cyc[RV_PACKED_TSC] / 1e6);
-		printf("# pool: rte_pktmbuf_pool_create() (%s), then packed back to back (RTE_MEMPOOL_F_NO_IOVA_CONTIG)\n",
+		for (i = 0; i < RTE_DIM(rows); i++)
+			printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", rows[i].label,
+			       cyc[rows[i].v], hz / cyc[rows[i].v] / 1e6,
+			       cyc[rows[i].v_tsc], hz / cyc[rows[i].v_tsc] / 1e6);
+		printf("# pool: rte_pktmbuf_pool_create() in address order (%s); "
+		       "then shuffled (pkt_pool_shuffle()); then packed back to back "
+		       "(RTE_MEMPOOL_F_NO_IOVA_CONTIG)\n",
 		       rte_eal_has_hugepages() ? "hugepages: already packed" :
 		       "--no-huge: one mbuf per 4 KiB page, all at the same offset");
 	}
@@ -244,13 +237,13 @@ rx_run(struct pb_ctx *ctx, const struct pb_bench *b)
 		rc = rte_eth_dev_close(r.port);
 	if (rc != 0 && ret == 0)
 		ret = pb_fail(ctx, b->name, rc, "port stop/close");
-	rte_mempool_free(mp);
-	rte_mempool_free(packed);
+	for (v = 0; v < RV_MAX; v++)
+		rte_mempool_free(mp[v]);
 	return ret;
 }
 
 const struct pb_bench pb_rx_benches[] = {
-	{ "rx", "rx", 1, 1000000, "table: rx_burst(32) + free on the first port (--vdev net_null0): free_bulk vs free each, with/without rdtsc per poll, default vs packed pool",
+	{ "rx", "rx", 1, 1000000, "table: rx_burst(32) + free on the first port (--vdev net_null0): free_bulk vs free each, with/without rdtsc per poll, pool in address order vs shuffled vs packed",
 	  rx_run, 0 },
 	{ NULL, NULL, 0, 0, NULL, NULL, 0 },
 };

@@ -276,7 +276,7 @@ setup_generator(struct app *a)
 
 		snprintf(name, sizeof(name), "gen%u_pool", i);
 		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
-					o->pool_packed);
+					app_pool_flags(o));
 		if (w->mp == NULL)
 			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s "
 				 "(more -m memory, or fewer --mbufs)\n", name, nb,
@@ -395,7 +395,7 @@ run_info(const struct app *a)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:s, s:f, s:f, s:f, s:o}",
+	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o}",
 		"source", app_source_name(o->source),
 		"path", app_path_name(o->path),
 		"burst", o->burst,
@@ -403,6 +403,7 @@ run_info(const struct app *a)
 		"mib_layout", mib_layout_name(o->mib_layout),
 		"fold", mib_fold_name(o->fold),
 		"pool_layout", o->pool_packed ? "packed" : "page",
+		"pool_order", o->pool_shuffle ? "shuffle" : "address",
 		"duration_s", o->duration_s,
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,

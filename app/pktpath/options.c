@@ -239,6 +239,8 @@ SET_CHOICE(set_alloc, alloc, alloc_names, PKT_ALLOC_MAX, enum pkt_alloc)
 
 static const char *const pool_layout_names[] = { "page", "packed" };
 SET_CHOICE(set_pool_layout, pool_packed, pool_layout_names, 2, bool)
+static const char *const pool_order_names[] = { "address", "shuffle" };
+SET_CHOICE(set_pool_order, pool_shuffle, pool_order_names, 2, bool)
 
 static int set_duration(struct app_options *o, const char *v, char *err)
 { return __parse_double(v, 0, 1e7, &o->duration_s, err); }
@@ -652,6 +654,7 @@ static const struct opt_def opt_defs[] = {
 	{ "alloc", "reuse|bulk", set_alloc, "generator mbufs: recycled (pktgen clone_skb) or bulk alloc/free every burst (default reuse)" },
 	{ "prefetch", "on|off", set_prefetch, "prefetch the next packet's header while processing one (default on)" },
 	{ "pool-layout", "page|packed", set_pool_layout, "mbuf pools: rte_pktmbuf_pool_create()'s (page: with --no-huge one mbuf per 4 KiB page, all at the same offset) or back to back as on hugepages (packed; needs IOVA as VA) (default page)" },
+	{ "pool-order", "address|shuffle", set_pool_order, "the order a new pool hands out its mbufs: as created (address: a loop recycles consecutive pages) or a fixed pseudo-random one, as a pool in use for a while (default shuffle)" },
 	{ "mbufs", "N", set_mbufs, "mbufs per generator worker pool, and at least this many per port pool (default 8191)" },
 	{ "rxq", "L:P.Q,...", set_rxq, "port source: lcore L polls port P queue Q (default: workers over port 0.., queue per worker)" },
 	{ "rxd", "N", set_rxd, "RX descriptors per queue (default 1024)" },
@@ -703,6 +706,7 @@ app_options_default(struct app_options *o)
 	o->alloc = PKT_ALLOC_REUSE;
 	o->prefetch = true;
 	o->mbufs = 8191;
+	o->pool_shuffle = true;
 	o->rxd = 1024;
 	o->promisc = false;
 	o->ingress_mode = INGRESS_OFF;

@@ -53,6 +53,7 @@ struct app_options {
 	char template_file[PATH_MAX];
 	uint32_t mbufs;		/* per worker pool */
 	bool pool_packed;	/* --pool-layout packed (pkt_pool_create()) */
+	bool pool_shuffle;	/* --pool-order shuffle (pkt_pool_shuffle()) */
 
 	/* ports */
 	unsigned int n_rxq;
@@ -124,5 +125,13 @@ void app_options_usage(const char *prog);
 
 const char *app_source_name(enum app_source s);
 const char *app_path_name(enum app_path p);
+
+/* pkt_pool_create() flags for --pool-layout and --pool-order. */
+static inline unsigned int
+app_pool_flags(const struct app_options *o)
+{
+	return (o->pool_packed ? PKT_POOL_PACKED : 0u) |
+	       (o->pool_shuffle ? PKT_POOL_SHUFFLE : 0u);
+}
 
 #endif

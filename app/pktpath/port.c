@@ -63,7 +63,8 @@ __port_setup(struct app *a, struct app_port *p)
 			   a->opt.mbufs);
 	snprintf(name, sizeof(name), "port%u_pool", p->id);
 	p->mp = pkt_pool_create(name, nb_mbufs, MBUF_CACHE,
-				RTE_MBUF_DEFAULT_BUF_SIZE, socket, a->opt.pool_packed);
+				RTE_MBUF_DEFAULT_BUF_SIZE, socket,
+				app_pool_flags(&a->opt));
 	if (p->mp == NULL) {
 		fprintf(stderr, "pktpath: port %u: mbuf pool (%u mbufs): %s\n",
 			p->id, nb_mbufs, rte_strerror(rte_errno));

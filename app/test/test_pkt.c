@@ -724,7 +724,8 @@ test_pool_layout(void **state)
 		struct pool_walk w = { .n = 0 };
 
 		mp[p] = pkt_pool_create(p ? "t_packed" : "t_page", 1023, 32,
-					RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, p == 1);
+					RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY,
+					p == 1 ? PKT_POOL_PACKED : 0);
 		assert_non_null(mp[p]);
 		assert_int_equal(rte_mempool_avail_count(mp[p]), 1023);
 		assert_int_equal(rte_pktmbuf_data_room_size(mp[p]), RTE_MBUF_DEFAULT_BUF_SIZE);
@@ -751,12 +752,126 @@ test_pool_layout(void **state)
 	}
 }
 
+/* pkt_pool_shuffle(): every object still there exactly once, in an order
+ * that is not the address order, the same for the same seed, another for
+ * another seed; pkt_pool_create(PKT_POOL_SHUFFLE) gives that order. */
+#define SHUF_N 1000u
+
+struct pool_index {
+	uintptr_t addr[SHUF_N];
+	unsigned int n;
+};
+
+static void
+pool_index_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	struct pool_index *pi = arg;
+
+	(void)mp;
+	(void)idx;
+	if (pi->n < SHUF_N)
+		pi->addr[pi->n++] = (uintptr_t)obj;
+}
+
+/* Object i of the pool's creation (address) order, or -1. */
+static int
+pool_index_of(const struct pool_index *pi, const void *obj)
+{
+	unsigned int i;
+
+	for (i = 0; i < pi->n; i++)
+		if (pi->addr[i] == (uintptr_t)obj)
+			return (int)i;
+	return -1;
+}
+
+/* Take every object (no cache: the backend's order), note each one's
+ * creation index, and put them back in the same order. */
+static void
+pool_order(struct rte_mempool *mp, int *idx)
+{
+	static void *obj[SHUF_N];
+	struct pool_index pi = { .n = 0 };
+	unsigned int i;
+
+	rte_mempool_obj_iter(mp, pool_index_obj, &pi);
+	assert_int_equal(pi.n, SHUF_N);
+	assert_int_equal(rte_mempool_generic_get(mp, obj, SHUF_N, NULL), 0);
+	for (i = 0; i < SHUF_N; i++) {
+		idx[i] = pool_index_of(&pi, obj[i]);
+		assert_true(idx[i] >= 0);
+	}
+	rte_mempool_generic_put(mp, obj, SHUF_N, NULL);
+	assert_int_equal(rte_mempool_avail_count(mp), SHUF_N);
+}
+
+static void
+test_pool_shuffle(void **state)
+{
+	static int created[SHUF_N], a[SHUF_N], b[SHUF_N], c[SHUF_N];
+	static unsigned char seen[SHUF_N];
+	struct rte_mempool *mp;
+	unsigned int i, moved = 0, run, max_run = 0;
+
+	(void)state;
+	mp = pkt_pool_create("t_shuf", SHUF_N, 32, RTE_MBUF_DEFAULT_BUF_SIZE,
+			     SOCKET_ID_ANY, 0);
+	assert_non_null(mp);
+	pool_order(mp, created);
+	for (i = 0; i < SHUF_N; i++)
+		assert_int_equal(created[i], (int)i);	/* address order */
+
+	assert_int_equal(pkt_pool_shuffle(mp, PKT_POOL_SEED), 0);
+	pool_order(mp, a);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0, run = 1; i < SHUF_N; i++) {
+		assert_int_equal(seen[a[i]], 0);	/* a permutation */
+		seen[a[i]] = 1;
+		moved += a[i] != (int)i;
+		run = i > 0 && a[i] == a[i - 1] + 1 ? run + 1 : 1;
+		max_run = RTE_MAX(max_run, run);
+	}
+	assert_true(moved > SHUF_N * 9 / 10);
+	assert_true(max_run <= 4);	/* no run of neighbours to recycle */
+
+	/* The same seed from the same start: the same order. */
+	rte_mempool_free(mp);
+	mp = pkt_pool_create("t_shuf", SHUF_N, 32, RTE_MBUF_DEFAULT_BUF_SIZE,
+			     SOCKET_ID_ANY, PKT_POOL_SHUFFLE);
+	assert_non_null(mp);
+	pool_order(mp, b);
+	assert_memory_equal(a, b, sizeof(a));
+	/* Another seed: another order. */
+	rte_mempool_free(mp);
+	mp = pkt_pool_create("t_shuf", SHUF_N, 32, RTE_MBUF_DEFAULT_BUF_SIZE,
+			     SOCKET_ID_ANY, 0);
+	assert_non_null(mp);
+	assert_int_equal(pkt_pool_shuffle(mp, PKT_POOL_SEED + 1), 0);
+	pool_order(mp, c);
+	assert_memory_not_equal(a, c, sizeof(a));
+	/* The mbufs still work through the per-lcore cache. */
+	{
+		struct rte_mbuf *m[64];
+
+		assert_int_equal(rte_pktmbuf_alloc_bulk(mp, m, RTE_DIM(m)), 0);
+		for (i = 0; i < RTE_DIM(m); i++) {
+			assert_ptr_equal(m[i]->pool, mp);
+			assert_int_equal(rte_mbuf_refcnt_read(m[i]), 1);
+			assert_int_equal(m[i]->nb_segs, 1);
+		}
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+	}
+	assert_int_equal(rte_mempool_avail_count(mp), SHUF_N);
+	rte_mempool_free(mp);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_pool_layout),
+		cmocka_unit_test(test_pool_shuffle),
 		cmocka_unit_test(test_build_udp),
 		cmocka_unit_test(test_flow_enumeration),
 		cmocka_unit_test(test_templates_build),

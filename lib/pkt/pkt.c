@@ -352,9 +352,47 @@ pkt_gen_fini(struct pkt_gen *g)
 	}
 }
 
+int
+pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed)
+{
+	unsigned int n = rte_mempool_avail_count(mp), i;
+	uint64_t x = seed;
+	void **obj;
+	int rc;
+
+	if (n < 2)
+		return 0;
+	obj = malloc((size_t)n * sizeof(*obj));
+	if (obj == NULL)
+		return -ENOMEM;
+	/* No cache: straight from and back to the backend (the ring). */
+	rc = rte_mempool_generic_get(mp, obj, n, NULL);
+	if (rc != 0) {
+		free(obj);
+		return rc < 0 ? rc : -EIO;
+	}
+	/* Fisher-Yates with splitmix64. */
+	for (i = n - 1; i > 0; i--) {
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		unsigned int j;
+		void *t;
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		j = (unsigned int)(z % ((uint64_t)i + 1));
+		t = obj[i];
+		obj[i] = obj[j];
+		obj[j] = t;
+	}
+	rte_mempool_generic_put(mp, obj, n, NULL);
+	free(obj);
+	return 0;
+}
+
 struct rte_mempool *
 pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
-		uint16_t room, int socket, bool packed)
+		uint16_t room, int socket, unsigned int flags)
 {
 	struct rte_pktmbuf_pool_private priv = {
 		.mbuf_data_room_size = room,
@@ -363,24 +401,37 @@ pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
 	struct rte_mempool *mp;
 	int rc;
 
-	if (!packed)
-		return rte_pktmbuf_pool_create(name, n, cache, 0, room, socket);
-	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
-				      cache, sizeof(priv), socket,
-				      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
-	if (mp == NULL)
-		return NULL;
-	rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
-	if (rc == 0) {
-		rte_pktmbuf_pool_init(mp, &priv);
-		rc = rte_mempool_populate_default(mp);
-		rc = rc < 0 ? rc : 0;
+	if (!(flags & PKT_POOL_PACKED)) {
+		mp = rte_pktmbuf_pool_create(name, n, cache, 0, room, socket);
+		if (mp == NULL)
+			return NULL;
+	} else {
+		mp = rte_mempool_create_empty(name, n,
+					      sizeof(struct rte_mbuf) + room,
+					      cache, sizeof(priv), socket,
+					      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+		if (mp == NULL)
+			return NULL;
+		rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+		if (rc == 0) {
+			rte_pktmbuf_pool_init(mp, &priv);
+			rc = rte_mempool_populate_default(mp);
+			rc = rc < 0 ? rc : 0;
+		}
+		if (rc != 0) {
+			rte_mempool_free(mp);
+			rte_errno = -rc;
+			return NULL;
+		}
+		rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	}
-	if (rc != 0) {
-		rte_mempool_free(mp);
-		rte_errno = -rc;
-		return NULL;
+	if (flags & PKT_POOL_SHUFFLE) {
+		rc = pkt_pool_shuffle(mp, PKT_POOL_SEED);
+		if (rc != 0) {
+			rte_mempool_free(mp);
+			rte_errno = -rc;
+			return NULL;
+		}
 	}
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	return mp;
 }

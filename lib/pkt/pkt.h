@@ -106,19 +106,38 @@ void pkt_templates_free(struct pkt_templates *t);
 /** Write templates to a pcap file (DLT_EN10MB); 0 or -errno. */
 int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 
+/** pkt_pool_create() flags. */
+#define PKT_POOL_PACKED  0x1u	/**< back to back whatever the pages */
+#define PKT_POOL_SHUFFLE 0x2u	/**< free objects in a fixed random order */
+#define PKT_POOL_SEED 0x706b7470617468ull	/**< "pktpath": the order PKT_POOL_SHUFFLE gives */
+
 /**
- * An mbuf pool. packed = false is rte_pktmbuf_pool_create(), which keeps
- * every mbuf within one page: on hugepages that packs them back to back,
- * but with --no-huge (4 KiB pages) each mbuf gets a page of its own at the
- * same offset, and the mbufs of a burst then share the same L1 sets (2.5x
- * the alloc/free cost of packed mbufs here). packed = true lays them out
- * back to back whatever the pages (RTE_MEMPOOL_F_NO_IOVA_CONTIG): only for
- * IOVA-as-VA, where a page-spanning mbuf is still contiguous for DMA.
+ * An mbuf pool. Without PKT_POOL_PACKED it is rte_pktmbuf_pool_create(),
+ * which keeps every mbuf within one page: on hugepages that packs them back
+ * to back, but with --no-huge (4 KiB pages) each mbuf gets a page of its
+ * own at the same offset, and the mbufs of a burst then share the same L1
+ * sets (2.5x the alloc/free cost of packed mbufs here). PKT_POOL_PACKED
+ * lays them out back to back whatever the pages (RTE_MEMPOOL_F_NO_IOVA_CONTIG):
+ * only for IOVA-as-VA, where a page-spanning mbuf is still contiguous for DMA.
+ * PKT_POOL_SHUFFLE then applies pkt_pool_shuffle().
  * @return the pool, or NULL with rte_errno set.
  */
 struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
 				    unsigned int cache, uint16_t room,
-				    int socket, bool packed);
+				    int socket, unsigned int flags);
+
+/**
+ * Put a pool's free objects in a pseudo-random order fixed by seed (the
+ * same order every run). A new pool hands out its objects in address
+ * order, so the few dozen mbufs a receive loop recycles through its
+ * per-lcore cache are neighbours; with one mbuf per 4 KiB page that is a
+ * run of consecutive pages, measurably slower to recycle than the
+ * scattered set a pool in use for a while holds (README, "Pool order").
+ * Call it before any lcore takes from the pool: it reorders what the
+ * pool's backend holds, not what is in per-lcore caches.
+ * @return 0, or -errno (the pool is then unchanged).
+ */
+int pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed);
 
 enum pkt_alloc { PKT_ALLOC_REUSE, PKT_ALLOC_BULK, PKT_ALLOC_MAX };
 

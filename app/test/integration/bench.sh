@@ -21,18 +21,20 @@ assert d["results"] == [], d["results"]
 assert [s["name"] for s in d["skipped"]] == ["rx"], d["skipped"]
 PY
 
-# With net_null: six variants (the last two on a packed pool), each exactly
-# 32 packets per poll.
+# With net_null: eight variants (four on a pool in address order, two on a
+# shuffled one, two on a packed one), each exactly 32 packets per poll.
 loops=20000
 $B $(eal b1) --vdev net_null0 -- --run rx --loops $loops --reps 2 --json "$TMP/rx.json" \
 	> "$TMP/rx.out" 2>&1 || fail "--run rx on net_null0 exited $?: $(tail -3 "$TMP/rx.out")"
 grep -q '^| rte_pktmbuf_free_bulk |' "$TMP/rx.out" || fail "no table row: $(cat "$TMP/rx.out")"
 grep -q '^| rte_pktmbuf_free_bulk, pool packed |' "$TMP/rx.out" || fail "no packed row: $(cat "$TMP/rx.out")"
+grep -q '^| rte_pktmbuf_free_bulk, pool shuffled |' "$TMP/rx.out" || fail "no shuffled row: $(cat "$TMP/rx.out")"
 python3 - "$TMP/rx.json" "$loops" <<'PY' || fail "rx results"
 import json, sys
 d, loops = json.load(open(sys.argv[1])), int(sys.argv[2])
 names = [r["name"] for r in d["results"]]
 assert names == ["rx_free_bulk", "rx_free_bulk_tsc", "rx_free_each", "rx_free_each_tsc",
+                 "rx_shuffled_free_bulk", "rx_shuffled_free_bulk_tsc",
                  "rx_packed_free_bulk", "rx_packed_free_bulk_tsc"], names
 for r in d["results"]:
     assert r["step"] == 32 and r["loops"] == loops and r["reps"] == 2, r
@@ -47,4 +49,15 @@ $B $(eal b2) -- --run rx,nosuch > /dev/null 2> "$TMP/bad.err"; rc=$?
 set -e
 [ "$rc" = 2 ] || fail "--run rx,nosuch exited $rc, want 2"
 grep -q 'unknown benchmark "nosuch"' "$TMP/bad.err" || fail "$(cat "$TMP/bad.err")"
+# The LD_PRELOAD module bench.sh gives dpdk-testpmd: its pool comes back
+# shuffled (one line per pool) and testpmd still receives.
+if [ -n "${PKTPATH_POOLSHUFFLE:-}" ] && command -v dpdk-testpmd > /dev/null; then
+	LD_PRELOAD=$PKTPATH_POOLSHUFFLE timeout -s INT 3 dpdk-testpmd $(eal tp) --vdev net_null0 -- \
+		--forward-mode=rxonly --total-num-mbufs=4096 --stats-period 1 -a \
+		> "$TMP/tp.out" 2>&1 || true	# timeout's 124; the output is checked
+	grep -q 'pktpath-poolshuffle: pool mb_pool_0: 4096 mbufs shuffled' "$TMP/tp.out" ||
+		fail "testpmd's pool not shuffled: $(grep -i -m3 'pool\|error' "$TMP/tp.out")"
+	grep 'Rx-pps:' "$TMP/tp.out" | awk '$2 > 0 { ok = 1 } END { exit !ok }' ||
+		fail "testpmd with the shuffled pool received nothing: $(tail -5 "$TMP/tp.out")"
+fi
 echo "bench: ok"

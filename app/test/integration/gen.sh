@@ -30,7 +30,8 @@ jcheck "$TMP/default.json" "${common[@]}" \
 	'f("Rx.RxOctets") == f("Rx.RxPackets") * 60' \
 	'f("IpExt.InNoECTPkts") == f("Rx.RxPackets")' \
 	'd["info"]["config"]["alloc"] == "reuse"' \
-	'd["info"]["config"]["pool_layout"] == "page"'
+	'd["info"]["config"]["pool_layout"] == "page"' \
+	'd["info"]["config"]["pool_order"] == "shuffle"'
 grep -q "conservation: ok" "$TMP/default.out" || fail "summary lacks conservation line"
 
 # Packed mbufs (--pool-layout packed), allocated and freed every burst: the
@@ -40,6 +41,12 @@ jcheck "$TMP/packed.json" "${common[@]}" \
 	'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
 	'f("Rx.RxOctets") == f("Rx.RxPackets") * 128' \
 	'd["info"]["config"]["pool_layout"] == "packed"'
+
+# The pool in address order (--pool-order address): the same counts.
+run address --pool-order address --alloc bulk
+jcheck "$TMP/address.json" "${common[@]}" \
+	'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
+	'd["info"]["config"]["pool_order"] == "address"'
 
 # Closed port, ECN CE, bulk alloc, no prefetch, shared layout, field fold.
 run noports --dport 7 --udp-ports 9 --tos 3 --alloc bulk --prefetch off \

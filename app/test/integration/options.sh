@@ -24,6 +24,7 @@ bad "--burst: 'x' is not a number" --burst x
 bad "--burst needs a value" --burst
 bad "--source: 'nic' is not one of gen|port" --source nic
 bad "--pool-layout: 'huge' is not one of page|packed" --pool-layout huge
+bad "--pool-order: 'random' is not one of address|shuffle" --pool-order random
 bad "--src: '10.0.0.9-10.0.0.1': range is reversed" --src 10.0.0.9-10.0.0.1
 bad "--dport: '70000' is not a port" --dport 70000
 bad "--local: '1.2.3.4/33' is not an address" --local 1.2.3.4/33
