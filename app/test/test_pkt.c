@@ -693,25 +693,28 @@ __teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* pkt_pool_create(): the default layout keeps each mbuf in one 4 KiB page
- * (with --no-huge, one per page at the same offset); packed puts them back
- * to back, so some share a page. Both give working mbufs. */
-struct pool_walk {
-	uintptr_t addr[64];
+/* The first SHUF_N objects of a pool, in creation (address) order. */
+#define SHUF_N 1000u
+
+struct pool_index {
+	uintptr_t addr[SHUF_N];
 	unsigned int n;
 };
 
 static void
-pool_walk_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+pool_index_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 {
-	struct pool_walk *w = arg;
+	struct pool_index *pi = arg;
 
 	(void)mp;
 	(void)idx;
-	if (w->n < RTE_DIM(w->addr))
-		w->addr[w->n++] = (uintptr_t)obj;
+	if (pi->n < SHUF_N)
+		pi->addr[pi->n++] = (uintptr_t)obj;
 }
 
+/* pkt_pool_create(): the default layout keeps each mbuf in one 4 KiB page
+ * (with --no-huge, one per page at the same offset); packed puts them back
+ * to back, so some share a page. Both give working mbufs. */
 static void
 test_pool_layout(void **state)
 {
@@ -721,7 +724,7 @@ test_pool_layout(void **state)
 
 	(void)state;
 	for (p = 0; p < 2; p++) {
-		struct pool_walk w = { .n = 0 };
+		static struct pool_index w;
 
 		mp[p] = pkt_pool_create(p ? "t_packed" : "t_page", 1023, 32,
 					RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY,
@@ -729,9 +732,10 @@ test_pool_layout(void **state)
 		assert_non_null(mp[p]);
 		assert_int_equal(rte_mempool_avail_count(mp[p]), 1023);
 		assert_int_equal(rte_pktmbuf_data_room_size(mp[p]), RTE_MBUF_DEFAULT_BUF_SIZE);
-		rte_mempool_obj_iter(mp[p], pool_walk_obj, &w);
-		assert_int_equal(w.n, 64);
-		for (same_page = 0, i = 1; i < w.n; i++)
+		w.n = 0;
+		rte_mempool_obj_iter(mp[p], pool_index_obj, &w);
+		assert_int_equal(w.n, SHUF_N);
+		for (same_page = 0, i = 1; i < 64; i++)
 			if ((w.addr[i] >> 12) == (w.addr[i - 1] >> 12))
 				same_page++;
 		if (p == 1)
@@ -750,27 +754,6 @@ test_pool_layout(void **state)
 		assert_int_equal(rte_mempool_avail_count(mp[p]), 1023);
 		rte_mempool_free(mp[p]);
 	}
-}
-
-/* pkt_pool_shuffle(): every object still there exactly once, in an order
- * that is not the address order, the same for the same seed, another for
- * another seed; pkt_pool_create(PKT_POOL_SHUFFLE) gives that order. */
-#define SHUF_N 1000u
-
-struct pool_index {
-	uintptr_t addr[SHUF_N];
-	unsigned int n;
-};
-
-static void
-pool_index_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
-{
-	struct pool_index *pi = arg;
-
-	(void)mp;
-	(void)idx;
-	if (pi->n < SHUF_N)
-		pi->addr[pi->n++] = (uintptr_t)obj;
 }
 
 /* Object i of the pool's creation (address) order, or -1. */
@@ -805,6 +788,9 @@ pool_order(struct rte_mempool *mp, int *idx)
 	assert_int_equal(rte_mempool_avail_count(mp), SHUF_N);
 }
 
+/* pkt_pool_shuffle(): every object still there exactly once, in an order
+ * that is not the address order, the same for the same seed, another for
+ * another seed; pkt_pool_create(PKT_POOL_SHUFFLE) gives that order. */
 static void
 test_pool_shuffle(void **state)
 {
