@@ -91,29 +91,14 @@ rx_loop(struct bench_rec *rec, struct rx_bench *r, const bool each,
 	return n == 0 ? -EIO : 0;
 }
 
-static int
-b_bulk(struct bench_rec *rec, void *arg)
-{
-	return rx_loop(rec, arg, false, false);
-}
-
-static int
-b_bulk_tsc(struct bench_rec *rec, void *arg)
-{
-	return rx_loop(rec, arg, false, true);
-}
-
-static int
-b_each(struct bench_rec *rec, void *arg)
-{
-	return rx_loop(rec, arg, true, false);
-}
-
-static int
-b_each_tsc(struct bench_rec *rec, void *arg)
-{
-	return rx_loop(rec, arg, true, true);
-}
+/* One function per variant, the flags constant in each (worker.c style). */
+#define RX_VARIANT(name, each, tsc) \
+	static int name(struct bench_rec *rec, void *arg) \
+	{ return rx_loop(rec, arg, each, tsc); }
+RX_VARIANT(b_bulk, false, false)
+RX_VARIANT(b_bulk_tsc, false, true)
+RX_VARIANT(b_each, true, false)
+RX_VARIANT(b_each_tsc, true, true)
 
 static const bench_fn rx_fns[RV_MAX] = {
 	[RV_BULK] = b_bulk, [RV_BULK_TSC] = b_bulk_tsc,

@@ -848,6 +848,25 @@ test_pool_shuffle(void **state)
 		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
 	}
 	assert_int_equal(rte_mempool_avail_count(mp), SHUF_N);
+	/* Too late: this lcore's cache now holds mbufs, which a shuffle
+	 * cannot reach. It refuses, and the backend's order is unchanged. */
+	{
+		static void *before[SHUF_N], *after[SHUF_N];
+		struct rte_mempool_cache *cache =
+			rte_mempool_default_cache(mp, rte_lcore_id());
+		unsigned int inring;
+
+		assert_non_null(cache);
+		assert_true(cache->len > 0);
+		inring = SHUF_N - cache->len;
+		assert_int_equal(rte_mempool_generic_get(mp, before, inring, NULL), 0);
+		rte_mempool_generic_put(mp, before, inring, NULL);
+		assert_true(pkt_pool_shuffle(mp, PKT_POOL_SEED) < 0);
+		assert_int_equal(rte_mempool_avail_count(mp), SHUF_N);
+		assert_int_equal(rte_mempool_generic_get(mp, after, inring, NULL), 0);
+		rte_mempool_generic_put(mp, after, inring, NULL);
+		assert_memory_equal(before, after, inring * sizeof(before[0]));
+	}
 	rte_mempool_free(mp);
 }
 

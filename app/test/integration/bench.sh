@@ -60,4 +60,22 @@ if [ -n "${PKTPATH_POOLSHUFFLE:-}" ] && command -v dpdk-testpmd > /dev/null; the
 	grep 'Rx-pps:' "$TMP/tp.out" | awk '$2 > 0 { ok = 1 } END { exit !ok }' ||
 		fail "testpmd with the shuffled pool received nothing: $(tail -5 "$TMP/tp.out")"
 fi
+# The probe module, preloaded into pktpath: a new pool in address order
+# makes the loop recycle 32 consecutive pages; the default shuffled order
+# scatters them (the README's "Pool order").
+if [ -n "${PKTPATH_RXPROBE:-}" ]; then
+	for order in address shuffle; do
+		LD_PRELOAD=$PKTPATH_RXPROBE PKTPATH_RXPROBE_BURST=1000 "$PKTPATH" $(eal "pr$order") \
+			--vdev net_null0 -- --source port --path rx-only --http off --duration 1 \
+			--warmup 0 --quiet --pool-order "$order" > "$TMP/probe_$order.out" 2>&1 ||
+			fail "pktpath with the probe ($order) exited $?: $(tail -3 "$TMP/probe_$order.out")"
+	done
+	grep -q 'pktpath-rxprobe: port 0 queue 0 burst 1000: 32 mbufs, runs of consecutive pages: 32;' \
+		"$TMP/probe_address.out" || fail "address order: $(grep rxprobe "$TMP/probe_address.out")"
+	runs=$(sed -n 's/.*runs of consecutive pages:\([0-9 ]*\);.*/\1/p' "$TMP/probe_shuffle.out")
+	[ -n "$runs" ] || fail "shuffled: no probe line: $(tail -3 "$TMP/probe_shuffle.out")"
+	for n in $runs; do
+		[ "$n" -le 4 ] || fail "shuffled pool: a run of $n consecutive pages ($runs)"
+	done
+fi
 echo "bench: ok"
