@@ -94,7 +94,7 @@ wants_help(int argc, char **argv)
 }
 
 static void
-usage_exit(const char *fmt, ...) __rte_format_printf(1, 2);
+usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noreturn;
 
 /* A user error after EAL is up: one line, release EAL, exit 2. */
 static void
@@ -110,6 +110,29 @@ usage_exit(const char *fmt, ...)
 	}
 	rte_eal_cleanup();
 	exit(EXIT_USAGE);
+}
+
+static void
+oom_exit(const char *what, const char *fix) __rte_noreturn;
+
+/* EAL's memory cannot hold what the options ask for: that is a user
+ * mistake like any other (one line naming the options to change, exit 2),
+ * not EAL's two-line rte_exit. */
+static void
+oom_exit(const char *what, const char *fix)
+{
+	struct rte_malloc_socket_stats st;
+	size_t total = 0, avail = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0) {
+			total += st.heap_totalsz_bytes;
+			avail += st.heap_freesz_bytes;
+		}
+	usage_exit("pktpath: out of memory for %s: EAL's heap has %zu MiB, %zu MiB "
+		   "free; give EAL more memory (-m MB, or hugepages) or %s", what,
+		   total >> 20, avail >> 20, fix);
 }
 
 static bool
@@ -277,9 +300,17 @@ setup_generator(struct app *a)
 		snprintf(name, sizeof(name), "gen%u_pool", i);
 		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
 					app_pool_flags(o));
+		if (w->mp == NULL && rte_errno == ENOMEM) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "the mbuf pool of worker %u of %u "
+				 "(%u mbufs of %u bytes)", i + 1, a->n_workers, nb,
+				 (unsigned int)room);
+			oom_exit(what, a->n_workers > 1 ? "fewer mbufs per worker "
+				 "(--mbufs) or fewer workers (-l)" : "fewer mbufs (--mbufs)");
+		}
 		if (w->mp == NULL)
-			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s "
-				 "(more -m memory, or fewer --mbufs)\n", name, nb,
+			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s\n", name, nb,
 				 rte_strerror(rte_errno));
 		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, o->alloc, o->burst);
 		if (rc != 0)
@@ -313,6 +344,8 @@ setup(struct app *a)
 	sockets[a->n_workers] = (int)rte_socket_id();
 	a->mibs = mib_set_create(a->n_workers + 1, a->opt.mib_layout, sockets);
 	free(sockets);
+	if (a->mibs == NULL && rte_errno == ENOMEM)
+		oom_exit("the MIB blocks", "fewer workers (-l)");
 	if (a->mibs == NULL)
 		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", a->n_workers + 1,
 			 rte_strerror(rte_errno));
@@ -332,6 +365,8 @@ setup(struct app *a)
 			usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
 				   "(give --peers)", n, PEER_MAX);
 		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
+		if (a->peers == NULL && rte_errno == ENOMEM)
+			oom_exit("the peer table", "fewer peers (--peers)");
 		if (a->peers == NULL)
 			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
 				 rte_strerror(rte_errno));
