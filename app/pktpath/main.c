@@ -487,9 +487,9 @@ control_loop(void *arg)
 			app_ingress_signals(a);
 		}
 	}
-	/* No rule update may wait on a worker that is about to stop. */
-	if (a->ig != NULL)
-		ingress_updater_stop(a->ig);
+	/* No rule update may wait on a worker that is about to stop, and no
+	 * control request may start one again. */
+	app_ingress_stop(a);
 	/* Workers stop at their next burst boundary. */
 	__atomic_store_n(&a->run, 0, __ATOMIC_RELEASE);
 	return NULL;
@@ -700,6 +700,11 @@ main(int argc, char **argv)
 	sc.warmup_s = a->opt.warmup_s;
 	sc.quiet = a->opt.quiet;
 	sc.out = stdout;
+	/* A live snapshot's laws may be off by each worker's unflushed polls
+	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
+	 * a burst in flight and one raced by the fold. */
+	sc.inflight_max = (uint64_t)a->n_workers * (APP_FLUSH_POLLS + 2) *
+			  a->opt.burst;
 	a->stats = stats_create(&sc);
 	if (a->stats == NULL)
 		rte_exit(EXIT_FAILURE, "stats_create: %s\n", rte_strerror(rte_errno));
@@ -709,6 +714,11 @@ main(int argc, char **argv)
 	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	fflush(stdout);
+	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
+	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
+		fprintf(stderr, "pktpath: note: no steady summary: --duration %g "
+			"ends before --warmup %g + one --interval %g\n",
+			a->opt.duration_s, a->opt.warmup_s, a->opt.interval_s);
 
 	/* launch, wait */
 	launch_and_wait(a);

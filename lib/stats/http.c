@@ -189,8 +189,15 @@ __render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
 		json_decref(ing);
 		return rc;
 	case RT_JSON:
+		if (h->conf.hooks.ingress_state != NULL)
+			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
 		pthread_mutex_lock(&h->info_lock);
 		root = stats_json(snap, NULL, h->info, h->conf.lcore_mib);
+		if (root != NULL)
+			json_object_set_new(root, "ingress", ing != NULL ? ing :
+					    json_pack("{s:s}", "mode", "off"));
+		else
+			json_decref(ing);
 		rc = root == NULL ? -1 :
 			json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
 		json_decref(root);	/* drops root's reference on info, too */

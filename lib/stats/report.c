@@ -34,6 +34,34 @@ const unsigned int stats_drop_fields[] = {
 };
 const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
 
+/*
+ * The conservation verdict on raw totals (a clear's baseline may cut
+ * through a burst): every law of mib_conservation_eval() within tol
+ * packets (0: exactly). Returns the number of laws broken; the first one
+ * described in why.
+ */
+static unsigned int
+__conservation(const uint64_t *raw, uint64_t tol, struct mib_law *laws,
+	       char *why, size_t len)
+{
+	unsigned int i, broken = 0;
+
+	mib_conservation_eval(raw, laws);
+	why[0] = '\0';
+	for (i = 0; i < MIB_N_LAWS; i++) {
+		uint64_t d = laws[i].lhs > laws[i].rhs ? laws[i].lhs - laws[i].rhs :
+			     laws[i].rhs - laws[i].lhs;
+
+		if (d <= tol)
+			continue;
+		if (broken++ == 0)
+			snprintf(why, len, "%s %" PRIu64 " != %s %" PRIu64 "%s",
+				 laws[i].lhs_name, laws[i].lhs, laws[i].rhs_name,
+				 laws[i].rhs, tol ? " (beyond what is in flight)" : "");
+	}
+	return broken;
+}
+
 static void
 __print_rate(FILE *out, const char *label, const struct stats_rate *r)
 {
@@ -115,17 +143,18 @@ stats_print_summary(FILE *out, const struct stats_summary *sum,
 		}
 		__print_rate(out, "total", &sum->steady);
 	} else {
-		fprintf(out, "steady: run shorter than the warm-up, none\n");
+		fprintf(out, "steady: none: %s\n", sum->steady_reason);
 	}
 	if (final != NULL) {
+		struct mib_law laws[MIB_N_LAWS];
 		char why[256];
 
 		__print_drops(out, final->totals, NULL);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
-		/* On raw totals: a clear's baseline may cut through a burst. */
-		if (mib_check_conservation(final->raw_totals, why, sizeof(why)) == 0)
+		if (__conservation(final->raw_totals, final->final ? 0 :
+				   final->inflight_max, laws, why, sizeof(why)) == 0)
 			fprintf(out, "conservation: ok\n");
 		else
 			fprintf(out, "conservation: BROKEN: %s\n", why);
@@ -170,6 +199,33 @@ __mib_json(const uint64_t *v)
 	return o;
 }
 
+/* "conservation": the verdict, and every law with both sides. Exact on the
+ * final snapshot; a live one may be off by what is in flight. */
+static json_t *
+__conservation_json(const struct stats_snapshot *snap)
+{
+	struct mib_law laws[MIB_N_LAWS];
+	uint64_t tol = snap->final ? 0 : snap->inflight_max;
+	json_t *jl = json_array();
+	char why[256];
+	unsigned int i, broken;
+
+	broken = __conservation(snap->raw_totals, tol, laws, why, sizeof(why));
+	for (i = 0; i < MIB_N_LAWS; i++) {
+		char text[192];
+
+		snprintf(text, sizeof(text), "%s = %s", laws[i].lhs_name,
+			 laws[i].rhs_name);
+		json_array_append_new(jl, json_pack("{s:s, s:I, s:I, s:I}",
+			"law", text, "lhs", (json_int_t)laws[i].lhs,
+			"rhs", (json_int_t)laws[i].rhs,
+			"diff", (json_int_t)(laws[i].lhs - laws[i].rhs)));
+	}
+	return json_pack("{s:b, s:s, s:b, s:I, s:o}", "ok", broken == 0,
+			 "detail", why, "exact", snap->final,
+			 "tolerance", (json_int_t)tol, "laws", jl);
+}
+
 json_t *
 stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	   json_t *info, bool lcore_mib)
@@ -200,23 +256,18 @@ stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	}
 	json_object_set_new(root, "lcores", lcores);
 	if (sum != NULL) {
-		json_object_set_new(root, "summary", json_pack("{s:o, s:o}",
+		json_object_set_new(root, "summary", json_pack("{s:o, s:o, s:o}",
 			"run", __rate_json(&sum->total),
 			"steady", sum->steady_valid ? __rate_json(&sum->steady) :
-			json_null()));
+			json_null(),
+			"steady_reason", sum->steady_valid ? json_null() :
+			json_string(sum->steady_reason)));
 	}
 	fold = json_pack("{s:f, s:f, s:f, s:I}", "last_ns", snap->fold_ns,
 		"mean_ns", snap->fold_ns_mean, "max_ns", snap->fold_ns_max,
 		"count", (json_int_t)snap->folds);
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
-	if (sum != NULL) {
-		char why[256];
-		/* On raw totals: a clear's baseline may cut through a burst. */
-		int ok = mib_check_conservation(snap->raw_totals, why, sizeof(why)) == 0;
-
-		json_object_set_new(root, "conservation", json_pack("{s:b, s:s}",
-			"ok", ok, "detail", ok ? "" : why));
-	}
+	json_object_set_new(root, "conservation", __conservation_json(snap));
 	return root;
 }

@@ -71,6 +71,10 @@ struct stats_snapshot {
 	double fold_ns_mean;
 	uint64_t folds;
 	uint64_t clears;
+	/** Taken by stats_stop(), after the workers stopped: the conservation
+	 *  laws hold exactly. A live snapshot may be off by inflight_max. */
+	bool final;
+	uint64_t inflight_max;	/**< stats_conf.inflight_max */
 	/* private */
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
@@ -86,6 +90,11 @@ struct stats_conf {
 	double warmup_s;	/**< steady state starts after this */
 	bool quiet;		/**< no per-interval console lines */
 	FILE *out;		/**< console (stdout) */
+	/** Packets by which a live snapshot's conservation laws may be off:
+	 *  what the workers have counted in some fields and not yet in others
+	 *  (their batched Rx counters, a burst in flight, a fold racing them).
+	 *  0: live snapshots are checked exactly. */
+	uint64_t inflight_max;
 };
 
 struct stats;
@@ -107,14 +116,22 @@ void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
 void stats_fold_now(struct stats *s);
 
-/** Run summary: whole run (start..final) and steady (warm-up..final). */
+/**
+ * Run summary: whole run (start..final) and steady state: from the first
+ * fold at or after the warm-up (the start with warmup_s 0) to the final
+ * fold. The steady part is reported only when it spans at least one stats
+ * interval (5% slack for the schedule): a shorter window would be one
+ * fold's jitter and the run's stop, not a steady state (--duration equal
+ * to --warmup gave a "steady" rate over a few milliseconds).
+ */
 struct stats_summary {
 	struct stats_rate total;
 	struct stats_rate steady;
 	unsigned int n_workers;
 	struct stats_rate *lcore;	 /**< n_workers */
 	struct stats_rate *lcore_steady; /**< n_workers */
-	bool steady_valid;		/**< the run lasted past the warm-up */
+	bool steady_valid;		/**< see above */
+	char steady_reason[160];	/**< why not, when !steady_valid */
 };
 
 /** Compute the summary after stats_stop(); free with stats_summary_free. */

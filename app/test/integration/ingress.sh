@@ -68,6 +68,120 @@ grep -q "live.rules:1:" "$TMP/live.out" || { cat "$TMP/live.out"; fail "bad relo
 jcheck "$TMP/live.json" 'd["conservation"]["ok"]' 'f("Ingress.ModeFlips") >= 8' \
 	'f("Ingress.RuleUpdates") > 0'
 
+# Reloads under churn: the updater goes on with the rules last installed.
+# A = drop, B = count (matched, passed, unmarked), 200 updates a second.
+# SIGHUP with A's file now a mark ruleset: from then on nothing may be
+# dropped (exactly: rcu's grace period makes the old A's last burst counted
+# before the reload returns), marks and B's counts go on. Then POST
+# /ingress/rules with the drop rules: no mark any more, drops and B again.
+# With the old behaviour the updater put the start-up A back within 5 ms.
+cp "$R/drop-udp-9.rules" "$TMP/reload.rules"
+printf 'default pass\nprio 1 action count\n' > "$TMP/count.rules"
+"$PKTPATH" $(eal reload) -- --http 127.0.0.1:0 --http-control --duration 0 --ingress rcu \
+	--rules "$TMP/reload.rules" --rules-alt "$TMP/count.rules" --update-rate 200 \
+	--interval 0.1 --quiet --json "$TMP/reload.json" > "$TMP/reload.out" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/reload.out" | sed 's/http: listening on //') || true
+	[ -n "$URL" ] && break
+	sleep 0.1
+done
+[ -n "$URL" ] || { cat "$TMP/reload.out"; fail "reload: no http line"; }
+python3 - "$URL" "$TMP" "$pid" "$R" <<'PY' || { kill -9 $pid; cat "$TMP/reload.out"; fail "reload under churn"; }
+import json, os, signal, sys, time, urllib.request
+url, tmp, pid, rules = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def get():
+    with urllib.request.urlopen(url + "stats.json", timeout=10) as r:
+        return json.loads(r.read())
+def after(seq):   # a snapshot folded after seq (and so after what came before)
+    for _ in range(200):
+        d = get()
+        if d["seq"] >= seq + 2:
+            return d
+        time.sleep(0.05)
+    sys.exit("no new snapshot after seq %d" % seq)
+def delta(a, b, k):
+    return b["mib"]["Ingress"][k] - a["mib"]["Ingress"][k]
+def window(what, drop, mark):
+    a = after(get()["seq"])
+    time.sleep(1.0)
+    b = after(a["seq"])
+    d, m = delta(a, b, "IngressDropped"), delta(a, b, "IngressMarked")
+    cnt = delta(a, b, "IngressMatched") - d - m      # B's matches
+    u = delta(a, b, "RuleUpdates")
+    print("ingress: %s: dropped %d, marked %d, counted %d, %d updates" % (what, d, m, cnt, u))
+    assert u > 0, "no update in the window"
+    assert cnt > 0, "B is not churned any more"
+    assert (d > 0) == drop and (m > 0) == mark, what
+d0 = get()
+time.sleep(0.5)
+window("start-up rules", True, False)
+with open(os.path.join(tmp, "reload.rules"), "w") as f:
+    f.write(open(os.path.join(rules, "mark-udp-9.rules")).read())
+os.kill(pid, signal.SIGHUP)
+for _ in range(200):
+    if "SIGHUP: --rules reloaded" in open(os.path.join(tmp, "reload.out")).read():
+        break
+    time.sleep(0.05)
+else:
+    sys.exit("SIGHUP: no 'reloaded' line")
+window("after SIGHUP", False, True)
+body = open(os.path.join(rules, "drop-udp-9.rules"), "rb").read()
+req = urllib.request.Request(url + "ingress/rules", data=body, method="POST")
+with urllib.request.urlopen(req, timeout=30) as r:
+    assert r.status == 200, r.status
+window("after POST /ingress/rules", True, False)
+PY
+kill -INT $pid
+wait $pid || { cat "$TMP/reload.out"; fail "reload run exit $?"; }
+# "stopped after N replaces" counts every run of the updater: three runs
+# here (start, SIGHUP, POST), and the total is the JSON's and RuleUpdates
+# less the two reloads.
+grep -q "updater: run 3 stopped after [0-9]* replaces ([0-9]* over 3 runs)" "$TMP/reload.out" ||
+	{ cat "$TMP/reload.out"; fail "no 'run 3 stopped' line"; }
+total=$(sed -n 's/.*updater: run 3 stopped after [0-9]* replaces (\([0-9]*\) over 3 runs).*/\1/p' "$TMP/reload.out")
+jcheck "$TMP/reload.json" 'd["conservation"]["ok"]' "d[\"ingress\"][\"updates\"] == $total" \
+	'd["ingress"]["updater_runs"] == 3' "f(\"Ingress.RuleUpdates\") == $total + 2" \
+	'd["ingress"]["kind"] == "rules" and d["ingress"]["rules"] in (1, 2)'
+
+# --compare owns the mode and the rules: SIGUSR1 and SIGHUP are refused with
+# a log line, POST /ingress/mode and /ingress/rules with 409 and the reason,
+# a clear during a phase changes nothing; every phase's packets were counted
+# in its own mode only, and ModeFlips is the phases' flips alone.
+"$PKTPATH" $(eal cmpx) -- --http 127.0.0.1:0 --http-control --compare off,lock,rcu \
+	--duration 0.6 --rounds 2 --phase-warmup 0.1 --rules "$R/match-all.rules" \
+	--quiet --json "$TMP/cmpx.json" > "$TMP/cmpx.out" 2>&1 &
+pid=$!
+URL=
+for i in $(seq 100); do
+	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/cmpx.out" | sed 's/http: listening on //') || true
+	[ -n "$URL" ] && break
+	sleep 0.1
+done
+[ -n "$URL" ] || { cat "$TMP/cmpx.out"; fail "compare: no http line"; }
+for i in $(seq 100); do grep -q "round 1 off" "$TMP/cmpx.out" && break; sleep 0.05; done
+kill -USR1 $pid
+kill -HUP $pid
+code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' -d mode=none "${URL}ingress/mode")
+[ "$code" = 409 ] && grep -qx "mode none: --compare is running: its phases own the mode and the rules until the table is printed" "$TMP/cmpx.body" ||
+	{ cat "$TMP/cmpx.body"; fail "POST /ingress/mode during --compare: HTTP $code"; }
+code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' --data-binary @"$R/drop-udp-9.rules" "${URL}ingress/rules")
+[ "$code" = 409 ] && grep -qx "rules: --compare is running: its phases own the mode and the rules until the table is printed" "$TMP/cmpx.body" ||
+	{ cat "$TMP/cmpx.body"; fail "POST /ingress/rules during --compare: HTTP $code"; }
+curl -sf -X POST "${URL}stats/clear" > /dev/null || fail "clear during --compare"
+wait $pid || { cat "$TMP/cmpx.out"; fail "compare run exit $?"; }
+grep -q "SIGUSR1: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGUSR1 refusal line"; }
+grep -q "SIGHUP: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGHUP refusal line"; }
+grep -q "dns vs lock" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no table"; }
+grep -q "counted in another mode" "$TMP/cmpx.out" && { cat "$TMP/cmpx.out"; fail "a phase was mixed"; }
+jcheck "$TMP/cmpx.json" 'd["conservation"]["ok"]' \
+	'[m["mode"] for m in d["compare"]["modes"]] == ["off", "lock", "rcu"]' \
+	'all(m["mpps_min"] > 0 for m in d["compare"]["modes"])' \
+	'f("Ingress.ModeFlips") <= 6' \
+	'f("Mode.ModeNonePackets") == 0 and f("Mode.ModeRwlockPackets") == 0' \
+	'f("Mode.ModeLockPackets") > 0 and f("Mode.ModeRcuPackets") > 0' \
+	'f("Ingress.IngressDropped") == 0'
+
 # --compare: the table, the JSON, contention with two workers.
 "$PKTPATH" $(eal cmp) -- --http 127.0.0.1:0 --main-worker --compare off,none,lock,rwlock,rcu \
 	--duration 0.4 --rounds 2 --phase-warmup 0.1 --rules "$R/match-all.rules" \
