@@ -205,6 +205,15 @@ static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one triple per 
 static_assert(MIB_MODE_F(4, MIB_MODE_K_IDLE) == MIB_F(MODE, RCUIDLECYCLES),
 	      "MIB_MODE_F and the enum disagree");
 
+static const char *const mode_labels[MIB_MODES] = {
+	"off", "none", "lock", "rwlock", "rcu" };
+
+const char *
+mib_mode_name(unsigned int m)
+{
+	return m < MIB_MODES ? mode_labels[m] : NULL;
+}
+
 struct group_desc {
 	const char *name;
 	unsigned int first;

@@ -296,6 +296,10 @@ enum mib_base {
 /** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
 #define MIB_F(GRP, NAME) (MIB_BASE_##GRP + MIB_##GRP##_##NAME)
 
+/** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
+ *  "rcu": enum ingress_mode's names), or NULL if m >= MIB_MODES. */
+const char *mib_mode_name(unsigned int m);
+
 /** Flat index of the Mode field of kind k (enum mib_mode_kind) for mode m. */
 #define MIB_MODE_F(m, k) (MIB_BASE_MODE + (unsigned int)(m) * MIB_MODE_K_MAX + (unsigned int)(k))
 

@@ -73,6 +73,7 @@ __snap_alloc(const struct stats *s)
 	}
 	p->n_workers = s->conf.n_workers;
 	p->n_blocks = s->n_blocks;
+	p->tsc_hz = s->hz;
 	p->lcore_ids = s->conf.lcore_ids;
 	p->refcnt = 1;
 	return p;

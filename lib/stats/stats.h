@@ -75,6 +75,7 @@ struct stats_snapshot {
 	 *  laws hold exactly. A live snapshot may be off by inflight_max. */
 	bool final;
 	uint64_t inflight_max;	/**< stats_conf.inflight_max */
+	uint64_t tsc_hz;	/**< TSC ticks per second (cycles to seconds) */
 	/* private */
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
