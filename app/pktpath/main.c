@@ -520,6 +520,15 @@ start_endpoints(struct app *a)
 	hc.info = a->info;
 	hc.hooks = hooks;
 	a->http = stats_http_start(a->stats, &hc, err, sizeof(err));
+	if (a->http == NULL && errno == EADDRINUSE) {
+		/* The same address with port 0: the kernel picks a free one. */
+		const char *colon = strrchr(a->opt.http, ':');
+
+		fprintf(stderr, "pktpath: --http %s: %s; port in use: --http %.*s:0 "
+			"picks a free one\n", a->opt.http, err,
+			colon ? (int)(colon - a->opt.http) : 0, a->opt.http);
+		return -1;
+	}
 	if (a->http == NULL) {
 		fprintf(stderr, "pktpath: --http %s: %s\n", a->opt.http, err);
 		return -1;
@@ -716,9 +725,9 @@ main(int argc, char **argv)
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
-		fprintf(stderr, "pktpath: note: no steady summary: --duration %g "
-			"ends before --warmup %g + one --interval %g\n",
-			a->opt.duration_s, a->opt.warmup_s, a->opt.interval_s);
+		printf("note: no steady summary: --duration %g ends before "
+		       "--warmup %g + one --interval %g\n", a->opt.duration_s,
+		       a->opt.warmup_s, a->opt.interval_s);
 
 	/* launch, wait */
 	launch_and_wait(a);

@@ -52,6 +52,11 @@ static int
 hk_set_mode(void *arg, const char *mode, char *err, size_t len)
 {
 	(void)arg;
+	/* "slow": a flip that waits 1.5 s (a long grace period) */
+	if (strcmp(mode, "slow") == 0) {
+		usleep(1500 * 1000);
+		return 0;
+	}
 	if (strcmp(mode, "off") && strcmp(mode, "lock") && strcmp(mode, "rcu")) {
 		snprintf(err, len, "unknown mode '%s' (off|lock|rcu)", mode);
 		return -EINVAL;
@@ -784,6 +789,9 @@ test_http_get(void **state)
 	free(t);
 	/* /stats.json: stats_json() of the same snapshot, as --json dumps it. */
 	mine = stats_json(snap, NULL, info, false);
+	/* ...with the hook's ingress state */
+	json_object_set_new(mine, "ingress", hk_state(NULL));
+	assert_non_null(json_object_get(mine, "conservation"));
 	t = json_dumps(mine, JSON_INDENT(2) | JSON_SORT_KEYS);
 	t = realloc(t, strlen(t) + 2);
 	strcat(t, "\n");
@@ -942,13 +950,60 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A client sending one header line at a time, never the end of them. */
+static int
+slowloris(uint16_t port)
+{
+	int fd = tcp_connect(port);
+
+	if (fd >= 0 && send(fd, "GET /metrics HTTP/1.1\r\nHost: t\r\n", 33,
+			    MSG_NOSIGNAL) != 33) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Whether the server has closed fd (reads the end or an error). */
+static bool
+closed_by_server(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+struct slow_post {
+	uint16_t port;
+	int status;
+};
+
+static void *
+slow_post_thread(void *arg)
+{
+	struct slow_post *p = arg;
+	struct resp r;
+
+	if (http(p->port, "POST", "/ingress/mode",
+		 "application/x-www-form-urlencoded", "mode=slow", &r) == 0) {
+		p->status = r.status;
+		free(r.body);
+	}
+	return NULL;
+}
+
+#define N_SLOW 32
+
 static void
 test_http_slow_clients(void **state)
 {
-	struct stats_http *h = start(true, &hooks, 6, 2);
+	struct stats_http *h = start(true, &hooks, 64, 2);
 	uint16_t port = stats_http_port(h);
-	int slow, gone, idle[6], i, modes = hk_mode_calls;
-	char c;
+	int slow, gone, lor[N_SLOW], idle[64], i, k, modes = hk_mode_calls;
+	struct slow_post sp = { port, 0 };
+	pthread_t tid;
+	char c, req[512];
 	double t0;
 	ssize_t n;
 	struct resp r;
@@ -974,25 +1029,59 @@ test_http_slow_clients(void **state)
 	for (i = 0; i < 20; i++)
 		expect(port, "GET", "/healthz", NULL, NULL, 200, "ok");
 	assert_int_equal(hk_mode_calls, modes);	/* the vanished POST did nothing */
-	/* The stalled client is dropped after the idle timeout (2 s); the
-	 * bound only keeps a broken timeout from hanging the test. */
+	/* The stalled client is dropped after the timeout (2 s); the bound
+	 * only keeps a broken timeout from hanging the test. */
 	t0 = now_s();
 	n = recv(slow, &c, 1, 0);
 	assert_true(n <= 0);
 	assert_true(now_s() - t0 < 60);
 	close(slow);
 
-	/* Connection limit: past it new connections are refused, the server
-	 * keeps serving once the idle ones go. */
-	for (i = 0; i < 6; i++) {
+	/* 32 clients sending a header line every 0.3 s: every byte would
+	 * restart an idle timeout, but each request has 2 s for its headers.
+	 * /metrics and /healthz are served all along (no thread per client),
+	 * and every slow one is closed by the server while still sending. */
+	for (i = 0; i < N_SLOW; i++) {
+		lor[i] = slowloris(port);
+		assert_true(lor[i] >= 0);
+	}
+	for (k = 0; k < 40; k++) {
+		int open = 0;
+
+		for (i = 0; i < N_SLOW; i++) {
+			if (lor[i] < 0)
+				continue;
+			if (closed_by_server(lor[i]) ||
+			    send(lor[i], "X-Slow: y\r\n", 11, MSG_NOSIGNAL) != 11) {
+				close(lor[i]);
+				lor[i] = -1;
+				continue;
+			}
+			open++;
+		}
+		if (k < 3)	/* all still there: the scrapes compete with them */
+			assert_int_equal(open, N_SLOW);
+		expect(port, "GET", "/healthz", NULL, NULL, 200, "ok");
+		free(get_body(port, "/metrics", "text/plain; version=0.0.4"));
+		if (open == 0)
+			break;
+		usleep(300 * 1000);
+	}
+	/* 40 rounds of 0.3 s are 12 s: far past the 2 s, whatever the load */
+	for (i = 0; i < N_SLOW; i++)
+		if (lor[i] >= 0)
+			fail_msg("slow client %d still open after %d rounds", i, k);
+
+	/* Room for new clients: when more than half of the slots wait for a
+	 * request, the oldest waiters are closed. 64 idle connections on a
+	 * 64-slot server: a scrape still gets through, and the oldest idle
+	 * ones are the ones closed. */
+	for (i = 0; i < 64; i++) {
 		idle[i] = tcp_connect(port);
 		assert_true(idle[i] >= 0);
+		usleep(5 * 1000);
 	}
-	usleep(200 * 1000);
-	assert_int_not_equal(http(port, "GET", "/healthz", NULL, NULL, &r), 0);
-	for (i = 0; i < 6; i++)
-		close(idle[i]);
-	for (i = 0; i < 50; i++) {
+	for (k = 0; k < 50; k++) {
 		if (http(port, "GET", "/healthz", NULL, NULL, &r) == 0) {
 			assert_int_equal(r.status, 200);
 			free(r.body);
@@ -1000,7 +1089,55 @@ test_http_slow_clients(void **state)
 		}
 		usleep(100 * 1000);
 	}
-	assert_true(i < 50);
+	assert_true(k < 50);
+	usleep(500 * 1000);
+	assert_true(closed_by_server(idle[0]));
+	for (i = 0; i < 64; i++)
+		close(idle[i]);
+
+	/* A control hook that takes 1.5 s holds up only its own request. */
+	assert_int_equal(pthread_create(&tid, NULL, slow_post_thread, &sp), 0);
+	usleep(200 * 1000);
+	for (i = 0; i < 10; i++)
+		expect(port, "GET", "/healthz", NULL, NULL, 200, "ok");
+	assert_int_equal(sp.status, 0);		/* still in its hook */
+	pthread_join(tid, NULL);
+	assert_int_equal(sp.status, 200);
+
+	/* Framing that could smuggle a request: 400, one line, no hook. */
+	modes = hk_mode_calls;
+	snprintf(req, sizeof(req), "POST /ingress/mode HTTP/1.1\r\nHost: t\r\n"
+		 "Content-Type: application/x-www-form-urlencoded\r\n"
+		 "Content-Length: 8\r\nContent-Length: 14\r\n\r\nmode=rcu");
+	assert_int_equal(http_raw(port, req, strlen(req), &r), 0);
+	assert_int_equal(r.status, 400);
+	assert_string_equal(r.body, "conflicting Content-Length headers (2 given, "
+			    "the first '8')\n");
+	free(r.body);
+	snprintf(req, sizeof(req), "GET /healthz HTTP/1.1\r\nHost: t\r\n"
+		 "Connection: close\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n");
+	assert_int_equal(http_raw(port, req, strlen(req), &r), 0);
+	assert_int_equal(r.status, 400);
+	free(r.body);
+	snprintf(req, sizeof(req), "POST /ingress/mode HTTP/1.1\r\nHost: t\r\n"
+		 "Content-Type: application/x-www-form-urlencoded\r\n"
+		 "Transfer-Encoding: chunked\r\nContent-Length: 8\r\n\r\n"
+		 "8\r\nmode=rcu\r\n0\r\n\r\n");
+	assert_int_equal(http_raw(port, req, strlen(req), &r), 0);
+	assert_int_equal(r.status, 400);
+	assert_string_equal(r.body, "both Transfer-Encoding and Content-Length\n");
+	free(r.body);
+	assert_int_equal(hk_mode_calls, modes);
+	/* Two equal ones say one thing: accepted. */
+	snprintf(req, sizeof(req), "POST /ingress/mode HTTP/1.1\r\nHost: t\r\n"
+		 "Connection: close\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+		 "Content-Length: 8\r\nContent-Length: 8\r\n\r\nmode=rcu");
+	assert_int_equal(http_raw(port, req, strlen(req), &r), 0);
+	assert_int_equal(r.status, 200);
+	free(r.body);
+	assert_int_equal(hk_mode_calls, modes + 1);
+	expect(port, "POST", "/ingress/mode", "application/x-www-form-urlencoded",
+	       "mode=off", 200, "mode off");
 	stats_http_stop(h);
 }
 

@@ -323,15 +323,23 @@ struct stats_http_conf {
 				 *   lcore "mib" in /stats.json */
 	size_t body_limit;	/**< largest POST body accepted (else 413) */
 	unsigned int max_conns;	/**< concurrent connections (beyond: refused) */
-	unsigned int timeout_s;	/**< idle connection timeout */
+	unsigned int per_ip_conns; /**< of them from one client address (0: no
+				    *   limit of its own) */
+	/** Idle timeout, and the time a connection has for each phase of a
+	 *  request: its headers (from the accept or the previous response),
+	 *  its body, sending the response. Past it the connection is closed,
+	 *  however slowly the client keeps sending. */
+	unsigned int timeout_s;
+	unsigned int threads;	/**< polling threads (epoll), >= 1 */
 	/** Run info, copied at start (the caller keeps its reference): the
 	 *  "info" of /stats.json, the labels of pktpath_info. May be NULL. */
 	const json_t *info;
 	struct stats_http_hooks hooks;
 };
 
-/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 32 connections,
- *  10 s timeout, no info, no hooks. Thread-safe. */
+/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 256 connections
+ *  (64 per client address), 10 s timeouts, 2 threads, no info, no hooks.
+ *  Thread-safe. */
 void stats_http_conf_init(struct stats_http_conf *c);
 
 /**
@@ -350,13 +358,21 @@ struct stats_http;
  * /metrics, /snmp, /netstat, /stats.json; POST /ingress/mode,
  * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
  * wrong method 405 (with Allow), control disabled 403, body over
- * c->body_limit 413, malformed body 400; every error is one line of
- * text/plain, and a rejected request changes nothing.
+ * c->body_limit 413, malformed body or framing 400 (two Content-Length
+ * headers that differ, or one with Transfer-Encoding); every error is one
+ * line of text/plain, and a rejected request changes nothing.
  *
- * libmicrohttpd runs one polling thread plus one thread per connection
- * (c->max_conns at most, c->timeout_s idle timeout), all created from a DPDK
- * control thread so that they inherit its CPU affinity (never a worker
- * lcore's). A slow or vanished client holds only its own thread.
+ * libmicrohttpd serves every connection from c->threads epoll threads
+ * (c->max_conns connections at most, c->per_ip_conns from one address); a
+ * slow client costs a connection, not a thread. A watchdog closes a
+ * connection whose request headers (or body, or response) take longer than
+ * c->timeout_s, however slowly they trickle in, and, when more than half of
+ * the connections have not sent a complete request, the oldest of those:
+ * a scrape always finds room. Control hooks run on a thread of their own,
+ * the connection suspended meanwhile, so that a grace period or a rules
+ * compile holds up only its own request. Every thread is created from a
+ * DPDK control thread and so inherits its CPU affinity (never a worker
+ * lcore's).
  *
  * @param s    the stats (stats_start() done, or done before any request
  *             matters: requests before the first snapshot get 503)

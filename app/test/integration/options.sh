@@ -53,8 +53,33 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
 print(s.getsockname()[1], flush=True); time.sleep(30)' > "$TMP/port" &
 holder=$!
 for _ in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-bad "--http 127.0.0.1:$(cat "$TMP/port")" --http "127.0.0.1:$(cat "$TMP/port")"
+bad "--http 127.0.0.1:$(cat "$TMP/port"): bind: Address already in use; port in use: --http 127.0.0.1:0 picks a free one" \
+	--http "127.0.0.1:$(cat "$TMP/port")"
 kill $holder
+# The default port (a second run with the default --http): held here if it
+# is free, and the message says how to get another.
+python3 -c 'import socket, time, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", 9120)); s.listen()
+except OSError:
+    print("taken", flush=True); sys.exit(0)
+print("held", flush=True); time.sleep(30)' > "$TMP/held" &
+holder=$!
+for _ in $(seq 50); do [ -s "$TMP/held" ] && break; sleep 0.1; done
+if [ "$(cat "$TMP/held")" = held ]; then
+	n=$((n + 1))
+	set +e
+	"$PKTPATH" $(eal "bad$n") -- --duration 0.1 > "$TMP/o.txt" 2> "$TMP/e.txt"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
+		grep -qxF "pktpath: --http 127.0.0.1:9120: bind: Address already in use; port in use: --http 127.0.0.1:0 picks a free one" "$TMP/e.txt" ||
+		{ cat "$TMP/e.txt"; fail "default --http on a busy 9120: exit $rc"; }
+else
+	echo "options: 127.0.0.1:9120 is used by another process: default-port check skipped"
+fi
+kill $holder 2> /dev/null || true
 
 printf '[pktpath]\nburst = 16\nfoo = 1\n' > "$TMP/unk.ini"
 bad "unk.ini:3: unknown key 'foo'" --config "$TMP/unk.ini"
