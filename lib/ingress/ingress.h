@@ -276,6 +276,10 @@ ingress_classify_burst(const struct ingress_classifier *c,
 
 /* ---- the "rules" kind ---- */
 
+/** Largest rules file ingress_rules_parse_file() reads: 65,536 rules (the
+ *  most a set may have) of gen-rules.py's kind take 6 MiB. */
+#define INGRESS_RULES_FILE_MAX (16 << 20)
+
 /**
  * Parse and compile a rules file (grammar in the README and in
  * ingress_rules_parse_string()).
@@ -287,8 +291,10 @@ ingress_classify_burst(const struct ingress_classifier *c,
  *                for errors without a line: unreadable file, compilation)
  * @param errlen  size of err (may be 0 with err NULL)
  * @return 0, or -EINVAL (syntax or value error, binary file),
- *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -E2BIG (more than 65536
- *         rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM, -ERANGE).
+ *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -EFBIG (a file over
+ *         INGRESS_RULES_FILE_MAX, refused before it is read), -E2BIG (more
+ *         than 65536 rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM,
+ *         -ERANGE).
  *         Thread-safe (needs EAL: rte_acl allocates with rte_malloc).
  */
 int ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
