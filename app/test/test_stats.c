@@ -466,6 +466,211 @@ test_memory(void **state)
 	free(t);
 }
 
+/* A stats object of its own over a fresh set of nw blocks (+ control). */
+static struct stats *
+own_stats(struct mib_set **ms, double interval, double warmup, uint64_t inflight)
+{
+	struct stats_conf sc;
+	struct stats *s;
+
+	*ms = mib_set_create(NW + 1, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(*ms);
+	memset(&sc, 0, sizeof(sc));
+	sc.set = *ms;
+	sc.n_workers = NW;
+	sc.lcore_ids = lcores;
+	sc.fold = MIB_FOLD_LCORE;
+	sc.interval_s = interval;
+	sc.warmup_s = warmup;
+	sc.quiet = true;
+	sc.out = stdout;
+	sc.inflight_max = inflight;
+	s = stats_create(&sc);
+	assert_non_null(s);
+	assert_int_equal(stats_start(s), 0);
+	return s;
+}
+
+/* The steady part: from the first fold at or after the warm-up to the end,
+ * reported only if it spans one stats interval; else null with a reason. */
+static void
+test_steady(void **state)
+{
+	struct stats_summary *sum;
+	struct mib_set *ms;
+	struct stats *s;
+	json_t *j, *sj;
+	struct stats_snapshot *fin;
+
+	(void)state;
+	/* The run ends inside the warm-up. */
+	s = own_stats(&ms, 3600, 5, 0);
+	stats_fold_now(s);
+	stats_stop(s);
+	sum = stats_summary(s);
+	assert_non_null(sum);
+	assert_false(sum->steady_valid);
+	assert_non_null(strstr(sum->steady_reason, "ended before the warm-up (5.00 s) was over"));
+	stats_summary_free(sum);
+	stats_free(s);
+	mib_set_free(ms);
+
+	/* A fold just past the warm-up, then the end: a window far shorter
+	 * than one interval (--duration == --warmup gave such a one). */
+	s = own_stats(&ms, 3600, 0.05, 0);
+	usleep(100 * 1000);
+	stats_fold_now(s);		/* uptime >= 0.05: opens the steady part */
+	stats_stop(s);
+	sum = stats_summary(s);
+	assert_false(sum->steady_valid);
+	assert_non_null(strstr(sum->steady_reason, " after the warm-up (0.05 s), less "
+			       "than one stats interval (3600.00 s)"));
+	fin = stats_get(s);
+	j = stats_json(fin, sum, NULL, false);
+	sj = json_object_get(json_object_get(j, "summary"), "steady");
+	assert_true(json_is_null(sj));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j,
+		"summary"), "steady_reason")), sum->steady_reason);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(j,
+		"lcores"), 0), "steady")));
+	json_decref(j);
+	stats_put(s, fin);
+	stats_summary_free(sum);
+	stats_free(s);
+	mib_set_free(ms);
+
+	/* No warm-up: the steady part is the whole run, one interval long. */
+	s = own_stats(&ms, 0.1, 0, 0);
+	usleep(300 * 1000);
+	stats_stop(s);
+	sum = stats_summary(s);
+	assert_true(sum->steady_valid);
+	assert_string_equal(sum->steady_reason, "");
+	assert_true(sum->steady.seconds == sum->total.seconds);
+	stats_summary_free(sum);
+	stats_free(s);
+	mib_set_free(ms);
+}
+
+/* The JSON conservation object: every law with both sides; exact on the
+ * final snapshot, within inflight_max on a live one. */
+static void
+test_conservation_json(void **state)
+{
+	struct stats_summary *sum;
+	struct stats_snapshot *snap;
+	struct mib_set *ms;
+	struct mib_block b;
+	struct stats *s;
+	json_t *j, *c, *laws;
+	unsigned int m;
+
+	(void)state;
+	s = own_stats(&ms, 3600, 0, 100);
+	b = mib_set_block(ms, 0);
+	mib_add(&b, MIB_F(RX, PACKETS), 1000);
+	mib_add(&b, MIB_F(IP, INRECEIVES), 1000);
+	mib_add(&b, MIB_F(IP, INDELIVERS), 1000);
+	mib_add(&b, MIB_F(UDP, INDATAGRAMS), 1000);
+	for (m = 0; m < MIB_MODES; m++)
+		mib_add(&b, MIB_MODE_F(m, MIB_MODE_K_PACKETS), 200);
+	/* 40 packets through the path whose Rx counters are not flushed yet:
+	 * a live snapshot of a healthy run. */
+	mib_add(&b, MIB_F(IP, INRECEIVES), 40);
+	mib_add(&b, MIB_F(IP, INDELIVERS), 40);
+	mib_add(&b, MIB_F(UDP, INDATAGRAMS), 40);
+	stats_fold_now(s);
+	snap = stats_get(s);
+	assert_false(snap->final);
+	j = stats_json(snap, NULL, NULL, false);
+	c = json_object_get(j, "conservation");
+	assert_true(json_is_true(json_object_get(c, "ok")));
+	assert_true(json_is_false(json_object_get(c, "exact")));
+	assert_int_equal(json_integer_value(json_object_get(c, "tolerance")), 100);
+	laws = json_object_get(c, "laws");
+	assert_int_equal(json_array_size(laws), MIB_N_LAWS);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(laws, 0),
+		"law")), "RxPackets = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + "
+		"InReceives");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(laws, 0),
+		"diff")), -40);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(laws, 4),
+		"rhs")), 1000);
+	json_decref(j);
+	stats_put(s, snap);
+
+	/* Beyond what can be in flight: broken, live or not. */
+	mib_add(&b, MIB_F(IP, INRECEIVES), 100);
+	mib_add(&b, MIB_F(IP, INDELIVERS), 100);
+	mib_add(&b, MIB_F(UDP, INDATAGRAMS), 100);
+	stats_fold_now(s);
+	snap = stats_get(s);
+	j = stats_json(snap, NULL, NULL, false);
+	c = json_object_get(j, "conservation");
+	assert_true(json_is_false(json_object_get(c, "ok")));
+	assert_string_equal(json_string_value(json_object_get(c, "detail")),
+		"RxPackets 1000 != RxNotIp + RxOtherHost + RxNoPath + IngressDropped + "
+		"InReceives 1140 (beyond what is in flight)");
+	json_decref(j);
+	stats_put(s, snap);
+
+	/* The workers "flush": the final snapshot is checked exactly. */
+	mib_add(&b, MIB_F(RX, PACKETS), 140);
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_PACKETS), 139);
+	stats_stop(s);
+	sum = stats_summary(s);
+	snap = stats_get(s);
+	assert_true(snap->final);
+	j = stats_json(snap, sum, NULL, false);
+	c = json_object_get(j, "conservation");
+	assert_true(json_is_true(json_object_get(c, "exact")));
+	assert_int_equal(json_integer_value(json_object_get(c, "tolerance")), 0);
+	assert_true(json_is_false(json_object_get(c, "ok")));	/* one short */
+	assert_string_equal(json_string_value(json_object_get(c, "detail")),
+		"RxPackets 1140 != Mode packets (ModeOffPackets + ... + ModeRcuPackets) 1139");
+	json_decref(j);
+	stats_put(s, snap);
+	stats_summary_free(sum);
+	stats_free(s);
+	mib_set_free(ms);
+}
+
+/* /metrics: the per-mode families, for the modes the run offers. */
+static void
+test_mode_metrics(void **state)
+{
+	json_t *ing = hk_state(NULL);	/* modes off, lock, rcu */
+	struct stats_prom_opts o = { info, ing, false, NULL };
+	struct mib_block b = mib_set_block(set, 1);
+	struct stats_snapshot *snap;
+	char want[256], *t;
+	double hz;
+
+	(void)state;
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_PACKETS), 777);
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_BUSY), 5000);
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_IDLE), 1000);
+	mib_add(&b, MIB_MODE_F(1, MIB_MODE_K_PACKETS), 5);	/* none: not offered */
+	stats_fold_now(st);
+	snap = stats_get(st);
+	hz = (double)snap->tsc_hz;
+	assert_true(hz > 0);
+	t = render(w_prom, &o);
+	assert_non_null(strstr(t, "# TYPE pktpath_lcore_mode_packets_total counter\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_packets_total{lcore=\"2\",mode=\"lock\"} 777\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_packets_total{lcore=\"1\",mode=\"rcu\"} 0\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_busy_cycles_total{lcore=\"2\",mode=\"lock\"} 5000\n"));
+	snprintf(want, sizeof(want), "pktpath_lcore_mode_seconds_total{lcore=\"2\","
+		 "mode=\"lock\"} %.10g\n", 6000.0 / hz);
+	assert_non_null(strstr(t, want));
+	assert_null(strstr(t, "mode=\"none\""));
+	assert_non_null(strstr(t, "pktpath_mib_total{group=\"Mode\",field=\"ModeNonePackets\"} "));
+	promtool_ok(t);
+	free(t);
+	stats_put(st, snap);
+	json_decref(ing);
+}
+
 static void
 test_writers(void **state)
 {
@@ -1258,6 +1463,9 @@ main(void)
 		cmocka_unit_test(test_fold_clear),
 		cmocka_unit_test(test_refcount),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_steady),
+		cmocka_unit_test(test_conservation_json),
+		cmocka_unit_test(test_mode_metrics),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_http_listen_errors),
 		cmocka_unit_test(test_http_get),

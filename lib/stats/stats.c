@@ -175,10 +175,12 @@ __fold_publish(struct stats *s, bool print, bool final)
 		p->refcnt++;
 	}
 	/* The fold closest to the end of the warm-up opens the steady
-	 * state (the start itself without a warm-up); the tolerance absorbs
-	 * TSC-vs-clock jitter of the schedule. */
+	 * state (the start itself without a warm-up); the tolerance (5% of an
+	 * interval, at most 50 ms) absorbs TSC-vs-clock jitter of the
+	 * schedule. */
 	if (s->warm == NULL && (p != s->first || s->conf.warmup_s <= 0) &&
-	    p->uptime_s + 0.05 * s->conf.interval_s >= s->conf.warmup_s) {
+	    p->uptime_s + RTE_MIN(0.05 * s->conf.interval_s, 0.05) >=
+	    s->conf.warmup_s) {
 		s->warm = p;
 		p->refcnt++;
 	}
