@@ -708,7 +708,7 @@ static int set_metrics_lcore_mib(struct app_options *o, const char *v, char *err
 { (void)v; (void)err; o->metrics_lcore_mib = true; return 0; }
 
 static const struct opt_def opt_defs[] = {
-	{ "config", "FILE", set_config, "read options from an INI file, section [pktpath] (the command line overrides it)" },
+	{ "config", "FILE", set_config, "read options from an INI file: one [pktpath] section, key = value lines, ';' or '#' comment lines (the command line overrides it)" },
 	{ "source", "gen|port", set_source, "packet source: the built-in generator or ethdev ports (default gen)" },
 	{ "path", "full|rx-only", set_path, "full receive path, or receive+free only: the testpmd rxonly baseline (default full)" },
 	{ "duration", "SECONDS", set_duration, "run time; 0 runs until SIGINT/SIGTERM (default 10)" },
@@ -750,7 +750,7 @@ static const struct opt_def opt_defs[] = {
 	{ "bpf-obj", "FILE.o", set_bpf_obj, "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
 	{ "bpf-sec", "NAME", set_bpf_sec, "bpf: the program's section or name (default classifier)" },
 	{ "bpf-jit", "on|off", set_bpf_jit, "pcap-filter and bpf: JIT-compile, or force the interpreter (default on)" },
-	{ "rules", "FILE", set_rules, "ingress rules file (default: no rule, default pass); SIGHUP reloads it" },
+	{ "rules", "FILE", set_rules, "ingress rules file, at most 16 MiB (default: no rule, default pass); SIGHUP reloads it (and the churn goes on with it)" },
 	{ "rules-alt", "FILE", set_rules_alt, "the second ruleset --update-rate alternates with (default: no rule, default pass)" },
 	{ "update-rate", "N", set_update_rate, "replace the ruleset N times a second from a control thread (default 0)" },
 	{ "gp-log-us", "US", set_gp_log_us, "log RCU grace periods slower than this (default 1000)" },

@@ -198,7 +198,7 @@ void stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 enum stats_snmp_file {
 	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, Tcp, Udp, UdpLite (zeros) */
 	STATS_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
-			 *   Peer, Capture in the same two-line layout */
+			 *   Peer, Capture, Mode in the same two-line layout */
 	STATS_SNMP_MAX
 };
 
