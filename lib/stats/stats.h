@@ -150,8 +150,12 @@ void stats_print_summary(FILE *out, const struct stats_summary *sum,
 /**
  * The snapshot as JSON (the --json and /stats.json schema, see README):
  * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
- * MIB field), "interval" rates, "fold", "conservation". info (may be NULL) is
- * added as "info" (borrowed reference). summary (may be NULL) as "summary".
+ * MIB field), "interval" rates, "fold", "conservation" (every law of
+ * mib_conservation_eval() on the raw totals, with both sides: exact on a
+ * final snapshot, within inflight_max packets on a live one). info (may be
+ * NULL) is added as "info" (borrowed reference). summary (may be NULL) as
+ * "summary", with "steady": null and "steady_reason" when there is no
+ * steady part.
  */
 json_t *stats_json(const struct stats_snapshot *snap,
 		   const struct stats_summary *sum, json_t *info,
