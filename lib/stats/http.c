@@ -4,7 +4,7 @@
  * /netstat, /stats.json over the latest snapshot; POST /ingress/mode,
  * /ingress/rules, /stats/clear through the application's hooks.
  *
- * Threads (http_server.c): libmicrohttpd's epoll threads serve every
+ * Threads (http_server.c): libmicrohttpd's polling threads serve every
  * connection, a watchdog bounds each phase of a request, and control hooks
  * run on a thread of their own while their connection is suspended, so a
  * slow client, a vanished one, or a hook waiting for a grace period holds

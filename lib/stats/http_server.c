@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The HTTP endpoint's server side: the listening socket, the libmicrohttpd
- * daemon (epoll threads, connection limits), the watchdog that bounds each
+ * daemon (poll(2) threads, connection limits), the watchdog that bounds each
  * phase of a request, and the thread that runs the control hooks.
  *
  * Why a watchdog: libmicrohttpd 0.9.75 (Debian 12) has only an idle
  * timeout, which every byte restarts: 32 clients sending one header line a
  * second held all 32 thread-per-connection slots for as long as they liked
  * and /metrics and /healthz were refused meanwhile. Connections are now
- * served by epoll threads (a slow client costs a socket, not a thread), and
+ * served by a pool of poll(2) threads (a slow client costs a socket, not a
+ * thread; level-triggered poll, because with epoll 0.9.75 missed a client's
+ * half-close now and then and kept the connection until its timeout), and
  * the watchdog closes (shutdown(2): libmicrohttpd then sees the end of the
  * stream and cleans up) every connection that spent longer than timeout_s
  * in one phase, and the oldest of those still waiting for a request when
  * they hold more than half of the slots.
  *
- * Why a control thread: on an epoll thread a hook that waits (a grace
+ * Why a control thread: on a polling thread a hook that waits (a grace
  * period, a mode flip, compiling 10,000 rules) would stall every
  * connection of that thread. The request is suspended
  * (MHD_suspend_connection), queued, run here, and resumed with its answer.
@@ -433,7 +435,7 @@ __start_daemon(void *arg)
 {
 	struct start_ctx *x = arg;
 	struct stats_http *h = x->h;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 		MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 
 	if (x->v6)

@@ -334,7 +334,7 @@ struct stats_http_conf {
 	 *  its body, sending the response. Past it the connection is closed,
 	 *  however slowly the client keeps sending. */
 	unsigned int timeout_s;
-	unsigned int threads;	/**< polling threads (epoll), >= 1 */
+	unsigned int threads;	/**< polling threads (poll(2)), >= 1 */
 	/** Run info, copied at start (the caller keeps its reference): the
 	 *  "info" of /stats.json, the labels of pktpath_info. May be NULL. */
 	const json_t *info;
@@ -366,7 +366,7 @@ struct stats_http;
  * headers that differ, or one with Transfer-Encoding); every error is one
  * line of text/plain, and a rejected request changes nothing.
  *
- * libmicrohttpd serves every connection from c->threads epoll threads
+ * libmicrohttpd serves every connection from c->threads poll(2) threads
  * (c->max_conns connections at most, c->per_ip_conns from one address); a
  * slow client costs a connection, not a thread. A watchdog closes a
  * connection whose request headers (or body, or response) take longer than
