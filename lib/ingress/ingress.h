@@ -485,7 +485,8 @@ int ingress_replace(struct ingress *ing, struct ingress_classifier *next);
 
 /**
  * Copy the current classifier's description ("none" if there is none).
- * @return snprintf's result. Thread-safe (control side: takes the mutex).
+ * @return snprintf's result. Thread-safe; never waits for a writer (see
+ * ingress_info()).
  */
 int ingress_describe(struct ingress *ing, char *buf, size_t len);
 

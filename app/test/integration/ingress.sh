@@ -109,18 +109,29 @@ def after(seq):   # a snapshot folded after seq (and so after what came before)
 def delta(a, b, k):
     return b["mib"]["Ingress"][k] - a["mib"]["Ingress"][k]
 def window(what, drop, mark):
+    # At least a second, and on until every ruleset that should be seen
+    # was (a loaded machine may starve the worker for a while): then the
+    # one that must not be seen must have counted nothing.
     a = after(get()["seq"])
-    time.sleep(1.0)
-    b = after(a["seq"])
-    d, m = delta(a, b, "IngressDropped"), delta(a, b, "IngressMarked")
-    cnt = delta(a, b, "IngressMatched") - d - m      # B's matches
-    u = delta(a, b, "RuleUpdates")
+    t0 = time.time()
+    while True:
+        time.sleep(0.2)
+        b = after(a["seq"])
+        d, m = delta(a, b, "IngressDropped"), delta(a, b, "IngressMarked")
+        cnt = delta(a, b, "IngressMatched") - d - m      # B's matches
+        u = delta(a, b, "RuleUpdates")
+        seen = u > 1 and cnt > 0 and (d > 0 or not drop) and (m > 0 or not mark)
+        if time.time() - t0 >= 1.0 and seen or time.time() - t0 > 60:
+            break
     print("ingress: %s: dropped %d, marked %d, counted %d, %d updates" % (what, d, m, cnt, u))
     assert u > 0, "no update in the window"
     assert cnt > 0, "B is not churned any more"
     assert (d > 0) == drop and (m > 0) == mark, what
-d0 = get()
-time.sleep(0.5)
+for _ in range(600):   # traffic and churn first
+    d0 = get()
+    if d0["mib"]["Rx"]["RxPackets"] > 0 and d0["mib"]["Ingress"]["RuleUpdates"] > 0:
+        break
+    time.sleep(0.1)
 window("start-up rules", True, False)
 with open(os.path.join(tmp, "reload.rules"), "w") as f:
     f.write(open(os.path.join(rules, "mark-udp-9.rules")).read())
