@@ -169,7 +169,7 @@ for sec in range(40):
             alive.append(s)
         except (ConnectionError, OSError):
             s.close()
-    if sec < 3:
+    if time.time() - t0 < 5:    # well within their 10 s
         assert len(alive) == 32, "only %d slow clients connected at second %d" % (len(alive), sec)
     slow = alive
     for p in ("metrics", "healthz"):

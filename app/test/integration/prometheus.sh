@@ -234,8 +234,8 @@ wait "$PKT" || fail "pktpath exited $?"
 # off (no classification) for ~12 s, then lock with 10,000 rules classified
 # one packet per lock (several times slower). 6 s after the flip, the
 # recording rules' lock rate must be pktpath's own lock rate (from its Mode
-# counters over the same seconds), and not the window's mix: with the old
-# rules it read mostly off traffic.
+# counters over nearly the same seconds, within 30 %), and not the window's
+# mix: with the old rules it read mostly off traffic.
 "$PKTPATH" $(eal flip) -- --duration 120 --quiet --interval 0.5 --ingress off --lock-scope packet \
 	--rules "$CONF/rules/acl-10000.rules" --http 127.0.0.1:0 --http-control \
 	> "$TMP/flip.out" 2>&1 &
@@ -305,10 +305,13 @@ theirs = query("mode:pktpath_mpps:avg_rate30s")
 mix = query('sum(rate(pktpath_lcore_packets_total[30s])) / 1e6')
 print("prometheus: flip off -> lock: pktpath off %.3f Mpps, lock %.3f Mpps; rules %s; "
       "all modes mixed over 30 s %s" % (off / 1e6, lock / 1e6, theirs, mix))
-assert off > 1.5 * lock, "off %.3f vs lock %.3f Mpps: too close to tell a mix" % (off / 1e6, lock / 1e6)
+# With off at 2.5 times lock or more, a lock rate fed by the window's mix
+# would be 1.9 times the real one or more (12 s of off, 7 of lock): the
+# bounds below tell the two apart whatever the machine's load.
+assert off > 2.5 * lock, "off %.3f vs lock %.3f Mpps: too close to tell a mix" % (off / 1e6, lock / 1e6)
 assert set(theirs) == {"off", "lock"}, theirs
-assert 0.8 <= theirs["lock"] * 1e6 / lock <= 1.25, "lock: rules %.3f, pktpath %.3f Mpps" % (theirs["lock"], lock / 1e6)
-assert 0.8 <= theirs["off"] * 1e6 / off <= 1.25, "off: rules %.3f, pktpath %.3f Mpps" % (theirs["off"], off / 1e6)
+assert 0.7 <= theirs["lock"] * 1e6 / lock <= 1.4, "lock: rules %.3f, pktpath %.3f Mpps" % (theirs["lock"], lock / 1e6)
+assert 0.7 <= theirs["off"] * 1e6 / off <= 1.4, "off: rules %.3f, pktpath %.3f Mpps" % (theirs["off"], off / 1e6)
 PY
 kill -TERM "$PROM"; wait "$PROM" || true
 kill -INT "$PKT"
