@@ -1187,10 +1187,11 @@ now_s(void)
 static int
 slowloris(uint16_t port)
 {
+	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: t\r\n";
 	int fd = tcp_connect(port);
 
-	if (fd >= 0 && send(fd, "GET /metrics HTTP/1.1\r\nHost: t\r\n", 33,
-			    MSG_NOSIGNAL) != 33) {
+	if (fd >= 0 && send(fd, head, sizeof(head) - 1, MSG_NOSIGNAL) !=
+			(ssize_t)sizeof(head) - 1) {
 		close(fd);
 		fd = -1;
 	}
