@@ -201,6 +201,10 @@ __icmp_socket_deliver(const struct path_conf *c, const struct rte_mbuf *m,
 	p = rte_pktmbuf_read(m, off + 9, 1, b);
 	proto = p[0];
 	switch (proto) {
+	case IPPROTO_RAW:
+		/* "IPPROTO_RAW sockets are not supposed to receive anything"
+		 * (6.x, before raw_icmp_error). */
+		return true;
 	case IPPROTO_TCP:
 		/* tcp_v4_err: __inet_lookup_established finds no socket. */
 		return true;
@@ -294,18 +298,21 @@ __path_icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	mib_inc(mib, MIB_ICMPMSG_IN(type));
 	if (type <= NR_ICMP_TYPES && in_type[type] != 0)
 		mib_inc(mib, in_type[type]);
-	/* icmp_echo for PROBE (off by default: no reply), ping_rcv for its
-	 * reply (no socket): both before the type and broadcast checks. */
-	if (type == ICMP_EXT_ECHO || type == ICMP_EXT_ECHOREPLY)
+	/* icmp_echo for PROBE (off by default: no reply), before every other
+	 * check; then the broadcast rule; then ping_rcv for a PROBE reply (no
+	 * socket) before the "type > 18" check. */
+	if (type == ICMP_EXT_ECHO)
 		return MIB_F(ICMP, INMSGS);
-	if (type > NR_ICMP_TYPES)
-		goto error;
 	if (x->rt == RT_BROADCAST || x->rt == RT_MULTICAST) {
 		/* icmp_echo_ignore_broadcasts=1: echo and timestamp refused;
 		 * only address mask messages otherwise. */
 		if (type != 17 && type != 18)
 			goto error;
 	}
+	if (type == ICMP_EXT_ECHOREPLY)
+		return MIB_F(ICMP, INMSGS);
+	if (type > NR_ICMP_TYPES)
+		goto error;
 	if (__icmp_handler_error(c, m, x->off + 8, x->len - 8, type, code))
 		goto error;
 	return MIB_F(ICMP, INMSGS);
