@@ -12,7 +12,9 @@ lib/path (kdiffpath, per frame) and to the pktpath binary (a pcap replayed by
 net_pcap, totals), and every field both count is compared (MAPPING below).
 
 Subcommands:
-  gen SEED COUNT DIR        DIR/pktpath.pcap, DIR/kernel.pcap, DIR/labels.json
+  gen SEED COUNT DIR        DIR/pktpath.pcap, DIR/kernel.pcap, DIR/labels.json:
+                            a fixed prelude (every ICMP type, one frame of
+                            each class of issue 12), then COUNT random frames
   agent-rx                  in the receiver namespace: sockets, snapshots
   agent-tx IFNAME DIR CPU   in the sender namespace: AF_PACKET sender
   kernel RXNS TXNS IFNAME DIR   drive both agents: DIR/kernel.json
@@ -67,6 +69,19 @@ for _f in "InSegs InErrs InCsumErrors".split():
 for _g in ("Udp", "UdpLite"):
     for _f in "InDatagrams NoPorts InErrors InCsumErrors IgnoredMulti".split():
         MAPPING[_g + "." + _f] = _g + "." + _f
+
+# Kernel fields the generated frames must move (summed over all frames), so
+# that the test cannot pass by no longer exercising a class: each stands for
+# one class of issue 12 (and the basics).
+MUST_MOVE = ["Ip.InHdrErrors", "Ip.InAddrErrors", "Ip.InUnknownProtos",
+             "Ip.ReasmReqds", "IpExt.InTruncatedPkts", "IpExt.InCsumErrors",
+             "IpExt.InBcastPkts", "IpExt.InMcastPkts", "IpExt.InECT0Pkts",
+             "Udp.InDatagrams", "Udp.NoPorts", "Udp.InCsumErrors",
+             "Udp.IgnoredMulti", "UdpLite.InDatagrams", "UdpLite.NoPorts",
+             "UdpLite.InCsumErrors", "UdpLite.IgnoredMulti", "Tcp.InSegs",
+             "Tcp.InErrs", "Tcp.InCsumErrors", "Icmp.InErrors",
+             "Icmp.InCsumErrors", "IcmpMsg.InType3", "IcmpMsg.InType11",
+             "IcmpMsg.InType42", "IcmpMsg.InType43", "IcmpMsg.InType200"]
 
 SENTINEL_DELTA = {"Ip.InReceives": 1, "Ip.InDelivers": 1, "Udp.InDatagrams": 1,
                   "IpExt.InOctets": SENTINEL_LEN, "IpExt.InNoECTPkts": 1}
@@ -478,6 +493,47 @@ class Gen:
                ("f_addr", 10), ("f_frag", 5), ("f_proto", 5), ("f_vlan", 6),
                ("f_other", 2)]
 
+    def prelude(self):
+        """Frames every seed starts with: each ICMP type once (code 0, then
+        a random code), and one of each class issue 12 named."""
+        out = []
+        for t in range(256):
+            m = icmp(t, self.r.choice([0, self.r.randrange(256)]), b"\0\1\0\1",
+                     self.payload(True))
+            out.append((self.ip_frame(PEER, LOCAL, 1, m), "icmp %d prelude" % t))
+        q = ipv4(LOCAL, "192.0.2.9", 17, struct.pack("!HHHH", 999, 53, 16, 0) + bytes(8))
+        for typ, code in ((3, 3), (4, 0), (5, 1), (11, 0), (12, 0)):
+            out.append((self.ip_frame(PEER, LOCAL, 1, icmp(typ, code, bytes(4), q)),
+                        "icmp %d/%d quoting udp to no socket" % (typ, code)))
+        out.append((self.ip_frame(PEER, LOCAL, 1, icmp(11, 1, bytes(4), q[:20])),
+                    "icmp 11/1 short quote"))
+        pay = bytes(20)
+        for d, mac in (("255.255.255.255", b"\xff" * 6), ("224.0.0.1", bytes.fromhex("01005e000001"))):
+            out.append((eth(mac, 0x0800, ipv4(PEER, d, 17, udp(PEER, d, 7, 999, pay, "bad"))),
+                        "udp short bad csum to %s" % d))
+            out.append((eth(mac, 0x0800, ipv4(PEER, d, IPPROTO_UDPLITE,
+                                            udplite(PEER, d, 7, 999, pay, 0))),
+                        "udplite to %s no listener" % d))
+        out.append((self.ip_frame(PEER, LOCAL, 17, udp(PEER, LOCAL, 7, PORT, pay),
+                                  opts=bytes([134, 10, 0, 0, 0, 1, 1, 4, 0, 0])),
+                    "cipso"))
+        for proto in (103, 136):
+            seg = udplite(PEER, LOCAL, 7, PORT, pay, 0) if proto == 136 else bytes(28)
+            out.append((self.ip_frame(PEER, LOCAL, proto, seg), "proto %d" % proto))
+        out.append((self.ip_frame("0.1.2.3", LOCAL, 17, udp("0.1.2.3", LOCAL, 7, PORT, pay)),
+                    "source 0.1.2.3"))
+        out.append((self.ip_frame(PEER, "0.1.2.3", 17, udp(PEER, "0.1.2.3", 7, PORT, pay)),
+                    "destination 0.1.2.3"))
+        out.append((eth(b"\xff" * 6, 0x0800, ipv4("127.0.0.1", "255.255.255.255", 17,
+                                                  udp("127.0.0.1", "255.255.255.255", 7, PORT, pay))),
+                    "source 127.0.0.1 to broadcast"))
+        for tags in (((0x88a8, 0), (0x8100, 0)), ((0x8100, 0), (0x8100, 0), (0x8100, 0)),
+                     ((0x88a8, 0), (0x8100, 5))):
+            f, _ = self.ip_frame(PEER, LOCAL, 17, udp(PEER, LOCAL, 7, PORT, pay),
+                                 tags=tags, labelled=True)
+            out.append((f, "vlan %r" % (tags,)))
+        return out
+
     def frame(self):
         names = [c for c, _ in self.CLASSES]
         weights = [w for _, w in self.CLASSES]
@@ -521,6 +577,9 @@ def read_pcap(path):
 def cmd_gen(seed, count, outdir):
     g = Gen(seed)
     frames, labels = [], []
+    for f, lab in g.prelude():
+        frames.append(f)
+        labels.append(lab)
     for _ in range(count):
         f, lab = g.frame()
         frames.append(f)
@@ -697,6 +756,11 @@ def cmd_compare(outdir):
         kv = sum(k.get(kf, 0) for k in kern)
         if pv != kv:
             tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
+    unmoved = [f for f in MUST_MOVE if not any(k.get(f, 0) for k in kern)]
+    if unmoved:
+        print("kdiff: the frames never moved %s in the kernel: a class is no "
+              "longer exercised" % " ".join(unmoved))
+        bad += 1
     if tdiff:
         print("pktpath binary totals differ from the kernel's:")
         for x in tdiff:
