@@ -217,7 +217,7 @@ enum mib_rx {
 	MIB_RX_EMPTYPOLLS,	/**< polls that returned nothing */
 	MIB_RX_NOTIP,		/**< terminal: ethertype not IPv4 (or runt) */
 	MIB_RX_RUNTS,		/**< info: subset of RxNotIp shorter than L2 hdr */
-	MIB_RX_VLAN,		/**< info: frames that carried one 802.1Q tag */
+	MIB_RX_VLAN,		/**< info: frames with 802.1Q/802.1ad tags (VID 0 too) */
 	MIB_RX_OTHERHOST,	/**< terminal: IPv4 to another host's MAC */
 	MIB_RX_BROADCAST,	/**< info: L2 broadcast destination */
 	MIB_RX_MULTICAST,	/**< info: L2 multicast destination */
