@@ -245,6 +245,11 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 	} else {
 		path_conf_add_udp_ports(pc, o->flow.dport_lo, o->flow.dport_hi);
 	}
+	for (i = 0; i < o->n_udplite_ports; i++)
+		path_conf_add_udplite_ports(pc, o->udplite_ports[i][0],
+					    o->udplite_ports[i][1]);
+	pc->netlabel = o->kernel_netlabel;
+	pc->pim = o->kernel_pim;
 }
 
 static void

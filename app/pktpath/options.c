@@ -420,6 +420,35 @@ static int set_udp_ports(struct app_options *o, const char *v, char *err)
 	return __list(v, __udp_item, o, err);
 }
 
+static int
+__udplite_item(struct app_options *o, const char *t, char *err)
+{
+	uint16_t lo, hi;
+
+	if (__port_range(t, &lo, &hi, err) != 0)
+		return -1;
+	if (o->n_udplite_ports >= APP_MAX_PORT_RANGES) {
+		snprintf(err, ERR_LEN, "more than %d port ranges", APP_MAX_PORT_RANGES);
+		return -1;
+	}
+	o->udplite_ports[o->n_udplite_ports][0] = lo;
+	o->udplite_ports[o->n_udplite_ports][1] = hi;
+	o->n_udplite_ports++;
+	return 0;
+}
+
+static int set_udplite_ports(struct app_options *o, const char *v, char *err)
+{
+	o->n_udplite_ports = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __list(v, __udplite_item, o, err);
+}
+static int set_netlabel(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->kernel_netlabel, err); }
+static int set_pim(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->kernel_pim, err); }
+
 /* LCORE:PORT.QUEUE */
 static int
 __rxq_item(struct app_options *o, const char *t, char *err)
@@ -662,6 +691,9 @@ static const struct opt_def opt_defs[] = {
 	{ "local", "A/L,...", set_local, "local addresses with their prefix (default: the generator's destinations, /24)" },
 	{ "mcast", "G,...", set_mcast, "joined multicast groups (224.0.0.1 always is)" },
 	{ "udp-ports", "P[-Q],...|none", set_udp_ports, "UDP ports with a listener (default: the generator's destination ports)" },
+	{ "udplite-ports", "P[-Q],...|none", set_udplite_ports, "UDP-Lite ports with a listener (default none)" },
+	{ "netlabel", "on|off", set_netlabel, "the kernel has NetLabel (CONFIG_NETLABEL): a CIPSO option is refused unless a DOI is configured, which pktpath never has (default on)" },
+	{ "pim", "on|off", set_pim, "the kernel has PIM-SM v2 (CONFIG_IP_PIMSM_V2): IP protocol 103 is delivered to pim_rcv, not InUnknownProtos (default on)" },
 	{ "ingress", "off|none|lock|rwlock|rcu", set_ingress, "ingress hook guard: off (no hook), none (unguarded), spinlock, rwlock or RCU (default off)" },
 	{ "lock-scope", "packet|burst", set_lock_scope, "classify (and lock) per packet, like the old ingress qdisc, or per burst (default packet)" },
 	{ "ingress-kind", "rules|pcap-filter|bpf", set_ingress_kind, "classifier kind: rules (--rules), a tcpdump expression (--filter) or an eBPF object (--bpf-obj) (default rules)" },
@@ -709,6 +741,8 @@ app_options_default(struct app_options *o)
 	o->pool_shuffle = true;
 	o->rxd = 1024;
 	o->promisc = false;
+	o->kernel_netlabel = true;
+	o->kernel_pim = true;
 	o->ingress_mode = INGRESS_OFF;
 	o->ingress_kind = APP_KIND_RULES;
 	o->filter_verdict.action = INGRESS_ACT_DROP;

@@ -69,6 +69,10 @@ struct app_options {
 	unsigned int n_udp_ports;
 	uint16_t udp_ports[APP_MAX_PORT_RANGES][2];
 	bool udp_ports_set;
+	unsigned int n_udplite_ports;	/* --udplite-ports */
+	uint16_t udplite_ports[APP_MAX_PORT_RANGES][2];
+	bool kernel_netlabel;		/* --netlabel: CONFIG_NETLABEL */
+	bool kernel_pim;		/* --pim: CONFIG_IP_PIMSM_V2 */
 
 	/* ingress */
 	enum app_ingress_kind { APP_KIND_RULES, APP_KIND_PCAP_FILTER, APP_KIND_BPF,

@@ -162,9 +162,13 @@ __mib_json(const uint64_t *v)
 		json_t *grp = json_object();
 		unsigned int first = mib_group_first((enum mib_group)g);
 
-		for (i = 0; i < mib_group_count((enum mib_group)g); i++)
+		for (i = 0; i < mib_group_count((enum mib_group)g); i++) {
+			/* IcmpMsg: only the non-zero types, as Linux prints it. */
+			if (v[first + i] == 0 && mib_group_sparse((enum mib_group)g))
+				continue;
 			json_object_set_new(grp, mib_field_name(first + i),
 				json_integer((json_int_t)v[first + i]));
+		}
 		json_object_set_new(o, mib_group_name((enum mib_group)g), grp);
 	}
 	return o;

@@ -78,6 +78,10 @@ __group(struct rte_tel_data *d, enum mib_group g, const uint64_t *v)
 
 	for (i = 0; i < mib_group_count(g); i++) {
 		f = mib_group_first(g) + i;
+		/* IcmpMsg: only the non-zero types (a telemetry dict holds at
+		 * most RTE_TEL_MAX_DICT_ENTRIES, and Linux prints no more). */
+		if (v[f] == 0 && mib_group_sparse(g))
+			continue;
 		if (mib_field_kind(f) == MIB_KIND_CONST)
 			rte_tel_data_add_dict_int(d, mib_field_name(f),
 						  (int)(int64_t)v[f]);
