@@ -50,9 +50,16 @@ struct app_worker {
 struct app_port {
 	uint16_t id;
 	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t nb_rxd;		/* after the driver's adjustment */
 	struct rte_mempool *mp;
 	struct path_conf pc;
 	bool started;
+	bool configured;
+	/* The host as it was (port.c restores it at close). */
+	char ifname[32];		/* the kernel interface, if any */
+	bool promisc_off;		/* we turned promiscuous mode on */
+	unsigned int mtu_restore;	/* kernel MTU to put back, 0: none */
 };
 
 struct app {
@@ -75,6 +82,8 @@ struct app {
 	struct stats_http *http;	/* --http */
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
+	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */
+	int *worker_port;		/* n_workers: index in ports[] */
 	/* Workers poll this (relaxed): 1 while they must run. */
 	volatile int run;
 };

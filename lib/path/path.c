@@ -19,6 +19,7 @@
 #include <rte_udp.h>
 
 #include "path.h"
+#include "path_csum.h"
 
 #define ETH_P_IP	0x0800
 #define ETH_P_8021Q	0x8100
@@ -380,14 +381,18 @@ __l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	return (uint16_t)sum;
 }
 
+/* TCP/UDP checksum: trusted (path_csum.h), right, or partial. field is
+ * the checksum's offset in the L4 header. */
 static inline bool
-__l4_csum_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	     uint32_t saddr, uint32_t daddr, uint8_t proto)
+__l4_csum_ok(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off,
+	     uint32_t len, uint32_t saddr, uint32_t daddr, uint8_t proto,
+	     uint32_t field)
 {
-	/* The PMD verified it: CHECKSUM_UNNECESSARY. */
-	if ((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	if (path_csum_l4_trusted(c, m))
 		return true;
-	return __l4_sum(m, off, len, saddr, daddr, proto) == 0xffff;
+	if (__l4_sum(m, off, len, saddr, daddr, proto) == 0xffff)
+		return true;
+	return path_csum_partial(c, m, off + field, saddr, daddr, proto, len);
 }
 
 /* __udp4_lib_rcv. len is the L4 length after ip_rcv's trim. */
@@ -417,7 +422,7 @@ __udp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off,
 	}
 	/* A zero checksum means none was sent (udp4_csum_init). */
 	if (uh->dgram_cksum != 0 &&
-	    !__l4_csum_ok(m, off, ulen, saddr, daddr, IPPROTO_UDP)) {
+	    !__l4_csum_ok(c, m, off, ulen, saddr, daddr, IPPROTO_UDP, 6)) {
 		mib_inc(mib, MIB_F(UDP, INCSUMERRORS));
 		return __drop(mib, MIB_F(UDP, INERRORS));
 	}
@@ -429,7 +434,7 @@ __udp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off,
 
 /* tcp_v4_rcv, no socket: count InSegs, validate, "send" a reset (not sent). */
 static unsigned int
-__tcp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+__tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	  uint32_t saddr, uint32_t daddr, uint8_t pkt_type,
 	  struct mib_block *mib)
 {
@@ -450,7 +455,7 @@ __tcp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	}
 	if (len < doff * 4)		/* discard_it */
 		return MIB_F(TCP, INSEGS);
-	if (!__l4_csum_ok(m, off, len, saddr, daddr, IPPROTO_TCP)) {
+	if (!__l4_csum_ok(c, m, off, len, saddr, daddr, IPPROTO_TCP, 16)) {
 		mib_inc(mib, MIB_F(TCP, INCSUMERRORS));
 		mib_inc(mib, MIB_F(TCP, INERRS));
 	}
@@ -491,7 +496,7 @@ __icmp_handler_error(const struct rte_mbuf *m, uint32_t off, uint32_t hlen, uint
 
 /* icmp_rcv */
 static unsigned int
-__icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+__icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	   enum rt_type rt, struct mib_block *mib)
 {
 	static const uint16_t in_type[NR_ICMP_TYPES + 1] = {
@@ -512,7 +517,7 @@ __icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 
 	mib_inc(mib, MIB_F(ICMP, INMSGS));
 	/* skb_checksum_simple_validate: the sum over the message. */
-	if (!((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&
+	if (!path_csum_l4_trusted(c, m) &&
 	    (rte_raw_cksum_mbuf(m, off, len, &raw) != 0 || raw != 0xffff)) {
 		mib_inc(mib, MIB_F(ICMP, INCSUMERRORS));
 		goto error;
@@ -572,7 +577,8 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		goto inhdr_error;
 	if (hl > 20)
 		iph = rte_pktmbuf_read(m, off, hl, hbuf);
-	if (rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
+	if (!path_csum_ip_trusted(c, m) &&
+	    rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
 		goto csum_error;
 	tot = (uint32_t)iph[2] << 8 | iph[3];
 	if (len < tot)
@@ -620,11 +626,11 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		f = __udp_rcv(c, m, off + hl, len - hl, saddr, daddr, rt, mib);
 		break;
 	case IPPROTO_TCP:
-		f = __tcp_rcv(m, off + hl, len - hl, saddr, daddr,
+		f = __tcp_rcv(c, m, off + hl, len - hl, saddr, daddr,
 			      l2->pkt_type, mib);
 		break;
 	case IPPROTO_ICMP:
-		f = __icmp_rcv(m, off + hl, len - hl, rt, mib);
+		f = __icmp_rcv(c, m, off + hl, len - hl, rt, mib);
 		break;
 	case IPPROTO_IGMP:
 		f = __drop(mib, MIB_F(PATH, IGMPDELIVERED));

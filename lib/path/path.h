@@ -65,6 +65,13 @@ struct path_conf {
 	uint32_t mcast[PATH_MAX_MCAST];	/**< joined groups, host order;
 					   224.0.0.1 is always joined */
 	uint64_t udp_ports[65536 / 64];	/**< bitmap: UDP ports with a listener */
+	/** Checksums (path_csum.h): 1 to honour the mbuf's RX checksum flags
+	 *  (--rx-csum hw; 0: verify everything in software). */
+	uint8_t csum_hw;
+	/** 1: an L4 checksum field that holds the pseudo-header sum is a
+	 *  partial checksum (CHECKSUM_PARTIAL) that the kernel left to the
+	 *  device; for PMDs that lose the kernel's checksum state. */
+	uint8_t csum_partial;
 };
 
 /** Linux skb->pkt_type. */

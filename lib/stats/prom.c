@@ -13,6 +13,7 @@
 #include <rte_common.h>
 
 #include "stats.h"
+#include "stats_pvt.h"
 
 /* ---- /proc/net/snmp and /proc/net/netstat ---- */
 
@@ -74,6 +75,8 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 	if (which == STATS_SNMP)
 		__snmp_group(out, "UdpLite", mib_group_first(MIB_GRP_UDP),
 			     mib_group_count(MIB_GRP_UDP), NULL);
+	if (which == STATS_NETSTAT)
+		__stats_port_netstat(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -416,5 +419,6 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
+	__stats_port_prom(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
