@@ -9,6 +9,7 @@
  */
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -106,6 +107,8 @@ int app_ingress_load_rules(struct app *a, const char *text, size_t len,
 void app_ingress_start(struct app *a);	/* after launch: the rule updater */
 void app_ingress_teardown(struct app *a);
 json_t *app_ingress_info(struct app *a);
+/* "update rate N/s requested, M/s achieved" when the churn fell behind. */
+void app_ingress_report_rate(struct app *a, double seconds, FILE *out);
 void app_ingress_hooks(struct app *a, struct stats_http_hooks *h);
 
 /* compare.c */

@@ -562,6 +562,8 @@ report(struct app *a)
 
 	if (sum != NULL && fin != NULL)
 		stats_print_summary(stdout, sum, fin);
+	if (sum != NULL)
+		app_ingress_report_rate(a, sum->total.seconds, stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
 		json_t *root = stats_json(fin, sum, info, true);
@@ -640,7 +642,8 @@ main(int argc, char **argv)
 	 * with its (empty) report. */
 	signals_init();
 
-	/* EAL */
+	/* EAL; hugepage files never outlive the process (port.h) */
+	argv = app_host_eal_args(&argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(EXIT_USAGE, "rte_eal_init: %s (see --help for EAL options)\n",

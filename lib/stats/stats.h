@@ -502,6 +502,8 @@ void stats_http_stop(struct stats_http *h);
  *                      ns/pkt, cycles/pkt, busy%); "LCORE": one worker
  *   /pktpath/ingress   hook ingress_state, plus the Ingress group totals
  *   /pktpath/config    the run info, flattened, and the ingress modes
+ *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
+ *                      since the last clear, DPDK's names, per-queue columns
  * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the
  * 16 KiB reply): big things are split by group or by lcore. DPDK 22.11
  * telemetry has no floating-point type: decimals are strings ("14.52").
