@@ -965,6 +965,11 @@ __check(struct app_options *o)
 		fprintf(stderr, "pktpath: --rxq: only with --source port\n");
 		return -1;
 	}
+	if ((o->mtu != 0 || o->mbuf_size != 0) && o->source != APP_SRC_PORT) {
+		fprintf(stderr, "pktpath: --%s: only with --source port\n",
+			o->mtu != 0 ? "mtu" : "mbuf-size");
+		return -1;
+	}
 	if (o->template_file[0] != '\0' && o->source != APP_SRC_GEN) {
 		fprintf(stderr, "pktpath: --template: only with --source gen\n");
 		return -1;

@@ -373,7 +373,7 @@ __l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	uint16_t raw = 0;
 	uint32_t sum;
 
-	if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
+	if (path_csum_raw_mbuf(m, off, len, &raw) != 0)
 		return 0;
 	sum = (uint32_t)raw + rte_raw_cksum(ph, sizeof(ph));
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -518,7 +518,7 @@ __icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off, ui
 	mib_inc(mib, MIB_F(ICMP, INMSGS));
 	/* skb_checksum_simple_validate: the sum over the message. */
 	if (!path_csum_l4_trusted(c, m) &&
-	    (rte_raw_cksum_mbuf(m, off, len, &raw) != 0 || raw != 0xffff)) {
+	    (path_csum_raw_mbuf(m, off, len, &raw) != 0 || raw != 0xffff)) {
 		mib_inc(mib, MIB_F(ICMP, INCSUMERRORS));
 		goto error;
 	}

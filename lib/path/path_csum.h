@@ -54,6 +54,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -111,6 +112,54 @@ path_csum_partial(const struct path_conf *c, const struct rte_mbuf *m,
 		return false;
 	memcpy(&field, p, sizeof(field));
 	return field == rte_raw_cksum(ph, sizeof(ph));
+}
+
+/**
+ * The one's complement sum (folded, not complemented, as rte_raw_cksum())
+ * of len bytes of m from off, across segments. DPDK 22.11's
+ * rte_raw_cksum_mbuf() truncates a segment's 32-bit sum to 16 bits before
+ * byte-swapping the segments that start at an odd offset, which loses the
+ * carries: a right checksum over such a chain reads as wrong. Here each
+ * segment's sum is folded first.
+ * @return 0 and *sum, or -1 if off + len is beyond the packet.
+ */
+static inline int
+path_csum_raw_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		   uint16_t *sum)
+{
+	const struct rte_mbuf *seg = m;
+	uint32_t acc = 0, done = 0;
+
+	if (off + len > rte_pktmbuf_pkt_len(m) || off + len < off)
+		return -1;
+	if (off + len <= rte_pktmbuf_data_len(m)) {
+		*sum = rte_raw_cksum(rte_pktmbuf_mtod_offset(m, const char *, off),
+				     len);
+		return 0;
+	}
+	while (seg != NULL && off >= rte_pktmbuf_data_len(seg)) {
+		off -= rte_pktmbuf_data_len(seg);
+		seg = seg->next;
+	}
+	while (seg != NULL && done < len) {
+		uint32_t n = RTE_MIN((uint32_t)rte_pktmbuf_data_len(seg) - off,
+				     len - done);
+		uint16_t part = __rte_raw_cksum_reduce(__rte_raw_cksum(
+			rte_pktmbuf_mtod_offset(seg, const char *, off), n, 0));
+
+		/* A chunk that starts at an odd offset has its bytes in the
+		 * other half of each word. */
+		if (done & 1)
+			part = rte_bswap16(part);
+		acc += part;
+		done += n;
+		off = 0;
+		seg = seg->next;
+	}
+	if (done < len)
+		return -1;
+	*sum = __rte_raw_cksum_reduce(acc);
+	return 0;
 }
 
 #endif /* PKTPATH_PATH_CSUM_H */
