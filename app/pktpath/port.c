@@ -50,26 +50,41 @@ static const struct {
 };
 
 static void
-__rss_log(const struct app_port *p, const char *driver)
+__rss_names(uint64_t rss_hf, char *hf, size_t len)
+{
+	unsigned int i;
+
+	hf[0] = '\0';
+	for (i = 0; i < RTE_DIM(rss_names); i++)
+		if (rss_hf & rss_names[i].bit)
+			snprintf(hf + strlen(hf), len - strlen(hf), "%s%s",
+				 hf[0] ? "," : "", rss_names[i].name);
+}
+
+static void
+__rss_log(const struct app_port *p, const char *driver, uint64_t asked,
+	  uint8_t key_size)
 {
 	struct rte_eth_rss_conf rc;
 	uint8_t key[128];
-	char hf[256] = "", hex[2 * sizeof(key) + 1] = "";
+	char hf[256], hex[2 * sizeof(key) + 1] = "";
 	unsigned int i;
+	int ret;
 
 	memset(&rc, 0, sizeof(rc));
-	rc.rss_key = key;
-	rc.rss_key_len = sizeof(key);
-	if (rte_eth_dev_rss_hash_conf_get(p->id, &rc) != 0) {
-		APP_LOG(INFO, "port %u (%s): RSS on, its configuration not readable",
-			p->id, driver);
+	rc.rss_key = key_size > 0 && key_size <= sizeof(key) ? key : NULL;
+	rc.rss_key_len = rc.rss_key ? key_size : 0;
+	ret = rte_eth_dev_rss_hash_conf_get(p->id, &rc);
+	if (ret != 0) {
+		__rss_names(asked, hf, sizeof(hf));
+		APP_LOG(INFO, "port %u (%s): RSS over %u queues, hash fields %s asked "
+			"(rss_hf 0x%" PRIx64 "); the driver does not report what it "
+			"uses: %s", p->id, driver, p->nb_rxq, hf, asked,
+			rte_strerror(-ret));
 		return;
 	}
-	for (i = 0; i < RTE_DIM(rss_names); i++)
-		if (rc.rss_hf & rss_names[i].bit)
-			snprintf(hf + strlen(hf), sizeof(hf) - strlen(hf), "%s%s",
-				 hf[0] ? "," : "", rss_names[i].name);
-	for (i = 0; i < rc.rss_key_len && i < sizeof(key); i++)
+	__rss_names(rc.rss_hf, hf, sizeof(hf));
+	for (i = 0; rc.rss_key != NULL && i < rc.rss_key_len && i < sizeof(key); i++)
 		snprintf(hex + 2 * i, 3, "%02x", key[i]);
 	APP_LOG(INFO, "port %u (%s): RSS over %u queues, hash fields %s "
 		"(rss_hf 0x%" PRIx64 "), key %s", p->id, driver, p->nb_rxq,
@@ -265,6 +280,7 @@ __port_setup(struct app *a, struct app_port *p)
 	uint64_t offloads = 0;
 	char name[RTE_MEMPOOL_NAMESIZE];
 	unsigned int nb_mbufs, kflags = 0;
+	bool kprom, was;
 	int socket = rte_eth_dev_socket_id(p->id);
 	int rc;
 
@@ -376,6 +392,12 @@ __port_setup(struct app *a, struct app_port *p)
 			return -1;
 		}
 	}
+	/* rte_eth_dev_start() applies ethdev's promiscuous state (off) to the
+	 * device: on a kernel interface (net_af_packet) that clears a
+	 * promiscuous mode someone else set. Read it first. */
+	kprom = p->ifname[0] != '\0' && app_host_if_flags(p->ifname, &kflags) == 0 &&
+		(kflags & IFF_PROMISC);
+	was = rte_eth_promiscuous_get(p->id) == 1 || kprom;
 	rc = rte_eth_dev_start(p->id);
 	if (rc != 0) {
 		fprintf(stderr, "pktpath: port %u (%s): rte_eth_dev_start: %s\n",
@@ -383,20 +405,18 @@ __port_setup(struct app *a, struct app_port *p)
 		return -1;
 	}
 	p->started = true;
-	if (a->opt.promisc) {
-		/* Leave it as found: off again at exit unless it was on (by
-		 * ethdev, or on the kernel interface behind the port). */
-		bool was = rte_eth_promiscuous_get(p->id) == 1 ||
-			(p->ifname[0] != '\0' &&
-			 app_host_if_flags(p->ifname, &kflags) == 0 &&
-			 (kflags & IFF_PROMISC));
-
+	if (a->opt.promisc || kprom) {
+		/* Leave it as found: off again at exit unless it was on. */
 		rc = rte_eth_promiscuous_enable(p->id);
 		if (rc != 0)
 			APP_LOG(WARNING, "port %u: promiscuous mode: %s", p->id,
 				rte_strerror(-rc));
 		else
 			p->promisc_off = !was;
+		if (kprom && !a->opt.promisc)
+			APP_LOG(NOTICE, "port %u: %s was promiscuous and stays so: "
+				"frames to other MACs count Rx RxOtherHost", p->id,
+				p->ifname);
 	}
 	if (rte_eth_macaddr_get(p->id, &mac) == 0)
 		p->pc.mac = mac;
@@ -409,7 +429,8 @@ __port_setup(struct app *a, struct app_port *p)
 		p->pc.csum_partial ? ", partial ones recognised" : "",
 		RTE_ETHER_ADDR_BYTES(&mac));
 	if (p->nb_rxq > 1 && conf.rxmode.mq_mode == RTE_ETH_MQ_RX_RSS)
-		__rss_log(p, info.driver_name);
+		__rss_log(p, info.driver_name, conf.rx_adv_conf.rss_conf.rss_hf,
+			  info.hash_key_size);
 	else if (p->nb_rxq > 1)
 		APP_LOG(INFO, "port %u (%s): no RSS (the driver reports no hash "
 			"function): the driver decides which queue gets a frame%s",
