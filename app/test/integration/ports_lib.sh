@@ -77,15 +77,19 @@ pp_eal() {
 	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ports${TOK}_$1 --log-level=lib.eal:error"
 }
 
-# rx_settle NS PORT: until pktpath's RxPackets (its /stats.json) stops
-# moving: every frame sent has been received.
+# rx_settle NS PORT: until pktpath's worker has polled (RxEmptyPolls moved)
+# without receiving anything more (RxPackets did not), by its /stats.json:
+# every frame sent has been received, however slow the machine.
 rx_settle() {
-	local last=-1 n i
-	for i in $(seq 100); do
-		n=$(ip netns exec "$1" curl -s "http://127.0.0.1:$2/stats.json" |
-			python3 -c 'import json,sys; print(json.load(sys.stdin)["mib"]["Rx"]["RxPackets"])' 2>/dev/null || echo -2)
-		[ "$n" = "$last" ] && [ "$n" -ge 0 ] && return 0
-		last=$n
+	local last="" now i
+	for i in $(seq 150); do
+		now=$(ip netns exec "$1" curl -s "http://127.0.0.1:$2/stats.json" |
+			python3 -c 'import json,sys; r=json.load(sys.stdin)["mib"]["Rx"]; print(r["RxPackets"], r["RxEmptyPolls"])' 2>/dev/null || true)
+		if [ -n "$now" ] && [ -n "$last" ] && [ "${now% *}" = "${last% *}" ] &&
+			[ "${now#* }" -gt "${last#* }" ]; then
+			return 0
+		fi
+		[ -n "$now" ] && last=$now
 		sleep 0.3
 	done
 	fail "RxPackets never settled"
