@@ -250,20 +250,47 @@ app_ingress_teardown(struct app *a)
 	a->rules_a = a->rules_b = NULL;
 }
 
+/* Rule replacements a second over the run (--update-rate), -1 if none. */
+static double upd_achieved = -1;
+
+void
+app_ingress_report_rate(struct app *a, double seconds, FILE *out)
+{
+	uint64_t n;
+
+	/* --compare pauses the churn in its none phases: its own table. */
+	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 ||
+	    a->opt.n_compare > 0)
+		return;
+	n = ingress_updater_count(a->ig);
+	upd_achieved = (double)n / seconds;
+	/* The updater skips the replaces it is too late for (it does not
+	 * burst to catch up): say so when it fell behind. */
+	if (upd_achieved < 0.95 * a->opt.update_rate &&
+	    a->opt.update_rate - upd_achieved >= 1.0)
+		fprintf(out, "update rate %g/s requested, %.1f/s achieved (%" PRIu64
+			" replaces in %.2f s)\n", a->opt.update_rate, upd_achieved,
+			n, seconds);
+}
+
 json_t *
 app_ingress_info(struct app *a)
 {
 	char desc[INGRESS_DESC_MAX + 32];
+	json_t *o;
 
 	if (a->ig == NULL)
 		return json_pack("{s:s}", "mode", "off");
 	ingress_describe(a->ig, desc, sizeof(desc));
-	return json_pack("{s:s, s:s, s:s, s:f, s:I}",
+	o = json_pack("{s:s, s:s, s:s, s:f, s:I}",
 		"mode", ingress_mode_name(ingress_get_mode(a->ig)),
 		"scope", ingress_scope_name(ingress_get_scope(a->ig)),
 		"classifier", desc,
 		"update_rate", a->opt.update_rate,
 		"updates", (json_int_t)ingress_updater_count(a->ig));
+	if (upd_achieved >= 0)
+		json_object_set_new(o, "achieved_rate", json_real(upd_achieved));
+	return o;
 }
 
 /* ---- hooks for the HTTP endpoint and DPDK telemetry (their threads) ---- */

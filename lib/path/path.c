@@ -20,6 +20,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "path_csum.h"
 #include "path_pvt.h"
 
 #define ETH_P_IP	0x0800
@@ -440,7 +441,8 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		goto inhdr_error;
 	if (hl > 20)
 		iph = rte_pktmbuf_read(m, off, hl, hbuf);
-	if (rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
+	if (!path_csum_ip_trusted(c, m) &&
+	    rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
 		goto csum_error;
 	tot = (uint32_t)iph[2] << 8 | iph[3];
 	if (len < tot)
@@ -496,7 +498,7 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		f = __path_udp_rcv(c, m, &x, proto, mib);
 		break;
 	case IPPROTO_TCP:
-		f = __path_tcp_rcv(m, &x, mib);
+		f = __path_tcp_rcv(c, m, &x, mib);
 		break;
 	case IPPROTO_ICMP:
 		f = __path_icmp_rcv(c, m, &x, mib);

@@ -13,6 +13,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "path_csum.h"
 #include "path_pvt.h"
 
 /* include/linux/skbuff.h: datagrams up to this length are verified when the
@@ -46,7 +47,8 @@ __l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	uint16_t raw = 0;
 	uint32_t sum;
 
-	if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
+	/* Not rte_raw_cksum_mbuf(): it loses carries (path_csum.h). */
+	if (path_csum_raw_mbuf(m, off, len, &raw) != 0)
 		return 0;
 	sum = (uint32_t)raw + rte_raw_cksum(ph, sizeof(ph));
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -55,14 +57,18 @@ __l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 }
 
 bool
-__path_l4_csum_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-		  uint32_t pseudo_len, uint32_t saddr, uint32_t daddr,
-		  uint8_t proto)
+__path_l4_csum_ok(const struct path_conf *c, const struct rte_mbuf *m,
+		  uint32_t off, uint32_t len, uint32_t pseudo_len,
+		  uint32_t saddr, uint32_t daddr, uint8_t proto, uint32_t field)
 {
-	/* The PMD verified it: CHECKSUM_UNNECESSARY. */
-	if ((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	/* The PMD verified it and --rx-csum hw trusts it (path_csum.h). */
+	if (path_csum_l4_trusted(c, m))
 		return true;
-	return __l4_sum(m, off, len, pseudo_len, saddr, daddr, proto) == 0xffff;
+	if (__l4_sum(m, off, len, pseudo_len, saddr, daddr, proto) == 0xffff)
+		return true;
+	/* Left for the device by the sender's kernel (CHECKSUM_PARTIAL). */
+	return path_csum_partial(c, m, off + field, saddr, daddr, proto,
+				 pseudo_len);
 }
 
 /* ---- UDP and UDP-Lite ---- */
@@ -118,8 +124,8 @@ __path_udp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		if (proto == IPPROTO_UDP && uh->dgram_cksum == 0)
 			verified = true;
 		else if (len <= CHECKSUM_BREAK) {
-			if (!__path_l4_csum_ok(m, x->off, len, len, x->saddr,
-					       x->daddr, proto))
+			if (!__path_l4_csum_ok(c, m, x->off, len, len, x->saddr,
+					       x->daddr, proto, 6))
 				goto csum_error;
 			verified = true;
 		}
@@ -133,8 +139,8 @@ __path_udp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	}
 	/* A listener verifies at recvmsg; the no-socket path verifies before
 	 * counting NoPorts (udp_lib_checksum_complete). */
-	if (!verified && !__path_l4_csum_ok(m, x->off, cov, len, x->saddr,
-					    x->daddr, proto))
+	if (!verified && !__path_l4_csum_ok(c, m, x->off, cov, len, x->saddr,
+					    x->daddr, proto, 6))
 		goto csum_error;
 	if (!listener)
 		return __path_drop(mib, __udp_f(proto, MIB_F(UDP, NOPORTS)));
@@ -149,8 +155,8 @@ csum_error:
 
 /* tcp_v4_rcv, no socket: count InSegs, validate, "send" a reset (not sent). */
 unsigned int
-__path_tcp_rcv(const struct rte_mbuf *m, const struct path_l4_ctx *x,
-	       struct mib_block *mib)
+__path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+	       const struct path_l4_ctx *x, struct mib_block *mib)
 {
 	uint8_t buf[20];
 	const uint8_t *th;
@@ -169,8 +175,8 @@ __path_tcp_rcv(const struct rte_mbuf *m, const struct path_l4_ctx *x,
 	}
 	if (x->len < doff * 4)		/* discard_it */
 		return MIB_F(TCP, INSEGS);
-	if (!__path_l4_csum_ok(m, x->off, x->len, x->len, x->saddr, x->daddr,
-			       IPPROTO_TCP)) {
+	if (!__path_l4_csum_ok(c, m, x->off, x->len, x->len, x->saddr, x->daddr,
+			       IPPROTO_TCP, 16)) {
 		mib_inc(mib, MIB_F(TCP, INCSUMERRORS));
 		mib_inc(mib, MIB_F(TCP, INERRS));
 	}
@@ -283,8 +289,8 @@ __path_icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 
 	mib_inc(mib, MIB_F(ICMP, INMSGS));
 	/* skb_checksum_simple_validate: the sum over the message. */
-	if (!((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&
-	    (rte_raw_cksum_mbuf(m, x->off, x->len, &raw) != 0 || raw != 0xffff)) {
+	if (!path_csum_l4_trusted(c, m) &&
+	    (path_csum_raw_mbuf(m, x->off, x->len, &raw) != 0 || raw != 0xffff)) {
 		mib_inc(mib, MIB_F(ICMP, INCSUMERRORS));
 		goto error;
 	}

@@ -47,19 +47,22 @@ __path_port_open(const uint64_t *bitmap, uint16_t port)
 /*
  * The L4 checksum of len bytes at off with the pseudo header (pseudo_len is
  * the length the pseudo header carries: UDP-Lite covers fewer bytes than
- * it declares). True when right, or when the PMD verified it
- * (CHECKSUM_UNNECESSARY). The one place where receive checksum offload
- * flags are read for TCP and UDP.
+ * it declares). True when right, when the PMD verified it and --rx-csum hw
+ * trusts that (CHECKSUM_UNNECESSARY), or when the field at off + field
+ * holds a partial checksum the sender's kernel left to the device
+ * (path_csum.h). The one place TCP and UDP checksums are decided.
  */
-bool __path_l4_csum_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-		       uint32_t pseudo_len, uint32_t saddr, uint32_t daddr,
-		       uint8_t proto);
+bool __path_l4_csum_ok(const struct path_conf *c, const struct rte_mbuf *m,
+		       uint32_t off, uint32_t len, uint32_t pseudo_len,
+		       uint32_t saddr, uint32_t daddr, uint8_t proto,
+		       uint32_t field);
 
 /* The handlers of ip_protocol_deliver_rcu; each returns its terminal. */
 unsigned int __path_udp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			    const struct path_l4_ctx *x, uint8_t proto,
 			    struct mib_block *mib);
-unsigned int __path_tcp_rcv(const struct rte_mbuf *m, const struct path_l4_ctx *x,
+unsigned int __path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+			    const struct path_l4_ctx *x,
 			    struct mib_block *mib);
 unsigned int __path_icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			     const struct path_l4_ctx *x, struct mib_block *mib);

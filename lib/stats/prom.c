@@ -13,6 +13,7 @@
 #include <rte_common.h>
 
 #include "stats.h"
+#include "stats_pvt.h"
 
 /* ---- /proc/net/snmp and /proc/net/netstat ---- */
 
@@ -95,6 +96,8 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 			__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
 				     mib_group_count(g[i]), snap->totals);
 	}
+	if (which == STATS_NETSTAT)
+		__stats_port_netstat(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -446,5 +449,6 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
+	__stats_port_prom(out, snap);
 	return ferror(out) ? -EIO : 0;
 }

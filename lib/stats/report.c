@@ -9,6 +9,7 @@
 #include <rte_version.h>
 
 #include "stats.h"
+#include "stats_pvt.h"
 
 /* Terminal drop outcomes, in path order, for "drops by reason". */
 const unsigned int stats_drop_fields[] = {
@@ -87,6 +88,7 @@ stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 	__print_rate(out, label, &snap->total);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
+	__stats_port_print_interval(out, snap, prev);
 	fflush(out);
 }
 
@@ -118,21 +120,20 @@ stats_print_summary(FILE *out, const struct stats_summary *sum,
 		fprintf(out, "steady: run shorter than the warm-up, none\n");
 	}
 	if (final != NULL) {
-		char why[256];
+		char line[1024];
 
 		__print_drops(out, final->totals, NULL);
+		__stats_port_print_summary(out, final);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
-		/* On raw totals: a clear's baseline may cut through a burst. */
-		if (mib_check_conservation(final->raw_totals, why, sizeof(why)) == 0)
-			fprintf(out, "conservation: ok\n");
-		else
-			fprintf(out, "conservation: BROKEN: %s\n", why);
+		stats_conservation(final, line, sizeof(line));
+		fprintf(out, "conservation: %s\n", line);
 	}
 	stats_cpu_model(cpu, sizeof(cpu));
-	fprintf(out, "TSC %.3f GHz, %s, CPU %s\n", (double)rte_get_tsc_hz() / 1e9,
-		rte_version(), cpu);
+	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
+		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
+		stats_memory_kind());
 	fflush(out);
 }
 
@@ -214,13 +215,20 @@ stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		"count", (json_int_t)snap->folds);
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
+	if (snap->n_ports > 0)
+		json_object_set_new(root, "ports", __stats_port_json(snap));
 	if (sum != NULL) {
-		char why[256];
-		/* On raw totals: a clear's baseline may cut through a burst. */
-		int ok = mib_check_conservation(snap->raw_totals, why, sizeof(why)) == 0;
+		char line[1024], tmp[1024];
+		uint64_t dropped = 0;
+		int ok = stats_conservation(snap, line, sizeof(line)) == 0;
 
-		json_object_set_new(root, "conservation", json_pack("{s:b, s:s}",
-			"ok", ok, "detail", ok ? "" : why));
+		if (snap->n_ports > 0)
+			stats_port_check(snap, tmp, sizeof(tmp), &dropped);
+		/* "detail": the first broken law ("" when all hold); "line":
+		 * what the summary prints after "conservation: ". */
+		json_object_set_new(root, "conservation", json_pack("{s:b, s:s, s:s, s:I}",
+			"ok", ok, "detail", ok ? "" : line + strlen("BROKEN: "),
+			"line", line, "port_dropped", (json_int_t)dropped));
 	}
 	return root;
 }
