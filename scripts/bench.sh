@@ -5,8 +5,12 @@
 #
 #   scripts/bench.sh [--quick] [SECTION...]
 # SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
+# (ingress kinds pool scrape csum)
 # (default: all). --quick: shorter phases.
 # Environment: ROUNDS (default 3), SECS (seconds per phase, default 4).
+# Memory: hugepages when the machine has them free or, as root, can reserve
+# them (given back at exit), else --no-huge; said in the first line and in
+# the targets (scripts/hugepages.sh; PKTPATH_NO_HUGE=1 forces --no-huge).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,10 +31,15 @@ fi
 
 PKTPATH=build/app/pktpath/pktpath
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=scripts/hugepages.sh
+. scripts/hugepages.sh
+trap 'huge_release; rm -rf "$TMP"' EXIT
+huge_setup 512 > /dev/null
 RESULTS="$TMP/results"
 : > "$RESULTS"
-EAL="-l 0-1 --no-huge --no-shconf -m 512 --no-pci --log-level=lib.eal:error"
+# IOVA as VA on hugepages too: --pool-layout packed needs it, vdevs do not care.
+IOVA=$([ "$HUGE_MEM" = hugepages ] && echo "--iova-mode=va")
+EAL="-l 0-1 $HUGE_EAL $IOVA --no-shconf --no-pci --log-level=lib.eal:error"
 # Every run gets its own free HTTP port unless the section says otherwise.
 HTTP_ANY="--http 127.0.0.1:0"
 
@@ -64,6 +73,7 @@ target() {
 median() { python3 -c 'import sys, statistics; print("%.4f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
 echo "pktpath bench: $(nproc) cores, ROUNDS=$ROUNDS, SECS=$SECS, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+echo "$HUGE_DESC"
 
 # --- 1. rx-only against testpmd rxonly on the same net_null vdev ----------
 if want rxonly; then
@@ -109,7 +119,7 @@ if want rxonly; then
 		# The floor: the barest rx_burst + rte_pktmbuf_free_bulk loop
 		# compiled here (pktpath-bench rx), without and with one rdtsc
 		# per poll, on the same lcore (-l 1: its main lcore).
-		build/app/pktpath-bench/pktpath-bench -l 1 --no-huge --no-shconf -m 512 --no-pci \
+		build/app/pktpath-bench/pktpath-bench -l 1 $HUGE_EAL $IOVA --no-shconf --no-pci \
 			--log-level=lib.eal:error --file-prefix bench_fl$r --vdev net_null0 -- \
 			--run rx --reps 3 --loops $((SECS * 500000)) --json "$TMP/fl$r.json" > "$TMP/fl$r.out" 2>&1
 		read -r f ft fs fst fp < <(python3 -c '
@@ -194,6 +204,6 @@ for f in scripts/bench.d/*.sh; do
 done
 
 echo
-echo "== targets"
+echo "== targets ($HUGE_MEM)"
 cat "$RESULTS"
 ! grep -q MISS "$RESULTS"

@@ -9,6 +9,7 @@ PKGS=(
   libbpf-dev libpcap-dev libjansson-dev libmicrohttpd-dev libcmocka-dev
   clang llvm libclang-rt-14-dev
   prometheus tcpdump tcpreplay curl valgrind
+  iproute2 nftables
 )
 
 missing=()

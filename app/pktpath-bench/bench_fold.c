@@ -12,8 +12,10 @@
  *
  * warm: folds back to back (everything cached after the first).
  * cold: every line of every block (and of the totals) flushed from the
- *       cache hierarchy before each fold (clflush, untimed); each fold is a
- *       timed lap, so each carries one TSC-read pair (reported beside).
+ *       cache hierarchy before each fold (clflush, untimed; on a CPU or an
+ *       architecture without it, a 64 MiB buffer is overwritten instead);
+ *       each fold is a timed lap, so each carries one TSC-read pair
+ *       (reported beside).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +26,10 @@
 #include <rte_common.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+
+#if defined(RTE_ARCH_X86)
+#include <cpuid.h>
+#endif
 
 #include "pktpath_bench.h"
 
@@ -46,7 +52,7 @@ struct fold_bench {
 	unsigned int l, f;
 	uint64_t *blocks[FOLD_MAX_L];
 	uint64_t totals[FOLD_MAX_F] __rte_cache_aligned;
-	uint8_t *evict;		/* fallback eviction buffer (not x86) */
+	uint8_t *evict;		/* fallback eviction buffer (no clflush) */
 	size_t evict_len;
 };
 
@@ -78,13 +84,35 @@ fold_lcore(struct fold_bench *fb)
 	}
 }
 
+/* CPUID 01h EDX bit 19: CLFSH (clflush). */
+static bool
+fold_has_clflush(void)
+{
+#if defined(RTE_ARCH_X86)
+	unsigned int eax, ebx, ecx, edx;
+
+	return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && ((edx >> 19) & 1);
+#else
+	return false;
+#endif
+}
+
 /* Push the blocks and the totals out of every cache level. */
 static void
 fold_evict(struct fold_bench *fb)
 {
+	size_t off;
+
+	if (fb->evict != NULL) {
+		/* No user-mode flush: overwrite a buffer larger than the LLC. */
+		for (off = 0; off < fb->evict_len; off += RTE_CACHE_LINE_SIZE)
+			fb->evict[off]++;
+		rte_mb();
+		return;
+	}
 #if defined(RTE_ARCH_X86)
 	unsigned int l;
-	size_t off, len = fb->f * sizeof(uint64_t);
+	size_t len = fb->f * sizeof(uint64_t);
 
 	for (l = 0; l < fb->l; l++)
 		for (off = 0; off < len; off += RTE_CACHE_LINE_SIZE)
@@ -93,13 +121,6 @@ fold_evict(struct fold_bench *fb)
 		__builtin_ia32_clflush((const uint8_t *)fb->totals + off);
 	/* The flushes complete before the timed fold starts. */
 	__builtin_ia32_mfence();
-#else
-	size_t off;
-
-	/* No user-mode flush here: overwrite a buffer larger than the LLC. */
-	for (off = 0; off < fb->evict_len; off += RTE_CACHE_LINE_SIZE)
-		fb->evict[off]++;
-	rte_mb();
 #endif
 }
 
@@ -198,12 +219,12 @@ fold_bench_alloc(void)
 		for (f = 0; f < FOLD_MAX_F; f++)
 			fb->blocks[l][f] = l * FOLD_MAX_F + f;
 	}
-#if !defined(RTE_ARCH_X86)
-	fb->evict_len = 64u << 20;
-	fb->evict = calloc(1, fb->evict_len);
-	if (fb->evict == NULL)
-		goto nomem;
-#endif
+	if (!fold_has_clflush()) {
+		fb->evict_len = 64u << 20;
+		fb->evict = calloc(1, fb->evict_len);
+		if (fb->evict == NULL)
+			goto nomem;
+	}
 	return fb;
 nomem:
 	fold_bench_free(fb);
@@ -253,9 +274,10 @@ fold_run(struct pb_ctx *ctx, const struct pb_bench *b)
 			}
 		}
 	printf("# fold: ns per fold of L lcores x F fields (median of %u reps); each block its own page-aligned allocation;\n"
-	       "#   warm = folds back to back, cold = every block flushed from the caches before each fold\n"
+	       "#   warm = folds back to back, cold = every block flushed from the caches before each fold (%s)\n"
 	       "#   (cold figures include one TSC-read pair per fold, %.0f cycles = %.1f ns)\n",
-	       ctx->reps, lap, bench_cycles_to_ns(lap));
+	       ctx->reps, fb->evict ? "64 MiB overwritten: no clflush" : "clflush",
+	       lap, bench_cycles_to_ns(lap));
 	printf("| L | F | field warm | lcore warm | speed-up | field cold | lcore cold | speed-up |\n");
 	printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (i = 0; i < RTE_DIM(fold_ls); i++)

@@ -6,6 +6,7 @@
  *   pktpath-bench [EAL options] -- --list
  *   pktpath-bench [EAL options] -- --run NAME[,NAME...] [--loops N]
  *                                  [--reps R] [--json FILE]
+ *                                  [--timer auto|rdtscp|lfence]
  *
  * Exit status: 0 when everything asked for ran (or was skipped for want of
  * lcores), 1 when a benchmark failed, 2 on a usage error.
@@ -196,12 +197,16 @@ pb_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [EAL options] -- --list\n"
-		"       %s [EAL options] -- --run NAME[,NAME...] [--loops N] [--reps R] [--json FILE]\n"
+		"       %s [EAL options] -- --run NAME[,NAME...] [--loops N] [--reps R] [--json FILE] [--timer T]\n"
 		"  --list        list the benchmarks and groups\n"
 		"  --run LIST    run benchmarks or groups (all, prim, rcu, conc, peer, alloc, fold, rx)\n"
 		"  --loops N     iterations per repetition (default: each benchmark's own; >= %d)\n"
 		"  --reps R      repetitions, min/median/max reported (default %d, 1..%d)\n"
 		"  --json FILE   also write the results as JSON\n"
+		"  --timer T     end-of-interval TSC read: auto (default: rdtscp where the CPU\n"
+		"                has it, else lfence), rdtscp (rdtscp; lfence) or lfence\n"
+		"                (lfence; rdtsc; lfence, every x86-64 CPU); the environment\n"
+		"                variable PKTPATH_BENCH_TIMER sets the default\n"
 		"Concurrent benchmarks need at least 2 lcores (-l 0-1). Example:\n"
 		"  %s -l 0-1 --no-huge --no-shconf -m 512 --no-pci -- --run prim\n",
 		prog, prog, BENCH_MIN_LOOPS, PB_DEFAULT_REPS, BENCH_MAX_REPS,
@@ -212,6 +217,7 @@ struct pb_args {
 	bool list;
 	const char *run;
 	const char *json;
+	const char *timer;	/* NULL: PKTPATH_BENCH_TIMER or auto */
 	uint64_t loops;
 	uint64_t reps;
 };
@@ -226,9 +232,11 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 		{ "loops", required_argument, NULL, 'n' },
 		{ "reps", required_argument, NULL, 'R' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "timer", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char err[BENCH_ERR_LEN];
 	int c;
 
 	a->reps = PB_DEFAULT_REPS;
@@ -255,6 +263,9 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 		case 'j':
 			a->json = optarg;
 			break;
+		case 't':
+			a->timer = optarg;
+			break;
 		case 'h':
 			pb_usage(stdout, argv[0]);
 			return 1;
@@ -271,6 +282,10 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 	}
 	if (a->list == (a->run != NULL)) {
 		fprintf(stderr, "pktpath-bench: give exactly one of --list or --run NAME[,NAME...] (see --help)\n");
+		return -EINVAL;
+	}
+	if (bench_timer_select(a->timer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pktpath-bench: %s%s\n", a->timer ? "--" : "", err);
 		return -EINVAL;
 	}
 	return 0;
@@ -324,8 +339,13 @@ main(int argc, char **argv)
 	if (ctx.doc == NULL)
 		rte_exit(EXIT_FAILURE, "bench_doc_new: out of memory\n");
 	lcores = rte_lcore_count();
-	printf("# pktpath-bench %s: TSC %.3f GHz, %u lcore(s), %u reps; headline = median, cycles(tsc)\n",
-	       PKTPATH_VERSION, rte_get_tsc_hz() / 1e9, lcores, ctx.reps);
+	printf("# pktpath-bench %s: TSC %.3f GHz, timer %s (%s; CPU %s rdtscp), %u lcore(s), %u reps; headline = median, cycles(tsc)\n",
+	       PKTPATH_VERSION, rte_get_tsc_hz() / 1e9,
+	       bench_timer_name(bench_timer_get()),
+	       bench_timer_insns(bench_timer_get()),
+	       bench_cpu_has_rdtscp() ? "has" : "has no", lcores, ctx.reps);
+	if (!bench_cpu_invariant_tsc())
+		printf("# WARNING: cpuid does not report an invariant TSC (80000007h EDX bit 8): cycles(tsc) assume a constant TSC rate\n");
 	for (i = 0; i < n; i++) {
 		const struct pb_bench *b = sel[i];
 

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,9 +55,16 @@ struct app_worker {
 struct app_port {
 	uint16_t id;
 	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t nb_rxd;		/* after the driver's adjustment */
 	struct rte_mempool *mp;
 	struct path_conf pc;
 	bool started;
+	bool configured;
+	/* The host as it was (port.c restores it at close). */
+	char ifname[32];		/* the kernel interface, if any */
+	bool promisc_off;		/* we turned promiscuous mode on */
+	unsigned int mtu_restore;	/* kernel MTU to put back, 0: none */
 };
 
 struct app {
@@ -89,6 +97,8 @@ struct app {
 	struct stats_http *http;	/* --http */
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
+	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */
+	int *worker_port;		/* n_workers: index in ports[] */
 	/* Workers poll this (relaxed): 1 while they must run. */
 	volatile int run;
 };
@@ -115,6 +125,8 @@ void app_ingress_start(struct app *a);	/* after launch: the rule updater */
 void app_ingress_stop(struct app *a);	/* end of run: updater off, control refused */
 void app_ingress_teardown(struct app *a);
 json_t *app_ingress_info(struct app *a);
+/* "update rate N/s requested, M/s achieved" when the churn fell behind. */
+void app_ingress_report_rate(struct app *a, double seconds, FILE *out);
 void app_ingress_hooks(struct app *a, struct stats_http_hooks *h);
 
 /* compare.c */

@@ -385,13 +385,43 @@ app_ingress_teardown(struct app *a)
 	a->rules_a = a->rules_b = NULL;
 }
 
+/*
+ * Rule replacements a second over the run (--update-rate), -1 before the
+ * report computed it. Written once by the main thread at the report, read
+ * by HTTP and telemetry threads: relaxed atomics, no ordering needed (a
+ * reader sees -1 or the rate).
+ */
+static double upd_achieved = -1;
+
+void
+app_ingress_report_rate(struct app *a, double seconds, FILE *out)
+{
+	uint64_t n;
+	double r;
+
+	/* --compare pauses the churn in its none phases: its own table. */
+	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 ||
+	    a->opt.n_compare > 0)
+		return;
+	/* Cumulative over every updater run (reloads restart it). */
+	n = ingress_updater_count(a->ig);
+	r = (double)n / seconds;
+	__atomic_store(&upd_achieved, &r, __ATOMIC_RELAXED);
+	/* The updater skips the replaces it is too late for (it does not
+	 * burst to catch up): say so when it fell behind. */
+	if (r < 0.95 * a->opt.update_rate && a->opt.update_rate - r >= 1.0)
+		fprintf(out, "update rate %g/s requested, %.1f/s achieved (%" PRIu64
+			" replaces in %.2f s)\n", a->opt.update_rate, r, n, seconds);
+}
+
 /* Never waits for a writer: safe from any thread at any time. */
 json_t *
 app_ingress_info(struct app *a)
 {
 	struct ingress_info in;
-	json_t *modes = json_array();
+	json_t *modes = json_array(), *o;
 	unsigned int m;
+	double r;
 
 	if (a->ig == NULL) {
 		json_array_append_new(modes, json_string("off"));
@@ -402,7 +432,7 @@ app_ingress_info(struct app *a)
 		json_array_append_new(modes, json_string(
 			ingress_mode_name((enum ingress_mode)m)));
 	ingress_info(a->ig, &in);
-	return json_pack("{s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:f, s:I, s:I, s:b}",
+	o = json_pack("{s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:f, s:I, s:I, s:b}",
 		"mode", ingress_mode_name(ingress_get_mode(a->ig)),
 		"hook", 1,
 		"modes", modes,
@@ -414,6 +444,10 @@ app_ingress_info(struct app *a)
 		"updates", (json_int_t)ingress_updater_count(a->ig),
 		"updater_runs", (json_int_t)ingress_updater_runs(a->ig),
 		"compare_running", __compare_running(a));
+	__atomic_load(&upd_achieved, &r, __ATOMIC_RELAXED);
+	if (o != NULL && r >= 0)
+		json_object_set_new(o, "achieved_rate", json_real(r));
+	return o;
 }
 
 /* ---- hooks for the HTTP endpoint and DPDK telemetry (their threads) ---- */

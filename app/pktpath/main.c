@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "port.h"
 
 #define EXIT_USAGE 2
 
@@ -268,6 +269,11 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 	} else {
 		path_conf_add_udp_ports(pc, o->flow.dport_lo, o->flow.dport_hi);
 	}
+	for (i = 0; i < o->n_udplite_ports; i++)
+		path_conf_add_udplite_ports(pc, o->udplite_ports[i][0],
+					    o->udplite_ports[i][1]);
+	pc->netlabel = o->kernel_netlabel;
+	pc->pim = o->kernel_pim;
 }
 
 static void
@@ -316,6 +322,9 @@ setup_generator(struct app *a)
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "pkt_gen_init(worker %u): %s\n", i,
 				 strerror(-rc));
+		if (a->gen_pc.csum_hw)	/* --rx-csum hw: a NIC that verified them */
+			w->gen.ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+					  RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	}
 }
 
@@ -398,6 +407,8 @@ setup(struct app *a)
 
 			a->gen_pc.mac = port_mac;
 		}
+		if (app_gen_csum_setup(a) != 0)
+			usage_exit(NULL);
 		for (i = 0; i < a->n_workers; i++)
 			a->workers[i].pc = &a->gen_pc;
 		setup_generator(a);
@@ -455,6 +466,7 @@ run_info(const struct app *a)
 		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
 		json_object_set_new(cfg, "ports", json_integer(a->n_ports));
 	}
+	json_object_set_new(cfg, "memory", json_string(stats_memory_kind()));
 	stats_cpu_model(cpu, sizeof(cpu));
 	info = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}",
 		"version", PKTPATH_VERSION,
@@ -599,6 +611,8 @@ report(struct app *a)
 
 	if (sum != NULL && fin != NULL)
 		stats_print_summary(stdout, sum, fin);
+	if (sum != NULL)
+		app_ingress_report_rate(a, sum->total.seconds, stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
 		json_t *root = stats_json(fin, sum, info, true);
@@ -677,7 +691,8 @@ main(int argc, char **argv)
 	 * with its (empty) report. */
 	signals_init();
 
-	/* EAL */
+	/* EAL; hugepage files never outlive the process (port.h) */
+	argv = app_host_eal_args(&argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(EXIT_USAGE, "rte_eal_init: %s (see --help for EAL options)\n",
@@ -714,6 +729,8 @@ main(int argc, char **argv)
 	 * a burst in flight and one raced by the fold. */
 	sc.inflight_max = (uint64_t)a->n_workers * (APP_FLUSH_POLLS + 2) *
 			  a->opt.burst;
+	if (app_ports_stats_conf(a, &sc) != 0)
+		rte_exit(EXIT_FAILURE, "app_ports_stats_conf: out of memory\n");
 	a->stats = stats_create(&sc);
 	if (a->stats == NULL)
 		rte_exit(EXIT_FAILURE, "stats_create: %s\n", rte_strerror(rte_errno));
@@ -722,12 +739,14 @@ main(int argc, char **argv)
 	       a->n_workers == 1 ? "" : "s", app_source_name(a->opt.source),
 	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
+	printf("memory: %s\n", stats_memory_kind());
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
 		printf("note: no steady summary: --duration %g ends before "
 		       "--warmup %g + one --interval %g\n", a->opt.duration_s,
 		       a->opt.warmup_s, a->opt.interval_s);
+	app_host_warn_shared_cpus(a);
 
 	/* launch, wait */
 	launch_and_wait(a);

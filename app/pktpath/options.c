@@ -330,6 +330,16 @@ SET_UINT(set_mbufs, mbufs, uint32_t, 1024, 1u << 24)
 
 SET_UINT(set_rxd, rxd, uint16_t, 32, 16384)
 
+static const char *const rx_csum_names[] = { "auto", "hw", "sw" };
+SET_CHOICE(set_rx_csum, rx_csum, rx_csum_names, APP_CSUM_MAX, enum app_rx_csum)
+static const char *const csum_partial_names[] = { "auto", "on", "off" };
+SET_CHOICE(set_csum_partial, csum_partial, csum_partial_names, APP_PARTIAL_MAX,
+	   enum app_csum_partial)
+SET_UINT(set_mbuf_size, mbuf_size, uint16_t, 1024, 65535)
+SET_UINT(set_mtu, mtu, uint16_t, 68, 65535)
+static const char *const unpolled_names[] = { "refuse", "warn" };
+SET_CHOICE(set_unpolled, unpolled_warn, unpolled_names, 2, bool)
+
 static int set_src(struct app_options *o, const char *v, char *err)
 { return __ip_range(v, &o->flow.src_lo, &o->flow.src_hi, err); }
 static int set_dst(struct app_options *o, const char *v, char *err)
@@ -475,6 +485,35 @@ static int set_udp_ports(struct app_options *o, const char *v, char *err)
 		return 0;
 	return __list(v, __udp_item, o, err);
 }
+
+static int
+__udplite_item(struct app_options *o, const char *t, char *err)
+{
+	uint16_t lo, hi;
+
+	if (__port_range(t, &lo, &hi, err) != 0)
+		return -1;
+	if (o->n_udplite_ports >= APP_MAX_PORT_RANGES) {
+		snprintf(err, ERR_LEN, "more than %d port ranges", APP_MAX_PORT_RANGES);
+		return -1;
+	}
+	o->udplite_ports[o->n_udplite_ports][0] = lo;
+	o->udplite_ports[o->n_udplite_ports][1] = hi;
+	o->n_udplite_ports++;
+	return 0;
+}
+
+static int set_udplite_ports(struct app_options *o, const char *v, char *err)
+{
+	o->n_udplite_ports = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __list(v, __udplite_item, o, err);
+}
+static int set_netlabel(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->kernel_netlabel, err); }
+static int set_pim(struct app_options *o, const char *v, char *err)
+{ return __parse_bool(v, &o->kernel_pim, err); }
 
 /* LCORE:PORT.QUEUE, three decimal numbers (sscanf's %u would take signs,
  * blanks and wrap values over 2^32). */
@@ -738,10 +777,18 @@ static const struct opt_def opt_defs[] = {
 	{ "mbufs", "N", set_mbufs, "mbufs per generator worker pool, and at least this many per port pool (default 8191)" },
 	{ "rxq", "L:P.Q,...", set_rxq, "port source: lcore L polls port P queue Q (default: workers over port 0.., queue per worker)" },
 	{ "rxd", "N", set_rxd, "RX descriptors per queue (default 1024)" },
-	{ "promisc", "on|off", set_promisc, "port source: promiscuous mode (default off)" },
+	{ "promisc", "on|off", set_promisc, "port source: promiscuous mode, restored at exit (default off)" },
+	{ "rx-csum", "auto|hw|sw", set_rx_csum, "port source: RX checksum offload: hw enables and trusts the port's IPv4/UDP/TCP checksum flags, sw verifies every checksum in software, auto is hw where the port offers it (default auto)" },
+	{ "rx-csum-partial", "auto|on|off", set_csum_partial, "a TCP/UDP checksum field holding the pseudo-header sum is a partial checksum (CHECKSUM_PARTIAL, valid local traffic); auto: on for net_af_packet, which loses the kernel's checksum state (default auto)" },
+	{ "mbuf-size", "BYTES", set_mbuf_size, "port source: mbuf data room with its 128-byte headroom, as testpmd's (default 2176, or what net_af_packet's framesz needs)" },
+	{ "mtu", "BYTES", set_mtu, "port source: set the ports' MTU; frames larger than an mbuf are received scattered (default: the device's)" },
+	{ "unpolled-queues", "refuse|warn", set_unpolled, "port source: a device with more RX queues than are polled (net_af_packet qpairs) is refused, or accepted with a warning (default refuse)" },
 	{ "local", "A/L,...", set_local, "local addresses with their prefix (default: the generator's destinations, /24)" },
 	{ "mcast", "G,...", set_mcast, "joined multicast groups (224.0.0.1 always is)" },
 	{ "udp-ports", "P[-Q],...|none", set_udp_ports, "UDP ports with a listener (default: the generator's destination ports)" },
+	{ "udplite-ports", "P[-Q],...|none", set_udplite_ports, "UDP-Lite ports with a listener (default none)" },
+	{ "netlabel", "on|off", set_netlabel, "the kernel has NetLabel (CONFIG_NETLABEL): a CIPSO option is refused unless a DOI is configured, which pktpath never has (default on)" },
+	{ "pim", "on|off", set_pim, "the kernel has PIM-SM v2 (CONFIG_IP_PIMSM_V2): IP protocol 103 is delivered to pim_rcv, not InUnknownProtos (default on)" },
 	{ "ingress", "off|none|lock|rwlock|rcu", set_ingress, "ingress hook guard: off (no hook), none (unguarded), spinlock, rwlock or RCU (default off)" },
 	{ "lock-scope", "packet|burst", set_lock_scope, "classify (and lock) per packet, like the old ingress qdisc, or per burst (default packet)" },
 	{ "ingress-kind", "rules|pcap-filter|bpf", set_ingress_kind, "classifier kind: rules (--rules), a tcpdump expression (--filter) or an eBPF object (--bpf-obj) (default rules)" },
@@ -789,6 +836,8 @@ app_options_default(struct app_options *o)
 	o->pool_shuffle = true;
 	o->rxd = 1024;
 	o->promisc = false;
+	o->kernel_netlabel = true;
+	o->kernel_pim = true;
 	o->ingress_mode = INGRESS_OFF;
 	o->ingress_kind = APP_KIND_RULES;
 	o->filter_verdict.action = INGRESS_ACT_DROP;
@@ -912,6 +961,11 @@ __check(struct app_options *o)
 	}
 	if (o->n_rxq > 0 && o->source != APP_SRC_PORT) {
 		fprintf(stderr, "pktpath: --rxq: only with --source port\n");
+		return -1;
+	}
+	if ((o->mtu != 0 || o->mbuf_size != 0) && o->source != APP_SRC_PORT) {
+		fprintf(stderr, "pktpath: --%s: only with --source port\n",
+			o->mtu != 0 ? "mtu" : "mbuf-size");
 		return -1;
 	}
 	if (o->template_file[0] != '\0' && o->source != APP_SRC_GEN) {

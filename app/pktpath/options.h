@@ -60,6 +60,14 @@ struct app_options {
 	struct app_rxq rxq[RTE_MAX_LCORE];
 	uint16_t rxd;
 	bool promisc;
+	enum app_rx_csum { APP_CSUM_AUTO, APP_CSUM_HW, APP_CSUM_SW,
+			   APP_CSUM_MAX } rx_csum;
+	enum app_csum_partial { APP_PARTIAL_AUTO, APP_PARTIAL_ON,
+				APP_PARTIAL_OFF, APP_PARTIAL_MAX } csum_partial;
+	uint16_t mbuf_size;	/* port pools' data room; 0: the default, or
+				 * what the driver needs (net_af_packet framesz) */
+	uint16_t mtu;		/* 0: the device's */
+	bool unpolled_warn;	/* --unpolled-queues warn */
 
 	/* path */
 	unsigned int n_local;
@@ -69,6 +77,10 @@ struct app_options {
 	unsigned int n_udp_ports;
 	uint16_t udp_ports[APP_MAX_PORT_RANGES][2];
 	bool udp_ports_set;
+	unsigned int n_udplite_ports;	/* --udplite-ports */
+	uint16_t udplite_ports[APP_MAX_PORT_RANGES][2];
+	bool kernel_netlabel;		/* --netlabel: CONFIG_NETLABEL */
+	bool kernel_pim;		/* --pim: CONFIG_IP_PIMSM_V2 */
 
 	/* ingress */
 	enum app_ingress_kind { APP_KIND_RULES, APP_KIND_PCAP_FILTER, APP_KIND_BPF,

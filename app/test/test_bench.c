@@ -6,7 +6,9 @@
  * No timing threshold anywhere: the harness is checked on functions of
  * known relative cost (an empty loop vs 100 dependent additions per
  * iteration) by comparing the two figures with each other, never with a
- * constant; refusals and the JSON schema are checked exactly; the peer
+ * constant; refusals and the JSON schema are checked exactly, each with
+ * both end-of-interval timers (rdtscp, and the lfence fallback of CPUs
+ * without it, forced); the peer
  * stage's counters and refcounts are exact under 2 concurrent lcores.
  */
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include <rte_pause.h>
 
 #include "bench.h"
+#include "bench_pvt.h"
 #include "mib.h"
 #include "peer.h"
 
@@ -234,6 +237,9 @@ test_json_schema(void **state)
 	assert_int_equal(json_integer_value(json_object_get(o, "elems")), 20000);
 	assert_int_equal(json_integer_value(json_object_get(o, "tsc_hz")),
 			 (json_int_t)rte_get_tsc_hz());
+	assert_string_equal(json_string_value(json_object_get(o, "timer")),
+			    bench_timer_name(bench_timer_get()));
+	assert_int_equal(r.timer, bench_timer_get());
 	assert_null(json_object_get(o, "lcores"));
 	/* The checker catches a broken result. */
 	x = json_deep_copy(o);
@@ -271,6 +277,12 @@ test_json_schema(void **state)
 	assert_string_equal(json_string_value(json_object_get(back, "schema")),
 			    "pktpath-bench/1");
 	assert_true(json_is_string(json_object_get(back, "version")));
+	assert_string_equal(json_string_value(json_object_get(back, "timer")),
+			    bench_timer_name(bench_timer_get()));
+	assert_string_equal(json_string_value(json_object_get(back, "timer_insns")),
+			    bench_timer_insns(bench_timer_get()));
+	assert_true(json_is_boolean(json_object_get(back, "cpu_has_rdtscp")));
+	assert_true(json_is_boolean(json_object_get(back, "invariant_tsc")));
 	assert_int_equal(json_integer_value(json_object_get(back, "lcores")),
 			 rte_lcore_count());
 	assert_int_equal(json_array_size(json_object_get(back, "results")),
@@ -293,6 +305,85 @@ test_json_schema(void **state)
 	json_decref(back);
 	json_decref(doc);
 	json_decref(o);
+}
+
+/* ---- the end-of-interval timer ---- */
+
+static void
+test_timer_select(void **state)
+{
+	struct bench_spec s = { .name = "add100", .fn = fn_add100 };
+	struct bench_result r;
+	char err[BENCH_ERR_LEN];
+	json_t *o;
+
+	(void)state;
+	if (!eal_ok)
+		skip();
+	assert_string_equal(bench_timer_name(BENCH_TIMER_RDTSCP), "rdtscp");
+	assert_string_equal(bench_timer_name(BENCH_TIMER_LFENCE), "lfence");
+	assert_null(bench_timer_name(BENCH_TIMER_MAX));
+	assert_int_equal(bench_timer_select("auto", err, sizeof(err)), 0);
+	assert_int_equal(bench_timer_get(), bench_cpu_has_rdtscp() ?
+			 BENCH_TIMER_RDTSCP : BENCH_TIMER_LFENCE);
+	assert_int_equal(bench_timer_select("lfence", err, sizeof(err)), 0);
+	assert_int_equal(bench_timer_get(), BENCH_TIMER_LFENCE);
+	assert_int_equal(bench_timer_select("rdtsc", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "timer 'rdtsc': unknown timer (auto, rdtscp or lfence)");
+	assert_int_equal(bench_timer_get(), BENCH_TIMER_LFENCE);	/* unchanged */
+	/* The environment, when no name is given. */
+	setenv("PKTPATH_BENCH_TIMER", "lfence", 1);
+	assert_int_equal(bench_timer_select(NULL, err, sizeof(err)), 0);
+	assert_int_equal(bench_timer_get(), BENCH_TIMER_LFENCE);
+	setenv("PKTPATH_BENCH_TIMER", "fast", 1);
+	assert_int_equal(bench_timer_select(NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "PKTPATH_BENCH_TIMER 'fast': unknown timer (auto, rdtscp or lfence)");
+	unsetenv("PKTPATH_BENCH_TIMER");
+
+	/* A CPU without rdtscp (pretended, so that this runs everywhere):
+	 * auto falls back to lfence, rdtscp is refused with one line, and
+	 * benchmarks run and say which timer they used. */
+	__bench_cpu_pretend_no_rdtscp(true);
+	assert_false(bench_cpu_has_rdtscp());
+	assert_int_equal(bench_timer_select("rdtscp", err, sizeof(err)), -ENOTSUP);
+	assert_string_equal(err, "timer rdtscp: this CPU has no rdtscp (cpuid 80000001h EDX bit 27); use lfence (lfence; rdtsc; lfence), which auto picks here");
+	assert_int_equal(bench_timer_select("auto", err, sizeof(err)), 0);
+	assert_int_equal(bench_timer_get(), BENCH_TIMER_LFENCE);
+	assert_int_equal(bench_run(&s, 20000, 3, &r), 0);
+	assert_int_equal(r.timer, BENCH_TIMER_LFENCE);
+	assert_true(r.lap_overhead_cycles > 0);
+	o = bench_result_json(&r);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "timer")), "lfence");
+	assert_int_equal(bench_result_json_check(o, err, sizeof(err)), 0);
+	json_object_set_new(o, "timer", json_string("hpet"));
+	assert_int_equal(bench_result_json_check(o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "timer"));
+	json_decref(o);
+	__bench_cpu_pretend_no_rdtscp(false);
+	/* Where the CPU has rdtscp, asking for it works again. */
+	if (bench_cpu_has_rdtscp()) {
+		assert_int_equal(bench_timer_select("rdtscp", err, sizeof(err)), 0);
+		assert_int_equal(bench_run(&s, 20000, 3, &r), 0);
+		assert_int_equal(r.timer, BENCH_TIMER_RDTSCP);
+	}
+	assert_int_equal(bench_timer_select("auto", err, sizeof(err)), 0);
+}
+
+/* Run a harness test with the fallback timer forced (setup), then put
+ * auto back (teardown). */
+static int
+__timer_lfence(void **state)
+{
+	(void)state;
+	return bench_timer_select("lfence", NULL, 0) == 0 ? 0 : -1;
+}
+
+static int
+__timer_auto(void **state)
+{
+	(void)state;
+	return bench_timer_select("auto", NULL, 0) == 0 ? 0 : -1;
 }
 
 /* ---- the peer stage ---- */
@@ -487,6 +578,16 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_json_schema),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_timer_select),
+		/* The same harness tests with the fallback timer. */
+		cmocka_unit_test_setup_teardown(test_relative_cost,
+						__timer_lfence, __timer_auto),
+		cmocka_unit_test_setup_teardown(test_refusals,
+						__timer_lfence, __timer_auto),
+		cmocka_unit_test_setup_teardown(test_json_schema,
+						__timer_lfence, __timer_auto),
+		cmocka_unit_test_setup_teardown(test_concurrent,
+						__timer_lfence, __timer_auto),
 		cmocka_unit_test(test_peer_two_lcores),
 	};
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of lib/mib: the schema (names exactly as Linux 6.1 prints them
+ * Unit tests of lib/mib: the schema (names exactly as Linux 6.18 prints them
  * in /proc/net/snmp and /proc/net/netstat), kinds and constants, sets of
  * blocks in both layouts, both fold strategies on random data for 1..256
  * blocks, baseline deltas and the conservation laws. No EAL needed.
@@ -23,19 +23,22 @@
 /* ---- schema ---- */
 
 static const char *const grp_names[MIB_GRP_MAX] = {
-	"Ip", "Icmp", "Tcp", "Udp", "IpExt", "Rx", "Path", "Ingress", "Peer", "Capture",
-	"Mode" };
+	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
+	"Ingress", "Peer", "Capture", "Mode" };
 
-/* Linux 6.1 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
- * snmp4_udp_list, snmp4_ipextstats_list, in print order. */
+/* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
+ * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
+ * /proc/net/snmp prints them). */
 static const char *const linux_ip[] = { "Forwarding", "DefaultTTL", "InReceives",
 	"InHdrErrors", "InAddrErrors", "ForwDatagrams", "InUnknownProtos", "InDiscards",
 	"InDelivers", "OutRequests", "OutDiscards", "OutNoRoutes", "ReasmTimeout",
-	"ReasmReqds", "ReasmOKs", "ReasmFails", "FragOKs", "FragFails", "FragCreates" };
+	"ReasmReqds", "ReasmOKs", "ReasmFails", "FragOKs", "FragFails", "FragCreates",
+	"OutTransmits" };
 static const char *const linux_icmp[] = { "InMsgs", "InErrors", "InCsumErrors",
 	"InDestUnreachs", "InTimeExcds", "InParmProbs", "InSrcQuenchs", "InRedirects",
 	"InEchos", "InEchoReps", "InTimestamps", "InTimestampReps", "InAddrMasks",
-	"InAddrMaskReps", "OutMsgs", "OutErrors", "OutDestUnreachs", "OutTimeExcds",
+	"InAddrMaskReps", "OutMsgs", "OutErrors", "OutRateLimitGlobal", "OutRateLimitHost",
+	"OutDestUnreachs", "OutTimeExcds",
 	"OutParmProbs", "OutSrcQuenchs", "OutRedirects", "OutEchos", "OutEchoReps",
 	"OutTimestamps", "OutTimestampReps", "OutAddrMasks", "OutAddrMaskReps" };
 static const char *const linux_tcp[] = { "RtoAlgorithm", "RtoMin", "RtoMax", "MaxConn",
@@ -96,6 +99,18 @@ test_schema(void **state)
 	__check_linux_group(MIB_GRP_ICMP, linux_icmp, RTE_DIM(linux_icmp));
 	__check_linux_group(MIB_GRP_TCP, linux_tcp, RTE_DIM(linux_tcp));
 	__check_linux_group(MIB_GRP_UDP, linux_udp, RTE_DIM(linux_udp));
+	__check_linux_group(MIB_GRP_UDPLITE, linux_udp, RTE_DIM(linux_udp));
+	/* IcmpMsg: InType0..InType255, sparse (the only sparse group) */
+	assert_int_equal(mib_group_count(MIB_GRP_ICMPMSG), 256);
+	for (i = 0; i < 256; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "InType%u", i);
+		assert_string_equal(mib_field_name(MIB_ICMPMSG_IN(i)), n);
+	}
+	for (g = 0; g < MIB_GRP_MAX; g++)
+		assert_int_equal(mib_group_sparse((enum mib_group)g), g == MIB_GRP_ICMPMSG);
+	assert_false(mib_group_sparse(MIB_GRP_MAX));
 	__check_linux_group(MIB_GRP_IPEXT, linux_ipext, RTE_DIM(linux_ipext));
 
 	/* the flat index and the lookups agree */
@@ -485,9 +500,11 @@ static const struct term terms[] = {
 	T(IP, REASMREQDS, 5, 2), T(PATH, IPINVALIDSOURCE, 3, 2), T(PATH, IPINVALIDDEST, 2, 2),
 	T(PATH, IPMCASTNOTJOINED, 4, 2), T(PATH, IPSRCROUTE, 2, 2),
 	/* InDelivers = L4 outcomes */
-	T(UDP, INDATAGRAMS, 20, 3), T(UDP, NOPORTS, 5, 3), T(UDP, INERRORS, 4, 3),
-	T(UDP, IGNOREDMULTI, 3, 3), T(TCP, INSEGS, 8, 3), T(PATH, TCPNOTHOST, 2, 3),
-	T(ICMP, INMSGS, 6, 3), T(PATH, IGMPDELIVERED, 2, 3),
+	T(UDP, INDATAGRAMS, 14, 3), T(UDP, NOPORTS, 5, 3), T(UDP, INERRORS, 4, 3),
+	T(UDP, IGNOREDMULTI, 3, 3), T(UDPLITE, INDATAGRAMS, 2, 3), T(UDPLITE, NOPORTS, 1, 3),
+	T(UDPLITE, INERRORS, 1, 3), T(UDPLITE, IGNOREDMULTI, 1, 3),
+	T(TCP, INSEGS, 8, 3), T(PATH, TCPNOTHOST, 2, 3),
+	T(ICMP, INMSGS, 6, 3), T(PATH, IGMPDELIVERED, 2, 3), T(PATH, PIMDELIVERED, 1, 3),
 };
 
 static const char *const law_name[] = {

@@ -51,6 +51,8 @@ static struct path_conf conf;
 /* ---- frame builder ---- */
 
 enum { CS_GOOD = 0, CS_BAD, CS_ZERO };
+#define P_UDPLITE 136
+#define IM(t) { MIB_ICMPMSG_IN(t), 1 }	/* IcmpMsg InType<t> */
 #define ULEN0 0x10000	/* .ulen value that writes a UDP length of 0 */
 
 struct fspec {
@@ -70,10 +72,13 @@ struct fspec {
 	uint32_t ulen;			/* 0: 8 + pay; ULEN0 writes 0 */
 	uint8_t csum;			/* L4 checksum: CS_GOOD, CS_BAD, CS_ZERO */
 	uint8_t icmp_type, doff;	/* doff 0: 5 */
+	uint8_t icmp_code;
 	uint16_t pay;			/* L4 payload bytes */
 	uint16_t l4len;			/* 0: header + pay; else keep that many */
 	uint16_t pad_to;		/* Ethernet padding (0xa5) up to this */
 	uint16_t flen;			/* 0: natural; else cut/extend the frame */
+	const uint8_t *quote;		/* ICMP: the quoted datagram, quote_len bytes */
+	uint8_t quote_len;		/*   at the start of the payload (pay >= it) */
 };
 
 static void __put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
@@ -143,17 +148,25 @@ __build(const struct fspec *f, uint8_t *b)
 
 	/* L4 header and payload */
 	nat = f->proto == IPPROTO_TCP ? 20 : f->proto == IPPROTO_UDP ||
-	      f->proto == IPPROTO_ICMP || f->proto == IPPROTO_IGMP ? 8 : 0;
+	      f->proto == P_UDPLITE || f->proto == IPPROTO_ICMP ||
+	      f->proto == IPPROTO_IGMP ? 8 : 0;
 	for (i = 0; i < f->pay; i++)
 		u[nat + i] = (uint8_t)(i * 7 + 1);
 	nat += f->pay;
 	l4n = f->l4len ? f->l4len : nat;
 	ulen = f->ulen == ULEN0 ? 0 : f->ulen ? f->ulen : nat;
-	if (f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP) {
+	if (f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP || f->proto == P_UDPLITE) {
 		__put16(u, f->sport);
 		__put16(u + 2, f->dport);
 	}
-	if (f->proto == IPPROTO_UDP) {
+	if (f->proto == P_UDPLITE) {
+		/* the length field is the checksum coverage (0: all) */
+		__put16(u + 4, ulen);
+		if (f->csum != CS_ZERO) {
+			c = __l4_csum(f, u, ulen == 0 || ulen > nat ? nat : ulen, nat);
+			__put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
+		}
+	} else if (f->proto == IPPROTO_UDP) {
 		__put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
 			c = __l4_csum(f, u, RTE_MIN(ulen, nat), ulen);
@@ -170,8 +183,11 @@ __build(const struct fspec *f, uint8_t *b)
 		}
 	} else if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_IGMP) {
 		u[0] = f->proto == IPPROTO_ICMP ? f->icmp_type : 0x11;
+		u[1] = f->proto == IPPROTO_ICMP ? f->icmp_code : 0;
 		if (f->proto == IPPROTO_ICMP && f->pay > 0)
 			u[8] = 0x45;	/* a plausible inner IPv4 header */
+		if (f->quote_len)
+			memcpy(u + 8, f->quote, f->quote_len);
 		if (l4n >= 4) {
 			c = __csum(__sum(u, l4n, 0));
 			__put16(u + 2, f->csum == CS_BAD ? __bad(c) : c);
@@ -403,7 +419,7 @@ static const struct pcase cases[] = {
 	{ "ethernet padding beyond tot_len", UDP(.pad_to = 60), { L4(46, UDP, INDATAGRAMS) } },
 	{ "tcp padded: csum over tot_len", TCP(.pad_to = 60), { L4(46, TCP, INSEGS) } },
 	{ "icmp padded: csum over tot_len", ICMP(.pad_to = 60),
-	  { L4(46, ICMP, INMSGS), E(ICMP, INECHOS, 1) } },
+	  { L4(46, ICMP, INMSGS), E(ICMP, INECHOS, 1), IM(8) } },
 	{ "bcast padded: InBcastOctets trimmed",
 	  UDP(.dmac = bcast_mac, .daddr = LBCAST, .pad_to = 60),
 	  { L4(46, UDP, INDATAGRAMS), BC(28) } },
@@ -426,7 +442,10 @@ static const struct pcase cases[] = {
 	  { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
 	{ "802.1q tag cut (16 bytes)", UDP(.vlan = 1, .flen = 16), { RUNT } },
 	{ "two 802.1q tags", UDP(.vlan = 1, .etype = 0x8100), { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
-	{ "802.1ad tag", UDP(.etype = 0x88a8), { E(RX, NOTIP, 1) } },
+	{ "802.1ad tag (VID 0x500, inner 802.3)", UDP(.etype = 0x88a8),
+	  { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
+	{ "802.1q priority tag (VID 0) stripped", UDP(.vlan = 1, .tci = 0x6000),
+	  { E(RX, VLAN, 1), L4(28, UDP, INDATAGRAMS) } },
 	{ "802.1q tag, otherhost", UDP(.vlan = 1, .dmac = other_mac),
 	  { E(RX, VLAN, 1), E(RX, OTHERHOST, 1) } },
 	/* broadcast */
@@ -434,9 +453,15 @@ static const struct pcase cases[] = {
 	  { L4(28, UDP, INDATAGRAMS), BC(28) } },
 	{ "limited bcast, no listener", UDP(.dmac = bcast_mac, .daddr = LBCAST, .dport = 10),
 	  { L4(28, UDP, IGNOREDMULTI), BC(28) } },
-	{ "limited bcast, no listener, bad csum not checked",
+	{ "limited bcast, no listener, short: bad csum checked first",
 	  UDP(.dmac = bcast_mac, .daddr = LBCAST, .dport = 10, .csum = CS_BAD),
-	  { L4(28, UDP, IGNOREDMULTI), BC(28) } },
+	  { UCSUM(28), BC(28) } },
+	{ "limited bcast, no listener, 77 bytes: bad csum not checked",
+	  UDP(.dmac = bcast_mac, .daddr = LBCAST, .dport = 10, .csum = CS_BAD, .pay = 69),
+	  { L4(97, UDP, IGNOREDMULTI), BC(97) } },
+	{ "mcast, no listener, 76 bytes: bad csum checked",
+	  UDP(.dmac = mc_mac, .daddr = IP4(224, 0, 0, 1), .dport = 10, .csum = CS_BAD, .pay = 68),
+	  { UCSUM(96), MC(96) } },
 	{ "limited bcast, listened, bad csum",
 	  UDP(.dmac = bcast_mac, .daddr = LBCAST, .csum = CS_BAD), { UCSUM(28), BC(28) } },
 	{ "subnet bcast", UDP(.dmac = bcast_mac, .daddr = IP4(10, 0, 0, 255), .pay = 4),
@@ -486,7 +511,17 @@ static const struct pcase cases[] = {
 	MARTIAN("martian src 0.0.0.0 to unicast", UDP(.saddr = 0), IPINVALIDSOURCE),
 	MARTIAN("martian src = ours, to bcast", UDP(.saddr = DST, .daddr = LBCAST),
 		IPINVALIDSOURCE),
-	MARTIAN("martian dst 0.x", UDP(.daddr = IP4(0, 1, 2, 3)), IPINVALIDDEST),
+	/* since 5.3 only 0.0.0.0 is a zero address */
+	{ "dst 0.x: no route, not martian", UDP(.daddr = IP4(0, 1, 2, 3)),
+	  { DROP(28, IP, INADDRERRORS) } },
+	{ "src 0.x to unicast: delivered", UDP(.saddr = IP4(0, 1, 2, 3)),
+	  { L4(28, UDP, INDATAGRAMS) } },
+	MARTIAN("martian dst 0.0.0.0", UDP(.daddr = 0), IPINVALIDDEST),
+	/* brd_input skips the loopback check; lo's 127.0.0.1 is an own address */
+	MARTIAN("src 127.0.0.1 (lo) to bcast", UDP(.saddr = IP4(127, 0, 0, 1), .daddr = LBCAST),
+		IPINVALIDSOURCE),
+	{ "src 127.0.0.2 to bcast: delivered",
+	  UDP(.saddr = IP4(127, 0, 0, 2), .daddr = LBCAST), { L4(28, UDP, INDATAGRAMS), IPBC(28) } },
 	MARTIAN("martian dst 127.x", UDP(.daddr = IP4(127, 0, 0, 1)), IPINVALIDDEST),
 	MARTIAN("loopback dst before loopback src",
 		UDP(.saddr = IP4(127, 0, 0, 2), .daddr = IP4(127, 0, 0, 1)), IPINVALIDDEST),
@@ -513,26 +548,26 @@ static const struct pcase cases[] = {
 	  { L4(40, PATH, TCPNOTHOST), MC(40) } },
 	{ "tcp to our address in an L2 bcast", TCP(.dmac = bcast_mac),
 	  { L4(40, PATH, TCPNOTHOST), E(RX, BROADCAST, 1) } },
-	{ "icmp echo", ICMP(), { L4(36, ICMP, INMSGS), E(ICMP, INECHOS, 1) } },
+	{ "icmp echo", ICMP(), { L4(36, ICMP, INMSGS), E(ICMP, INECHOS, 1), IM(8) } },
 	{ "icmp echo reply", ICMP(.icmp_type = 0),
-	  { L4(36, ICMP, INMSGS), E(ICMP, INECHOREPS, 1) } },
+	  { L4(36, ICMP, INMSGS), E(ICMP, INECHOREPS, 1), IM(0) } },
 	{ "icmp bad csum", ICMP(.csum = CS_BAD),
 	  { L4(36, ICMP, INMSGS), E(ICMP, INCSUMERRORS, 1), E(ICMP, INERRORS, 1) } },
 	{ "icmp echo to bcast", ICMP(.dmac = bcast_mac, .daddr = LBCAST),
-	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INECHOS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INECHOS, 1), IM(8), E(ICMP, INERRORS, 1) } },
 	{ "icmp timestamp to bcast", ICMP(.icmp_type = 13, .dmac = bcast_mac, .daddr = LBCAST),
-	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INTIMESTAMPS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INTIMESTAMPS, 1), IM(13), E(ICMP, INERRORS, 1) } },
 	{ "icmp addr mask to bcast", ICMP(.icmp_type = 17, .dmac = bcast_mac, .daddr = LBCAST),
-	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INADDRMASKS, 1) } },
+	  { L4(36, ICMP, INMSGS), BC(36), E(ICMP, INADDRMASKS, 1), IM(17) } },
 	{ "icmp dest unreach to mcast",
 	  ICMP(.icmp_type = 3, .pay = 28, .dmac = mc_mac, .daddr = IP4(224, 0, 0, 1)),
-	  { L4(56, ICMP, INMSGS), MC(56), E(ICMP, INDESTUNREACHS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(56, ICMP, INMSGS), MC(56), E(ICMP, INDESTUNREACHS, 1), IM(3), E(ICMP, INERRORS, 1) } },
 	{ "icmp dest unreach", ICMP(.icmp_type = 3, .pay = 28),
-	  { L4(56, ICMP, INMSGS), E(ICMP, INDESTUNREACHS, 1) } },
+	  { L4(56, ICMP, INMSGS), E(ICMP, INDESTUNREACHS, 1), IM(3) } },
 	{ "icmp 4 bytes", ICMP(.pay = 0, .l4len = 4),
 	  { L4(24, ICMP, INMSGS), E(ICMP, INERRORS, 1) } },
 	{ "icmp unknown type 30", ICMP(.icmp_type = 30),
-	  { L4(36, ICMP, INMSGS), E(ICMP, INERRORS, 1) } },
+	  { L4(36, ICMP, INMSGS), E(ICMP, INERRORS, 1), IM(30) } },
 	/* IP options (ip_rcv_options, after the route) */
 	{ "opt nop nop nop eol", UDP(OPT(opt_nop_eol)), { L4(32, UDP, INDATAGRAMS) } },
 	{ "opt rr", UDP(OPT(opt_rr)), { L4(36, UDP, INDATAGRAMS) } },
@@ -583,28 +618,124 @@ test_cases(void **state)
  * Linux's behaviour; see the comment for the kernel reference.
  */
 static const uint8_t opt_cipso_short[] = { 134, 6, 0, 0, 0, 1, 0, 0 };
+static const uint8_t opt_cipso[] = { 134, 10, 0, 0, 0, 1, 1, 4, 0, 0, 0, 0 };
+static const uint8_t opt_cipso_doi0[] = { 134, 10, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0 };
+
+/* Quoted datagrams: an IPv4 header from 10.0.0.1 and 8 bytes of L4 with
+ * source port 9 or 10 (9 has a UDP and a UDP-Lite listener). */
+#define QUOTE(proto, sport) { 0x45, 0, 0, 28, 0, 1, 0, 0, 64, proto, 0, 0, \
+	10, 0, 0, 1, 192, 0, 2, 9, 0, sport, 0, 53, 0, 8, 0, 0 }
+static const uint8_t q_udp9[] = QUOTE(17, 9), q_udp10[] = QUOTE(17, 10),
+	q_lite9[] = QUOTE(136, 9), q_lite10[] = QUOTE(136, 10), q_tcp[] = QUOTE(6, 9),
+	q_raw[] = QUOTE(255, 9), q_pim[] = QUOTE(103, 9), q_icmp[] = QUOTE(1, 9),
+	q_igmp[] = QUOTE(2, 9), q_unknown[] = QUOTE(200, 9);
+#define QCASE(name, t, c, q, err) { name, ICMP(.icmp_type = t, .icmp_code = c, \
+	.pay = sizeof(q), .quote = q, .quote_len = sizeof(q)), \
+	{ L4(56, ICMP, INMSGS), IM(t), E(ICMP, QF_##t, 1), err } }
+#define QF_3 INDESTUNREACHS
+#define QF_4 INSRCQUENCHS
+#define QF_5 INREDIRECTS
+#define QF_11 INTIMEEXCDS
+#define QF_12 INPARMPROBS
+#define IERR E(ICMP, INERRORS, 1)
+#define NOERR E(ICMP, INERRORS, 0)
 
 static const struct pcase linux_cases[] = {
 	/* skb_vlan_untag: pskb_may_pull(skb, VLAN_HLEN + 2) fails -> freed at L2 */
 	{ "802.1q tag, 18 bytes", UDP(.vlan = 1, .flen = 18), { RUNT } },
 	{ "802.1q tag, 19 bytes", UDP(.vlan = 1, .flen = 19), { RUNT } },
 	/* icmp_rcv: ICMP_EXT_ECHO (42) goes to icmp_echo before the type check */
-	{ "icmp ext echo (probe)", ICMP(.icmp_type = 42), { L4(36, ICMP, INMSGS) } },
+	{ "icmp ext echo (probe)", ICMP(.icmp_type = 42), { L4(36, ICMP, INMSGS), IM(42) } },
+	{ "icmp ext echo to bcast: before the broadcast rule",
+	  ICMP(.icmp_type = 42, .dmac = bcast_mac, .daddr = LBCAST),
+	  { L4(36, ICMP, INMSGS), BC(36), IM(42) } },
+	/* icmp_rcv: ICMP_EXT_ECHOREPLY (43) goes to ping_rcv before "type > 18" */
+	{ "icmp ext echo reply", ICMP(.icmp_type = 43), { L4(36, ICMP, INMSGS), IM(43) } },
+	{ "icmp ext echo reply to bcast: after the broadcast rule",
+	  ICMP(.icmp_type = 43, .dmac = bcast_mac, .daddr = LBCAST),
+	  { L4(36, ICMP, INMSGS), BC(36), IM(43), E(ICMP, INERRORS, 1) } },
+	{ "icmp type 44", ICMP(.icmp_type = 44), { L4(36, ICMP, INMSGS), IM(44), E(ICMP, INERRORS, 1) } },
 	/* icmp_unreach: !pskb_may_pull(skb, sizeof(struct iphdr)) -> out_err */
 	{ "icmp dest unreach without inner header", ICMP(.icmp_type = 3, .pay = 0),
-	  { L4(28, ICMP, INMSGS), E(ICMP, INDESTUNREACHS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(28, ICMP, INMSGS), E(ICMP, INDESTUNREACHS, 1), IM(3), E(ICMP, INERRORS, 1) } },
 	/* icmp_socket_deliver: !pskb_may_pull(skb, iph->ihl * 4 + 8) -> INERRORS */
 	{ "icmp time exceeded, inner header without 8 bytes", ICMP(.icmp_type = 11, .pay = 20),
-	  { L4(48, ICMP, INMSGS), E(ICMP, INTIMEEXCDS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(48, ICMP, INMSGS), E(ICMP, INTIMEEXCDS, 1), IM(11), E(ICMP, INERRORS, 1) } },
 	/* icmp_redirect: skb->len < sizeof(struct iphdr) -> INERRORS */
 	{ "icmp redirect, short", ICMP(.icmp_type = 5, .pay = 4),
-	  { L4(32, ICMP, INMSGS), E(ICMP, INREDIRECTS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(32, ICMP, INMSGS), E(ICMP, INREDIRECTS, 1), IM(5), E(ICMP, INERRORS, 1) } },
 	/* icmp_timestamp: skb->len < 4 -> out_err */
 	{ "icmp timestamp, short", ICMP(.icmp_type = 13, .pay = 0),
-	  { L4(28, ICMP, INMSGS), E(ICMP, INTIMESTAMPS, 1), E(ICMP, INERRORS, 1) } },
+	  { L4(28, ICMP, INMSGS), E(ICMP, INTIMESTAMPS, 1), IM(13), E(ICMP, INERRORS, 1) } },
+	/* icmp_socket_deliver -> err_handler: no socket -> Icmp InErrors */
+	QCASE("unreach quoting udp from a bound port", 3, 3, q_udp9, NOERR),
+	QCASE("unreach quoting udp from an unbound port", 3, 3, q_udp10, IERR),
+	QCASE("unreach quoting udp-lite from a bound port", 3, 3, q_lite9, NOERR),
+	QCASE("unreach quoting udp-lite from an unbound port", 3, 3, q_lite10, IERR),
+	QCASE("unreach quoting tcp (no established socket)", 3, 1, q_tcp, IERR),
+	QCASE("source quench quoting tcp", 4, 0, q_tcp, IERR),
+	QCASE("redirect quoting udp, unbound", 5, 1, q_udp10, IERR),
+	QCASE("time exceeded quoting udp, unbound", 11, 0, q_udp10, IERR),
+	QCASE("param problem quoting tcp", 12, 0, q_tcp, IERR),
+	QCASE("unreach quoting IPPROTO_RAW", 3, 3, q_raw, IERR),
+	QCASE("unreach quoting pim (no err_handler)", 3, 3, q_pim, NOERR),
+	QCASE("unreach quoting icmp (ping_err, no socket)", 3, 3, q_icmp, NOERR),
+	QCASE("unreach quoting igmp", 3, 3, q_igmp, NOERR),
+	QCASE("unreach quoting protocol 200", 3, 3, q_unknown, NOERR),
+	QCASE("unreach code 16 quoting tcp: out", 3, 16, q_tcp, NOERR),
+	QCASE("time exceeded in reassembly quoting tcp: out", 11, 1, q_tcp, NOERR),
+	/* icmp_unreach returns for ICMP_EXC_FRAGTIME before the length check */
+	{ "time exceeded in reassembly, quote without its 8 bytes",
+	  ICMP(.icmp_type = 11, .icmp_code = 1, .pay = 20),
+	  { L4(48, ICMP, INMSGS), E(ICMP, INTIMEEXCDS, 1), IM(11) } },
+	/* __udp4_lib_rcv(IPPROTO_UDPLITE): coverage, mandatory checksum */
+	{ "udplite, listened", UDP(.proto = P_UDPLITE, .pay = 4), { L4(32, UDPLITE, INDATAGRAMS) } },
+	{ "udplite coverage 0 is all", UDP(.proto = P_UDPLITE, .ulen = ULEN0),
+	  { L4(28, UDPLITE, INDATAGRAMS) } },
+	{ "udplite partial coverage", UDP(.proto = P_UDPLITE, .ulen = 8, .pay = 20),
+	  { L4(48, UDPLITE, INDATAGRAMS) } },
+	{ "udplite zero csum", UDP(.proto = P_UDPLITE, .csum = CS_ZERO),
+	  { L4(28, UDPLITE, INERRORS), E(UDPLITE, INCSUMERRORS, 1) } },
+	{ "udplite bad csum", UDP(.proto = P_UDPLITE, .csum = CS_BAD),
+	  { L4(28, UDPLITE, INERRORS), E(UDPLITE, INCSUMERRORS, 1) } },
+	{ "udplite coverage 4", UDP(.proto = P_UDPLITE, .ulen = 4),
+	  { L4(28, UDPLITE, INERRORS), E(UDPLITE, INCSUMERRORS, 1) } },
+	{ "udplite coverage beyond the datagram", UDP(.proto = P_UDPLITE, .ulen = 9),
+	  { L4(28, UDPLITE, INERRORS) } },
+	{ "udplite no listener", UDP(.proto = P_UDPLITE, .dport = 10),
+	  { L4(28, UDPLITE, NOPORTS) } },
+	{ "udplite bcast, no listener", UDP(.proto = P_UDPLITE, .dport = 10, .dmac = bcast_mac,
+	  .daddr = LBCAST), { L4(28, UDPLITE, IGNOREDMULTI), BC(28) } },
+	/* pim_rcv (CONFIG_IP_PIMSM_V2) consumes it */
+	{ "pim", UDP(.proto = 103, .pay = 8), { L4(28, PATH, PIMDELIVERED) } },
+	/* cipso_v4_validate with NetLabel and no DOI */
+	{ "opt cipso, no DOI configured", UDP(OPT(opt_cipso)), { DROP(40, IP, INHDRERRORS) } },
 	/* __ip_options_compile: IPOPT_CIPSO -> cipso_v4_validate: opt_len < 8 */
 	{ "opt cipso length 6", UDP(OPT(opt_cipso_short)), { DROP(36, IP, INHDRERRORS) } },
 };
+
+/* The kernel configuration pktpath follows by default (NetLabel, PIM-SM v2)
+ * and the other one (--netlabel off, --pim off). */
+static const struct pcase kconf_off_cases[] = {
+	{ "pim without CONFIG_IP_PIMSM_V2", UDP(.proto = 103, .pay = 8),
+	  { DROP(28, IP, INUNKNOWNPROTOS) } },
+	{ "opt cipso without NetLabel", UDP(OPT(opt_cipso)), { L4(40, UDP, INDATAGRAMS) } },
+	{ "opt cipso DOI 0 without NetLabel", UDP(OPT(opt_cipso_doi0)),
+	  { DROP(40, IP, INHDRERRORS) } },
+	{ "opt cipso length 6 without NetLabel", UDP(OPT(opt_cipso_short)),
+	  { DROP(36, IP, INHDRERRORS) } },
+};
+
+static void
+test_kernel_config(void **state)
+{
+	(void)state;
+	conf.netlabel = false;
+	conf.pim = false;
+	__run_table(kconf_off_cases, RTE_DIM(kconf_off_cases));
+	conf.netlabel = true;
+	conf.pim = true;
+}
 
 static void
 test_linux_parity(void **state)
@@ -839,7 +970,9 @@ test_conf(void **state)
 	for (i = 0; i < MIB_FIELD_MAX; i++)
 		assert_int_equal(path_outcome_delivered(i), i == MIB_F(UDP, INDATAGRAMS) ||
 				 i == MIB_F(TCP, INSEGS) || i == MIB_F(ICMP, INMSGS) ||
-				 i == MIB_F(PATH, IGMPDELIVERED));
+				 i == MIB_F(PATH, IGMPDELIVERED) ||
+				 i == MIB_F(UDPLITE, INDATAGRAMS) ||
+				 i == MIB_F(PATH, PIMDELIVERED));
 }
 
 static int
@@ -855,6 +988,7 @@ __setup(void **state)
 	    path_conf_add_mcast(&conf, IP4(239, 1, 1, 1)) != 0)
 		return -1;
 	path_conf_add_udp_ports(&conf, 9, 9);
+	path_conf_add_udplite_ports(&conf, 9, 9);
 	return 0;
 }
 
@@ -868,6 +1002,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_linux_parity),
+		cmocka_unit_test(test_kernel_config),
 	};
 
 	return cmocka_run_group_tests(tests, __setup, NULL);

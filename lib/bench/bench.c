@@ -10,12 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_cpuflags.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
-#include "bench.h"
+#include "bench_pvt.h"
 
 #ifndef PKTPATH_VERSION
 #define PKTPATH_VERSION "unknown"
@@ -135,6 +134,7 @@ __bench_check(const struct bench_spec *spec, uint64_t loops, unsigned int reps,
 	      struct bench_result *out)
 {
 	const char *name;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (spec == NULL || spec->fn == NULL || spec->name == NULL ||
@@ -164,13 +164,10 @@ __bench_check(const struct bench_spec *spec, uint64_t loops, unsigned int reps,
 			    name);
 		return -ENOTSUP;
 	}
-#if defined(RTE_ARCH_X86)
-	if (rte_cpu_get_flag_enabled(RTE_CPUFLAG_RDTSCP) <= 0) {
-		__bench_err(out, "%s: this CPU has no rdtscp, which the harness needs to end an interval",
-			    name);
-		return -ENOTSUP;
-	}
-#endif
+	ret = __bench_timer_ensure(out->error, BENCH_ERR_LEN);
+	if (ret < 0)
+		return ret;
+	out->timer = bench_timer_get();
 	return 0;
 }
 
@@ -180,6 +177,7 @@ __bench_rec_init(struct bench_rec *rec, uint64_t loops, unsigned int worker,
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->loops = loops;
+	rec->timer = bench_timer_get();
 	rec->worker = worker;
 	rec->n_workers = n_workers;
 	rec->lcore_id = rte_lcore_id();
@@ -611,7 +609,7 @@ bench_result_json(const struct bench_result *r)
 	json_t *o, *arr, *x;
 	unsigned int i;
 
-	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:f, s:f}",
+	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:f, s:o, s:o, s:f, s:f}",
 		      "name", r->name,
 		      "mode", r->concurrent ? "concurrent" : "single",
 		      "step", (json_int_t)r->step,
@@ -620,6 +618,7 @@ bench_result_json(const struct bench_result *r)
 		      "elems", (json_int_t)r->elems,
 		      "laps", (json_int_t)r->laps,
 		      "tsc_hz", (json_int_t)r->tsc_hz,
+		      "timer", bench_timer_name(r->timer),
 		      "preempted_reps", (json_int_t)r->preempted_reps,
 		      "lost_pct_max", r->lost_pct_max,
 		      "cycles_per_elem", __bench_stat_json(r->cycles),
@@ -656,10 +655,16 @@ nomem:
 json_t *
 bench_doc_new(void)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:[], s:[]}",
+	enum bench_timer t = bench_timer_get();
+
+	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:b, s:b, s:I, s:[], s:[]}",
 			 "schema", "pktpath-bench/1",
 			 "version", PKTPATH_VERSION,
 			 "tsc_hz", (json_int_t)rte_get_tsc_hz(),
+			 "timer", bench_timer_name(t),
+			 "timer_insns", bench_timer_insns(t),
+			 "cpu_has_rdtscp", bench_cpu_has_rdtscp(),
+			 "invariant_tsc", bench_cpu_invariant_tsc(),
 			 "lcores", (json_int_t)rte_lcore_count(),
 			 "results", "skipped");
 }
@@ -767,6 +772,11 @@ bench_result_json_check(const json_t *o, char *err, size_t len)
 		if (!json_is_integer(json_object_get(o, ints[i])) ||
 		    json_integer_value(json_object_get(o, ints[i])) < 0)
 			__bench_fail("\"%s\" is not a non-negative integer", ints[i]);
+	x = json_object_get(o, "timer");
+	if (!json_is_string(x) ||
+	    (strcmp(json_string_value(x), "rdtscp") != 0 &&
+	     strcmp(json_string_value(x), "lfence") != 0))
+		__bench_fail("\"timer\" is not \"rdtscp\" or \"lfence\"");
 	if (json_integer_value(json_object_get(o, "loops")) < BENCH_MIN_LOOPS)
 		__bench_fail("\"loops\" is below %d", BENCH_MIN_LOOPS);
 	for (i = 0; i < RTE_DIM(reals); i++)

@@ -16,8 +16,12 @@
  *  - serialises the two TSC reads, so that the timed code neither leaks out
  *    of the interval nor is overlapped by it: `lfence; rdtsc; lfence` at the
  *    start (nothing earlier still running, nothing later already started),
- *    `rdtscp; lfence` at the end (rdtscp waits for every earlier instruction
- *    to execute; the lfence keeps later ones from starting before the read);
+ *    and at the end `rdtscp; lfence` where the CPU has rdtscp (it waits for
+ *    every earlier instruction to execute; the lfence keeps later ones from
+ *    starting before the read), `lfence; rdtsc; lfence` on a CPU without it
+ *    (the kernel's rdtsc_ordered() and Intel's benchmarking note: every
+ *    x86-64 CPU has it). The end-of-interval timer is chosen once, from
+ *    cpuid (see bench_timer_select()), and named in every result;
  *  - measures an empty loop of the same length (the loop overhead) and
  *    reports it beside the result, never subtracted from it;
  *  - runs one unmeasured warm-up, then R repetitions, and reports the
@@ -74,6 +78,7 @@
 #include <stdio.h>
 
 #include <jansson.h>
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 
@@ -95,12 +100,61 @@ extern "C" {
 #define BENCH_ERR_LEN 256
 
 /**
+ * How the TSC is read at the end of a timed interval. Both forms wait for
+ * every instruction of the interval to complete before the read and keep
+ * later instructions from starting before it; they differ only in cost
+ * (reported as lap_overhead_cycles) and in which CPUs have them.
+ */
+enum bench_timer {
+	BENCH_TIMER_RDTSCP,	/**< `rdtscp; lfence` (CPUID 80000001h EDX 27) */
+	BENCH_TIMER_LFENCE,	/**< `lfence; rdtsc; lfence`: every x86-64 CPU */
+	BENCH_TIMER_MAX		/**< count */
+};
+
+/**
+ * Choose the end-of-interval timer for every later bench_run() and
+ * bench_run_concurrent() of the process.
+ *
+ * @param name  "auto" (or NULL): rdtscp where cpuid says the CPU has it,
+ *              else lfence; "rdtscp"; "lfence". When name is NULL the
+ *              environment variable PKTPATH_BENCH_TIMER, if set, is used
+ *              instead (so that a whole test suite can force the fallback).
+ * @param err   one line on failure (may be NULL), len bytes
+ * @return 0, or -EINVAL (unknown name) or -ENOTSUP (rdtscp asked for on a
+ *         CPU without it; the error says so and names the fallback).
+ * Not thread-safe against a benchmark running at the same time; cpuid is
+ * read once per process.
+ */
+int bench_timer_select(const char *name, char *err, size_t len);
+
+/** The timer in force (the default, before any selection: "auto"). */
+enum bench_timer bench_timer_get(void);
+
+/** "rdtscp" or "lfence" (as accepted by bench_timer_select()), or NULL. */
+const char *bench_timer_name(enum bench_timer t);
+
+/** The instruction sequence of a timer, e.g. "rdtscp; lfence", or NULL. */
+const char *bench_timer_insns(enum bench_timer t);
+
+/** True if cpuid reports rdtscp (always false off x86). */
+bool bench_cpu_has_rdtscp(void);
+
+/**
+ * True if cpuid reports an invariant TSC (80000007h EDX bit 8: constant
+ * rate in every P-, C- and T-state), which every cycles(tsc) figure
+ * assumes. Hypervisors do not always pass the bit on although their TSC is
+ * stable; a false answer is a warning, not a refusal. Always false off x86.
+ */
+bool bench_cpu_invariant_tsc(void);
+
+/**
  * One repetition on one lcore, handed to the benchmark function.
  * The function reads loops, worker, n_workers and lcore_id, and calls
  * bench_start()/bench_stop(); the other fields belong to the harness.
  */
 struct bench_rec {
 	uint64_t loops;		/**< iterations to run */
+	enum bench_timer timer;	/**< how bench_stop() reads the TSC */
 	/** 0..n_workers-1: 0 is the calling (main) lcore, then the worker
 	 * lcores in RTE_LCORE_FOREACH_WORKER order. */
 	unsigned int worker;
@@ -133,20 +187,36 @@ bench_tsc_begin(void)
 #endif
 }
 
-/** Read the TSC after the timed code (serialised both ways). */
+/**
+ * Read the TSC after the timed code (serialised both ways) with timer t.
+ * The branch on t is taken before the read, inside the interval: it is part
+ * of the lap overhead the harness measures and reports.
+ */
 static __rte_always_inline uint64_t
-bench_tsc_end(void)
+bench_tsc_end(enum bench_timer t)
 {
 #if defined(RTE_ARCH_X86)
 	uint32_t lo, hi, aux;
 
-	/* rdtscp waits until every earlier instruction has executed (and
-	 * earlier loads are globally visible); the lfence keeps later
-	 * instructions from starting before the read. */
-	__asm__ volatile("rdtscp\n\tlfence"
-			 : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	if (likely(t == BENCH_TIMER_RDTSCP)) {
+		/* rdtscp waits until every earlier instruction has executed
+		 * (and earlier loads are globally visible); the lfence keeps
+		 * later instructions from starting before the read. */
+		__asm__ volatile("rdtscp\n\tlfence"
+				 : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+		RTE_SET_USED(aux);
+	} else {
+		/* First lfence: rdtsc does not execute before every earlier
+		 * instruction has completed locally (on AMD this needs the
+		 * LFENCE-serialising DE_CFG bit, which Linux sets at boot and
+		 * KVM reports set to its guests). Second lfence: no later
+		 * instruction starts before the read. */
+		__asm__ volatile("lfence\n\trdtsc\n\tlfence"
+				 : "=a"(lo), "=d"(hi) : : "memory");
+	}
 	return ((uint64_t)hi << 32) | lo;
 #else
+	RTE_SET_USED(t);
 	return rte_rdtsc_precise();
 #endif
 }
@@ -168,7 +238,7 @@ bench_start(struct bench_rec *rec)
 static __rte_always_inline void
 bench_stop(struct bench_rec *rec, uint64_t elems)
 {
-	uint64_t t = bench_tsc_end();
+	uint64_t t = bench_tsc_end(rec->timer);
 
 	rec->t_last = t;
 	rec->cycles += t - rec->t_start;
@@ -217,6 +287,7 @@ struct bench_result {
 	uint64_t elems;			/**< per repetition (per lcore, mean) */
 	unsigned int laps;		/**< timed laps per repetition */
 	uint64_t tsc_hz;
+	enum bench_timer timer;		/**< how intervals were ended */
 	/** Single: the run. Concurrent: the mean over lcores per rep. */
 	struct bench_stat cycles;	/**< cycles per element */
 	struct bench_stat ns;		/**< ns per element */
@@ -254,7 +325,7 @@ struct bench_result {
  *            function never called bench_start()/bench_stop() (or reported
  *            no element);
  *   -ERANGE  a repetition lasted fewer than BENCH_MIN_CYCLES cycles;
- *   -ENOTSUP the CPU lacks rdtscp, or the TSC frequency is unknown;
+ *   -ENOTSUP the TSC frequency is unknown;
  *   -ENOMEM  out of memory;
  *   any negative value returned by spec->fn.
  * Thread-safe (no global state) if spec->fn is; needs the EAL initialised.
@@ -288,6 +359,7 @@ void bench_print(FILE *f, const struct bench_result *r);
  * The result as a JSON object:
  *   { "name": str, "mode": "single"|"concurrent", "step": int,
  *     "loops": int, "reps": int, "elems": int, "laps": int, "tsc_hz": int,
+ *     "timer": "rdtscp"|"lfence",
  *     "preempted_reps": int, "lost_pct_max": real,
  *     "cycles_per_elem": {"min","median","max"}: real,
  *     "ns_per_elem": {"min","median","max"}: real,
@@ -303,7 +375,8 @@ json_t *bench_result_json(const struct bench_result *r);
 /**
  * A new result document:
  *   { "schema": "pktpath-bench/1", "version": str, "tsc_hz": int,
- *     "lcores": int, "results": [], "skipped": [] }
+ *     "timer": "rdtscp"|"lfence", "timer_insns": str,
+ *     "cpu_has_rdtscp": bool, "invariant_tsc": bool, "lcores": int, "results": [], "skipped": [] }
  * @return a new reference, or NULL (out of memory).
  */
 json_t *bench_doc_new(void);

@@ -36,6 +36,7 @@ static const char *const ip_names[] = {
 	[MIB_IP_FRAGOKS] = "FragOKs",
 	[MIB_IP_FRAGFAILS] = "FragFails",
 	[MIB_IP_FRAGCREATES] = "FragCreates",
+	[MIB_IP_OUTTRANSMITS] = "OutTransmits",
 };
 static_assert(RTE_DIM(ip_names) == MIB_IP_MAX, "Ip names and enum disagree");
 
@@ -56,6 +57,8 @@ static const char *const icmp_names[] = {
 	[MIB_ICMP_INADDRMASKREPS] = "InAddrMaskReps",
 	[MIB_ICMP_OUTMSGS] = "OutMsgs",
 	[MIB_ICMP_OUTERRORS] = "OutErrors",
+	[MIB_ICMP_OUTRATELIMITGLOBAL] = "OutRateLimitGlobal",
+	[MIB_ICMP_OUTRATELIMITHOST] = "OutRateLimitHost",
 	[MIB_ICMP_OUTDESTUNREACHS] = "OutDestUnreachs",
 	[MIB_ICMP_OUTTIMEEXCDS] = "OutTimeExcds",
 	[MIB_ICMP_OUTPARMPROBS] = "OutParmProbs",
@@ -69,6 +72,25 @@ static const char *const icmp_names[] = {
 	[MIB_ICMP_OUTADDRMASKREPS] = "OutAddrMaskReps",
 };
 static_assert(RTE_DIM(icmp_names) == MIB_ICMP_MAX, "Icmp names and enum disagree");
+
+/* InType0 .. InType255, as proc.c's icmpmsg_put_line prints them. */
+#define T4(n) "InType" #n
+#define ICMPMSG_ROW(t) T4(t##0), T4(t##1), T4(t##2), T4(t##3), T4(t##4), \
+	T4(t##5), T4(t##6), T4(t##7), T4(t##8), T4(t##9)
+static const char *const icmpmsg_names[] = {
+	"InType0", "InType1", "InType2", "InType3", "InType4", "InType5",
+	"InType6", "InType7", "InType8", "InType9",
+	ICMPMSG_ROW(1), ICMPMSG_ROW(2), ICMPMSG_ROW(3), ICMPMSG_ROW(4),
+	ICMPMSG_ROW(5), ICMPMSG_ROW(6), ICMPMSG_ROW(7), ICMPMSG_ROW(8),
+	ICMPMSG_ROW(9), ICMPMSG_ROW(10), ICMPMSG_ROW(11), ICMPMSG_ROW(12),
+	ICMPMSG_ROW(13), ICMPMSG_ROW(14), ICMPMSG_ROW(15), ICMPMSG_ROW(16),
+	ICMPMSG_ROW(17), ICMPMSG_ROW(18), ICMPMSG_ROW(19), ICMPMSG_ROW(20),
+	ICMPMSG_ROW(21), ICMPMSG_ROW(22), ICMPMSG_ROW(23), ICMPMSG_ROW(24),
+	T4(250), T4(251), T4(252), T4(253), T4(254), T4(255),
+};
+#undef ICMPMSG_ROW
+#undef T4
+static_assert(RTE_DIM(icmpmsg_names) == MIB_ICMPMSG_MAX, "IcmpMsg names and enum disagree");
 
 static const char *const tcp_names[] = {
 	[MIB_TCP_RTOALGORITHM] = "RtoAlgorithm",
@@ -101,6 +123,19 @@ static const char *const udp_names[] = {
 	[MIB_UDP_MEMERRORS] = "MemErrors",
 };
 static_assert(RTE_DIM(udp_names) == MIB_UDP_MAX, "Udp names and enum disagree");
+
+static const char *const udplite_names[] = {
+	[MIB_UDPLITE_INDATAGRAMS] = "InDatagrams",
+	[MIB_UDPLITE_NOPORTS] = "NoPorts",
+	[MIB_UDPLITE_INERRORS] = "InErrors",
+	[MIB_UDPLITE_OUTDATAGRAMS] = "OutDatagrams",
+	[MIB_UDPLITE_RCVBUFERRORS] = "RcvbufErrors",
+	[MIB_UDPLITE_SNDBUFERRORS] = "SndbufErrors",
+	[MIB_UDPLITE_INCSUMERRORS] = "InCsumErrors",
+	[MIB_UDPLITE_IGNOREDMULTI] = "IgnoredMulti",
+	[MIB_UDPLITE_MEMERRORS] = "MemErrors",
+};
+static_assert(RTE_DIM(udplite_names) == MIB_UDPLITE_MAX, "UdpLite names and enum disagree");
 
 static const char *const ipext_names[] = {
 	[MIB_IPEXT_INNOROUTES] = "InNoRoutes",
@@ -149,6 +184,7 @@ static const char *const path_names[] = {
 	[MIB_PATH_IPSRCROUTE] = "IpSrcRoute",
 	[MIB_PATH_TCPNOTHOST] = "TcpNotHost",
 	[MIB_PATH_IGMPDELIVERED] = "IgmpDelivered",
+	[MIB_PATH_PIMDELIVERED] = "PimDelivered",
 };
 static_assert(RTE_DIM(path_names) == MIB_PATH_MAX, "Path names and enum disagree");
 
@@ -220,6 +256,7 @@ struct group_desc {
 	unsigned int count;
 	const char *const *names;
 	const char *help;
+	bool sparse;	/* Linux prints only the non-zero fields */
 };
 
 static const struct group_desc groups[] = {
@@ -227,10 +264,15 @@ static const struct group_desc groups[] = {
 		"Linux /proc/net/snmp Ip counter" },
 	[MIB_GRP_ICMP] = { "Icmp", MIB_BASE_ICMP, MIB_ICMP_MAX, icmp_names,
 		"Linux /proc/net/snmp Icmp counter" },
+	[MIB_GRP_ICMPMSG] = { "IcmpMsg", MIB_BASE_ICMPMSG, MIB_ICMPMSG_MAX,
+		icmpmsg_names, "Linux /proc/net/snmp IcmpMsg counter (ICMP messages "
+		"received by type)", true },
 	[MIB_GRP_TCP] = { "Tcp", MIB_BASE_TCP, MIB_TCP_MAX, tcp_names,
 		"Linux /proc/net/snmp Tcp counter" },
 	[MIB_GRP_UDP] = { "Udp", MIB_BASE_UDP, MIB_UDP_MAX, udp_names,
 		"Linux /proc/net/snmp Udp counter" },
+	[MIB_GRP_UDPLITE] = { "UdpLite", MIB_BASE_UDPLITE, MIB_UDPLITE_MAX,
+		udplite_names, "Linux /proc/net/snmp UdpLite counter" },
 	[MIB_GRP_IPEXT] = { "IpExt", MIB_BASE_IPEXT, MIB_IPEXT_MAX, ipext_names,
 		"Linux /proc/net/netstat IpExt counter" },
 	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX, rx_names,
@@ -264,6 +306,12 @@ unsigned int
 mib_group_count(enum mib_group g)
 {
 	return (unsigned int)g < MIB_GRP_MAX ? groups[g].count : 0;
+}
+
+bool
+mib_group_sparse(enum mib_group g)
+{
+	return (unsigned int)g < MIB_GRP_MAX && groups[g].sparse;
 }
 
 enum mib_group
@@ -408,8 +456,10 @@ const unsigned int mib_terminals[] = {
 	MIB_F(PATH, IPINVALIDSOURCE), MIB_F(PATH, IPINVALIDDEST),
 	MIB_F(PATH, IPMCASTNOTJOINED), MIB_F(PATH, IPSRCROUTE),
 	MIB_F(UDP, INDATAGRAMS), MIB_F(UDP, NOPORTS), MIB_F(UDP, INERRORS),
-	MIB_F(UDP, IGNOREDMULTI), MIB_F(TCP, INSEGS), MIB_F(PATH, TCPNOTHOST),
-	MIB_F(ICMP, INMSGS), MIB_F(PATH, IGMPDELIVERED),
+	MIB_F(UDP, IGNOREDMULTI), MIB_F(UDPLITE, INDATAGRAMS), MIB_F(UDPLITE, NOPORTS),
+	MIB_F(UDPLITE, INERRORS), MIB_F(UDPLITE, IGNOREDMULTI),
+	MIB_F(TCP, INSEGS), MIB_F(PATH, TCPNOTHOST),
+	MIB_F(ICMP, INMSGS), MIB_F(PATH, IGMPDELIVERED), MIB_F(PATH, PIMDELIVERED),
 };
 const unsigned int mib_n_terminals = sizeof(mib_terminals) / sizeof(mib_terminals[0]);
 
@@ -624,8 +674,10 @@ mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS])
 		T(PATH, IPMCASTNOTJOINED) + T(PATH, IPSRCROUTE) };
 	laws[3] = (struct mib_law){ "InDelivers", "L4 outcomes", T(IP, INDELIVERS),
 		T(UDP, INDATAGRAMS) + T(UDP, NOPORTS) + T(UDP, INERRORS) +
-		T(UDP, IGNOREDMULTI) + T(TCP, INSEGS) + T(PATH, TCPNOTHOST) +
-		T(ICMP, INMSGS) + T(PATH, IGMPDELIVERED) };
+		T(UDP, IGNOREDMULTI) + T(UDPLITE, INDATAGRAMS) +
+		T(UDPLITE, NOPORTS) + T(UDPLITE, INERRORS) +
+		T(UDPLITE, IGNOREDMULTI) + T(TCP, INSEGS) + T(PATH, TCPNOTHOST) +
+		T(ICMP, INMSGS) + T(PATH, IGMPDELIVERED) + T(PATH, PIMDELIVERED) };
 	laws[4] = (struct mib_law){ "RxPackets", "Mode packets (ModeOffPackets + "
 		"... + ModeRcuPackets)", T(RX, PACKETS), 0 };
 	for (m = 0; m < MIB_MODES; m++)

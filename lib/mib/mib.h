@@ -6,8 +6,9 @@
  * @file
  * SNMP-style MIBs, one block per worker lcore, folded by a reader.
  *
- * The schema follows Linux: one enum per group (Ip, IpExt, Icmp, Tcp, Udp as
- * printed by /proc/net/snmp and /proc/net/netstat, plus pktpath's own groups
+ * The schema follows Linux 6.18: one enum per group (Ip, Icmp, IcmpMsg, Tcp,
+ * Udp, UdpLite as printed by /proc/net/snmp, IpExt as printed by
+ * /proc/net/netstat, plus pktpath's own groups
  * Rx, Path, Ingress, Peer, Capture, Mode), each ending in a *_MAX count, with one
  * name table per group whose size is checked against the enum at compile
  * time. All groups are laid end to end in one flat index space: field
@@ -52,8 +53,10 @@ extern "C" {
 enum mib_group {
 	MIB_GRP_IP,
 	MIB_GRP_ICMP,
+	MIB_GRP_ICMPMSG,
 	MIB_GRP_TCP,
 	MIB_GRP_UDP,
+	MIB_GRP_UDPLITE,
 	MIB_GRP_IPEXT,
 	MIB_GRP_RX,
 	MIB_GRP_PATH,
@@ -64,7 +67,7 @@ enum mib_group {
 	MIB_GRP_MAX
 };
 
-/** Ip: /proc/net/snmp (Linux 6.1 layout). */
+/** Ip: /proc/net/snmp (Linux 6.18 layout). */
 enum mib_ip {
 	MIB_IP_FORWARDING,	/**< constant 2: forwarding is off */
 	MIB_IP_DEFAULTTTL,	/**< constant 64 */
@@ -85,6 +88,7 @@ enum mib_ip {
 	MIB_IP_FRAGOKS,
 	MIB_IP_FRAGFAILS,
 	MIB_IP_FRAGCREATES,
+	MIB_IP_OUTTRANSMITS,	/**< Linux 6.3+ */
 	MIB_IP_MAX
 };
 
@@ -106,6 +110,8 @@ enum mib_icmp {
 	MIB_ICMP_INADDRMASKREPS,
 	MIB_ICMP_OUTMSGS,
 	MIB_ICMP_OUTERRORS,
+	MIB_ICMP_OUTRATELIMITGLOBAL,	/**< Linux 6.0+ */
+	MIB_ICMP_OUTRATELIMITHOST,	/**< Linux 6.0+ */
 	MIB_ICMP_OUTDESTUNREACHS,
 	MIB_ICMP_OUTTIMEEXCDS,
 	MIB_ICMP_OUTPARMPROBS,
@@ -118,6 +124,19 @@ enum mib_icmp {
 	MIB_ICMP_OUTADDRMASKS,
 	MIB_ICMP_OUTADDRMASKREPS,
 	MIB_ICMP_MAX
+};
+
+/**
+ * IcmpMsg: /proc/net/snmp, one counter per ICMP type received (Linux's
+ * icmpmsg_statistics, ICMPMSGIN_INC_STATS in icmp_rcv), named InType0 ..
+ * InType255. Linux prints only the non-zero ones (a sparse group, see
+ * mib_group_sparse()). The Icmp per-type fields (InDestUnreachs...) are the
+ * same counts for the types that have one. pktpath transmits nothing, so the
+ * OutTypeN half of Linux's table is left out.
+ */
+enum mib_icmpmsg {
+	MIB_ICMPMSG_INTYPE0,
+	MIB_ICMPMSG_MAX = MIB_ICMPMSG_INTYPE0 + 256
 };
 
 /** Tcp: /proc/net/snmp. */
@@ -154,6 +173,20 @@ enum mib_udp {
 	MIB_UDP_MAX
 };
 
+/** UdpLite: /proc/net/snmp, the fields of Udp (IPPROTO_UDPLITE, 136). */
+enum mib_udplite {
+	MIB_UDPLITE_INDATAGRAMS,
+	MIB_UDPLITE_NOPORTS,
+	MIB_UDPLITE_INERRORS,
+	MIB_UDPLITE_OUTDATAGRAMS,
+	MIB_UDPLITE_RCVBUFERRORS,
+	MIB_UDPLITE_SNDBUFERRORS,
+	MIB_UDPLITE_INCSUMERRORS,
+	MIB_UDPLITE_IGNOREDMULTI,
+	MIB_UDPLITE_MEMERRORS,
+	MIB_UDPLITE_MAX
+};
+
 /** IpExt: /proc/net/netstat. */
 enum mib_ipext {
 	MIB_IPEXT_INNOROUTES,
@@ -185,7 +218,7 @@ enum mib_rx {
 	MIB_RX_EMPTYPOLLS,	/**< polls that returned nothing */
 	MIB_RX_NOTIP,		/**< terminal: ethertype not IPv4 (or runt) */
 	MIB_RX_RUNTS,		/**< info: subset of RxNotIp shorter than L2 hdr */
-	MIB_RX_VLAN,		/**< info: frames that carried one 802.1Q tag */
+	MIB_RX_VLAN,		/**< info: frames with 802.1Q/802.1ad tags (VID 0 too) */
 	MIB_RX_OTHERHOST,	/**< terminal: IPv4 to another host's MAC */
 	MIB_RX_BROADCAST,	/**< info: L2 broadcast destination */
 	MIB_RX_MULTICAST,	/**< info: L2 multicast destination */
@@ -207,6 +240,7 @@ enum mib_path {
 	MIB_PATH_IPSRCROUTE,		/**< source-routed, accept_source_route=0 */
 	MIB_PATH_TCPNOTHOST,		/**< TCP to a non-PACKET_HOST frame */
 	MIB_PATH_IGMPDELIVERED,		/**< handed to the IGMP handler */
+	MIB_PATH_PIMDELIVERED,		/**< handed to pim_rcv (IP_PIMSM_V2, --pim on) */
 	MIB_PATH_MAX
 };
 
@@ -280,9 +314,11 @@ enum mib_mode_kind { MIB_MODE_K_PACKETS, MIB_MODE_K_BUSY, MIB_MODE_K_IDLE, MIB_M
 enum mib_base {
 	MIB_BASE_IP = 0,
 	MIB_BASE_ICMP = MIB_BASE_IP + MIB_IP_MAX,
-	MIB_BASE_TCP = MIB_BASE_ICMP + MIB_ICMP_MAX,
+	MIB_BASE_ICMPMSG = MIB_BASE_ICMP + MIB_ICMP_MAX,
+	MIB_BASE_TCP = MIB_BASE_ICMPMSG + MIB_ICMPMSG_MAX,
 	MIB_BASE_UDP = MIB_BASE_TCP + MIB_TCP_MAX,
-	MIB_BASE_IPEXT = MIB_BASE_UDP + MIB_UDP_MAX,
+	MIB_BASE_UDPLITE = MIB_BASE_UDP + MIB_UDP_MAX,
+	MIB_BASE_IPEXT = MIB_BASE_UDPLITE + MIB_UDPLITE_MAX,
 	MIB_BASE_RX = MIB_BASE_IPEXT + MIB_IPEXT_MAX,
 	MIB_BASE_PATH = MIB_BASE_RX + MIB_RX_MAX,
 	MIB_BASE_INGRESS = MIB_BASE_PATH + MIB_PATH_MAX,
@@ -295,6 +331,8 @@ enum mib_base {
 
 /** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
 #define MIB_F(GRP, NAME) (MIB_BASE_##GRP + MIB_##GRP##_##NAME)
+/** Flat index of IcmpMsg InType<type>. */
+#define MIB_ICMPMSG_IN(type) (MIB_BASE_ICMPMSG + MIB_ICMPMSG_INTYPE0 + (unsigned int)(type))
 
 /** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
  *  "rcu": enum ingress_mode's names), or NULL if m >= MIB_MODES. */
@@ -379,6 +417,12 @@ enum mib_group mib_field_group(unsigned int f);
 enum mib_kind mib_field_kind(unsigned int f);
 /** Value of a MIB_KIND_CONST field (as Linux prints it; MaxConn is -1). */
 int64_t mib_field_const(unsigned int f);
+/**
+ * True for a group Linux prints sparsely: only its non-zero fields, and the
+ * group not at all when all are zero (IcmpMsg). Every printer of pktpath
+ * (/snmp, /metrics, JSON, telemetry) does the same.
+ */
+bool mib_group_sparse(enum mib_group g);
 /** Group index by name (case-sensitive), or -1. */
 int mib_group_lookup(const char *name);
 /** Flat field index by group and field name, or -1. */
@@ -453,7 +497,8 @@ extern const unsigned int mib_n_terminals;
  *   InReceives = InDelivers + InHdrErrors + InTruncatedPkts + InDiscards +
  *                InAddrErrors + InUnknownProtos + ReasmReqds + Path drops
  *   InDelivers = Udp(InDatagrams + NoPorts + InErrors + IgnoredMulti) +
- *                Tcp InSegs + TcpNotHost + Icmp InMsgs + IgmpDelivered
+ *                UdpLite(the same four) + Tcp InSegs + TcpNotHost +
+ *                Icmp InMsgs + IgmpDelivered + PimDelivered
  * Only meaningful when no worker is mid-burst (at the end of a run, or in a
  * test). Returns 0, or -1 with a one-line description of the first broken law
  * in why (if non-NULL).

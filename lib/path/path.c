@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The IPv4 receive path with Linux's checks, in Linux's order, moving the
- * counters Linux moves. References are to Linux 6.1:
- *   net/core/dev.c           __netif_receive_skb_core
+ * counters Linux moves: L2, ip_rcv, the route, IP options and the dispatch
+ * to the protocol handlers (path_l4.c). References are to Linux 6.18:
+ *   net/core/dev.c           __netif_receive_skb_core (VLAN tags)
  *   net/ethernet/eth.c       eth_type_trans
- *   net/ipv4/ip_input.c      ip_rcv_core, ip_rcv_finish_core, ip_local_deliver
+ *   net/ipv4/ip_input.c      ip_rcv_core, ip_rcv_finish_core, ip_rcv_options,
+ *                            ip_local_deliver, ip_protocol_deliver_rcu
  *   net/ipv4/ip_options.c    __ip_options_compile
+ *   net/ipv4/cipso_ipv4.c    cipso_v4_validate (and its !CONFIG_NETLABEL stub)
  *   net/ipv4/route.c         ip_route_input_rcu, ip_route_input_slow, ip_error
- *   net/ipv4/udp.c           __udp4_lib_rcv, __udp4_lib_mcast_deliver
- *   net/ipv4/tcp_ipv4.c      tcp_v4_rcv
- *   net/ipv4/icmp.c          icmp_rcv
+ *   net/ipv4/fib_frontend.c  fib_validate_source (rp_filter=0)
+ *   net/ipv4/af_inet.c       inet_init: the protocols with a handler
  */
 #include <errno.h>
 #include <string.h>
@@ -18,10 +20,12 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-#include "path.h"
+#include "path_csum.h"
+#include "path_pvt.h"
 
 #define ETH_P_IP	0x0800
 #define ETH_P_8021Q	0x8100
+#define ETH_P_8021AD	0x88a8
 
 #define OPT_END	0
 #define OPT_NOOP	1
@@ -38,15 +42,13 @@
 #define IP_MF		0x2000
 #define IP_OFFSET	0x1fff
 
-#define NR_ICMP_TYPES	18
-
-/* Route types, as rtable->rt_type. */
-enum rt_type { RT_LOCAL, RT_BROADCAST, RT_MULTICAST, RT_UNREACHABLE };
 
 void
 path_conf_init(struct path_conf *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->netlabel = true;
+	c->pim = true;
 	/* Every interface is in the all-hosts group (ip_mc_init_dev). */
 	c->mcast[c->n_mcast++] = UINT32_C(0xe0000001);	/* 224.0.0.1 */
 }
@@ -89,10 +91,13 @@ path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi)
 		c->udp_ports[p / 64] |= UINT64_C(1) << (p % 64);
 }
 
-static inline bool
-__udp_listening(const struct path_conf *c, uint16_t port)
+void
+path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi)
 {
-	return (c->udp_ports[port / 64] >> (port % 64)) & 1;
+	uint32_t p;
+
+	for (p = lo; p <= hi; p++)
+		c->udplite_ports[p / 64] |= UINT64_C(1) << (p % 64);
 }
 
 /* ---- L2 ---- */
@@ -133,18 +138,38 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 
 	et = (uint16_t)(p[12] << 8 | p[13]);
 	l2->l3_off = RTE_ETHER_HDR_LEN;
-	if (et == ETH_P_8021Q) {
-		if (len < RTE_ETHER_HDR_LEN + 4 + 2) {	/* skb_vlan_untag */
+	/* skb_vlan_untag, then check_vlan_id in __netif_receive_skb_core: a
+	 * VID-0 (priority) tag is stripped and the next header looked at; the
+	 * first tag with a VID goes to the VLAN device pktpath assumes, a
+	 * second one finds none and the frame is PACKET_OTHERHOST. */
+	while (et == ETH_P_8021Q || et == ETH_P_8021AD) {
+		uint8_t tag[4];
+		const uint8_t *t;
+		uint16_t tci;
+
+		if (len < l2->l3_off + 4u + 2u) {	/* pskb_may_pull */
 			l2->runt = 1;
 			mib_inc(mib, MIB_F(RX, RUNTS));
+			if (l2->tags > 0)
+				mib_inc(mib, MIB_F(RX, VLAN));
 			return;
 		}
-		l2->vlan = 1;
-		l2->vlan_tci = (uint16_t)(p[14] << 8 | p[15]);
-		et = (uint16_t)(p[16] << 8 | p[17]);
+		t = rte_pktmbuf_read(m, l2->l3_off, 4, tag);
+		tci = (uint16_t)(t[0] << 8 | t[1]);
+		et = (uint16_t)(t[2] << 8 | t[3]);
 		l2->l3_off += 4;
-		mib_inc(mib, MIB_F(RX, VLAN));
+		l2->tags++;
+		if ((tci & 0xfff) == 0)
+			continue;
+		if (l2->vlan) {
+			l2->pkt_type = PATH_PKT_OTHERHOST;
+			break;
+		}
+		l2->vlan = 1;
+		l2->vlan_tci = tci;
 	}
+	if (l2->tags > 0)
+		mib_inc(mib, MIB_F(RX, VLAN));
 	l2->ethertype = et;
 }
 
@@ -152,7 +177,9 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 
 static inline bool ipv4_is_multicast(uint32_t a) { return (a & 0xf0000000) == 0xe0000000; }
 static inline bool ipv4_is_lbcast(uint32_t a) { return a == 0xffffffff; }
-static inline bool ipv4_is_zeronet(uint32_t a) { return (a & 0xff000000) == 0; }
+/* Since Linux 5.3 (96125bf9985a, "Allow 0.0.0.0/8 as a valid address
+ * range") only 0.0.0.0 itself is a zero address. */
+static inline bool ipv4_is_zeronet(uint32_t a) { return a == 0; }
 static inline bool ipv4_is_loopback(uint32_t a) { return (a & 0xff000000) == 0x7f000000; }
 static inline bool ipv4_is_local_multicast(uint32_t a) { return (a & 0xffffff00) == 0xe0000000; }
 
@@ -201,20 +228,17 @@ __mc_joined(const struct path_conf *c, uint32_t g)
 	return false;
 }
 
+#define PATH_INADDR_LOOPBACK	UINT32_C(0x7f000001)
+
 /* fib_validate_source with rp_filter=0 and accept_local=0: a source that is
- * one of our own addresses is martian. */
+ * one of the host's own addresses (inet_lookup_ifaddr_rcu: the local ones and
+ * lo's 127.0.0.1) is martian. */
 static inline bool
 __source_ok(const struct path_conf *c, uint32_t saddr)
 {
-	return !__is_local(c, saddr);
+	return !__is_local(c, saddr) && saddr != PATH_INADDR_LOOPBACK;
 }
 
-static inline unsigned int
-__drop(struct mib_block *mib, unsigned int f)
-{
-	mib_inc(mib, f);
-	return f;
-}
 
 /*
  * ip_route_input_rcu / ip_route_input_mc / ip_route_input_slow.
@@ -274,12 +298,43 @@ brd_input:
 }
 
 /*
+ * cipso_v4_validate. With NetLabel, the DOI must be one the host knows: none
+ * is configured on a host that does not use CIPSO, so every option is refused
+ * (err_offset 2). Without NetLabel, the stub checks the DOI is not 0 and that
+ * the tags fill the option.
+ */
+static int
+__cipso_validate(const struct path_conf *c, const uint8_t *opt)
+{
+	unsigned int optlen = opt[1], i;
+
+	if (optlen < 8)
+		return -1;
+	if (c->netlabel)
+		return -1;	/* cipso_v4_doi_search: no DOI */
+	if ((opt[2] | opt[3] | opt[4] | opt[5]) == 0)
+		return -1;
+	for (i = 6; i < optlen;) {
+		unsigned int tag_len;
+
+		if (i + 1 == optlen)
+			return -1;
+		tag_len = opt[i + 1];
+		if (tag_len == 0 || tag_len > optlen - i)
+			return -1;
+		i += tag_len;
+	}
+	return 0;
+}
+
+/*
  * __ip_options_compile for a received packet (skb != NULL, so unknown options
  * are accepted). Returns 0 if valid, -1 on a malformed option; *srr set if a
  * source route option is present.
  */
 static int
-__ip_options(const uint8_t *opt, unsigned int l, bool *srr)
+__ip_options(const struct path_conf *c, const uint8_t *opt, unsigned int l,
+	     bool *srr)
 {
 	bool rr = false, ts = false, cipso = false;
 	unsigned int optlen;
@@ -340,8 +395,8 @@ __ip_options(const uint8_t *opt, unsigned int l, bool *srr)
 			if (optlen < 4)
 				return -1;
 			break;
-		case OPT_CIPSO:	/* cipso_v4_validate */
-			if (cipso || optlen < 8)
+		case OPT_CIPSO:
+			if (cipso || __cipso_validate(c, opt) != 0)
 				return -1;
 			cipso = true;
 			break;
@@ -352,193 +407,6 @@ __ip_options(const uint8_t *opt, unsigned int l, bool *srr)
 		opt += optlen;
 	}
 	return 0;
-}
-
-/* Internet checksum of the pseudo header plus len bytes of m at off; the
- * folded sum is 0xffff when the packet's checksum is right. */
-static uint16_t
-__l4_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	 uint32_t saddr, uint32_t daddr, uint8_t proto)
-{
-	/* The pseudo header in wire order, summed the way rte_raw_cksum sums
-	 * the segment, so that both halves are in the same byte order. */
-	uint8_t ph[12] = {
-		(uint8_t)(saddr >> 24), (uint8_t)(saddr >> 16),
-		(uint8_t)(saddr >> 8), (uint8_t)saddr,
-		(uint8_t)(daddr >> 24), (uint8_t)(daddr >> 16),
-		(uint8_t)(daddr >> 8), (uint8_t)daddr,
-		0, proto, (uint8_t)(len >> 8), (uint8_t)len,
-	};
-	uint16_t raw = 0;
-	uint32_t sum;
-
-	if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
-		return 0;
-	sum = (uint32_t)raw + rte_raw_cksum(ph, sizeof(ph));
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
-static inline bool
-__l4_csum_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	     uint32_t saddr, uint32_t daddr, uint8_t proto)
-{
-	/* The PMD verified it: CHECKSUM_UNNECESSARY. */
-	if ((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
-		return true;
-	return __l4_sum(m, off, len, saddr, daddr, proto) == 0xffff;
-}
-
-/* __udp4_lib_rcv. len is the L4 length after ip_rcv's trim. */
-static unsigned int
-__udp_rcv(const struct path_conf *c, const struct rte_mbuf *m, uint32_t off,
-	  uint32_t len, uint32_t saddr, uint32_t daddr, enum rt_type rt,
-	  struct mib_block *mib)
-{
-	struct rte_udp_hdr hbuf;
-	const struct rte_udp_hdr *uh;
-	uint32_t ulen;
-	uint16_t dport;
-
-	if (len < sizeof(*uh))		/* pskb_may_pull */
-		return __drop(mib, MIB_F(UDP, INERRORS));
-	uh = rte_pktmbuf_read(m, off, sizeof(*uh), &hbuf);
-	ulen = rte_be_to_cpu_16(uh->dgram_len);
-	if (ulen > len || ulen < sizeof(*uh))	/* short_packet */
-		return __drop(mib, MIB_F(UDP, INERRORS));
-	dport = rte_be_to_cpu_16(uh->dst_port);
-
-	if (rt == RT_BROADCAST || rt == RT_MULTICAST) {
-		/* __udp4_lib_mcast_deliver: no listener -> IgnoredMulti; a
-		 * listener verifies the checksum when it reads. */
-		if (!__udp_listening(c, dport))
-			return __drop(mib, MIB_F(UDP, IGNOREDMULTI));
-	}
-	/* A zero checksum means none was sent (udp4_csum_init). */
-	if (uh->dgram_cksum != 0 &&
-	    !__l4_csum_ok(m, off, ulen, saddr, daddr, IPPROTO_UDP)) {
-		mib_inc(mib, MIB_F(UDP, INCSUMERRORS));
-		return __drop(mib, MIB_F(UDP, INERRORS));
-	}
-	if (!__udp_listening(c, dport))
-		return __drop(mib, MIB_F(UDP, NOPORTS));
-	mib_inc(mib, MIB_F(UDP, INDATAGRAMS));
-	return MIB_F(UDP, INDATAGRAMS);
-}
-
-/* tcp_v4_rcv, no socket: count InSegs, validate, "send" a reset (not sent). */
-static unsigned int
-__tcp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	  uint32_t saddr, uint32_t daddr, uint8_t pkt_type,
-	  struct mib_block *mib)
-{
-	uint8_t buf[20];
-	const uint8_t *th;
-	unsigned int doff;
-
-	if (pkt_type != PATH_PKT_HOST)
-		return __drop(mib, MIB_F(PATH, TCPNOTHOST));
-	mib_inc(mib, MIB_F(TCP, INSEGS));
-	if (len < 20)			/* pskb_may_pull: discard_it */
-		return MIB_F(TCP, INSEGS);
-	th = rte_pktmbuf_read(m, off, 20, buf);
-	doff = th[12] >> 4;
-	if (doff < 5) {			/* bad_packet */
-		mib_inc(mib, MIB_F(TCP, INERRS));
-		return MIB_F(TCP, INSEGS);
-	}
-	if (len < doff * 4)		/* discard_it */
-		return MIB_F(TCP, INSEGS);
-	if (!__l4_csum_ok(m, off, len, saddr, daddr, IPPROTO_TCP)) {
-		mib_inc(mib, MIB_F(TCP, INCSUMERRORS));
-		mib_inc(mib, MIB_F(TCP, INERRS));
-	}
-	return MIB_F(TCP, INSEGS);
-}
-
-#define ICMP_EXT_ECHO 42
-
-/* The length checks of icmp_unreach, icmp_redirect (both then
- * icmp_socket_deliver) and icmp_timestamp, which count Icmp InErrors. */
-static bool
-__icmp_handler_error(const struct rte_mbuf *m, uint32_t off, uint32_t hlen, uint8_t type)
-{
-	uint8_t b[2];
-	const uint8_t *p;
-	unsigned int ihl;
-
-	switch (type) {
-	case 3: case 4: case 11: case 12: case 5:
-		if (hlen < 20)
-			return true;
-		p = rte_pktmbuf_read(m, off, 1, b);
-		ihl = p[0] & 0xf;
-		if (type != 5 && ihl < 5)
-			return true;
-		if (type == 3) {
-			p = rte_pktmbuf_read(m, off - 7, 1, b);	/* icmph->code */
-			if (p[0] > 15)		/* NR_ICMP_UNREACH: goto out */
-				return false;
-		}
-		return hlen < ihl * 4 + 8;
-	case 13:
-		return hlen < 4;
-	default:
-		return false;
-	}
-}
-
-/* icmp_rcv */
-static unsigned int
-__icmp_rcv(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	   enum rt_type rt, struct mib_block *mib)
-{
-	static const uint16_t in_type[NR_ICMP_TYPES + 1] = {
-		[0] = MIB_F(ICMP, INECHOREPS),
-		[3] = MIB_F(ICMP, INDESTUNREACHS),
-		[4] = MIB_F(ICMP, INSRCQUENCHS),
-		[5] = MIB_F(ICMP, INREDIRECTS),
-		[8] = MIB_F(ICMP, INECHOS),
-		[11] = MIB_F(ICMP, INTIMEEXCDS),
-		[12] = MIB_F(ICMP, INPARMPROBS),
-		[13] = MIB_F(ICMP, INTIMESTAMPS),
-		[14] = MIB_F(ICMP, INTIMESTAMPREPS),
-		[17] = MIB_F(ICMP, INADDRMASKS),
-		[18] = MIB_F(ICMP, INADDRMASKREPS),
-	};
-	uint8_t type;
-	uint16_t raw = 0;
-
-	mib_inc(mib, MIB_F(ICMP, INMSGS));
-	/* skb_checksum_simple_validate: the sum over the message. */
-	if (!((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&
-	    (rte_raw_cksum_mbuf(m, off, len, &raw) != 0 || raw != 0xffff)) {
-		mib_inc(mib, MIB_F(ICMP, INCSUMERRORS));
-		goto error;
-	}
-	if (len < 8)			/* pskb_pull(sizeof(struct icmphdr)) */
-		goto error;
-	type = *(const uint8_t *)rte_pktmbuf_read(m, off, 1, &type);
-	if (type <= NR_ICMP_TYPES && in_type[type] != 0)
-		mib_inc(mib, in_type[type]);
-	if (type == ICMP_EXT_ECHO)	/* icmp_echo; probes are off by default */
-		return MIB_F(ICMP, INMSGS);
-	if (type > NR_ICMP_TYPES)
-		goto error;
-	if (rt == RT_BROADCAST || rt == RT_MULTICAST) {
-		/* icmp_echo_ignore_broadcasts=1; only these types to bcast. */
-		if (type == 8 || type == 13)
-			goto error;
-		if (type != 17 && type != 18)
-			goto error;
-	}
-	if (__icmp_handler_error(m, off + 8, len - 8, type))
-		goto error;
-	return MIB_F(ICMP, INMSGS);
-error:
-	mib_inc(mib, MIB_F(ICMP, INERRORS));
-	return MIB_F(ICMP, INMSGS);
 }
 
 /* ip_rcv_core -> ip_rcv_finish_core -> dst_input. */
@@ -554,6 +422,7 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	uint16_t frag;
 	uint8_t proto;
 	enum rt_type rt = RT_UNREACHABLE;
+	struct path_l4_ctx x;
 	unsigned int f;
 
 	mib_inc(mib, MIB_F(IP, INRECEIVES));
@@ -572,11 +441,12 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		goto inhdr_error;
 	if (hl > 20)
 		iph = rte_pktmbuf_read(m, off, hl, hbuf);
-	if (rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
+	if (!path_csum_ip_trusted(c, m) &&
+	    rte_raw_cksum(iph, hl) != 0xffff)	/* ip_fast_csum */
 		goto csum_error;
 	tot = (uint32_t)iph[2] << 8 | iph[3];
 	if (len < tot)
-		return __drop(mib, MIB_F(IPEXT, INTRUNCATEDPKTS));
+		return __path_drop(mib, MIB_F(IPEXT, INTRUNCATEDPKTS));
 	if (tot < hl)
 		goto inhdr_error;
 	len = tot;			/* pskb_trim_rcsum: drop the padding */
@@ -591,14 +461,14 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	/* ip_rcv_finish_core: route, then options, then mcast/bcast stats. */
 	f = __route(c, saddr, daddr, proto, &rt);
 	if (f != 0)
-		return __drop(mib, f);
+		return __path_drop(mib, f);
 	if (ihl > 5) {
 		bool srr;
 
-		if (__ip_options(iph + 20, hl - 20, &srr) != 0)
+		if (__ip_options(c, iph + 20, hl - 20, &srr) != 0)
 			goto inhdr_error;
 		if (srr)	/* accept_source_route=0 */
-			return __drop(mib, MIB_F(PATH, IPSRCROUTE));
+			return __path_drop(mib, MIB_F(PATH, IPSRCROUTE));
 	}
 	if (rt == RT_MULTICAST) {
 		mib_inc(mib, MIB_F(IPEXT, INMCASTPKTS));
@@ -608,29 +478,44 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		mib_add(mib, MIB_F(IPEXT, INBCASTOCTETS), len);
 	}
 	if (rt == RT_UNREACHABLE)	/* ip_error, forwarding off */
-		return __drop(mib, MIB_F(IP, INADDRERRORS));
+		return __path_drop(mib, MIB_F(IP, INADDRERRORS));
 
 	/* ip_local_deliver */
 	if (frag & (IP_MF | IP_OFFSET))	/* ip_defrag queues it */
-		return __drop(mib, MIB_F(IP, REASMREQDS));
+		return __path_drop(mib, MIB_F(IP, REASMREQDS));
 
-	/* ip_protocol_deliver_rcu */
+	/* ip_protocol_deliver_rcu: the protocols inet_init (and ip_mr_init)
+	 * registers a handler for; no raw socket exists. */
+	x.off = off + hl;
+	x.len = len - hl;
+	x.saddr = saddr;
+	x.daddr = daddr;
+	x.rt = rt;
+	x.pkt_type = l2->pkt_type;
 	switch (proto) {
 	case IPPROTO_UDP:
-		f = __udp_rcv(c, m, off + hl, len - hl, saddr, daddr, rt, mib);
+	case PATH_IPPROTO_UDPLITE:
+		f = __path_udp_rcv(c, m, &x, proto, mib);
 		break;
 	case IPPROTO_TCP:
-		f = __tcp_rcv(m, off + hl, len - hl, saddr, daddr,
-			      l2->pkt_type, mib);
+		f = __path_tcp_rcv(c, m, &x, mib);
 		break;
 	case IPPROTO_ICMP:
-		f = __icmp_rcv(m, off + hl, len - hl, rt, mib);
+		f = __path_icmp_rcv(c, m, &x, mib);
 		break;
 	case IPPROTO_IGMP:
-		f = __drop(mib, MIB_F(PATH, IGMPDELIVERED));
+		f = __path_drop(mib, MIB_F(PATH, IGMPDELIVERED));
 		break;
+	case PATH_IPPROTO_PIM:
+		/* pim_rcv consumes every packet it is given (registers it
+		 * cannot use are freed): no MIB, InDelivers. */
+		if (c->pim) {
+			f = __path_drop(mib, MIB_F(PATH, PIMDELIVERED));
+			break;
+		}
+		/* fall through */
 	default:
-		return __drop(mib, MIB_F(IP, INUNKNOWNPROTOS));
+		return __path_drop(mib, MIB_F(IP, INUNKNOWNPROTOS));
 	}
 	mib_inc(mib, MIB_F(IP, INDELIVERS));
 	return f;
@@ -638,7 +523,7 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 csum_error:
 	mib_inc(mib, MIB_F(IPEXT, INCSUMERRORS));
 inhdr_error:
-	return __drop(mib, MIB_F(IP, INHDRERRORS));
+	return __path_drop(mib, MIB_F(IP, INHDRERRORS));
 }
 
 unsigned int
@@ -646,10 +531,10 @@ path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	 const struct path_l2 *l2, struct mib_block *mib)
 {
 	if (l2->runt || l2->ethertype != ETH_P_IP)
-		return __drop(mib, MIB_F(RX, NOTIP));
+		return __path_drop(mib, MIB_F(RX, NOTIP));
 	/* ip_rcv_core drops PACKET_OTHERHOST before counting InReceives. */
 	if (l2->pkt_type == PATH_PKT_OTHERHOST)
-		return __drop(mib, MIB_F(RX, OTHERHOST));
+		return __path_drop(mib, MIB_F(RX, OTHERHOST));
 	return __ip_rcv(c, m, l2, mib);
 }
 
@@ -658,8 +543,10 @@ path_outcome_delivered(unsigned int outcome)
 {
 	return outcome == MIB_F(UDP, INDATAGRAMS) ||
 	       outcome == MIB_F(TCP, INSEGS) ||
+	       outcome == MIB_F(UDPLITE, INDATAGRAMS) ||
 	       outcome == MIB_F(ICMP, INMSGS) ||
-	       outcome == MIB_F(PATH, IGMPDELIVERED);
+	       outcome == MIB_F(PATH, IGMPDELIVERED) ||
+	       outcome == MIB_F(PATH, PIMDELIVERED);
 }
 
 void

@@ -6,12 +6,14 @@
  * @file
  * The IPv4 receive path, stage by stage, with Linux's semantics and counters.
  *
- *   path_l2()   netif_receive_skb_core / eth_type_trans: ethertype and one
- *               802.1Q tag, packet type by destination MAC. Informational
- *               counters only (RxVlan, RxRunts, RxBroadcast, RxMulticast).
+ *   path_l2()   netif_receive_skb_core / eth_type_trans: ethertype, 802.1Q
+ *               and 802.1ad tags, packet type by destination MAC.
+ *               Informational counters only (RxVlan, RxRunts, RxBroadcast,
+ *               RxMulticast).
  *   (the ingress hook sees the raw frame here, in the app)
  *   path_rcv()  dispatch, then ip_rcv_core -> ip_rcv_finish_core (route) ->
- *               ip_local_deliver -> udp_rcv / tcp_v4_rcv / icmp_rcv.
+ *               ip_local_deliver -> udp_rcv / udplite_rcv / tcp_v4_rcv /
+ *               icmp_rcv / igmp_rcv / pim_rcv.
  *               Moves exactly one terminal counter per frame and returns its
  *               flat MIB index (the "outcome").
  *
@@ -24,14 +26,31 @@
  * Thread-safety: a path_conf is read-only once built and may be shared by
  * all workers; each worker passes its own MIB block.
  *
+ * The semantics are those of Linux 6.18 with the common distribution
+ * configuration (CONFIG_NETLABEL=y, CONFIG_IP_PIMSM_V2=y, no module loaded
+ * that registers another IP protocol) and default sysctls (forwarding,
+ * rp_filter, accept_source_route, accept_local, route_localnet off;
+ * icmp_echo_ignore_broadcasts and icmp_ignore_bogus_error_responses on;
+ * lo up with 127.0.0.1). path_conf's netlabel and pim follow the kernel
+ * configuration where a user's kernel differs.
+ *
  * Where pktpath differs from Linux (documented in the README):
  *  - Fragments are not reassembled: a fragment for a local destination counts
  *    ReasmReqds (as Linux's ip_defrag does when it queues one) and is freed;
- *    ReasmReqds is its terminal outcome.
- *  - Udp InDatagrams is counted at delivery (Linux counts it at recvmsg).
+ *    ReasmReqds is its terminal outcome. Linux counts ReasmFails (and
+ *    ReasmOverlaps) at once for some lone fragments (an empty one, a last
+ *    fragment shorter than what is queued, an overlap) and ReasmOKs /
+ *    ReasmTimeout later; pktpath never moves them.
+ *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
+ *    recvmsg); a listener's bad checksum is counted at delivery too.
  *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
- *  - A frame with one 802.1Q tag is received as if a VLAN device existed.
- *  - IGMP is consumed and counted in Path IgmpDelivered (Linux has no MIB).
+ *  - One tag with a VID other than 0 is received as if a VLAN device existed
+ *    (VID-0 priority tags are stripped, as Linux does).
+ *  - No TCP socket exists: ICMP errors quoting TCP always count Icmp InErrors.
+ *  - A CIPSO option with NetLabel is refused as on a host with no DOI
+ *    configured; DOI definitions are not modelled.
+ *  - IGMP and PIM are consumed and counted in Path IgmpDelivered and
+ *    PimDelivered (Linux has no MIB for them).
  */
 
 #include <stdbool.h>
@@ -65,6 +84,16 @@ struct path_conf {
 	uint32_t mcast[PATH_MAX_MCAST];	/**< joined groups, host order;
 					   224.0.0.1 is always joined */
 	uint64_t udp_ports[65536 / 64];	/**< bitmap: UDP ports with a listener */
+	uint64_t udplite_ports[65536 / 64];	/**< bitmap: UDP-Lite ports with a listener */
+	bool netlabel;	/**< CONFIG_NETLABEL: a CIPSO option needs a DOI (default true) */
+	bool pim;	/**< CONFIG_IP_PIMSM_V2: protocol 103 has pim_rcv (default true) */
+	/** Checksums (path_csum.h): 1 to honour the mbuf's RX checksum flags
+	 *  (--rx-csum hw; 0: verify everything in software). */
+	uint8_t csum_hw;
+	/** 1: an L4 checksum field that holds the pseudo-header sum is a
+	 *  partial checksum (CHECKSUM_PARTIAL) that the kernel left to the
+	 *  device; for PMDs that lose the kernel's checksum state. */
+	uint8_t csum_partial;
 };
 
 /** Linux skb->pkt_type. */
@@ -81,12 +110,15 @@ struct path_l2 {
 	uint16_t ethertype;	/**< inner ethertype, host order; 0 for a runt */
 	uint16_t l3_off;	/**< offset of the L3 header */
 	uint8_t pkt_type;	/**< enum path_pkt_type */
-	uint8_t vlan;		/**< 1 if one 802.1Q tag was skipped */
+	uint8_t vlan;		/**< 1 if a tag with a VID other than 0 was
+				   received (as by a VLAN device) */
 	uint8_t runt;		/**< 1 if shorter than its L2 header */
-	uint16_t vlan_tci;	/**< the tag's TCI, host order, if vlan */
+	uint8_t tags;		/**< 802.1Q/802.1ad tags skipped (VID 0 included) */
+	uint16_t vlan_tci;	/**< that tag's TCI, host order, if vlan */
 };
 
-/** Initialise a conf: no local address, no group but 224.0.0.1, no port. */
+/** Initialise a conf: no local address, no group but 224.0.0.1, no port,
+ * netlabel and pim on. */
 void path_conf_init(struct path_conf *c);
 /** Add a local address/prefix; -ENOSPC when full, -EINVAL if prefix > 32. */
 int path_conf_add_local(struct path_conf *c, uint32_t addr, uint8_t prefix_len);
@@ -94,11 +126,17 @@ int path_conf_add_local(struct path_conf *c, uint32_t addr, uint8_t prefix_len);
 int path_conf_add_mcast(struct path_conf *c, uint32_t group);
 /** Open (listen on) UDP ports lo..hi inclusive. */
 void path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
+/** Open (listen on) UDP-Lite ports lo..hi inclusive. */
+void path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
 
 /**
- * L2: parse the Ethernet header and at most one 802.1Q tag; classify the
- * destination MAC against c->mac. Counts RxRunts, RxVlan, RxBroadcast and
- * RxMulticast (informational, not terminal).
+ * L2: parse the Ethernet header and its 802.1Q / 802.1ad tags as
+ * __netif_receive_skb_core does with no VLAN device but one: VID-0 (priority)
+ * tags are stripped wherever they are, the first tag with another VID is
+ * received as if a VLAN device existed, a second one makes the frame
+ * PACKET_OTHERHOST. Classifies the destination MAC against c->mac. Counts
+ * RxRunts, RxVlan (frames with any tag), RxBroadcast and RxMulticast
+ * (informational, not terminal).
  */
 void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 	     struct path_l2 *l2, struct mib_block *mib);

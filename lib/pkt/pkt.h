@@ -155,6 +155,10 @@ struct pkt_gen {
 	uint32_t ring_pos;
 	bool rewrite;		/**< reuse: more templates than mbufs */
 	struct rte_mbuf **ring;
+	/** RX flags stamped on every frame (0 after pkt_gen_init()): e.g.
+	 *  RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD to play
+	 *  a NIC that verified the checksums of the frames it synthesised. */
+	uint64_t ol_flags;
 };
 
 /**
@@ -193,7 +197,7 @@ pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 				m->data_len = g->tpl->len[t];
 				m->pkt_len = g->tpl->len[t];
 			}
-			m->ol_flags = 0;
+			m->ol_flags = g->ol_flags;
 			m->packet_type = 0;
 			pkts[i] = m;
 		}
@@ -211,6 +215,7 @@ pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 			   g->tpl->len[t]);
 		m->data_len = g->tpl->len[t];
 		m->pkt_len = g->tpl->len[t];
+		m->ol_flags = g->ol_flags;
 	}
 	return n;
 }

@@ -7,12 +7,15 @@
  * reports RSS beside them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include <rte_malloc.h>
 #include <rte_lcore.h>
+#include <rte_memory.h>
+#include <rte_eal.h>
 
 /* gcc says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -77,4 +80,31 @@ stats_memory_read(struct stats_memory *m, bool eal)
 		}
 	}
 	return m->rss_bytes != 0 ? 0 : -EIO;
+}
+
+static int
+__page_size(const struct rte_memseg_list *msl, void *arg)
+{
+	uint64_t *sz = arg;
+
+	if (msl->external)
+		return 0;
+	*sz = msl->page_sz;
+	return 1;
+}
+
+const char *
+stats_memory_kind(void)
+{
+	static char buf[64];
+	uint64_t sz = 0;
+
+	if (!rte_eal_has_hugepages())
+		return "no-huge (4 KiB pages)";
+	rte_memseg_list_walk(__page_size, &sz);
+	if (sz >= (1u << 30))
+		snprintf(buf, sizeof(buf), "hugepages (%" PRIu64 " GiB)", sz >> 30);
+	else
+		snprintf(buf, sizeof(buf), "hugepages (%" PRIu64 " MiB)", sz >> 20);
+	return buf;
 }

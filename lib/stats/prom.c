@@ -13,8 +13,32 @@
 #include <rte_common.h>
 
 #include "stats.h"
+#include "stats_pvt.h"
 
 /* ---- /proc/net/snmp and /proc/net/netstat ---- */
+
+/* A sparse group (IcmpMsg) as proc.c's icmpmsg_put prints it: only the
+ * non-zero fields, and nothing at all when every one is zero. */
+static void
+__snmp_sparse(FILE *out, enum mib_group g, const uint64_t *v)
+{
+	unsigned int first = mib_group_first(g), n = mib_group_count(g), i;
+	int any = 0;
+
+	for (i = 0; i < n; i++)
+		any |= v[first + i] != 0;
+	if (!any)
+		return;
+	fprintf(out, "%s:", mib_group_name(g));
+	for (i = 0; i < n; i++)
+		if (v[first + i] != 0)
+			fprintf(out, " %s", mib_field_name(first + i));
+	fprintf(out, "\n%s:", mib_group_name(g));
+	for (i = 0; i < n; i++)
+		if (v[first + i] != 0)
+			fprintf(out, " %" PRIu64, v[first + i]);
+	fputc('\n', out);
+}
 
 static void
 __snmp_group(FILE *out, const char *name, unsigned int first,
@@ -30,9 +54,7 @@ __snmp_group(FILE *out, const char *name, unsigned int first,
 		unsigned int f = first + i;
 
 		/* Linux prints the constants signed (Tcp MaxConn is -1). */
-		if (v == NULL)
-			fputs(" 0", out);
-		else if (mib_field_kind(f) == MIB_KIND_CONST)
+		if (mib_field_kind(f) == MIB_KIND_CONST)
 			fprintf(out, " %" PRId64, (int64_t)v[f]);
 		else
 			fprintf(out, " %" PRIu64, v[f]);
@@ -45,7 +67,8 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 		 enum stats_snmp_file which)
 {
 	static const enum mib_group snmp[] = {
-		MIB_GRP_IP, MIB_GRP_ICMP, MIB_GRP_TCP, MIB_GRP_UDP };
+		MIB_GRP_IP, MIB_GRP_ICMP, MIB_GRP_ICMPMSG, MIB_GRP_TCP,
+		MIB_GRP_UDP, MIB_GRP_UDPLITE };
 	static const enum mib_group netstat[] = {
 		MIB_GRP_IPEXT, MIB_GRP_RX, MIB_GRP_PATH, MIB_GRP_INGRESS,
 		MIB_GRP_PEER, MIB_GRP_CAPTURE, MIB_GRP_MODE };
@@ -66,14 +89,15 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 	default:
 		return -EINVAL;
 	}
-	for (i = 0; i < n; i++)
-		__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
-			     mib_group_count(g[i]), snap->totals);
-	/* Linux always prints UdpLite, with Udp's fields; pktpath has no
-	 * UDP-Lite, like a host that never received any. */
-	if (which == STATS_SNMP)
-		__snmp_group(out, "UdpLite", mib_group_first(MIB_GRP_UDP),
-			     mib_group_count(MIB_GRP_UDP), NULL);
+	for (i = 0; i < n; i++) {
+		if (mib_group_sparse(g[i]))
+			__snmp_sparse(out, g[i], snap->totals);
+		else
+			__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
+				     mib_group_count(g[i]), snap->totals);
+	}
+	if (which == STATS_NETSTAT)
+		__stats_port_netstat(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -133,6 +157,15 @@ __lcore(const struct stats_snapshot *snap, unsigned int w)
 	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
 }
 
+/* A zero field of a sparse group (IcmpMsg InTypeN): left out, as Linux
+ * leaves it out of /proc/net/snmp; its series appears when it first moves
+ * and never goes away (these totals are never cleared). */
+static inline bool
+__sparse_zero(unsigned int f, uint64_t v)
+{
+	return v == 0 && mib_group_sparse(mib_field_group(f));
+}
+
 static void
 __mib_families(FILE *out, const struct stats_snapshot *snap,
 	       const struct stats_prom_opts *o)
@@ -144,7 +177,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 		 "and /proc/net/netstat (and pktpath's groups), summed over "
 		 "lcores, since start: never cleared");
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
-		if (mib_field_kind(f) != MIB_KIND_SUM)
+		if (mib_field_kind(f) != MIB_KIND_SUM || __sparse_zero(f, raw[f]))
 			continue;
 		fprintf(out, "pktpath_mib_total{group=\"%s\",field=\"%s\"} %" PRIu64
 			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
@@ -178,7 +211,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 		const uint64_t *b = __raw_block(snap, w);
 
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			if (mib_field_kind(f) != MIB_KIND_SUM)
+			if (mib_field_kind(f) != MIB_KIND_SUM || __sparse_zero(f, b[f]))
 				continue;
 			fprintf(out, "pktpath_lcore_mib_total{lcore=\"%u\",group=\"%s\","
 				"field=\"%s\"} %" PRIu64 "\n", __lcore(snap, w),
@@ -484,5 +517,6 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
+	__stats_port_prom(out, snap);
 	return ferror(out) ? -EIO : 0;
 }

@@ -9,6 +9,7 @@
 #include <rte_version.h>
 
 #include "stats.h"
+#include "stats_pvt.h"
 
 /* Terminal drop outcomes, in path order, for "drops by reason". */
 const unsigned int stats_drop_fields[] = {
@@ -28,6 +29,9 @@ const unsigned int stats_drop_fields[] = {
 	MIB_F(UDP, NOPORTS),
 	MIB_F(UDP, INERRORS),
 	MIB_F(UDP, IGNOREDMULTI),
+	MIB_F(UDPLITE, NOPORTS),
+	MIB_F(UDPLITE, INERRORS),
+	MIB_F(UDPLITE, IGNOREDMULTI),
 	MIB_F(PATH, TCPNOTHOST),
 	MIB_F(TCP, INERRS),
 	MIB_F(ICMP, INERRORS),
@@ -35,19 +39,22 @@ const unsigned int stats_drop_fields[] = {
 const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
 
 /*
- * The conservation verdict on raw totals (a clear's baseline may cut
- * through a burst): every law of mib_conservation_eval() within tol
- * packets (0: exactly). Returns the number of laws broken; the first one
- * described in why.
+ * The verdict of the MIB laws on raw totals (a clear's baseline may cut
+ * through a burst): every law of mib_conservation_eval() exactly on the
+ * final snapshot, within inflight_max packets on a live one. Returns the
+ * number of laws broken; the first one described in why. Used by
+ * stats_conservation() (port.c) and the JSON.
  */
-static unsigned int
-__conservation(const uint64_t *raw, uint64_t tol, struct mib_law *laws,
-	       char *why, size_t len)
+unsigned int
+__stats_laws(const struct stats_snapshot *snap, struct mib_law laws[MIB_N_LAWS],
+	     char *why, size_t len)
 {
+	uint64_t tol = __stats_tolerance(snap);
 	unsigned int i, broken = 0;
 
-	mib_conservation_eval(raw, laws);
-	why[0] = '\0';
+	mib_conservation_eval(snap->raw_totals, laws);
+	if (len > 0)
+		why[0] = '\0';
 	for (i = 0; i < MIB_N_LAWS; i++) {
 		uint64_t d = laws[i].lhs > laws[i].rhs ? laws[i].lhs - laws[i].rhs :
 			     laws[i].rhs - laws[i].lhs;
@@ -115,6 +122,7 @@ stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 	__print_rate(out, label, &snap->total);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
+	__stats_port_print_interval(out, snap, prev);
 	fflush(out);
 }
 
@@ -146,22 +154,20 @@ stats_print_summary(FILE *out, const struct stats_summary *sum,
 		fprintf(out, "steady: none: %s\n", sum->steady_reason);
 	}
 	if (final != NULL) {
-		struct mib_law laws[MIB_N_LAWS];
-		char why[256];
+		char line[1024];
 
 		__print_drops(out, final->totals, NULL);
+		__stats_port_print_summary(out, final);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
-		if (__conservation(final->raw_totals, final->final ? 0 :
-				   final->inflight_max, laws, why, sizeof(why)) == 0)
-			fprintf(out, "conservation: ok\n");
-		else
-			fprintf(out, "conservation: BROKEN: %s\n", why);
+		stats_conservation(final, line, sizeof(line));
+		fprintf(out, "conservation: %s\n", line);
 	}
 	stats_cpu_model(cpu, sizeof(cpu));
-	fprintf(out, "TSC %.3f GHz, %s, CPU %s\n", (double)rte_get_tsc_hz() / 1e9,
-		rte_version(), cpu);
+	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
+		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
+		stats_memory_kind());
 	fflush(out);
 }
 
@@ -191,26 +197,38 @@ __mib_json(const uint64_t *v)
 		json_t *grp = json_object();
 		unsigned int first = mib_group_first((enum mib_group)g);
 
-		for (i = 0; i < mib_group_count((enum mib_group)g); i++)
+		for (i = 0; i < mib_group_count((enum mib_group)g); i++) {
+			/* IcmpMsg: only the non-zero types, as Linux prints it. */
+			if (v[first + i] == 0 && mib_group_sparse((enum mib_group)g))
+				continue;
 			json_object_set_new(grp, mib_field_name(first + i),
 				json_integer((json_int_t)v[first + i]));
+		}
 		json_object_set_new(o, mib_group_name((enum mib_group)g), grp);
 	}
 	return o;
 }
 
 /* "conservation": the verdict, and every law with both sides. Exact on the
- * final snapshot; a live one may be off by what is in flight. */
+ * final snapshot; a live one may be off by what is in flight. With ports,
+ * the port boundary too: "line" is what the summary prints after
+ * "conservation: ", "port_dropped" the frames the ports dropped before
+ * pktpath saw them. "detail": the first broken law, or the port that
+ * broke it ("" when everything holds). */
 static json_t *
 __conservation_json(const struct stats_snapshot *snap)
 {
 	struct mib_law laws[MIB_N_LAWS];
-	uint64_t tol = snap->final ? 0 : snap->inflight_max;
+	uint64_t tol = __stats_tolerance(snap), dropped = 0;
 	json_t *jl = json_array();
-	char why[256];
-	unsigned int i, broken;
+	char why[256], line[1024], ports[768] = "";
+	unsigned int i;
+	int ok, prc = 0;
 
-	broken = __conservation(snap->raw_totals, tol, laws, why, sizeof(why));
+	__stats_laws(snap, laws, why, sizeof(why));
+	ok = stats_conservation(snap, line, sizeof(line)) == 0;
+	if (snap->n_ports > 0)
+		prc = stats_port_check(snap, ports, sizeof(ports), &dropped);
 	for (i = 0; i < MIB_N_LAWS; i++) {
 		char text[192];
 
@@ -221,9 +239,10 @@ __conservation_json(const struct stats_snapshot *snap)
 			"rhs", (json_int_t)laws[i].rhs,
 			"diff", (json_int_t)(laws[i].lhs - laws[i].rhs)));
 	}
-	return json_pack("{s:b, s:s, s:b, s:I, s:o}", "ok", broken == 0,
-			 "detail", why, "exact", snap->final,
-			 "tolerance", (json_int_t)tol, "laws", jl);
+	return json_pack("{s:b, s:s, s:b, s:I, s:o, s:s, s:I}", "ok", ok,
+			 "detail", why[0] != '\0' ? why : prc != 0 ? ports : "",
+			 "exact", snap->final, "tolerance", (json_int_t)tol,
+			 "laws", jl, "line", line, "port_dropped", (json_int_t)dropped);
 }
 
 json_t *
@@ -268,6 +287,8 @@ stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		"count", (json_int_t)snap->folds);
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
+	if (snap->n_ports > 0)
+		json_object_set_new(root, "ports", __stats_port_json(snap));
 	json_object_set_new(root, "conservation", __conservation_json(snap));
 	return root;
 }

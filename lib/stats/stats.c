@@ -50,6 +50,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->raw_totals);
 	free(p->raw_per_block);
 	free(p->lcore);
+	__stats_snap_ports_free(p);
 	free(p);
 }
 
@@ -67,7 +68,8 @@ __snap_alloc(const struct stats *s)
 	p->lcore = calloc(s->conf.n_workers ? s->conf.n_workers : 1,
 			  sizeof(*p->lcore));
 	if (p->per_block == NULL || p->raw_per_block == NULL ||
-	    p->raw_totals == NULL || p->lcore == NULL) {
+	    p->raw_totals == NULL || p->lcore == NULL ||
+	    __stats_snap_ports_alloc(s, p) != 0) {
 		__snap_free(p);
 		return NULL;
 	}
@@ -146,6 +148,9 @@ __fold_publish(struct stats *s, bool print, bool final)
 	p->inflight_max = s->conf.inflight_max;
 	p->fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
+	/* Port counters after the fold (their RxPackets are this fold's);
+	 * not part of the fold's timing. */
+	__stats_ports_sample(s, p);
 
 	pthread_mutex_lock(&s->lock);
 	prev = s->latest;
@@ -159,6 +164,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	p->fold_ns_mean = s->fold_ns_sum / (double)s->folds;
 	p->clears = s->clears;
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
+	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
@@ -199,7 +205,8 @@ stats_create(const struct stats_conf *conf)
 	struct stats *s;
 
 	if (conf == NULL || conf->set == NULL || conf->interval_s <= 0 ||
-	    mib_set_count(conf->set) < conf->n_workers) {
+	    mib_set_count(conf->set) < conf->n_workers ||
+	    (conf->n_ports > 0 && conf->ports == NULL)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -217,6 +224,11 @@ stats_create(const struct stats_conf *conf)
 	s->base_per_block = calloc((size_t)s->n_blocks * MIB_FIELD_MAX,
 				   sizeof(uint64_t));
 	if (s->base_totals == NULL || s->base_per_block == NULL) {
+		stats_free(s);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	if (__stats_ports_init(s) != 0) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -315,6 +327,7 @@ stats_free(struct stats *s)
 	__snap_release(s, s->final);
 	free(s->base_totals);
 	free(s->base_per_block);
+	__stats_ports_free(s);
 	free(s);
 }
 
@@ -349,6 +362,7 @@ stats_clear(struct stats *s)
 		       MIB_FIELD_MAX * sizeof(uint64_t));
 		memcpy(s->base_per_block, s->latest->raw_per_block,
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
+		__stats_ports_clear(s, s->latest);
 		s->clears++;
 	}
 	pthread_mutex_unlock(&s->lock);

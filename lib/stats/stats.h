@@ -54,6 +54,118 @@ struct stats_rate {
 	double busy_pct;
 };
 
+/* ====================================================================
+ * Port counters (--source port)
+ *
+ * Each fold, the stats thread (never a worker) samples every port's
+ * rte_eth_stats_get() and rte_eth_xstats_get(), and, for the two PMDs that
+ * receive from the Linux kernel and do not report what the kernel dropped
+ * on the way, the kernel's own counter of it:
+ *   net_af_packet  PACKET_STATISTICS of the PMD's packet sockets (the count
+ *                  tcpdump prints as "dropped by kernel": frames that found
+ *                  the socket's ring full), read clear-on-read and summed;
+ *   net_tap        tx_dropped of the tap interface (frames the kernel could
+ *                  not queue to the PMD's file descriptor).
+ * Field names are DPDK's (struct rte_eth_stats) and the PMD's xstat names.
+ *
+ * Values in a snapshot: raw (since the port started, as the device counts;
+ * the kernel counters since stats_create()) and baseline-relative (cleared by
+ * stats_clear(), like the MIB).
+ *
+ * Conservation across the port boundary (stats_port_check()): the frames
+ * the workers received (Rx RxPackets of the workers polling a port) are
+ * those the port delivered. Where the PMD counts ipackets, at the end of a
+ * run: RxPackets <= ipackets <= RxPackets + nb_rxq * nb_rxd (what the RX
+ * rings can still hold unpolled when the workers stop; 0 for a PMD that
+ * counts in rte_eth_rx_burst(), as every software PMD does). Frames the
+ * port dropped before pktpath saw them are imissed + ierrors + rx_nombuf +
+ * kernel_drops, stated with every conservation line.
+ * ==================================================================== */
+
+#define STATS_PORT_MAX_QUEUES 16	/**< RTE_ETHDEV_QUEUE_STAT_CNTRS */
+
+/** Port-level counters, DPDK's names (stats_port_field_name()). */
+enum stats_port_field {
+	STATS_PORT_IPACKETS,	/**< frames the port delivered */
+	STATS_PORT_IBYTES,
+	STATS_PORT_IMISSED,	/**< dropped: RX ring full (the device's count) */
+	STATS_PORT_IERRORS,	/**< dropped: erroneous or oversized frames */
+	STATS_PORT_RX_NOMBUF,	/**< dropped: no mbuf to receive into */
+	STATS_PORT_KERNEL_PACKETS, /**< net_af_packet: frames the kernel offered
+				    *   the PMD's sockets (tp_packets) */
+	STATS_PORT_KERNEL_DROPS, /**< dropped by the kernel before the PMD
+				  *   (af_packet tp_drops, tap tx_dropped) */
+	STATS_PORT_F_MAX
+};
+
+/** Per-queue counters (q_ipackets, q_ibytes, q_errors). */
+enum stats_port_qfield { STATS_PORT_Q_IPACKETS, STATS_PORT_Q_IBYTES,
+			 STATS_PORT_Q_ERRORS, STATS_PORT_Q_MAX };
+
+/** One port the stats thread samples. */
+struct stats_port_conf {
+	uint16_t port_id;
+	uint16_t nb_rxq;	/**< RX queues configured, all of them polled */
+	uint16_t nb_rxd;	/**< descriptors per RX queue */
+};
+
+/** One port in a snapshot. Strings belong to the stats object. */
+struct stats_port {
+	uint16_t port_id;
+	uint16_t nb_rxq;
+	uint16_t nb_rxd;
+	const char *driver;	/**< "net_af_packet" */
+	const char *name;	/**< the ethdev name, "net_af_packet0" */
+	const char *iface;	/**< kernel interface, or "" */
+	const char *kernel;	/**< what kernel_* count, or NULL: none */
+	uint64_t v[STATS_PORT_F_MAX];	/**< since the last clear */
+	uint64_t raw[STATS_PORT_F_MAX];	/**< since the port started */
+	uint64_t q[STATS_PORT_MAX_QUEUES][STATS_PORT_Q_MAX];	/**< since clear */
+	uint64_t q_raw[STATS_PORT_MAX_QUEUES][STATS_PORT_Q_MAX];
+	unsigned int n_xstats;
+	const char *const *xstat_names;	/**< n_xstats names */
+	uint64_t *xstats;		/**< since the last clear */
+	uint64_t *xstats_raw;
+	uint64_t rx_packets;	/**< Rx RxPackets of its workers, raw */
+	uint64_t rx_packets_v;	/**< the same since the last clear */
+	bool sampled;		/**< rte_eth_stats_get() answered */
+};
+
+/** "ipackets", "imissed", ... */
+const char *stats_port_field_name(enum stats_port_field f);
+/** "q_ipackets", "q_ibytes", "q_errors" */
+const char *stats_port_qfield_name(enum stats_port_qfield f);
+
+/** imissed + ierrors + rx_nombuf + kernel_drops of v (raw or since clear). */
+uint64_t stats_port_dropped(const uint64_t *v);
+
+struct stats_snapshot;
+
+/**
+ * Conservation across the port boundary, on the raw values of every port of
+ * snap (see above). Fills line with what holds or the first thing that
+ * does not, and, whenever a port dropped frames, how many and by which
+ * counter, e.g. "port 0: ipackets 512 = RxPackets 512; dropped before
+ * pktpath: 4488 (port 0 kernel_drops 4488)". Exact on the final snapshot
+ * (workers stopped); a live one may be off by inflight_max more, as its MIB
+ * laws may. Thread-safe (reads the immutable snapshot).
+ * @return 0 (holds), -1 (broken); *dropped (may be NULL) the frames dropped
+ *         before pktpath, all ports.
+ */
+int stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
+		     uint64_t *dropped);
+
+/**
+ * The whole conservation line, MIB laws (every law of
+ * mib_conservation_eval(), the Mode group's included, with the snapshot's
+ * tolerance) then ports: "ok", "ok; port 0: ipackets 5000 = RxPackets
+ * 5000", "ok; ...; dropped before pktpath: ...", or "BROKEN: the first
+ * broken law", always with the port drops when there are any (never a bare
+ * "ok" when a port dropped frames).
+ * @return 0 (every law holds) or -1. Thread-safe.
+ */
+int stats_conservation(const struct stats_snapshot *snap, char *line, size_t len);
+
 /** An immutable, reference-counted snapshot. */
 struct stats_snapshot {
 	uint64_t seq;		/**< 0 for the first fold */
@@ -76,6 +188,8 @@ struct stats_snapshot {
 	bool final;
 	uint64_t inflight_max;	/**< stats_conf.inflight_max */
 	uint64_t tsc_hz;	/**< TSC ticks per second (cycles to seconds) */
+	unsigned int n_ports;	/**< --source port: the ports sampled */
+	struct stats_port *ports;
 	/* private */
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
@@ -96,6 +210,12 @@ struct stats_conf {
 	 *  (their batched Rx counters, a burst in flight, a fold racing them).
 	 *  0: live snapshots are checked exactly. */
 	uint64_t inflight_max;
+	/** Ports to sample each fold (started, EAL up); 0 for none. */
+	unsigned int n_ports;
+	const struct stats_port_conf *ports;
+	/** n_workers entries: the index in ports[] of the port each worker
+	 *  polls, or -1 (NULL: no worker polls a port). */
+	const int *worker_port;
 };
 
 struct stats;
@@ -150,9 +270,11 @@ void stats_print_summary(FILE *out, const struct stats_summary *sum,
 /**
  * The snapshot as JSON (the --json and /stats.json schema, see README):
  * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
- * MIB field), "interval" rates, "fold", "conservation" (every law of
- * mib_conservation_eval() on the raw totals, with both sides: exact on a
- * final snapshot, within inflight_max packets on a live one). info (may be
+ * MIB field), "interval" rates, "fold", "ports" (--source port: every
+ * port's counters), "conservation" (every law of mib_conservation_eval()
+ * on the raw totals, with both sides: exact on a final snapshot, within
+ * inflight_max packets on a live one; and stats_conservation()'s "line"
+ * with the port boundary and "port_dropped"). info (may be
  * NULL) is added as "info" (borrowed reference). summary (may be NULL) as
  * "summary", with "steady": null and "steady_reason" when there is no
  * steady part.
@@ -200,9 +322,11 @@ void stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 
 /** Which /proc/net file stats_snmp_write() mimics. */
 enum stats_snmp_file {
-	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, Tcp, Udp, UdpLite (zeros) */
+	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, IcmpMsg (its non-zero
+			 *   types), Tcp, Udp, UdpLite */
 	STATS_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
-			 *   Peer, Capture, Mode in the same two-line layout */
+			 *   Peer, Capture, Mode and one PortN per port in the
+			 *   same two-line layout */
 	STATS_SNMP_MAX
 };
 
@@ -257,6 +381,14 @@ struct stats_memory {
  * other fields are still set).
  */
 int stats_memory_read(struct stats_memory *m, bool eal);
+
+/**
+ * What the EAL's memory is, for every report: "hugepages (2 MiB)" or
+ * "no-huge (4 KiB pages)" (figures differ between the two: README,
+ * Performance). Needs EAL; the string is static. Thread-safe once EAL is up
+ * (the first call is from the main thread).
+ */
+const char *stats_memory_kind(void);
 
 /**
  * Write snap in the Prometheus text exposition format 0.0.4 (# HELP and
@@ -415,6 +547,8 @@ void stats_http_stop(struct stats_http *h);
  *                      ns/pkt, cycles/pkt, busy%); "LCORE": one worker
  *   /pktpath/ingress   hook ingress_state, plus the Ingress group totals
  *   /pktpath/config    the run info, flattened, and the ingress modes
+ *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
+ *                      since the last clear, DPDK's names, per-queue columns
  * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the
  * 16 KiB reply): big things are split by group or by lcore. DPDK 22.11
  * telemetry has no floating-point type: decimals are strings ("14.52").

@@ -9,6 +9,67 @@
 
 #include "stats.h"
 
+/* One sampled port: its identity, kernel counters and baseline (port.c). */
+struct stats_port_state {
+	struct stats_port_conf conf;
+	char driver[64];
+	char name[64];
+	char iface[32];
+	char kernel[160];		/* what kernel_* count, "" for none */
+	unsigned int n_xstats;
+	char **xstat_names;		/* n_xstats, owned */
+	uint64_t *xstat_ids;
+	/* kernel counters (port_kernel.c), touched under fold_lock only */
+	int kind;			/* STATS_KPORT_* */
+	int fds[STATS_PORT_MAX_QUEUES];	/* net_af_packet: the PMD's sockets */
+	unsigned int n_fds;
+	unsigned int if_index;
+	uint64_t k_packets, k_drops;	/* summed since stats_create() */
+	uint32_t tap_last;		/* net_tap: last tx_dropped read */
+	uint32_t tap_last_pkts;		/* net_tap: last tx_packets read */
+	/* baseline (under lock) */
+	uint64_t base[STATS_PORT_F_MAX];
+	uint64_t q_base[STATS_PORT_MAX_QUEUES][STATS_PORT_Q_MAX];
+	uint64_t *x_base;
+	uint64_t rx_base;
+};
+
+enum { STATS_KPORT_NONE, STATS_KPORT_AF_PACKET, STATS_KPORT_TAP };
+
+/* port.c: called by stats.c */
+int __stats_ports_init(struct stats *s);	/* 0 or -errno */
+void __stats_ports_free(struct stats *s);
+int __stats_snap_ports_alloc(const struct stats *s, struct stats_snapshot *p);
+void __stats_snap_ports_free(struct stats_snapshot *p);
+void __stats_ports_sample(struct stats *s, struct stats_snapshot *p); /* fold_lock */
+void __stats_ports_rebase(struct stats *s, struct stats_snapshot *p); /* lock */
+void __stats_ports_clear(struct stats *s, const struct stats_snapshot *p); /* lock */
+/* port_kernel.c */
+void __stats_kport_init(struct stats_port_state *st,
+			const struct stats_port_state *prev, unsigned int n_prev);
+void __stats_kport_sample(struct stats_port_state *st);
+void __stats_kport_fini(struct stats_port_state *st);
+/* report.c: the MIB laws on snap's raw totals within __stats_tolerance();
+ * the number broken, the first described in why. Thread-safe. */
+unsigned int __stats_laws(const struct stats_snapshot *snap,
+			  struct mib_law laws[MIB_N_LAWS], char *why, size_t len);
+
+/* Packets by which a snapshot's laws may be off: 0 on the final one (the
+ * workers stopped), what may be in flight on a live one. */
+static inline uint64_t
+__stats_tolerance(const struct stats_snapshot *snap)
+{
+	return snap->final ? 0 : snap->inflight_max;
+}
+
+/* port_export.c: called by report.c, prom.c */
+void __stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
+				 const struct stats_snapshot *prev);
+void __stats_port_print_summary(FILE *out, const struct stats_snapshot *snap);
+json_t *__stats_port_json(const struct stats_snapshot *snap);
+void __stats_port_prom(FILE *out, const struct stats_snapshot *snap);
+void __stats_port_netstat(FILE *out, const struct stats_snapshot *snap);
+
 struct stats {
 	struct stats_conf conf;
 	unsigned int n_blocks;
@@ -33,6 +94,9 @@ struct stats {
 	uint64_t folds;
 	double fold_ns_sum;
 	double fold_ns_max;
+	unsigned int n_ports;
+	struct stats_port_state *port_st;	/* n_ports */
+	int *worker_port;			/* n_workers, or NULL */
 };
 
 #endif

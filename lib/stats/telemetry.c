@@ -78,6 +78,10 @@ __group(struct rte_tel_data *d, enum mib_group g, const uint64_t *v)
 
 	for (i = 0; i < mib_group_count(g); i++) {
 		f = mib_group_first(g) + i;
+		/* IcmpMsg: only the non-zero types (a telemetry dict holds at
+		 * most RTE_TEL_MAX_DICT_ENTRIES, and Linux prints no more). */
+		if (v[f] == 0 && mib_group_sparse(g))
+			continue;
 		if (mib_field_kind(f) == MIB_KIND_CONST)
 			rte_tel_data_add_dict_int(d, mib_field_name(f),
 						  (int)(int64_t)v[f]);
@@ -407,6 +411,87 @@ __cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* A column of one per-queue counter of port p. */
+static struct rte_tel_data *
+__qcolumn(const struct stats_port *p, unsigned int f)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+	unsigned int q;
+
+	if (a == NULL)
+		return NULL;
+	rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
+	for (q = 0; q < p->nb_rxq; q++)
+		rte_tel_data_add_array_u64(a, p->q[q][f]);
+	return a;
+}
+
+/* /pktpath/ports[,PORT] */
+static int
+__cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct stats_snapshot *snap;
+	const struct stats_port *p = NULL;
+	unsigned int i, f;
+	int rc = 0;
+
+	RTE_SET_USED(cmd);
+	pthread_mutex_lock(&tel_lock);
+	snap = __snap();
+	if (snap == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	if (params == NULL || params[0] == '\0') {
+		rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+		for (i = 0; i < snap->n_ports; i++)
+			rte_tel_data_add_array_int(d, snap->ports[i].port_id);
+		goto put;
+	}
+	for (i = 0; i < snap->n_ports; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "%u", snap->ports[i].port_id);
+		if (strcmp(id, params) == 0)
+			p = &snap->ports[i];
+	}
+	if (p == NULL) {
+		rc = -EINVAL;
+		goto put;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", p->port_id);
+	rte_tel_data_add_dict_string(d, "driver", p->driver);
+	rte_tel_data_add_dict_string(d, "name", p->name);
+	rte_tel_data_add_dict_string(d, "iface", p->iface);
+	for (f = 0; f < STATS_PORT_F_MAX; f++)
+		if (p->kernel != NULL || (f != STATS_PORT_KERNEL_PACKETS &&
+					  f != STATS_PORT_KERNEL_DROPS))
+			rte_tel_data_add_dict_u64(d, stats_port_field_name(f), p->v[f]);
+	rte_tel_data_add_dict_u64(d, "dropped", stats_port_dropped(p->v));
+	rte_tel_data_add_dict_u64(d, "rx_packets", p->rx_packets_v);
+	if (p->kernel != NULL) {
+		char k[RTE_TEL_MAX_STRING_LEN];
+
+		snprintf(k, sizeof(k), "%s", p->kernel);
+		rte_tel_data_add_dict_string(d, "kernel", k);
+	}
+	for (f = 0; f < STATS_PORT_Q_MAX; f++) {
+		struct rte_tel_data *a = __qcolumn(p, f);
+
+		if (a == NULL || rte_tel_data_add_dict_container(d,
+				stats_port_qfield_name(f), a, 0) != 0) {
+			rte_tel_data_free(a);
+			rc = -ENOMEM;
+			break;
+		}
+	}
+put:
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
+	return rc;
+}
+
 static const struct {
 	const char *cmd;
 	telemetry_cb fn;
@@ -417,6 +502,7 @@ static const struct {
 	{ "/pktpath/lcores", __cmd_lcores, "Per-lcore rates; param LCORE: one lcore" },
 	{ "/pktpath/ingress", __cmd_ingress, "Ingress mode and counters" },
 	{ "/pktpath/config", __cmd_config, "Run configuration and build info" },
+	{ "/pktpath/ports", __cmd_ports, "Ports sampled; param PORT: its counters since the last clear (DPDK names)" },
 };
 
 int

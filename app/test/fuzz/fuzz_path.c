@@ -33,6 +33,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	path_conf_add_local(&conf, 0xc6130001, 24);	/* 198.19.0.1/24 */
 	path_conf_add_mcast(&conf, 0xe0000005);
 	path_conf_add_udp_ports(&conf, 9, 9);
+	path_conf_add_udplite_ports(&conf, 9, 9);
 	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
 	return set == NULL;
 }

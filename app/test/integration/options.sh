@@ -215,6 +215,17 @@ for o in source path duration interval burst alloc prefetch mib-layout fold rxq 
 	grep -q -- "--$o" "$TMP/help.txt" || fail "--help lacks --$o"
 done
 
+# Every option --help lists is in the README, and the shipped
+# config/default.ini is accepted as it is.
+for o in $(sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' "$TMP/help.txt"); do
+	[ "$o" = help ] || grep -qE -- "\`--$o([^a-z0-9-]|\$)" "$SOURCE_DIR/README.md" ||
+		fail "README lacks --$o"
+done
+"$PKTPATH" $(eal dflt) -- --http 127.0.0.1:0 --config "$SOURCE_DIR/config/default.ini" \
+	--duration 0.3 --warmup 0 --quiet --json "$TMP/dflt.json" > "$TMP/dflt.txt" 2>&1 ||
+	{ cat "$TMP/dflt.txt"; fail "config/default.ini refused"; }
+jcheck "$TMP/dflt.json" 'f("Rx.RxPackets") > 0' 'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+
 # An INI file, and the command line overriding it.
 cat > "$TMP/ok.ini" <<'INI'
 ; comment

@@ -32,7 +32,7 @@ jcheck "$TMP/null.json" 'f("Rx.RxPackets") > 0' \
 "$PKTPATH" $(eal mq) --vdev net_null0 -- --http 127.0.0.1:0 --source port \
 	--main-worker --rxq 0:0.0,1:0.1 --duration 1 --warmup 0.2 --quiet \
 	--json "$TMP/mq.json" > "$TMP/mq.txt" 2>&1 || { cat "$TMP/mq.txt"; fail "two queues"; }
-grep -q "2 RX queues (RSS)" "$TMP/mq.txt" || fail "no RSS line"
+grep -q "RSS over 2 queues" "$TMP/mq.txt" || fail "no RSS line"
 jcheck "$TMP/mq.json" 'len(d["lcores"]) == 2' 'all(l["run"]["packets"] > 0 for l in d["lcores"])' \
 	'd["conservation"]["ok"]'
 "$PKTPATH" $(eal mp) --vdev net_null0 --vdev net_null1 -- --http 127.0.0.1:0 \

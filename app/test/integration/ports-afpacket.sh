@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# net_af_packet on a veth pair into a network namespace, one queue and
+# qpairs=2 with two workers: traffic from Linux sockets in the peer
+# namespace (UDP to a listener and to a closed port, TCP SYN, ICMP echo,
+# IPv6, ARP; the kernel's partial checksums) and from tcpreplay (right and
+# deliberately wrong checksums, a bad IPv4 header checksum). Every MIB
+# field pktpath reports must equal what the kernel's own capture of the
+# interface (tcpdump) implies, the port's counters must agree, and the
+# capture must hold partial checksums (the case under test).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ports_lib.sh"
+N=20
+
+run_case() { # run_case NAME VDEV_ARGS PKTPATH_ARGS... ; checks
+	local name=$1 vdev=$2; shift 2
+	local out="$TMP/$name.out" cap="$TMP/$name.pcap" mac
+	veth_pair
+	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
+		--vdev "net_af_packet0,iface=$IF_A$vdev" -- --source port \
+		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
+		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
+	local pp=$BGPID
+	wait_for "$out" "http: listening"
+	mac=$(port_mac "$out")
+	[ -n "$mac" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+	start_bg "$NS_A" "$TMP/$name.tcpdump" tcpdump -i "$IF_A" -n -U -w "$cap"
+	local td=$BGPID
+	wait_for "$TMP/$name.tcpdump" "listening on"
+	peer_neigh "$mac"
+	inB ip link set "$IF_B" up	# carrier: the kernel starts talking now
+	inB python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$IF_B"
+	inB python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
+		"$(inB cat /sys/class/net/$IF_B/address)" "$mac" "$ADDR_B" "$ADDR_A" "$N"
+	inB tcpreplay -q -t -i "$IF_B" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
+		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
+	inB ip link set "$IF_B" down	# nothing more is sent
+	rx_settle "$NS_A" 9120
+	stop_pid "$pp" INT
+	[ "$RC" = 0 ] || { cat "$out"; fail "$name: pktpath exit $RC"; }
+	stop_pid "$td" INT
+	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
+		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
+	python3 "$PORTS_PY" check "$TMP/$name.json" "$cap" --partial ${QUEUES:+--queues=$QUEUES} ||
+		{ cat "$out"; fail "$name: counters"; }
+	grep -q "conservation: ok; port 0: ipackets" "$out" || { cat "$out"; fail "$name: summary"; }
+	ip netns del "$NS_A"
+	ip netns del "$NS_B"
+	echo "$name: ok"
+}
+
+QUEUES="" run_case afp1 ""
+grep -q "partial ones recognised" "$TMP/afp1.out" || fail "afp1: partial rule not on"
+grep -q "no RSS" "$TMP/afp1.out" && fail "afp1: one queue, no RSS line expected"
+# Two queue pairs (two packet sockets in one fanout group), two workers.
+QUEUES="0:0,1:1" run_case afp2 ",qpairs=2" --main-worker --rxq 0:0.0,1:0.1
+grep -q "no RSS (the driver reports no hash function): the driver decides which queue gets a frame (net_af_packet: the kernel's PACKET_FANOUT_HASH by flow)" \
+	"$TMP/afp2.out" || { cat "$TMP/afp2.out"; fail "afp2: RSS claimed or not explained"; }
+grep -q "RSS over" "$TMP/afp2.out" && fail "afp2: RSS claimed"
+python3 - "$TMP/afp2.json" <<'PY' || fail "afp2: one queue got nothing"
+import json, sys
+q = json.load(open(sys.argv[1]))["ports"][0]["queues"]
+# 2N TCP SYNs from 2N source ports: the fanout hash puts some on each queue
+sys.exit(0 if all(x["q_ipackets"] > 0 for x in q) else 1)
+PY
+# Jumbo frames: MTU 9000 on the veth, framesz=16384 (the pool is sized for
+# it): 4000-byte datagrams with partial checksums, none cut.
+veth_pair
+inA ip link set "$IF_A" mtu 9000
+inB ip link set "$IF_B" mtu 9000
+start_bg "$NS_A" "$TMP/jumbo.out" "$PKTPATH" $(pp_eal jumbo) \
+	--vdev "net_af_packet0,iface=$IF_A,framesz=16384,blocksz=16384" -- --source port \
+	--local "$ADDR_A/24" --udp-ports 9 --duration 0 --http 127.0.0.1:9120 --quiet \
+	--json "$TMP/jumbo.json"
+pp=$BGPID
+wait_for "$TMP/jumbo.out" "http: listening"
+grep -q "16352-byte mbufs" "$TMP/jumbo.out" || { cat "$TMP/jumbo.out"; fail "jumbo: pool not sized for framesz"; }
+grep -q "cuts longer frames" "$TMP/jumbo.out" && { cat "$TMP/jumbo.out"; fail "jumbo: warned"; }
+peer_neigh "$(port_mac "$TMP/jumbo.out")"
+inB sysctl -qw "net.ipv6.conf.$IF_B.disable_ipv6=1"
+inB ip link set "$IF_B" up
+inB python3 -c '
+import socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(50):
+    u.sendto(b"j" * 4000, ("'"$ADDR_A"'", 9))'
+inB ip link set "$IF_B" down
+rx_settle "$NS_A" 9120
+stop_pid "$pp" INT
+[ "$RC" = 0 ] || { cat "$TMP/jumbo.out"; fail "jumbo: exit $RC"; }
+jcheck "$TMP/jumbo.json" 'f("Udp.InDatagrams") == 50' 'f("Udp.InErrors") == 0' \
+	'f("IpExt.InTruncatedPkts") == 0' 'f("Rx.RxOctets") == 50 * 4042' \
+	'd["ports"][0]["dropped"] == 0' 'd["conservation"]["ok"]' ||
+	{ cat "$TMP/jumbo.out"; fail "jumbo: counters"; }
+echo "jumbo: ok"
+echo "ports-afpacket: ok"

@@ -1,0 +1,110 @@
+# Shared by the ports-*.sh tests (sourced after lib.sh): network namespaces
+# and veth pairs made by the test itself, named ports<token>..., removed by
+# name on exit; pktpath and tcpdump started in them and stopped by PID.
+# Traffic only inside these namespaces, on 198.51.100.0/24 (TEST-NET-2).
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root (network namespaces, veth pairs)"
+	exit 77
+fi
+for t in ip tcpdump tcpreplay curl; do
+	command -v $t >/dev/null 2>&1 || { echo "SKIP: $t not installed"; exit 77; }
+done
+PORTS_PY="$(dirname "$0")/ports.py"
+TOK=$(printf '%04x' $(( ($$ ^ RANDOM) & 0xffff )))
+NS_A="ports${TOK}a"		# pktpath's side
+NS_B="ports${TOK}b"		# the peer
+IF_A="ports${TOK}a0"
+IF_B="ports${TOK}b0"
+ADDR_A=198.51.100.1		# pktpath's --local
+ADDR_B=198.51.100.2
+PIDS=()
+
+ports_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	ip netns del "$NS_A" 2>/dev/null || true
+	ip netns del "$NS_B" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap ports_cleanup EXIT
+
+inA() { ip netns exec "$NS_A" "$@"; }
+inB() { ip netns exec "$NS_B" "$@"; }
+
+# veth_pair: NS_A/IF_A (IPv6 off: it sends nothing) <-> NS_B/IF_B (down,
+# IPv4 ADDR_B, a permanent neighbour entry for ADDR_A -> MAC).
+veth_pair() {
+	ip netns add "$NS_A"
+	ip netns add "$NS_B"
+	inA ip link set lo up
+	inB ip link set lo up
+	ip link add "$IF_A" netns "$NS_A" type veth peer name "$IF_B" netns "$NS_B"
+	inA sysctl -qw "net.ipv6.conf.$IF_A.disable_ipv6=1"
+	inA ip link set "$IF_A" up
+	inB ip addr add "$ADDR_B/24" dev "$IF_B"
+	# Its link-local address usable at once (the IPv6 datagrams); it still
+	# sends its router solicitations and MLD reports on its own.
+	inB sysctl -qw "net.ipv6.conf.$IF_B.accept_dad=0"
+	inB sysctl -qw net.ipv4.ping_group_range="0 2147483647"
+}
+
+# peer_neigh MAC: the peer's frames to ADDR_A go to MAC (pktpath's port).
+peer_neigh() { inB ip neigh replace "$ADDR_A" lladdr "$1" dev "$IF_B" nud permanent; }
+
+# start_bg NS OUT CMD...: run CMD in NS in the background; PID in BGPID.
+start_bg() {
+	local ns=$1 out=$2; shift 2
+	ip netns exec "$ns" "$@" > "$out" 2>&1 &
+	BGPID=$!
+	PIDS+=("$BGPID")
+}
+
+# wait_for FILE PATTERN [SECONDS]: until FILE has a line matching PATTERN.
+wait_for() {
+	local i
+	for i in $(seq $(( ${3:-30} * 10 ))); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$1" >&2
+	fail "timed out waiting for '$2' in $1"
+}
+
+# pp_eal NAME: EAL options of a pktpath run in a namespace.
+pp_eal() {
+	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ports${TOK}_$1 --log-level=lib.eal:error"
+}
+
+# rx_settle NS PORT: until pktpath's worker has polled (RxEmptyPolls moved)
+# without receiving anything more (RxPackets did not), by its /stats.json:
+# every frame sent has been received, however slow the machine.
+rx_settle() {
+	local last="" now i
+	for i in $(seq 150); do
+		now=$(ip netns exec "$1" curl -s "http://127.0.0.1:$2/stats.json" |
+			python3 -c 'import json,sys; r=json.load(sys.stdin)["mib"]["Rx"]; print(r["RxPackets"], r["RxEmptyPolls"])' 2>/dev/null || true)
+		if [ -n "$now" ] && [ -n "$last" ] && [ "${now% *}" = "${last% *}" ] &&
+			[ "${now#* }" -gt "${last#* }" ]; then
+			return 0
+		fi
+		[ -n "$now" ] && last=$now
+		sleep 0.3
+	done
+	fail "RxPackets never settled"
+}
+
+# stop_pid PID SIGNAL: send SIGNAL, wait for the exit; its status in RC.
+stop_pid() {
+	kill -"$2" "$1" 2>/dev/null || true
+	set +e
+	wait "$1"
+	RC=$?
+	set -e
+}
+
+# port_mac OUT: the "MAC xx:..." of pktpath's port line in its output.
+port_mac() {
+	sed -n 's/.*, MAC \([0-9A-Fa-f:]\{17\}\).*/\1/p' "$1" | head -1 | tr 'A-F' 'a-f'
+}

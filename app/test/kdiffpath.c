@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * kdiffpath: every frame of a pcap file through lib/path (path_l2 +
+ * path_rcv, the code pktpath's workers run), one line per frame with the MIB
+ * fields it moved:
+ *
+ *   INDEX Group.Field=DELTA Group.Field=DELTA ...
+ *
+ * The kernel-differential test (integration/kdiff.sh) compares these lines
+ * with the kernel's per-frame /proc/net/snmp deltas to name the frames and
+ * fields that disagree. Options: --mac MAC (the receiving port's),
+ * --local A/L (repeatable), --mcast G (repeatable), --udp-ports P,
+ * --udplite-ports P, --netlabel on|off, --pim on|off. No EAL.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+#include <rte_mbuf.h>
+
+#include "mib.h"
+#include "path.h"
+
+static int
+__usage(const char *why)
+{
+	fprintf(stderr, "kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
+		"[--mcast G]... [--udp-ports P] [--udplite-ports P] [--netlabel on|off] "
+		"[--pim on|off] FILE.pcap\n", why);
+	return 2;
+}
+
+static int
+__onoff(const char *v, bool *out)
+{
+	if (strcmp(v, "on") == 0)
+		*out = true;
+	else if (strcmp(v, "off") == 0)
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct path_conf conf;
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct mib_set *set;
+	struct mib_block b;
+	uint64_t before[MIB_FIELD_MAX], after[MIB_FIELD_MAX];
+	const char *file = NULL;
+	pcap_t *p;
+	unsigned long idx = 0;
+	int i, rc;
+
+	path_conf_init(&conf);
+	for (i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned int m[6], plen = 32, port;
+		char addr[32];
+		struct in_addr a;
+
+		if (argv[i][0] != '-') {
+			file = argv[i];
+			continue;
+		}
+		if (v == NULL)
+			return __usage("option without a value");
+		i++;
+		if (strcmp(argv[i - 1], "--mac") == 0) {
+			if (sscanf(v, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
+				   &m[4], &m[5]) != 6)
+				return __usage("bad --mac");
+			for (rc = 0; rc < 6; rc++)
+				conf.mac.addr_bytes[rc] = (uint8_t)m[rc];
+		} else if (strcmp(argv[i - 1], "--local") == 0 ||
+			   strcmp(argv[i - 1], "--mcast") == 0) {
+			if (sscanf(v, "%31[0-9.]/%u", addr, &plen) < 1 ||
+			    inet_pton(AF_INET, addr, &a) != 1 || plen > 32)
+				return __usage("bad address");
+			if (argv[i - 1][2] == 'l')
+				rc = path_conf_add_local(&conf, ntohl(a.s_addr), (uint8_t)plen);
+			else
+				rc = path_conf_add_mcast(&conf, ntohl(a.s_addr));
+			if (rc != 0)
+				return __usage("address refused");
+		} else if (strcmp(argv[i - 1], "--udp-ports") == 0 ||
+			   strcmp(argv[i - 1], "--udplite-ports") == 0) {
+			if (sscanf(v, "%u", &port) != 1 || port > 65535)
+				return __usage("bad port");
+			if (argv[i - 1][5] == 'l')
+				path_conf_add_udplite_ports(&conf, (uint16_t)port, (uint16_t)port);
+			else
+				path_conf_add_udp_ports(&conf, (uint16_t)port, (uint16_t)port);
+		} else if (strcmp(argv[i - 1], "--netlabel") == 0) {
+			if (__onoff(v, &conf.netlabel) != 0)
+				return __usage("bad --netlabel");
+		} else if (strcmp(argv[i - 1], "--pim") == 0) {
+			if (__onoff(v, &conf.pim) != 0)
+				return __usage("bad --pim");
+		} else {
+			return __usage("unknown option");
+		}
+	}
+	if (file == NULL)
+		return __usage("no pcap file");
+	p = pcap_open_offline(file, errbuf);
+	if (p == NULL) {
+		fprintf(stderr, "kdiffpath: %s: %s\n", file, errbuf);
+		return 1;
+	}
+	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+	if (set == NULL)
+		return 1;
+	b = mib_set_block(set, 0);
+	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+		struct rte_mbuf mb;
+		struct path_l2 l2;
+		uint8_t *buf = malloc(h->caplen ? h->caplen : 1);
+		unsigned int f;
+
+		if (buf == NULL)
+			return 1;
+		memcpy(buf, data, h->caplen);
+		memset(&mb, 0, sizeof(mb));
+		mb.buf_addr = buf;
+		mb.buf_len = (uint16_t)h->caplen;
+		mb.data_len = (uint16_t)h->caplen;
+		mb.pkt_len = h->caplen;
+		mb.nb_segs = 1;
+		mib_fold(set, MIB_FOLD_LCORE, before, NULL);
+		mib_add(&b, MIB_F(RX, PACKETS), 1);
+		path_l2(&conf, &mb, &l2, &b);
+		path_rcv(&conf, &mb, &l2, &b);
+		mib_fold(set, MIB_FOLD_LCORE, after, NULL);
+		printf("%lu", idx++);
+		for (f = 0; f < MIB_FIELD_MAX; f++)
+			if (mib_field_kind(f) == MIB_KIND_SUM && after[f] != before[f])
+				printf(" %s.%s=%llu", mib_group_name(mib_field_group(f)),
+				       mib_field_name(f),
+				       (unsigned long long)(after[f] - before[f]));
+		putchar('\n');
+		free(buf);
+	}
+	if (rc != PCAP_ERROR_BREAK) {
+		fprintf(stderr, "kdiffpath: %s: %s\n", file, pcap_geterr(p));
+		return 1;
+	}
+	pcap_close(p);
+	mib_set_free(set);
+	return 0;
+}

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/path's checksum decisions (path_csum.h) and of every
+ * path stage on multi-segment mbufs.
+ *
+ *  - test_flags: every RX checksum flag (IP and L4: UNKNOWN, BAD, GOOD,
+ *    NONE) x --rx-csum hw/sw x partial on/off, on frames whose checksums are
+ *    right, wrong or partial (the field written as Linux writes it for
+ *    CHECKSUM_PARTIAL: ~csum_tcpudp_magic(saddr, daddr, len, proto, 0),
+ *    computed here from RFC 1071 sums, not with path.c's code). The
+ *    expected counters follow the table in path_csum.h, restated below.
+ *  - test_partial_only_that_value: with the partial rule on, every wrong
+ *    UDP/TCP checksum but the partial value still counts InCsumErrors.
+ *  - test_segments: frames of every kind split into 2 and 3 segments at
+ *    every offset (headers straddling segments, 1-byte segments) give the
+ *    same outcome and the same counters as the contiguous frame.
+ * No EAL; each segment is a malloc'd buffer of exactly its length (ASan
+ * sees an over-read).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <cmocka.h>
+
+#include <rte_mbuf.h>
+
+#include "mib.h"
+#include "path.h"
+
+#define IP4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+#define SRC IP4(198, 51, 100, 2)
+#define DST IP4(198, 51, 100, 1)
+#define MAXF 1600
+
+static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+static const uint8_t src_mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+static struct path_conf conf;
+
+static void __put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void __put32(uint8_t *p, uint32_t v) { __put16(p, v >> 16); __put16(p + 2, v); }
+
+static uint32_t
+__sum(const uint8_t *p, size_t n, uint32_t s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static uint16_t
+__fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+enum l4cs { CS_RIGHT, CS_WRONG, CS_PARTIAL };
+
+/* Ethernet + IPv4 (+ options) + UDP/TCP/ICMP with pay bytes of payload;
+ * the L4 checksum right, wrong (by one bit) or partial; the IP header
+ * checksum right unless bad_ip. Returns the frame length. */
+static uint16_t
+__frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
+	bool bad_ip, uint8_t optlen, bool vlan)
+{
+	uint32_t ip = vlan ? 18 : 14, hl = 20u + optlen, l4h, l4n, i, ph;
+	uint8_t *u;
+	uint16_t c, off;
+
+	memset(b, 0, MAXF);
+	memcpy(b, our_mac, 6);
+	memcpy(b + 6, src_mac, 6);
+	if (vlan) {
+		__put16(b + 12, 0x8100);
+		__put16(b + 14, 5);
+	}
+	__put16(b + ip - 2, 0x0800);
+	u = b + ip + hl;
+	l4h = proto == IPPROTO_TCP ? 20u + 12u : 8u;	/* TCP: MSS, SACK, TS-ish */
+	l4n = l4h + pay;
+	for (i = 0; i < pay; i++)
+		u[l4h + i] = (uint8_t)(i * 13 + 5);
+	if (proto == IPPROTO_UDP) {
+		__put16(u, 40000);
+		__put16(u + 2, dport);
+		__put16(u + 4, l4n);
+		off = 6;
+	} else if (proto == IPPROTO_TCP) {
+		__put16(u, 40000);
+		__put16(u + 2, dport);
+		__put32(u + 4, 12345);
+		u[12] = (uint8_t)((l4h / 4) << 4);
+		u[13] = 0x02;		/* SYN */
+		__put16(u + 14, 64240);
+		u[20] = 2; u[21] = 4; __put16(u + 22, 1460);	/* MSS */
+		u[24] = 4; u[25] = 2;	/* SACK permitted */
+		u[26] = 1; u[27] = 1; u[28] = 1; u[29] = 3; u[30] = 3; u[31] = 7;
+		off = 16;
+	} else {
+		u[0] = 8;		/* echo request */
+		__put16(u + 4, 77);
+		__put16(u + 6, 1);
+		off = 2;
+	}
+	/* IPv4 header */
+	b[ip] = (uint8_t)(0x40 | hl / 4);
+	__put16(b + ip + 2, hl + l4n);
+	__put16(b + ip + 4, 0x4321);
+	__put16(b + ip + 6, 0x4000);	/* DF */
+	b[ip + 8] = 64;
+	b[ip + 9] = proto;
+	__put32(b + ip + 12, SRC);
+	__put32(b + ip + 16, DST);
+	for (i = 0; i + 1 < optlen; i++)	/* NOPs, then an EOL */
+		b[ip + 20 + i] = 1;
+	c = (uint16_t)~__fold(__sum(b + ip, hl, 0));
+	__put16(b + ip + 10, bad_ip ? (uint16_t)(c ^ 0x0100) : c);
+
+	/* L4 checksum: the pseudo header (RFC 768/793) only for UDP/TCP. */
+	ph = proto == IPPROTO_ICMP ? 0 : (SRC >> 16) + (SRC & 0xffff) +
+		(DST >> 16) + (DST & 0xffff) + proto + l4n;
+	if (cs == CS_PARTIAL) {
+		/* udp4_hwcsum / __tcp_v4_send_check: ~csum_tcpudp_magic(.., 0),
+		 * the folded pseudo-header sum, left for the device. */
+		c = __fold(ph);
+	} else {
+		c = (uint16_t)~__fold(__sum(u, l4n, ph));
+		if (proto == IPPROTO_UDP && c == 0)
+			c = 0xffff;
+		if (cs == CS_WRONG)
+			c ^= 0x0010;
+	}
+	__put16(u + off, c);
+	return (uint16_t)(ip + hl + l4n);
+}
+
+/* An mbuf chain over frame, cut at the offsets cuts[0..n-1] (increasing,
+ * inside the frame); segments are exact-size heap buffers. */
+static struct rte_mbuf *
+__chain(const uint8_t *frame, uint16_t len, const uint16_t *cuts, unsigned int n)
+{
+	struct rte_mbuf *head = NULL, *prev = NULL;
+	unsigned int i;
+	uint16_t at = 0;
+
+	for (i = 0; i <= n; i++) {
+		uint16_t end = i < n ? cuts[i] : len, sl = (uint16_t)(end - at);
+		struct rte_mbuf *m = calloc(1, sizeof(*m));
+		uint8_t *buf = malloc(sl ? sl : 1);
+
+		assert_non_null(m);
+		assert_non_null(buf);
+		memcpy(buf, frame + at, sl);
+		m->buf_addr = buf;
+		m->buf_len = sl;
+		m->data_len = sl;
+		m->nb_segs = 1;
+		if (prev != NULL)
+			prev->next = m;
+		else
+			head = m;
+		prev = m;
+		at = end;
+	}
+	head->pkt_len = len;
+	head->nb_segs = (uint16_t)(n + 1);
+	return head;
+}
+
+static void
+__chain_free(struct rte_mbuf *m)
+{
+	while (m != NULL) {
+		struct rte_mbuf *next = m->next;
+
+		free(m->buf_addr);
+		free(m);
+		m = next;
+	}
+}
+
+/* Run m through path_l2 + path_rcv with c in a fresh block; the counters
+ * into v[MIB_FIELD_MAX]; returns the outcome. */
+static unsigned int
+__run(const struct path_conf *c, struct rte_mbuf *m, uint64_t *v)
+{
+	struct mib_set *s = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+	struct mib_block b;
+	struct path_l2 l2;
+	unsigned int out, f;
+
+	assert_non_null(s);
+	b = mib_set_block(s, 0);
+	path_l2(c, m, &l2, &b);
+	out = path_rcv(c, m, &l2, &b);
+	for (f = 0; f < MIB_FIELD_MAX; f++)
+		v[f] = mib_read(&b, f);
+	mib_set_free(s);
+	return out;
+}
+
+static unsigned int
+__run_flat(const struct path_conf *c, const uint8_t *frame, uint16_t len,
+	   uint64_t ol_flags, uint64_t *v)
+{
+	struct rte_mbuf *m = __chain(frame, len, NULL, 0);
+	unsigned int out;
+
+	m->ol_flags = ol_flags;
+	out = __run(c, m, v);
+	__chain_free(m);
+	return out;
+}
+
+static const uint64_t ip_flags[] = { RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN,
+	RTE_MBUF_F_RX_IP_CKSUM_BAD, RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+	RTE_MBUF_F_RX_IP_CKSUM_NONE };
+static const uint64_t l4_flags[] = { RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN,
+	RTE_MBUF_F_RX_L4_CKSUM_BAD, RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+	RTE_MBUF_F_RX_L4_CKSUM_NONE };
+
+/* The mapping of path_csum.h, restated: what Linux does for the matching
+ * ip_summed. hw: --rx-csum hw honours the flags; sw ignores them. */
+static bool
+__trusted(bool hw, uint64_t flag, uint64_t good, uint64_t none)
+{
+	return hw && (flag == good || flag == none);
+}
+
+static void
+test_flags(void **state)
+{
+	static const uint8_t protos[] = { IPPROTO_UDP, IPPROTO_TCP, IPPROTO_ICMP };
+	uint8_t frame[MAXF];
+	uint64_t v[MIB_FIELD_MAX];
+	unsigned int pi, cs, bip, hw, part, fi, fl, bad = 0, runs = 0;
+
+	(void)state;
+	for (pi = 0; pi < RTE_DIM(protos); pi++)
+	for (cs = CS_RIGHT; cs <= CS_PARTIAL; cs++)
+	for (bip = 0; bip < 2; bip++)
+	for (hw = 0; hw < 2; hw++)
+	for (part = 0; part < 2; part++)
+	for (fi = 0; fi < RTE_DIM(ip_flags); fi++)
+	for (fl = 0; fl < RTE_DIM(l4_flags); fl++) {
+		uint8_t proto = protos[pi];
+		struct path_conf c = conf;
+		uint16_t len;
+		unsigned int out;
+		bool ip_ok, l4_ok, err_l4;
+
+		if (proto == IPPROTO_ICMP && cs == CS_PARTIAL)
+			continue;	/* Linux never leaves ICMP partial */
+		c.csum_hw = (uint8_t)hw;
+		c.csum_partial = (uint8_t)part;
+		len = __frame(frame, proto, 9, 18, (enum l4cs)cs, bip, 0, false);
+		out = __run_flat(&c, frame, len, ip_flags[fi] | l4_flags[fl], v);
+		runs++;
+		ip_ok = !bip || __trusted(hw, ip_flags[fi], RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+					  RTE_MBUF_F_RX_IP_CKSUM_NONE);
+		l4_ok = cs == CS_RIGHT ||
+			__trusted(hw, l4_flags[fl], RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+				  RTE_MBUF_F_RX_L4_CKSUM_NONE) ||
+			(cs == CS_PARTIAL && part);
+		err_l4 = ip_ok && !l4_ok;
+#define CHECK(cond, ...) do { if (!(cond)) { bad++; print_error(__VA_ARGS__); } } while (0)
+		CHECK(v[MIB_F(IPEXT, INCSUMERRORS)] == !ip_ok &&
+		      v[MIB_F(IP, INHDRERRORS)] == !ip_ok,
+		      "proto %u cs %u badip %u hw %u part %u flags %#" PRIx64 ": IP csum "
+		      "errors %" PRIu64 "\n", proto, cs, bip, hw, part,
+		      ip_flags[fi] | l4_flags[fl], v[MIB_F(IPEXT, INCSUMERRORS)]);
+		if (proto == IPPROTO_UDP) {
+			CHECK(v[MIB_F(UDP, INCSUMERRORS)] == err_l4 &&
+			      v[MIB_F(UDP, INERRORS)] == err_l4 &&
+			      v[MIB_F(UDP, INDATAGRAMS)] == (ip_ok && l4_ok) &&
+			      out == (!ip_ok ? MIB_F(IP, INHDRERRORS) : err_l4 ?
+				      MIB_F(UDP, INERRORS) : MIB_F(UDP, INDATAGRAMS)),
+			      "udp cs %u badip %u hw %u part %u flags %#" PRIx64 ": "
+			      "InCsumErrors %" PRIu64 " InDatagrams %" PRIu64 "\n", cs,
+			      bip, hw, part, ip_flags[fi] | l4_flags[fl],
+			      v[MIB_F(UDP, INCSUMERRORS)], v[MIB_F(UDP, INDATAGRAMS)]);
+		} else if (proto == IPPROTO_TCP) {
+			CHECK(v[MIB_F(TCP, INCSUMERRORS)] == err_l4 &&
+			      v[MIB_F(TCP, INERRS)] == err_l4 &&
+			      v[MIB_F(TCP, INSEGS)] == ip_ok,
+			      "tcp cs %u badip %u hw %u part %u flags %#" PRIx64 ": "
+			      "InCsumErrors %" PRIu64 "\n", cs, bip, hw, part,
+			      ip_flags[fi] | l4_flags[fl], v[MIB_F(TCP, INCSUMERRORS)]);
+		} else {
+			CHECK(v[MIB_F(ICMP, INCSUMERRORS)] == err_l4 &&
+			      v[MIB_F(ICMP, INERRORS)] == err_l4 &&
+			      v[MIB_F(ICMP, INECHOS)] == (ip_ok && l4_ok),
+			      "icmp cs %u badip %u hw %u flags %#" PRIx64 ": InCsumErrors %"
+			      PRIu64 "\n", cs, bip, hw, ip_flags[fi] | l4_flags[fl],
+			      v[MIB_F(ICMP, INCSUMERRORS)]);
+		}
+	}
+	print_message("%u flag/mode/frame combinations\n", runs);
+	assert_int_equal(bad, 0);
+}
+
+static void
+test_partial_only_that_value(void **state)
+{
+	static const uint8_t protos[] = { IPPROTO_UDP, IPPROTO_TCP };
+	uint8_t frame[MAXF];
+	uint64_t v[MIB_FIELD_MAX];
+	struct path_conf c = conf;
+	unsigned int pi, x, accepted = 0, wrong = 0;
+
+	(void)state;
+	c.csum_partial = 1;
+	for (pi = 0; pi < RTE_DIM(protos); pi++) {
+		uint8_t proto = protos[pi];
+		uint16_t len = __frame(frame, proto, 9, 18, CS_PARTIAL, false, 0, false);
+		unsigned int ip = 14, field = ip + 20 + (proto == IPPROTO_UDP ? 6 : 16);
+		uint16_t partial = (uint16_t)(frame[field] << 8 | frame[field + 1]);
+		uint8_t good[MAXF];
+		uint16_t right;
+
+		__frame(good, proto, 9, 18, CS_RIGHT, false, 0, false);
+		right = (uint16_t)(good[field] << 8 | good[field + 1]);
+		/* Every 16-bit value of the field: only the right checksum and
+		 * the partial one are accepted (UDP: 0 too, "no checksum"). */
+		for (x = 0; x < 65536; x++) {
+			unsigned int err;
+
+			__put16(frame + field, x);
+			__run_flat(&c, frame, len, 0, v);
+			err = (unsigned int)(proto == IPPROTO_UDP ?
+				v[MIB_F(UDP, INCSUMERRORS)] : v[MIB_F(TCP, INCSUMERRORS)]);
+			/* 0 and 0xffff are the same one's complement number. */
+			if (x == right || x == partial ||
+			    (proto == IPPROTO_UDP && x == 0) ||
+			    (x == 0 && (right == 0xffff || partial == 0xffff))) {
+				if (err != 0)
+					wrong++;
+				accepted++;
+			} else if (err != 1) {
+				wrong++;
+				print_error("proto %u field %#x accepted\n", proto, x);
+			}
+		}
+	}
+	print_message("%u field values accepted, of 2 x 65536\n", accepted);
+	assert_true(accepted >= 3 + 2);
+	assert_int_equal(wrong, 0);
+}
+
+/* Same outcome and counters as the contiguous frame, for every split. */
+static unsigned int
+__segments(const struct path_conf *c, const uint8_t *frame, uint16_t len,
+	   const char *what)
+{
+	uint64_t want[MIB_FIELD_MAX], got[MIB_FIELD_MAX];
+	unsigned int out = __run_flat(c, frame, len, 0, want), bad = 0, f;
+	uint16_t k, cuts[2];
+
+	for (k = 1; k < len; k++) {
+		unsigned int n, o;
+
+		for (n = 1; n <= 2; n++) {
+			struct rte_mbuf *m;
+
+			cuts[0] = k;
+			cuts[1] = (uint16_t)(k + 1 + (k % 7));	/* 1..7-byte middle */
+			if (n == 2 && cuts[1] >= len)
+				continue;
+			m = __chain(frame, len, cuts, n);
+			o = __run(c, m, got);
+			__chain_free(m);
+			if (o != out) {
+				bad++;
+				print_error("%s: %u segments cut at %u: outcome %u, "
+					    "contiguous %u\n", what, n + 1, k, o, out);
+			}
+			for (f = 0; f < MIB_FIELD_MAX; f++)
+				if (got[f] != want[f]) {
+					bad++;
+					print_error("%s: %u segments cut at %u: %s.%s %"
+						    PRIu64 ", contiguous %" PRIu64 "\n",
+						    what, n + 1, k,
+						    mib_group_name(mib_field_group(f)),
+						    mib_field_name(f), got[f], want[f]);
+				}
+		}
+	}
+	return bad;
+}
+
+static void
+test_segments(void **state)
+{
+	struct path_conf part = conf;
+	uint8_t frame[MAXF];
+	unsigned int bad = 0;
+
+	(void)state;
+	part.csum_partial = 1;
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_UDP, 9, 40, CS_RIGHT,
+		false, 0, false), "udp");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_UDP, 9, 40, CS_WRONG,
+		false, 0, false), "udp, wrong checksum");
+	bad += __segments(&part, frame, __frame(frame, IPPROTO_UDP, 10, 40, CS_PARTIAL,
+		false, 0, true), "udp, partial, vlan");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_UDP, 9, 1400, CS_RIGHT,
+		false, 0, false), "udp, 1400 bytes");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_TCP, 80, 0, CS_RIGHT,
+		false, 12, false), "tcp syn, ip options");
+	bad += __segments(&part, frame, __frame(frame, IPPROTO_TCP, 80, 3, CS_PARTIAL,
+		false, 0, false), "tcp, partial");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_TCP, 80, 5, CS_WRONG,
+		false, 0, false), "tcp, wrong checksum");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_ICMP, 0, 56, CS_RIGHT,
+		false, 40, false), "icmp echo, 40 bytes of options");
+	bad += __segments(&conf, frame, __frame(frame, IPPROTO_ICMP, 0, 33, CS_WRONG,
+		true, 0, false), "icmp, bad ip header checksum");
+	assert_int_equal(bad, 0);
+}
+
+static int
+__setup(void **state)
+{
+	(void)state;
+	path_conf_init(&conf);
+	memcpy(conf.mac.addr_bytes, our_mac, 6);
+	if (path_conf_add_local(&conf, DST, 24) != 0)
+		return -1;
+	path_conf_add_udp_ports(&conf, 9, 9);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_partial_only_that_value),
+		cmocka_unit_test(test_segments),
+	};
+
+	return cmocka_run_group_tests(tests, __setup, NULL);
+}

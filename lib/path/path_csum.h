@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_PATH_CSUM_H
+#define PKTPATH_PATH_CSUM_H
+
+/**
+ * @file
+ * When the receive path verifies a checksum in software, as Linux decides
+ * it (include/linux/skbuff.h, "Checksumming of received packets";
+ * __skb_checksum_validate_needed, skb_csum_unnecessary, udp4_csum_init).
+ *
+ * A Linux driver hands each skb up with ip_summed:
+ *   CHECKSUM_UNNECESSARY  the device verified the L4 checksum: not verified
+ *                         again (skb_csum_unnecessary() is true);
+ *   CHECKSUM_NONE         no information, or the device found it bad:
+ *                         verified in software, a bad one counted
+ *                         (InCsumErrors) by the protocol;
+ *   CHECKSUM_COMPLETE     the device summed the packet: the protocol checks
+ *                         that sum (DPDK 22.11 has no such flag);
+ *   CHECKSUM_PARTIAL      local traffic (veth, loopback, a tap with offloads)
+ *                         whose checksum the sender left to a device: the
+ *                         field holds the pseudo-header sum, the data is
+ *                         intact; skb_csum_unnecessary() is true.
+ * Linux verifies the IPv4 header checksum in ip_rcv_core always.
+ *
+ * pktpath, from the mbuf (path_conf.csum_hw set by --rx-csum hw, or auto on
+ * a port that offloads):
+ *   RTE_MBUF_F_RX_L4_CKSUM_GOOD     CHECKSUM_UNNECESSARY: trusted
+ *   RTE_MBUF_F_RX_L4_CKSUM_NONE     ("integrity verified, the field is not
+ *                                   correct"): CHECKSUM_PARTIAL: trusted
+ *   RTE_MBUF_F_RX_L4_CKSUM_BAD      CHECKSUM_NONE: verified in software, as
+ *                                   Linux verifies what a driver found bad
+ *   RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN  CHECKSUM_NONE: verified in software
+ *   RTE_MBUF_F_RX_IP_CKSUM_GOOD/NONE  the header checksum is not summed again
+ *                                   (the offload's saving; a header the
+ *                                   device verified counts the same);
+ *                                   BAD/UNKNOWN: verified in software.
+ * With csum_hw 0 (--rx-csum sw) every flag is ignored and everything is
+ * verified in software.
+ *
+ * path_conf.csum_partial: a PMD that reads frames from the kernel and drops
+ * their checksum state (net_af_packet in DPDK 22.11 does not pass on
+ * TP_STATUS_CSUMNOTREADY) hands CHECKSUM_PARTIAL frames over with their
+ * partial field. Such a frame is recognised by its value: a TCP or UDP
+ * checksum that fails verification but equals the folded pseudo-header sum
+ * (what udp4_hwcsum and __tcp_v4_send_check write) is counted as Linux
+ * counts CHECKSUM_PARTIAL: valid. Any other wrong value is an error, so a
+ * corrupted or forged frame still counts InCsumErrors unless its field
+ * happens to be that one value (1 in 65536 for a random corruption).
+ *
+ * Thread-safety: pure functions of the conf (read-only) and the mbuf.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "path.h"
+
+/** The device verified the IPv4 header checksum and --rx-csum hw trusts it. */
+static inline bool
+path_csum_ip_trusted(const struct path_conf *c, const struct rte_mbuf *m)
+{
+	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	return c->csum_hw && (f == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
+			      f == RTE_MBUF_F_RX_IP_CKSUM_NONE);
+}
+
+/** The L4 (TCP, UDP, ICMP) checksum need not be verified in software:
+ *  CHECKSUM_UNNECESSARY or CHECKSUM_PARTIAL by the mbuf's flags. */
+static inline bool
+path_csum_l4_trusted(const struct path_conf *c, const struct rte_mbuf *m)
+{
+	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	return c->csum_hw && (f == RTE_MBUF_F_RX_L4_CKSUM_GOOD ||
+			      f == RTE_MBUF_F_RX_L4_CKSUM_NONE);
+}
+
+/**
+ * With c->csum_partial: the 16-bit checksum field at field_off of m holds
+ * the folded pseudo-header sum of (saddr, daddr, proto, len), i.e. a
+ * CHECKSUM_PARTIAL frame (see above). Addresses in host order; len is the
+ * L4 length of the pseudo header. Call only after a failed verification.
+ */
+static inline bool
+path_csum_partial(const struct path_conf *c, const struct rte_mbuf *m,
+		  uint32_t field_off, uint32_t saddr, uint32_t daddr,
+		  uint8_t proto, uint32_t len)
+{
+	/* The pseudo header in wire order, summed as rte_raw_cksum sums the
+	 * field, so both are in the same byte order. */
+	const uint8_t ph[12] = {
+		(uint8_t)(saddr >> 24), (uint8_t)(saddr >> 16),
+		(uint8_t)(saddr >> 8), (uint8_t)saddr,
+		(uint8_t)(daddr >> 24), (uint8_t)(daddr >> 16),
+		(uint8_t)(daddr >> 8), (uint8_t)daddr,
+		0, proto, (uint8_t)(len >> 8), (uint8_t)len,
+	};
+	uint8_t b[2];
+	const uint8_t *p;
+	uint16_t field;
+
+	if (!c->csum_partial)
+		return false;
+	p = rte_pktmbuf_read(m, field_off, 2, b);
+	if (p == NULL)
+		return false;
+	memcpy(&field, p, sizeof(field));
+	return field == rte_raw_cksum(ph, sizeof(ph));
+}
+
+/**
+ * The one's complement sum (folded, not complemented, as rte_raw_cksum())
+ * of len bytes of m from off, across segments. DPDK 22.11's
+ * rte_raw_cksum_mbuf() truncates a segment's 32-bit sum to 16 bits before
+ * byte-swapping the segments that start at an odd offset, which loses the
+ * carries: a right checksum over such a chain reads as wrong. Here each
+ * segment's sum is folded first.
+ * @return 0 and *sum, or -1 if off + len is beyond the packet.
+ */
+static inline int
+path_csum_raw_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		   uint16_t *sum)
+{
+	const struct rte_mbuf *seg = m;
+	uint32_t acc = 0, done = 0;
+
+	if (off + len > rte_pktmbuf_pkt_len(m) || off + len < off)
+		return -1;
+	if (off + len <= rte_pktmbuf_data_len(m)) {
+		*sum = rte_raw_cksum(rte_pktmbuf_mtod_offset(m, const char *, off),
+				     len);
+		return 0;
+	}
+	while (seg != NULL && off >= rte_pktmbuf_data_len(seg)) {
+		off -= rte_pktmbuf_data_len(seg);
+		seg = seg->next;
+	}
+	while (seg != NULL && done < len) {
+		uint32_t n = RTE_MIN((uint32_t)rte_pktmbuf_data_len(seg) - off,
+				     len - done);
+		uint16_t part = __rte_raw_cksum_reduce(__rte_raw_cksum(
+			rte_pktmbuf_mtod_offset(seg, const char *, off), n, 0));
+
+		/* A chunk that starts at an odd offset has its bytes in the
+		 * other half of each word. */
+		if (done & 1)
+			part = rte_bswap16(part);
+		acc += part;
+		done += n;
+		off = 0;
+		seg = seg->next;
+	}
+	if (done < len)
+		return -1;
+	*sum = __rte_raw_cksum_reduce(acc);
+	return 0;
+}
+
+#endif /* PKTPATH_PATH_CSUM_H */
