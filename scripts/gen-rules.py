@@ -29,6 +29,10 @@ AVOID = ipaddress.ip_network("198.18.0.0/15")
 
 WELL_KNOWN = [22, 25, 53, 80, 123, 161, 443, 514, 1812, 3306, 5060, 8080]
 
+# pktpath's limits (lib/ingress: RULES_MAX rules, prio 0..65535).
+RULES_MAX = 65536
+PRIO_MAX = 65535
+
 
 def rand_prefix(rng, lo=8, hi=32):
     """A random IPv4 prefix (host bits clear) disjoint from AVOID."""
@@ -102,16 +106,23 @@ def rand_rule(rng, prio):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", "-n", type=int, required=True, help="number of rules (>= 1)")
+    ap.add_argument("--count", "-n", type=int, required=True,
+                    help="number of rules, 1..%d (what pktpath accepts)" % RULES_MAX)
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--hit-from-end", type=int, default=3,
                     help="the traffic's rule is this many rules from the end (default 3)")
     ap.add_argument("--output", "-o", help="file to write (default stdout)")
     args = ap.parse_args()
-    if args.count < 1 or args.count > 65536:
-        ap.error("--count must be 1..65536")
+    if args.count < 1 or args.count > RULES_MAX:
+        ap.error("--count %d: pktpath accepts 1..%d rules (priorities 0..%d)"
+                 % (args.count, RULES_MAX, PRIO_MAX))
     hit = max(0, args.count - max(1, args.hit_from_end))
+    # Priorities 10, 20, 30... spread over 0..PRIO_MAX; past 6000 rules the
+    # step shrinks to 1, and past PRIO_MAX - 9 rules they start below 10, so
+    # that the last one is still a priority pktpath accepts.
     step = max(1, min(10, 60000 // args.count))
+    base = min(10, PRIO_MAX + 1 - args.count)
+    assert base >= 0 and base + (args.count - 1) * step <= PRIO_MAX
 
     rng = random.Random(args.seed)
     out = []
@@ -123,7 +134,7 @@ def main():
     out.append("# only; nothing else matches it.")
     out.append("default pass")
     for i in range(args.count):
-        prio = 10 + i * step
+        prio = base + i * step
         if i == hit:
             out.append("# the generator's traffic")
             out.append("prio %d proto udp src %s dst %s/32 sport 1024-65535 dport %d action pass"

@@ -170,10 +170,11 @@ pb_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 	char *end;
 	unsigned long long v;
 
+	/* Decimal only, as pktpath's options: base 0 read "010" as 8. */
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (s[0] == '\0' || s[0] == '-' || *end != '\0' || errno != 0) {
-		fprintf(stderr, "pktpath-bench: %s %s: not a non-negative integer\n",
+	v = strtoull(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0) {
+		fprintf(stderr, "pktpath-bench: %s %s: not a non-negative decimal integer\n",
 			opt, s);
 		return -EINVAL;
 	}

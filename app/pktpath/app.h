@@ -8,6 +8,7 @@
  * read-only for them, except each worker's own struct app_worker.
  */
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -27,6 +28,9 @@
 extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, pktpath_logtype, "pktpath: " fmt "\n", ##__VA_ARGS__)
+
+/* Polls a worker counts in registers before flushing its Rx counters. */
+#define APP_FLUSH_POLLS 32
 
 /* One receive loop. Owned by its lcore once launched. */
 struct app_worker {
@@ -76,8 +80,18 @@ struct app {
 	struct app_port *ports;
 	struct stats *stats;
 	struct ingress *ig;		/* the ingress hook, if any */
-	struct ingress_classifier *rules_a;	/* --rules (or default pass) */
-	struct ingress_classifier *rules_b;	/* --rules-alt (or default pass) */
+	/* What the updater alternates: A is the primary source (--rules,
+	 * --filter, --bpf-obj) or the last reload (SIGHUP, POST
+	 * /ingress/rules); B is --rules-alt. Replaced only while the updater
+	 * is stopped, under ctl_lock, so make() never sees a change. */
+	struct ingress_classifier *rules_a;
+	struct ingress_classifier *rules_b;
+	/* Serialises the control operations (mode flips, reloads, the
+	 * updater's start and stop) of the control loop, SIGHUP/SIGUSR1, the
+	 * HTTP and telemetry threads and --compare. */
+	pthread_mutex_t ctl_lock;
+	bool compare_running;		/* atomic: --compare owns the mode */
+	bool ctl_closed;		/* under ctl_lock: the run is ending */
 	json_t *compare;		/* --compare results, for the JSON */
 	struct pkt_capture *cap;	/* --capture */
 	struct stats_http *http;	/* --http */
@@ -101,10 +115,14 @@ void app_workers_bind(struct app *a);	/* the app the workers read */
 /* ingress.c (the app side of the hook) */
 int app_ingress_setup(struct app *a);	/* 0 or -1 (message printed) */
 void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
+/* Flip the mode: -EBUSY while --compare runs (which flips with
+ * app_ingress_compare_mode()), or ingress_set_mode()'s error; 0. */
 int app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
+int app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
 int app_ingress_load_rules(struct app *a, const char *text, size_t len,
 			   const char *name, char *err, size_t errlen);
 void app_ingress_start(struct app *a);	/* after launch: the rule updater */
+void app_ingress_stop(struct app *a);	/* end of run: updater off, control refused */
 void app_ingress_teardown(struct app *a);
 json_t *app_ingress_info(struct app *a);
 /* "update rate N/s requested, M/s achieved" when the churn fell behind. */

@@ -4,8 +4,17 @@
  * the rule churn (two rulesets alternated by lib/ingress's updater thread),
  * SIGHUP reloads, SIGUSR1 mode cycling, and the control functions that the
  * HTTP endpoint calls.
+ *
+ * Every control operation runs under a->ctl_lock. A reload (SIGHUP, POST
+ * /ingress/rules) under churn stops the updater, installs the new ruleset,
+ * makes it the A of the pair the updater alternates, and starts the
+ * updater again: the churn goes on with what the user asked for, and
+ * nothing built from the old A can be installed after the reload returns.
+ * While --compare runs, flips and reloads from outside (SIGUSR1, SIGHUP,
+ * HTTP) are refused: a phase must be measured in its own mode and rules.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +88,7 @@ app_ingress_setup(struct app *a)
 	char err[ERR_LEN];
 	unsigned int i;
 
+	pthread_mutex_init(&a->ctl_lock, NULL);
 	if (!app_options_want_ingress(o))
 		return 0;
 	a->rules_a = load_primary(o, err);
@@ -109,7 +119,8 @@ app_ingress_setup(struct app *a)
 	return 0;
 }
 
-/* Called once the workers run (the updater's grace periods need them). */
+/* Called once the workers run (the updater's grace periods need them).
+ * Under ctl_lock. */
 static int
 __updater_start(struct app *a)
 {
@@ -123,16 +134,19 @@ __updater_start(struct app *a)
 	return rc;
 }
 
-int
-app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+static bool
+__compare_running(struct app *a)
+{
+	return __atomic_load_n(&a->compare_running, __ATOMIC_ACQUIRE);
+}
+
+/* Under ctl_lock. */
+static int
+__set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
 {
 	bool churn = a->opt.update_rate > 0;
 	int rc;
 
-	if (a->ig == NULL) {
-		snprintf(err, len, "no ingress hook (start with --ingress, --rules or --compare)");
-		return -ENOTSUP;
-	}
 	/* none cannot coexist with updates: pause the churn while in none. */
 	if (m == INGRESS_NONE && churn)
 		ingress_updater_stop(a->ig);
@@ -150,6 +164,100 @@ app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
 	return 0;
 }
 
+static int
+__no_hook(char *err, size_t len)
+{
+	snprintf(err, len, "no ingress hook (start with --ingress, --rules or --compare)");
+	return -ENOTSUP;
+}
+
+static int
+__closed(char *err, size_t len)
+{
+	snprintf(err, len, "the run is ending");
+	return -EBUSY;
+}
+
+static int
+__busy_compare(char *err, size_t len)
+{
+	snprintf(err, len, "--compare is running: its phases own the mode and the "
+		 "rules until the table is printed");
+	return -EBUSY;
+}
+
+int
+app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+{
+	int rc;
+
+	if (a->ig == NULL)
+		return __no_hook(err, len);
+	pthread_mutex_lock(&a->ctl_lock);
+	rc = a->ctl_closed ? __closed(err, len) :
+	     __compare_running(a) ? __busy_compare(err, len) :
+	     __set_mode(a, m, err, len);
+	pthread_mutex_unlock(&a->ctl_lock);
+	return rc;
+}
+
+int
+app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+{
+	int rc;
+
+	if (a->ig == NULL)
+		return __no_hook(err, len);
+	pthread_mutex_lock(&a->ctl_lock);
+	rc = a->ctl_closed ? __closed(err, len) : __set_mode(a, m, err, len);
+	pthread_mutex_unlock(&a->ctl_lock);
+	return rc;
+}
+
+/*
+ * Install c (owned by us) as the new A: stop the churn, replace, restart.
+ * name is for messages. Under ctl_lock. 0, or -errno with err filled (c
+ * freed, the running classifier and A unchanged).
+ */
+static int
+__reload(struct app *a, struct ingress_classifier *c, const char *name,
+	 char *err, size_t errlen)
+{
+	bool churn = a->opt.update_rate > 0 &&
+		     ingress_get_mode(a->ig) != INGRESS_NONE;
+	struct ingress_classifier *inst;
+	int rc;
+
+	if (a->ctl_closed || __compare_running(a)) {
+		ingress_classifier_free(c);
+		return a->ctl_closed ? __closed(err, errlen) :
+		       __busy_compare(err, errlen);
+	}
+	inst = ingress_classifier_clone(c);
+	if (inst == NULL) {
+		ingress_classifier_free(c);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	/* After the stop returns, nothing built from the old A is installed
+	 * later: the updater's last replace has completed. */
+	if (churn)
+		ingress_updater_stop(a->ig);
+	rc = ingress_replace(a->ig, inst);
+	if (rc != 0) {
+		ingress_classifier_free(inst);
+		ingress_classifier_free(c);
+		snprintf(err, errlen, "ingress_replace: %s%s", strerror(-rc),
+			 rc == -EPERM ? " (mode none refuses updates)" : "");
+	} else {
+		ingress_classifier_free(a->rules_a);
+		a->rules_a = c;
+	}
+	if (churn)
+		__updater_start(a);
+	return rc;
+}
+
 int
 app_ingress_load_rules(struct app *a, const char *text, size_t len,
 		       const char *name, char *err, size_t errlen)
@@ -158,10 +266,10 @@ app_ingress_load_rules(struct app *a, const char *text, size_t len,
 	char *buf;
 	int rc;
 
-	if (a->ig == NULL) {
-		snprintf(err, errlen, "no ingress hook (start with --ingress, --rules or --compare)");
-		return -ENOTSUP;
-	}
+	if (a->ig == NULL)
+		return __no_hook(err, errlen);
+	if (__compare_running(a))	/* before the work of a parse */
+		return __busy_compare(err, errlen);
 	buf = malloc(len + 1);
 	if (buf == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -178,12 +286,12 @@ app_ingress_load_rules(struct app *a, const char *text, size_t len,
 	free(buf);
 	if (rc != 0)
 		return rc;
-	rc = ingress_replace(a->ig, c);
-	if (rc != 0) {
-		ingress_classifier_free(c);
-		snprintf(err, errlen, "ingress_replace: %s%s", strerror(-rc),
-			 rc == -EPERM ? " (mode none refuses updates)" : "");
-	}
+	pthread_mutex_lock(&a->ctl_lock);
+	rc = __reload(a, c, name, err, errlen);
+	pthread_mutex_unlock(&a->ctl_lock);
+	if (rc == 0)
+		APP_LOG(INFO, "%s: rules installed%s", name, a->opt.update_rate > 0 ?
+			" (the updater now alternates them with --rules-alt)" : "");
 	return rc;
 }
 
@@ -198,18 +306,27 @@ app_ingress_signals(struct app *a)
 		if (a->ig == NULL || (a->opt.ingress_kind == APP_KIND_RULES &&
 				      a->opt.rules[0] == '\0')) {
 			APP_LOG(WARNING, "SIGHUP: no --rules, --filter or --bpf-obj to reload");
+		} else if (__compare_running(a)) {
+			__busy_compare(err, sizeof(err));
+			APP_LOG(WARNING, "SIGHUP: refused: %s", err);
 		} else {
 			struct ingress_classifier *c = load_primary(&a->opt, err);
 			int rc;
 
 			if (c == NULL) {
 				APP_LOG(ERR, "SIGHUP: %s (the running classifier stays)", err);
-			} else if ((rc = ingress_replace(a->ig, c)) != 0) {
-				ingress_classifier_free(c);
-				APP_LOG(ERR, "SIGHUP: ingress_replace: %s (the running classifier stays)",
-					strerror(-rc));
 			} else {
-				APP_LOG(INFO, "SIGHUP: %s reloaded", primary_option(&a->opt));
+				pthread_mutex_lock(&a->ctl_lock);
+				rc = __reload(a, c, "SIGHUP", err, sizeof(err));
+				pthread_mutex_unlock(&a->ctl_lock);
+				if (rc != 0)
+					APP_LOG(ERR, "SIGHUP: %s (the running classifier stays)",
+						err);
+				else
+					APP_LOG(INFO, "SIGHUP: %s reloaded%s",
+						primary_option(&a->opt),
+						a->opt.update_rate > 0 ? " (the updater "
+						"now alternates it with --rules-alt)" : "");
 			}
 		}
 	}
@@ -217,6 +334,9 @@ app_ingress_signals(struct app *a)
 		app_sigusr1 = 0;
 		if (a->ig == NULL) {
 			APP_LOG(WARNING, "SIGUSR1: no ingress hook to flip");
+		} else if (__compare_running(a)) {
+			__busy_compare(err, sizeof(err));
+			APP_LOG(WARNING, "SIGUSR1: refused: %s", err);
 		} else {
 			enum ingress_mode m = ingress_get_mode(a->ig);
 
@@ -234,8 +354,23 @@ app_ingress_signals(struct app *a)
 void
 app_ingress_start(struct app *a)
 {
-	if (a->ig != NULL && ingress_get_mode(a->ig) != INGRESS_NONE)
+	if (a->ig == NULL)
+		return;
+	pthread_mutex_lock(&a->ctl_lock);
+	if (ingress_get_mode(a->ig) != INGRESS_NONE)
 		__updater_start(a);
+	pthread_mutex_unlock(&a->ctl_lock);
+}
+
+void
+app_ingress_stop(struct app *a)
+{
+	if (a->ig == NULL)
+		return;
+	pthread_mutex_lock(&a->ctl_lock);
+	a->ctl_closed = true;
+	ingress_updater_stop(a->ig);
+	pthread_mutex_unlock(&a->ctl_lock);
 }
 
 void
@@ -250,46 +385,68 @@ app_ingress_teardown(struct app *a)
 	a->rules_a = a->rules_b = NULL;
 }
 
-/* Rule replacements a second over the run (--update-rate), -1 if none. */
+/*
+ * Rule replacements a second over the run (--update-rate), -1 before the
+ * report computed it. Written once by the main thread at the report, read
+ * by HTTP and telemetry threads: relaxed atomics, no ordering needed (a
+ * reader sees -1 or the rate).
+ */
 static double upd_achieved = -1;
 
 void
 app_ingress_report_rate(struct app *a, double seconds, FILE *out)
 {
 	uint64_t n;
+	double r;
 
 	/* --compare pauses the churn in its none phases: its own table. */
 	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 ||
 	    a->opt.n_compare > 0)
 		return;
+	/* Cumulative over every updater run (reloads restart it). */
 	n = ingress_updater_count(a->ig);
-	upd_achieved = (double)n / seconds;
+	r = (double)n / seconds;
+	__atomic_store(&upd_achieved, &r, __ATOMIC_RELAXED);
 	/* The updater skips the replaces it is too late for (it does not
 	 * burst to catch up): say so when it fell behind. */
-	if (upd_achieved < 0.95 * a->opt.update_rate &&
-	    a->opt.update_rate - upd_achieved >= 1.0)
+	if (r < 0.95 * a->opt.update_rate && a->opt.update_rate - r >= 1.0)
 		fprintf(out, "update rate %g/s requested, %.1f/s achieved (%" PRIu64
-			" replaces in %.2f s)\n", a->opt.update_rate, upd_achieved,
-			n, seconds);
+			" replaces in %.2f s)\n", a->opt.update_rate, r, n, seconds);
 }
 
+/* Never waits for a writer: safe from any thread at any time. */
 json_t *
 app_ingress_info(struct app *a)
 {
-	char desc[INGRESS_DESC_MAX + 32];
-	json_t *o;
+	struct ingress_info in;
+	json_t *modes = json_array(), *o;
+	unsigned int m;
+	double r;
 
-	if (a->ig == NULL)
-		return json_pack("{s:s}", "mode", "off");
-	ingress_describe(a->ig, desc, sizeof(desc));
-	o = json_pack("{s:s, s:s, s:s, s:f, s:I}",
+	if (a->ig == NULL) {
+		json_array_append_new(modes, json_string("off"));
+		return json_pack("{s:s, s:b, s:o}", "mode", "off", "hook", 0,
+				 "modes", modes);
+	}
+	for (m = 0; m < INGRESS_MODE_MAX; m++)
+		json_array_append_new(modes, json_string(
+			ingress_mode_name((enum ingress_mode)m)));
+	ingress_info(a->ig, &in);
+	o = json_pack("{s:s, s:b, s:o, s:s, s:s, s:s, s:o, s:f, s:I, s:I, s:b}",
 		"mode", ingress_mode_name(ingress_get_mode(a->ig)),
+		"hook", 1,
+		"modes", modes,
 		"scope", ingress_scope_name(ingress_get_scope(a->ig)),
-		"classifier", desc,
+		"kind", in.kind,
+		"classifier", in.desc,
+		"rules", in.rules >= 0 ? json_integer(in.rules) : json_null(),
 		"update_rate", a->opt.update_rate,
-		"updates", (json_int_t)ingress_updater_count(a->ig));
-	if (upd_achieved >= 0)
-		json_object_set_new(o, "achieved_rate", json_real(upd_achieved));
+		"updates", (json_int_t)ingress_updater_count(a->ig),
+		"updater_runs", (json_int_t)ingress_updater_runs(a->ig),
+		"compare_running", __compare_running(a));
+	__atomic_load(&upd_achieved, &r, __ATOMIC_RELAXED);
+	if (o != NULL && r >= 0)
+		json_object_set_new(o, "achieved_rate", json_real(r));
 	return o;
 }
 
@@ -317,18 +474,7 @@ hook_load_rules(void *arg, const char *body, size_t len, char *err, size_t errle
 static json_t *
 hook_ingress_state(void *arg)
 {
-	struct app *a = arg;
-	json_t *o = app_ingress_info(a), *modes = json_array();
-	unsigned int m;
-
-	if (a->ig != NULL)
-		for (m = 0; m < INGRESS_MODE_MAX; m++)
-			json_array_append_new(modes, json_string(
-				ingress_mode_name((enum ingress_mode)m)));
-	else
-		json_array_append_new(modes, json_string("off"));
-	json_object_set_new(o, "modes", modes);
-	return o;
+	return app_ingress_info(arg);
 }
 
 void

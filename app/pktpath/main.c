@@ -95,7 +95,7 @@ wants_help(int argc, char **argv)
 }
 
 static void
-usage_exit(const char *fmt, ...) __rte_format_printf(1, 2);
+usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noreturn;
 
 /* A user error after EAL is up: one line, release EAL, exit 2. */
 static void
@@ -111,6 +111,29 @@ usage_exit(const char *fmt, ...)
 	}
 	rte_eal_cleanup();
 	exit(EXIT_USAGE);
+}
+
+static void
+oom_exit(const char *what, const char *fix) __rte_noreturn;
+
+/* EAL's memory cannot hold what the options ask for: that is a user
+ * mistake like any other (one line naming the options to change, exit 2),
+ * not EAL's two-line rte_exit. */
+static void
+oom_exit(const char *what, const char *fix)
+{
+	struct rte_malloc_socket_stats st;
+	size_t total = 0, avail = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0) {
+			total += st.heap_totalsz_bytes;
+			avail += st.heap_freesz_bytes;
+		}
+	usage_exit("pktpath: out of memory for %s: EAL's heap has %zu MiB, %zu MiB "
+		   "free; give EAL more memory (-m MB, or hugepages) or %s", what,
+		   total >> 20, avail >> 20, fix);
 }
 
 static bool
@@ -283,9 +306,17 @@ setup_generator(struct app *a)
 		snprintf(name, sizeof(name), "gen%u_pool", i);
 		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
 					app_pool_flags(o));
+		if (w->mp == NULL && rte_errno == ENOMEM) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "the mbuf pool of worker %u of %u "
+				 "(%u mbufs of %u bytes)", i + 1, a->n_workers, nb,
+				 (unsigned int)room);
+			oom_exit(what, a->n_workers > 1 ? "fewer mbufs per worker "
+				 "(--mbufs) or fewer workers (-l)" : "fewer mbufs (--mbufs)");
+		}
 		if (w->mp == NULL)
-			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s "
-				 "(more -m memory, or fewer --mbufs)\n", name, nb,
+			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s\n", name, nb,
 				 rte_strerror(rte_errno));
 		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, o->alloc, o->burst);
 		if (rc != 0)
@@ -322,6 +353,8 @@ setup(struct app *a)
 	sockets[a->n_workers] = (int)rte_socket_id();
 	a->mibs = mib_set_create(a->n_workers + 1, a->opt.mib_layout, sockets);
 	free(sockets);
+	if (a->mibs == NULL && rte_errno == ENOMEM)
+		oom_exit("the MIB blocks", "fewer workers (-l)");
 	if (a->mibs == NULL)
 		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", a->n_workers + 1,
 			 rte_strerror(rte_errno));
@@ -341,6 +374,8 @@ setup(struct app *a)
 			usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
 				   "(give --peers)", n, PEER_MAX);
 		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
+		if (a->peers == NULL && rte_errno == ENOMEM)
+			oom_exit("the peer table", "fewer peers (--peers)");
 		if (a->peers == NULL)
 			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
 				 rte_strerror(rte_errno));
@@ -464,9 +499,9 @@ control_loop(void *arg)
 			app_ingress_signals(a);
 		}
 	}
-	/* No rule update may wait on a worker that is about to stop. */
-	if (a->ig != NULL)
-		ingress_updater_stop(a->ig);
+	/* No rule update may wait on a worker that is about to stop, and no
+	 * control request may start one again. */
+	app_ingress_stop(a);
 	/* Workers stop at their next burst boundary. */
 	__atomic_store_n(&a->run, 0, __ATOMIC_RELEASE);
 	return NULL;
@@ -497,6 +532,15 @@ start_endpoints(struct app *a)
 	hc.info = a->info;
 	hc.hooks = hooks;
 	a->http = stats_http_start(a->stats, &hc, err, sizeof(err));
+	if (a->http == NULL && errno == EADDRINUSE) {
+		/* The same address with port 0: the kernel picks a free one. */
+		const char *colon = strrchr(a->opt.http, ':');
+
+		fprintf(stderr, "pktpath: --http %s: %s; port in use: --http %.*s:0 "
+			"picks a free one\n", a->opt.http, err,
+			colon ? (int)(colon - a->opt.http) : 0, a->opt.http);
+		return -1;
+	}
 	if (a->http == NULL) {
 		fprintf(stderr, "pktpath: --http %s: %s\n", a->opt.http, err);
 		return -1;
@@ -680,6 +724,11 @@ main(int argc, char **argv)
 	sc.warmup_s = a->opt.warmup_s;
 	sc.quiet = a->opt.quiet;
 	sc.out = stdout;
+	/* A live snapshot's laws may be off by each worker's unflushed polls
+	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
+	 * a burst in flight and one raced by the fold. */
+	sc.inflight_max = (uint64_t)a->n_workers * (APP_FLUSH_POLLS + 2) *
+			  a->opt.burst;
 	if (app_ports_stats_conf(a, &sc) != 0)
 		rte_exit(EXIT_FAILURE, "app_ports_stats_conf: out of memory\n");
 	a->stats = stats_create(&sc);
@@ -692,6 +741,11 @@ main(int argc, char **argv)
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", stats_memory_kind());
 	fflush(stdout);
+	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
+	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
+		printf("note: no steady summary: --duration %g ends before "
+		       "--warmup %g + one --interval %g\n", a->opt.duration_s,
+		       a->opt.warmup_s, a->opt.interval_s);
 	app_host_warn_shared_cpus(a);
 
 	/* launch, wait */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Command line and INI options. One table drives getopt_long, the INI keys
- * (rte_cfgfile) and --help, so the three can never disagree.
+ * (ini.c) and --help, so the three can never disagree. Integers are decimal
+ * everywhere (leading zeros included: 010 is ten); hexadecimal is refused.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,10 +16,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include <rte_cfgfile.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 
+#include "ini.h"
 #include "options.h"
 #include "stats.h"
 
@@ -52,19 +53,28 @@ app_path_name(enum app_path p)
 
 /* ---- value parsers: 0 or -1 with err filled ---- */
 
+/* Decimal digits only: no sign, no blank, no 0x (strtoull would take
+ * " +0x1f" and read "010" as octal). */
 static int
 __parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out, char *err)
 {
+	const char *c;
 	char *end;
 	unsigned long long x;
 
-	if (v == NULL || *v == '\0' || *v == '-' || isspace((unsigned char)*v))
+	if (v == NULL || *v == '\0')
 		goto bad;
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		snprintf(err, ERR_LEN, "'%s' is not a decimal number (hexadecimal is "
+			 "not accepted)", v);
+		return -1;
+	}
+	for (c = v; *c != '\0'; c++)
+		if (*c < '0' || *c > '9')
+			goto bad;
 	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (errno != 0 || *end != '\0')
-		goto bad;
-	if (x < lo || x > hi) {
+	x = strtoull(v, &end, 10);
+	if (errno == ERANGE || x < lo || x > hi) {
 		snprintf(err, ERR_LEN, "'%s' is out of range %" PRIu64 "..%" PRIu64,
 			 v, lo, hi);
 		return -1;
@@ -76,19 +86,44 @@ bad:
 	return -1;
 }
 
+/* A decimal number: [-]digits[.digits][e[+-]digits]; strtod alone would
+ * take hexadecimal ("0x10" is 16), "inf", "nan" and leading blanks. */
 static int
 __parse_double(const char *v, double lo, double hi, double *out, char *err)
 {
+	const char *c;
+	bool digit = false;
 	char *end;
 	double x;
 
 	if (v == NULL || *v == '\0')
 		goto bad;
+	if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) {
+		snprintf(err, ERR_LEN, "'%s' is not a decimal number (hexadecimal is "
+			 "not accepted)", v);
+		return -1;
+	}
+	c = v + (*v == '-');
+	for (; *c >= '0' && *c <= '9'; c++)
+		digit = true;
+	if (*c == '.')
+		for (c++; *c >= '0' && *c <= '9'; c++)
+			digit = true;
+	if (digit && (*c == 'e' || *c == 'E')) {
+		c++;
+		c += *c == '+' || *c == '-';
+		if (*c < '0' || *c > '9')
+			goto bad;
+		while (*c >= '0' && *c <= '9')
+			c++;
+	}
+	if (!digit || *c != '\0')
+		goto bad;
 	errno = 0;
 	x = strtod(v, &end);
-	if (errno != 0 || *end != '\0' || isnan(x))
+	if (*end != '\0' || isnan(x))
 		goto bad;
-	if (x < lo || x > hi) {
+	if (errno == ERANGE || x < lo || x > hi) {
 		snprintf(err, ERR_LEN, "'%s' is out of range %g..%g", v, lo, hi);
 		return -1;
 	}
@@ -200,7 +235,8 @@ __port_range(const char *v, uint16_t *lo, uint16_t *hi, char *err)
 	*hi = (uint16_t)b;
 	return 0;
 bad:
-	snprintf(err, ERR_LEN, "'%s' is not a port or range P-Q (0..65535)", v ? v : "");
+	snprintf(err, ERR_LEN, "'%s' is not a port or range P-Q (decimal, 0..65535)",
+		 v ? v : "");
 	return -1;
 }
 
@@ -262,8 +298,13 @@ static int set_udp_csum(struct app_options *o, const char *v, char *err)
 static int
 __path_arg(const char *v, char *dst, char *err)
 {
-	if (v == NULL || *v == '\0' || strlen(v) >= PATH_MAX) {
+	if (v == NULL || *v == '\0') {
 		snprintf(err, ERR_LEN, "needs a file name");
+		return -1;
+	}
+	if (strlen(v) >= PATH_MAX) {
+		snprintf(err, ERR_LEN, "file name longer than %d characters",
+			 PATH_MAX - 1);
 		return -1;
 	}
 	strcpy(dst, v);
@@ -323,23 +364,38 @@ static int set_src_mac(struct app_options *o, const char *v, char *err)
 static int set_dst_mac(struct app_options *o, const char *v, char *err)
 { return __mac(v, &o->flow.dst_mac, err); }
 
-/* Iterate a comma-separated list. */
+#define LIST_MAX 4096
+
+/* Iterate a comma-separated list; an empty item ("," or "a,,b" or "a,") is
+ * an error, not "no item" (strtok would skip it and leave the default). */
 static int
 __list(const char *v, int (*item)(struct app_options *, const char *, char *),
        struct app_options *o, char *err)
 {
-	char buf[4096];
-	char *save = NULL, *tok;
+	char buf[LIST_MAX];
+	char *tok, *comma;
 
-	if (v == NULL || *v == '\0' || strlen(v) >= sizeof(buf)) {
+	if (v == NULL || *v == '\0') {
 		snprintf(err, ERR_LEN, "needs a non-empty list");
 		return -1;
 	}
+	if (strlen(v) >= sizeof(buf)) {
+		snprintf(err, ERR_LEN, "list longer than %d characters", LIST_MAX - 1);
+		return -1;
+	}
 	strcpy(buf, v);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save))
+	for (tok = buf; tok != NULL; tok = comma) {
+		comma = strchr(tok, ',');
+		if (comma != NULL)
+			*comma++ = '\0';
+		if (*tok == '\0') {
+			snprintf(err, ERR_LEN, "'%.160s' has an empty item (items are "
+				 "separated by single commas)", v);
+			return -1;
+		}
 		if (item(o, tok, err) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -459,27 +515,41 @@ static int set_netlabel(struct app_options *o, const char *v, char *err)
 static int set_pim(struct app_options *o, const char *v, char *err)
 { return __parse_bool(v, &o->kernel_pim, err); }
 
-/* LCORE:PORT.QUEUE */
+/* LCORE:PORT.QUEUE, three decimal numbers (sscanf's %u would take signs,
+ * blanks and wrap values over 2^32). */
 static int
 __rxq_item(struct app_options *o, const char *t, char *err)
 {
-	unsigned int lcore, port, queue;
-	char tail;
+	char buf[64], *colon, *dot;
+	uint64_t lcore, port, queue;
+	char why[ERR_LEN];
 
-	if (sscanf(t, "%u:%u.%u%c", &lcore, &port, &queue, &tail) != 3 ||
-	    lcore >= RTE_MAX_LCORE || port >= RTE_MAX_ETHPORTS || queue > 1023) {
-		snprintf(err, ERR_LEN, "'%s' is not LCORE:PORT.QUEUE", t);
-		return -1;
-	}
+	if (strlen(t) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, t);
+	colon = strchr(buf, ':');
+	dot = colon != NULL ? strchr(colon + 1, '.') : NULL;
+	if (dot == NULL)
+		goto bad;
+	*colon++ = '\0';
+	*dot++ = '\0';
+	if (__parse_u64(buf, 0, RTE_MAX_LCORE - 1, &lcore, why) != 0 ||
+	    __parse_u64(colon, 0, RTE_MAX_ETHPORTS - 1, &port, why) != 0 ||
+	    __parse_u64(dot, 0, 1023, &queue, why) != 0)
+		goto bad;
 	if (o->n_rxq >= RTE_MAX_LCORE) {
 		snprintf(err, ERR_LEN, "too many entries");
 		return -1;
 	}
-	o->rxq[o->n_rxq].lcore = lcore;
+	o->rxq[o->n_rxq].lcore = (unsigned int)lcore;
 	o->rxq[o->n_rxq].port = (uint16_t)port;
 	o->rxq[o->n_rxq].queue = (uint16_t)queue;
 	o->n_rxq++;
 	return 0;
+bad:
+	snprintf(err, ERR_LEN, "'%s' is not LCORE:PORT.QUEUE (decimal; lcore < %d, "
+		 "port < %d, queue <= 1023)", t, RTE_MAX_LCORE, RTE_MAX_ETHPORTS);
+	return -1;
 }
 
 static int set_rxq(struct app_options *o, const char *v, char *err)
@@ -516,8 +586,18 @@ SET_CHOICE(set_ingress_kind, ingress_kind, kind_names, APP_KIND_MAX,
 
 static int set_filter(struct app_options *o, const char *v, char *err)
 {
-	if (v == NULL || strlen(v) >= sizeof(o->filter)) {
-		snprintf(err, ERR_LEN, "expression missing or longer than %zu bytes",
+	const char *c = v;
+
+	while (c != NULL && isspace((unsigned char)*c))
+		c++;
+	/* libpcap compiles "" (and blanks) to "accept every frame". */
+	if (c == NULL || *c == '\0') {
+		snprintf(err, ERR_LEN, "empty expression (libpcap would match every "
+			 "frame); give one, e.g. 'udp dst port 9'");
+		return -1;
+	}
+	if (strlen(v) >= sizeof(o->filter)) {
+		snprintf(err, ERR_LEN, "expression longer than %zu characters",
 			 sizeof(o->filter) - 1);
 		return -1;
 	}
@@ -667,7 +747,7 @@ static int set_metrics_lcore_mib(struct app_options *o, const char *v, char *err
 { (void)v; (void)err; o->metrics_lcore_mib = true; return 0; }
 
 static const struct opt_def opt_defs[] = {
-	{ "config", "FILE", set_config, "read options from an INI file, section [pktpath] (the command line overrides it)" },
+	{ "config", "FILE", set_config, "read options from an INI file: one [pktpath] section, key = value lines, ';' or '#' comment lines (the command line overrides it)" },
 	{ "source", "gen|port", set_source, "packet source: the built-in generator or ethdev ports (default gen)" },
 	{ "path", "full|rx-only", set_path, "full receive path, or receive+free only: the testpmd rxonly baseline (default full)" },
 	{ "duration", "SECONDS", set_duration, "run time; 0 runs until SIGINT/SIGTERM (default 10)" },
@@ -717,7 +797,7 @@ static const struct opt_def opt_defs[] = {
 	{ "bpf-obj", "FILE.o", set_bpf_obj, "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
 	{ "bpf-sec", "NAME", set_bpf_sec, "bpf: the program's section or name (default classifier)" },
 	{ "bpf-jit", "on|off", set_bpf_jit, "pcap-filter and bpf: JIT-compile, or force the interpreter (default on)" },
-	{ "rules", "FILE", set_rules, "ingress rules file (default: no rule, default pass); SIGHUP reloads it" },
+	{ "rules", "FILE", set_rules, "ingress rules file, at most 16 MiB (default: no rule, default pass); SIGHUP reloads it (and the churn goes on with it)" },
 	{ "rules-alt", "FILE", set_rules_alt, "the second ruleset --update-rate alternates with (default: no rule, default pass)" },
 	{ "update-rate", "N", set_update_rate, "replace the ruleset N times a second from a control thread (default 0)" },
 	{ "gp-log-us", "US", set_gp_log_us, "log RCU grace periods slower than this (default 1000)" },
@@ -812,189 +892,73 @@ __find(const char *name)
 	return NULL;
 }
 
-/* Line of the first "key =" in file, for messages (0 if not found). */
-static unsigned int
-__ini_line_of(const char *file, const char *key)
+/* One "key = value" of the INI file: the option of that name. */
+static int
+__ini_entry(void *arg, const char *key, const char *v, char *err, size_t len)
 {
-	FILE *f = fopen(file, "r");
-	char line[1024];
-	unsigned int n = 0;
-	size_t kl = strlen(key);
+	struct app_options *o = arg;
+	const struct opt_def *d = __find(key);
+	char why[ERR_LEN] = "";
 
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *p = line;
-
-		n++;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (strncmp(p, key, kl) == 0) {
-			p += kl;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == '=') {
-				fclose(f);
-				return n;
-			}
-		}
+	if (d == NULL || strcmp(d->name, "config") == 0) {
+		snprintf(err, len, "unknown key '%.64s'", key);
+		return -1;
 	}
-	fclose(f);
-	return 0;
-}
+	if (d->arg == NULL) {
+		bool on;
 
-/* The first line rte_cfgfile would choke on, with the reason. */
-static unsigned int
-__ini_syntax(const char *file, char *why)
-{
-	FILE *f = fopen(file, "r");
-	char line[1024];
-	unsigned int n = 0;
-
-	if (f == NULL) {
-		snprintf(why, ERR_LEN, "%s", strerror(errno));
-		return 0;
-	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *p = line, *e;
-
-		n++;
-		while (isspace((unsigned char)*p))
-			p++;
-		e = p + strlen(p);
-		while (e > p && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*p == '\0' || *p == ';' || *p == '#')
-			continue;
-		if (*p == '[') {
-			if (e[-1] != ']') {
-				snprintf(why, ERR_LEN, "section header without ']'");
-				fclose(f);
-				return n;
-			}
-			continue;
+		if (__parse_bool(v, &on, why) != 0) {
+			snprintf(err, len, "%s: %s", d->name, why);
+			return -1;
 		}
-		if (strchr(p, '=') == NULL) {
-			snprintf(why, ERR_LEN, "expected 'key = value' or '[section]'");
-			fclose(f);
-			return n;
-		}
+		if (!on)
+			return 0;
 	}
-	fclose(f);
-	snprintf(why, ERR_LEN, "cannot be parsed");
+	if (d->set(o, v, why) != 0) {
+		snprintf(err, len, "%s: %s", d->name, why);
+		return -1;
+	}
 	return 0;
 }
 
 static int
 __load_ini(const char *file, struct app_options *o)
 {
-	struct rte_cfgfile *cf;
-	char err[ERR_LEN] = "";
-	int nsec, i, j, nent;
-	char **secs = NULL;
-	struct rte_cfgfile_entry *ents = NULL;
-	int rc = -1;
+	char err[APP_INI_ERR_LEN];
 
-	/* A FIFO, a device or a huge file is not a configuration. */
-	{
-		struct stat st;
-
-		if (stat(file, &st) != 0) {
-			fprintf(stderr, "pktpath: --config %s: %s\n", file, strerror(errno));
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-			fprintf(stderr, "pktpath: --config %s: not a regular file of at most 1 MiB\n",
-				file);
-			return -1;
-		}
-	}
-	/* rte_cfgfile skips some malformed lines silently: check first. */
-	{
-		unsigned int line = __ini_syntax(file, err);
-
-		if (line != 0) {
-			fprintf(stderr, "pktpath: %s:%u: %s\n", file, line, err);
-			return -1;
-		}
-	}
-	cf = rte_cfgfile_load(file, CFG_FLAG_EMPTY_VALUES);
-	if (cf == NULL) {
-		unsigned int line = __ini_syntax(file, err);
-
-		if (line)
-			fprintf(stderr, "pktpath: %s:%u: %s\n", file, line, err);
-		else
-			fprintf(stderr, "pktpath: --config %s: %s\n", file, err);
+	if (app_ini_load(file, "pktpath", __ini_entry, o, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pktpath: %s\n", err);
 		return -1;
 	}
-	nsec = rte_cfgfile_num_sections(cf, NULL, 0);
-	secs = calloc(nsec > 0 ? nsec : 1, sizeof(*secs));
-	if (secs == NULL)
-		goto out;
-	for (i = 0; i < nsec; i++) {
-		secs[i] = malloc(CFG_NAME_LEN);
-		if (secs[i] == NULL)
-			goto out;
-	}
-	rte_cfgfile_sections(cf, secs, nsec);
-	for (i = 0; i < nsec; i++) {
-		if (strcmp(secs[i], "pktpath") != 0) {
-			fprintf(stderr, "pktpath: %s: unknown section [%s] (only [pktpath])\n",
-				file, secs[i]);
-			goto out;
-		}
-	}
-	if (rte_cfgfile_num_sections(cf, "pktpath", strlen("pktpath")) == 0) {
-		fprintf(stderr, "pktpath: %s: no [pktpath] section\n", file);
-		goto out;
-	}
-	nent = rte_cfgfile_section_num_entries(cf, "pktpath");
-	ents = calloc(nent > 0 ? nent : 1, sizeof(*ents));
-	if (ents == NULL)
-		goto out;
-	rte_cfgfile_section_entries(cf, "pktpath", ents, nent);
-	for (j = 0; j < nent; j++) {
-		const struct opt_def *d = __find(ents[j].name);
-		unsigned int line = __ini_line_of(file, ents[j].name);
-		const char *v = ents[j].value;
+	return 0;
+}
 
-		if (d == NULL || strcmp(d->name, "config") == 0) {
-			fprintf(stderr, "pktpath: %s:%u: unknown key '%s'\n", file,
-				line, ents[j].name);
-			goto out;
-		}
-		if (d->arg == NULL) {
-			bool on;
-
-			if (__parse_bool(v, &on, err) != 0) {
-				fprintf(stderr, "pktpath: %s:%u: %s: %s\n", file, line,
-					d->name, err);
-				goto out;
-			}
-			if (!on)
-				continue;
-		}
-		if (d->set(o, v, err) != 0) {
-			fprintf(stderr, "pktpath: %s:%u: %s: %s\n", file, line,
-				d->name, err);
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	if (secs != NULL)
-		for (i = 0; i < nsec; i++)
-			free(secs[i]);
-	free(secs);
-	free(ents);
-	rte_cfgfile_close(cf);
-	return rc;
+/* The first ingress option given (for messages), or NULL. */
+static const char *
+__ingress_opt(const struct app_options *o)
+{
+	return o->ingress_mode != INGRESS_OFF ? "--ingress" :
+	       o->ingress_kind != APP_KIND_RULES ? "--ingress-kind" :
+	       o->rules[0] != '\0' ? "--rules" :
+	       o->rules_alt[0] != '\0' ? "--rules-alt" :
+	       o->filter[0] != '\0' ? "--filter" :
+	       o->bpf_obj[0] != '\0' ? "--bpf-obj" :
+	       o->update_rate > 0 ? "--update-rate" : NULL;
 }
 
 static int
 __check(struct app_options *o)
 {
+	if (o->n_compare > 0 && o->path != APP_PATH_FULL) {
+		fprintf(stderr, "pktpath: --compare: needs --path full\n");
+		return -1;
+	}
+	if (o->path != APP_PATH_FULL && __ingress_opt(o) != NULL) {
+		fprintf(stderr, "pktpath: %s: needs --path full (rx-only frees every "
+			"frame untouched: nothing would be classified)\n",
+			__ingress_opt(o));
+		return -1;
+	}
 	if (o->n_rxq > 0 && o->source != APP_SRC_PORT) {
 		fprintf(stderr, "pktpath: --rxq: only with --source port\n");
 		return -1;
@@ -1045,10 +1009,6 @@ __check(struct app_options *o)
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;
 	}
-	if (o->n_compare > 0 && o->path != APP_PATH_FULL) {
-		fprintf(stderr, "pktpath: --compare: needs --path full\n");
-		return -1;
-	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&
 	    o->n_local == 0) {
 		fprintf(stderr, "pktpath: --dst: more than %d destinations; give --local\n",
@@ -1058,42 +1018,54 @@ __check(struct app_options *o)
 	return 0;
 }
 
+/* "unknown option" or, for a prefix of several options, "ambiguous". */
+static void
+__bad_option(const char *arg)
+{
+	char list[256] = "";
+	size_t len;
+	unsigned int i, n = 0;
+	const char *eq;
+
+	if (arg == NULL || strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
+			arg ? arg : "");
+		return;
+	}
+	eq = strchr(arg, '=');
+	len = eq != NULL ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	for (i = 0; i < RTE_DIM(opt_defs); i++) {
+		if (strncmp(opt_defs[i].name, arg + 2, len) != 0)
+			continue;
+		if (n++ < 4)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s--%s", n > 1 ? ", " : "", opt_defs[i].name);
+	}
+	if (n > 1)
+		fprintf(stderr, "pktpath: option '%.*s' is ambiguous (%s%s)\n",
+			(int)(len + 2), arg, list, n > 4 ? ", ..." : "");
+	else
+		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n", arg);
+}
+
 int
 app_options_parse(int argc, char **argv, struct app_options *o)
 {
 	struct option lopts[RTE_DIM(opt_defs) + 2];
 	char err[ERR_LEN];
 	const char *prog = argc > 0 ? argv[0] : "pktpath";
-	unsigned int i;
+	unsigned int i, config = 0;
 	int c, idx;
 
 	app_options_default(o);
-
-	/* Pass 1: the INI file, so that the command line overrides it. */
-	for (c = 1; c < argc; c++) {
-		const char *cfg = NULL;
-
-		if (strcmp(argv[c], "--") == 0)
-			break;
-		if (strcmp(argv[c], "--config") == 0 && c + 1 < argc)
-			cfg = argv[c + 1];
-		else if (strncmp(argv[c], "--config=", 9) == 0)
-			cfg = argv[c] + 9;
-		if (cfg != NULL) {
-			if (set_config(o, cfg, err) != 0) {
-				fprintf(stderr, "pktpath: --config: %s\n", err);
-				return -1;
-			}
-			if (__load_ini(cfg, o) != 0)
-				return -1;
-		}
-	}
 
 	for (i = 0; i < RTE_DIM(opt_defs); i++) {
 		lopts[i].name = opt_defs[i].name;
 		lopts[i].has_arg = opt_defs[i].arg ? required_argument : no_argument;
 		lopts[i].flag = NULL;
 		lopts[i].val = 256 + (int)i;
+		if (strcmp(opt_defs[i].name, "config") == 0)
+			config = i;
 	}
 	lopts[i].name = "help";
 	lopts[i].has_arg = no_argument;
@@ -1101,7 +1073,24 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 	lopts[i].val = 'h';
 	memset(&lopts[i + 1], 0, sizeof(lopts[i + 1]));
 
-	optind = 1;
+	/* Pass 1: the INI files, so that the command line overrides them.
+	 * getopt_long itself finds them, so every spelling it accepts
+	 * (--config F, --config=F, --conf F, ...) is seen here too; mistakes
+	 * are left to pass 2. optind = 0 makes glibc start afresh. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", lopts, &idx)) != -1) {
+		if (c != 256 + (int)config)
+			continue;
+		if (set_config(o, optarg, err) != 0) {
+			fprintf(stderr, "pktpath: --config: %s\n", err);
+			return -1;
+		}
+		if (__load_ini(optarg, o) != 0)
+			return -1;
+	}
+
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", lopts, &idx)) != -1) {
 		if (c == 'h') {
@@ -1114,8 +1103,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 					opt_defs[optopt - 256].name,
 					opt_defs[optopt - 256].arg);
 			else
-				fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
+				__bad_option(argv[optind - 1]);
 			return -1;
 		}
 		if (c == ':') {
@@ -1126,7 +1114,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 		i = (unsigned int)(c - 256);
 		if (i >= RTE_DIM(opt_defs))
 			return -1;
-		if (strcmp(opt_defs[i].name, "config") == 0)
+		if (i == config)
 			continue;	/* done in pass 1 */
 		if (opt_defs[i].set(o, optarg, err) != 0) {
 			fprintf(stderr, "pktpath: --%s: %s\n", opt_defs[i].name, err);

@@ -4,6 +4,7 @@
  * takes its variants as constant flags (VPP ip4_input style), and thin
  * wrappers instantiate them, so no variant pays for another's branches.
  */
+#include <assert.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -27,13 +28,29 @@ __running(void)
 }
 
 /* Per-poll Rx counters are kept in registers and flushed to the MIB block
- * every FLUSH_POLLS polls (and when the loop ends): a few microseconds of
- * staleness for the stats thread, no memory traffic per burst. */
-#define FLUSH_POLLS 32
+ * every APP_FLUSH_POLLS polls (and when the loop ends): a few microseconds
+ * of staleness for the stats thread, no memory traffic per burst. */
+#define FLUSH_POLLS APP_FLUSH_POLLS
 
 struct rx_acc {
 	uint64_t packets, bursts, empty, nombuf, nopath, busy, idle;
+	/* The same packets and cycles, for the Mode group: all in mode. */
+	uint64_t m_packets, m_busy, m_idle;
+	unsigned int mode;
 };
+
+/* The Mode group counts per enum ingress_mode, in its order. */
+static_assert(MIB_MODES == INGRESS_MODE_MAX && INGRESS_OFF == 0 &&
+	      INGRESS_RCU == MIB_MODES - 1, "Mode group and ingress modes disagree");
+
+static __rte_always_inline void
+__flush_mode(struct mib_block *mib, struct rx_acc *a)
+{
+	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_PACKETS), a->m_packets);
+	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_BUSY), a->m_busy);
+	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_IDLE), a->m_idle);
+	a->m_packets = a->m_busy = a->m_idle = 0;
+}
 
 static __rte_always_inline void
 __flush(struct mib_block *mib, struct rx_acc *a)
@@ -45,7 +62,24 @@ __flush(struct mib_block *mib, struct rx_acc *a)
 	mib_add(mib, MIB_F(RX, NOPATH), a->nopath);
 	mib_add(mib, MIB_F(RX, BUSYCYCLES), a->busy);
 	mib_add(mib, MIB_F(RX, IDLECYCLES), a->idle);
-	memset(a, 0, sizeof(*a));
+	__flush_mode(mib, a);
+	a->packets = a->bursts = a->empty = a->nombuf = a->nopath = 0;
+	a->busy = a->idle = 0;
+}
+
+/* Follow the worker's ingress mode (hook loops): what was counted so far
+ * belongs to the mode it was counted in, so a change flushes it first. A
+ * burst then counts in the mode ingress_burst() classified it in, an empty
+ * poll in the mode the worker took at the top of the loop. */
+static __rte_always_inline void
+__sync_mode(const struct app_worker *w, struct mib_block *mib, struct rx_acc *a)
+{
+	unsigned int m = ingress_worker_mode(w->ig, w->idx);
+
+	if (unlikely(m != a->mode)) {
+		__flush_mode(mib, a);
+		a->mode = m;
+	}
 }
 
 /* --capture: copy the packet if it is of the kind asked for. */
@@ -83,7 +117,7 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	struct mib_block *mib = &w->mib;
 	const struct path_conf *pc = w->pc;
 	const uint16_t burst = w->burst;
-	struct rx_acc acc = { 0 };
+	struct rx_acc acc = { .mode = INGRESS_OFF };
 	uint64_t prev = rte_rdtsc(), now;
 	unsigned int polls = 0;
 	uint16_t n = 0, i;
@@ -97,11 +131,16 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		/* One TSC read per poll: the cycles since the previous read
 		 * belong to the previous poll, busy if it carried packets. */
 		now = rte_rdtsc();
-		if (n)
+		if (n) {
 			acc.busy += now - prev;
-		else
+			acc.m_busy += now - prev;
+		} else {
 			acc.idle += now - prev;
+			acc.m_idle += now - prev;
+		}
 		prev = now;
+		if (hook)
+			__sync_mode(w, mib, &acc);
 		if (unlikely(++polls == FLUSH_POLLS)) {
 			polls = 0;
 			__flush(mib, &acc);
@@ -119,6 +158,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		}
 		acc.packets += n;
 		acc.bursts++;
+		if (!hook)
+			acc.m_packets += n;	/* always off */
 
 		if (full && !hook) {
 			uint64_t octets = 0;
@@ -155,6 +196,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			}
 			mib_add(mib, MIB_F(RX, OCTETS), octets);
 			ingress_burst(ig, w->idx, pkts, n, keep, mib);
+			__sync_mode(w, mib, &acc);	/* the mode it ran in */
+			acc.m_packets += n;
 			for (i = 0; i < n; i++) {
 				unsigned int out = MIB_F(INGRESS, DROPPED);
 
@@ -177,10 +220,13 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			rte_pktmbuf_free_bulk(pkts, n);
 	}
 	now = rte_rdtsc();
-	if (n)
+	if (n) {
 		acc.busy += now - prev;
-	else
+		acc.m_busy += now - prev;
+	} else {
 		acc.idle += now - prev;
+		acc.m_idle += now - prev;
+	}
 	__flush(mib, &acc);
 }
 

@@ -917,6 +917,19 @@ mibs_new(unsigned int n)
 
 static void watchdog(int sig);
 
+/* An updater source that records the seq of every update it is asked for. */
+static const struct ingress_classifier *upd_src;
+static unsigned int upd_seen[4096], upd_seen_n;
+
+static struct ingress_classifier *
+make_recorded(void *arg, unsigned int seq)
+{
+	(void)arg;
+	if (upd_seen_n < RTE_DIM(upd_seen))
+		upd_seen[upd_seen_n++] = seq;
+	return ingress_classifier_clone(upd_src);
+}
+
 static void
 test_hook_single(void **state)
 {
@@ -964,6 +977,15 @@ test_hook_single(void **state)
 	assert_int_equal(ingress_replace(ing, c), -EINVAL);	/* already in */
 	ingress_describe(ing, desc, sizeof(desc));
 	assert_string_equal(desc, "rules t.rules: 3 rules (1 count), default pass");
+	{
+		struct ingress_info in;
+
+		ingress_info(ing, &in);
+		assert_string_equal(in.kind, "rules");
+		assert_string_equal(in.desc, desc);
+		assert_int_equal(in.rules, 3);
+		assert_int_equal(in.id, c->id);
+	}
 	assert_int_equal(RD(ctl, RULEUPDATES), 1);
 	assert_int_equal(RD(ctl, GRACEPERIODS), 1);
 
@@ -982,6 +1004,8 @@ test_hook_single(void **state)
 				pkts[i]->hash.fdir.hi = 0;
 			}
 			assert_int_equal(ingress_burst(ing, 0, pkts, 8, keep, &w), 7);
+			/* the mode the burst ran in, for the Mode group */
+			assert_int_equal(ingress_worker_mode(ing, 0), mode);
 			pk += 8;
 			assert_int_equal(keep[0], 0);
 			for (i = 1; i < 8; i++)
@@ -1020,10 +1044,36 @@ test_hook_single(void **state)
 		assert_int_equal(ingress_burst(ing, 0, big, 0, bk, &w), 0);
 	}
 
+	/* The updater over several runs: its count and its seq go on. */
+	assert_int_equal(ingress_set_mode(ing, INGRESS_LOCK), 0);
+	/* This thread is worker 0: it takes lock (leaving rcu, going
+	 * offline) at its next burst boundary, which the updater's grace
+	 * periods would otherwise wait for. */
+	ingress_worker_quiescent(ing, 0, &w);
+	upd_seen_n = 0;
+	upd_src = ingress_classifier_clone(c);	/* ours: c goes with the first update */
+	assert_non_null(upd_src);
+	assert_int_equal(ingress_updater_runs(ing), 0);
+	for (i = 0; i < 3; i++) {
+		uint64_t u0 = ingress_updater_count(ing);
+
+		assert_int_equal(ingress_updater_start(ing, 2000, make_recorded, NULL), 0);
+		while (ingress_updater_count(ing) < u0 + 5) {
+			ingress_worker_quiescent(ing, 0, &w);
+			rte_delay_us_sleep(1000);
+		}
+		ingress_updater_stop(ing);
+		assert_int_equal(ingress_updater_runs(ing), i + 1);
+	}
+	assert_int_equal(ingress_updater_count(ing), upd_seen_n);
+	for (i = 0; i < upd_seen_n; i++)
+		assert_int_equal(upd_seen[i], i);	/* 0, 1, 2... across runs */
+	c = NULL;	/* freed by the hook with the first update */
+
 	/* none refuses updates; the updater refuses none */
 	assert_int_equal(ingress_set_mode(ing, INGRESS_NONE), 0);
 	{
-		struct ingress_classifier *n = ingress_classifier_clone(c);
+		struct ingress_classifier *n = ingress_classifier_clone(upd_src);
 
 		assert_int_equal(ingress_replace(ing, n), -EPERM);
 		ingress_classifier_free(n);
@@ -1034,6 +1084,7 @@ test_hook_single(void **state)
 
 	ingress_worker_stop(ing, 0);
 	ingress_free(ing);
+	ingress_classifier_free((struct ingress_classifier *)upd_src);
 	alarm(0);
 	for (i = 0; i < 8; i++)
 		rte_pktmbuf_free(pkts[i]);

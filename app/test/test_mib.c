@@ -24,7 +24,7 @@
 
 static const char *const grp_names[MIB_GRP_MAX] = {
 	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
-	"Ingress", "Peer", "Capture" };
+	"Ingress", "Peer", "Capture", "Mode" };
 
 /* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
  * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
@@ -575,6 +575,68 @@ test_conservation(void **state)
 	assert_int_equal(why[8], 'x');
 }
 
+/* mib_conservation_eval: the same four laws as mib_check_conservation, in
+ * its order and with its names, then RxPackets = the Mode packets. */
+static void
+test_conservation_eval(void **state)
+{
+	static const char *const mode_fields[MIB_MODES] = { "ModeOffPackets",
+		"ModeNonePackets", "ModeLockPackets", "ModeRwlockPackets", "ModeRcuPackets" };
+	struct mib_law laws[MIB_N_LAWS];
+	uint64_t t[MIB_FIELD_MAX];
+	char why[256];
+	unsigned int i, m, k;
+
+	(void)state;
+	__consistent(t);
+	mib_conservation_eval(t, laws);
+	for (i = 0; i < 4; i++) {
+		size_t n = strlen(laws[i].lhs_name);
+
+		assert_int_equal(laws[i].lhs, laws[i].rhs);
+		/* law_name[i] is the name and a blank */
+		assert_int_equal(strlen(law_name[i]), n + 1);
+		assert_int_equal(strncmp(law_name[i], laws[i].lhs_name, n), 0);
+	}
+	/* each term breaks exactly its first law, by exactly its amount */
+	for (i = 0; i < RTE_DIM(terms); i++) {
+		__consistent(t);
+		t[terms[i].f] += 7;
+		assert_int_equal(mib_check_conservation(t, why, sizeof(why)), -1);
+		mib_conservation_eval(t, laws);
+		for (k = 0; k <= (unsigned int)terms[i].law; k++) {
+			int64_t d = (int64_t)(laws[k].rhs - laws[k].lhs);
+
+			if (k < (unsigned int)terms[i].law)
+				assert_int_equal(d, 0);
+			else
+				assert_true(d == 7 || d == -7);
+		}
+		assert_non_null(strstr(why, laws[terms[i].law].rhs_name));
+	}
+	/* the Mode law: every mode's packets, and nothing else of the group */
+	__consistent(t);
+	for (m = 0; m < MIB_MODES; m++) {
+		assert_int_equal(mib_field_lookup("Mode", mode_fields[m]),
+				 (int)MIB_MODE_F(m, MIB_MODE_K_PACKETS));
+		t[MIB_MODE_F(m, MIB_MODE_K_PACKETS)] = m == 2 ? 60 : 10;
+		t[MIB_MODE_F(m, MIB_MODE_K_BUSY)] = 12345;
+		t[MIB_MODE_F(m, MIB_MODE_K_IDLE)] = 678;
+	}
+	mib_conservation_eval(t, laws);
+	assert_string_equal(laws[4].lhs_name, "RxPackets");
+	assert_int_equal(laws[4].lhs, 100);
+	assert_int_equal(laws[4].rhs, 100);
+	t[MIB_MODE_F(4, MIB_MODE_K_PACKETS)]++;
+	mib_conservation_eval(t, laws);
+	assert_int_equal(laws[4].rhs, 101);
+	/* the path laws do not look at the Mode group */
+	assert_int_equal(mib_check_conservation(t, NULL, 0), 0);
+	assert_int_equal(mib_field_lookup("Mode", "ModeRcuIdleCycles"),
+			 (int)MIB_MODE_F(4, MIB_MODE_K_IDLE));
+	assert_int_equal(mib_field_kind(MIB_MODE_F(3, MIB_MODE_K_BUSY)), MIB_KIND_SUM);
+}
+
 int
 main(void)
 {
@@ -586,6 +648,7 @@ main(void)
 		cmocka_unit_test(test_fold_random),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_conservation_eval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,28 @@ ingress_scope_parse(const char *s, enum ingress_scope *out)
 /* Create / free                                                     */
 /* ---------------------------------------------------------------- */
 
+/* Copy what ingress_info() reports about c (the classifier now installed). */
+static void
+__info_set(struct __ingress_ctl *c, const struct ingress_classifier *cls)
+{
+	struct ingress_info in;
+
+	memset(&in, 0, sizeof(in));
+	in.rules = -1;
+	snprintf(in.desc, sizeof(in.desc), "none");
+	if (cls != NULL) {
+		snprintf(in.kind, sizeof(in.kind), "%s", ingress_classifier_kind(cls));
+		snprintf(in.desc, sizeof(in.desc), "%s", ingress_classifier_desc(cls));
+		in.rules = ingress_rules_count(cls);
+		if (in.rules < 0)
+			in.rules = -1;
+		in.id = cls->id;
+	}
+	pthread_mutex_lock(&c->info_mtx);
+	c->info = in;
+	pthread_mutex_unlock(&c->info_mtx);
+}
+
 struct ingress *
 ingress_create(unsigned int n_workers, enum ingress_mode mode,
 	       enum ingress_scope scope, struct ingress_classifier *initial,
@@ -124,6 +146,8 @@ ingress_create(unsigned int n_workers, enum ingress_mode mode,
 	}
 	pthread_mutex_init(&c->mtx, NULL);
 	pthread_mutex_init(&c->upd_mtx, NULL);
+	pthread_mutex_init(&c->info_mtx, NULL);
+	__info_set(c, initial);
 	c->mib = ctl;
 	c->gp_log_us = GP_LOG_US_DEFAULT;
 	c->socket = socket;
@@ -152,6 +176,7 @@ ingress_free(struct ingress *ing)
 	ingress_classifier_free(ing->cur);
 	pthread_mutex_destroy(&ing->ctl->mtx);
 	pthread_mutex_destroy(&ing->ctl->upd_mtx);
+	pthread_mutex_destroy(&ing->ctl->info_mtx);
 	free(ing->ctl);
 	rte_free(ing->qsv);
 	rte_free(ing);
@@ -499,6 +524,7 @@ ingress_replace(struct ingress *ing, struct ingress_classifier *next)
 	 * loads next. One that loaded old finished before we got the lock. */
 	rte_rwlock_write_unlock(&ing->rwlock);
 	rte_spinlock_unlock(&ing->lock);
+	__info_set(c, next);
 	/* rcu readers may still hold old until their next quiescent report. */
 	us = grace_period(ing);
 	mib_inc(&c->mib, MIB_F(INGRESS, RULEUPDATES));
@@ -515,11 +541,18 @@ ingress_describe(struct ingress *ing, char *buf, size_t len)
 {
 	int n;
 
-	pthread_mutex_lock(&ing->ctl->mtx);
-	n = snprintf(buf, len, "%s",
-		     ing->cur ? ingress_classifier_desc(ing->cur) : "none");
-	pthread_mutex_unlock(&ing->ctl->mtx);
+	pthread_mutex_lock(&ing->ctl->info_mtx);
+	n = snprintf(buf, len, "%s", ing->ctl->info.desc);
+	pthread_mutex_unlock(&ing->ctl->info_mtx);
 	return n;
+}
+
+void
+ingress_info(struct ingress *ing, struct ingress_info *out)
+{
+	pthread_mutex_lock(&ing->ctl->info_mtx);
+	*out = ing->ctl->info;
+	pthread_mutex_unlock(&ing->ctl->info_mtx);
 }
 
 /* ---------------------------------------------------------------- */
@@ -565,12 +598,14 @@ updater_thread(void *arg)
 	struct ingress *ing = arg;
 	struct __ingress_ctl *c = ing->ctl;
 	const uint64_t period = (uint64_t)llround(1e9 / c->upd_rate);
-	uint64_t next = mono_ns(), now, nulls = 0, fails = 0;
+	uint64_t next = mono_ns(), now, nulls = 0, fails = 0, done = 0;
+	uint64_t run = c->upd_runs;	/* set before the thread was created */
 	struct ingress_classifier *cls;
-	unsigned int seq = 0;
+	unsigned int seq = c->upd_seq;
 	int rc;
 
-	INGRESS_LOG(INFO, "updater: %.1f replaces/s", c->upd_rate);
+	INGRESS_LOG(INFO, "updater: run %" PRIu64 ": %.1f replaces/s", run,
+		    c->upd_rate);
 	for (;;) {
 		next += period ? period : 1;
 		now = mono_ns();
@@ -594,9 +629,14 @@ updater_thread(void *arg)
 			continue;
 		}
 		__atomic_fetch_add(&c->upd_count, 1, __ATOMIC_RELAXED);
+		done++;
 	}
-	INGRESS_LOG(INFO, "updater: stopped after %" PRIu64 " replaces",
-		    __atomic_load_n(&c->upd_count, __ATOMIC_RELAXED));
+	/* Read by the next start, after pthread_join (which orders it). */
+	c->upd_seq = seq;
+	INGRESS_LOG(INFO, "updater: run %" PRIu64 " stopped after %" PRIu64
+		    " replaces (%" PRIu64 " over %" PRIu64 " run%s)", run, done,
+		    __atomic_load_n(&c->upd_count, __ATOMIC_RELAXED), run,
+		    run == 1 ? "" : "s");
 	return NULL;
 }
 
@@ -623,7 +663,8 @@ ingress_updater_start(struct ingress *ing, double rate_per_s,
 		c->upd_make = make;
 		c->upd_arg = arg;
 		c->upd_stop = 0;
-		c->upd_count = 0;
+		/* Relaxed: a count; the thread reads it after pthread_create. */
+		__atomic_store_n(&c->upd_runs, c->upd_runs + 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&c->mtx);
 	if (rc == 0) {
@@ -634,6 +675,8 @@ ingress_updater_start(struct ingress *ing, double rate_per_s,
 			rc = rc < 0 ? rc : -rc;
 			pthread_mutex_lock(&c->mtx);
 			c->upd_running = false;
+			__atomic_store_n(&c->upd_runs, c->upd_runs - 1,
+					 __ATOMIC_RELAXED);
 			pthread_mutex_unlock(&c->mtx);
 		}
 	}
@@ -666,4 +709,10 @@ uint64_t
 ingress_updater_count(const struct ingress *ing)
 {
 	return __atomic_load_n(&ing->ctl->upd_count, __ATOMIC_RELAXED);
+}
+
+uint64_t
+ingress_updater_runs(const struct ingress *ing)
+{
+	return __atomic_load_n(&ing->ctl->upd_runs, __ATOMIC_RELAXED);
 }

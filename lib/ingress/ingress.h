@@ -276,6 +276,10 @@ ingress_classify_burst(const struct ingress_classifier *c,
 
 /* ---- the "rules" kind ---- */
 
+/** Largest rules file ingress_rules_parse_file() reads: 65,536 rules (the
+ *  most a set may have) of gen-rules.py's kind take 6 MiB. */
+#define INGRESS_RULES_FILE_MAX (16 << 20)
+
 /**
  * Parse and compile a rules file (grammar in the README and in
  * ingress_rules_parse_string()).
@@ -287,8 +291,10 @@ ingress_classify_burst(const struct ingress_classifier *c,
  *                for errors without a line: unreadable file, compilation)
  * @param errlen  size of err (may be 0 with err NULL)
  * @return 0, or -EINVAL (syntax or value error, binary file),
- *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -E2BIG (more than 65536
- *         rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM, -ERANGE).
+ *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -EFBIG (a file over
+ *         INGRESS_RULES_FILE_MAX, refused before it is read), -E2BIG (more
+ *         than 65536 rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM,
+ *         -ERANGE).
  *         Thread-safe (needs EAL: rte_acl allocates with rte_malloc).
  */
 int ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
@@ -479,9 +485,26 @@ int ingress_replace(struct ingress *ing, struct ingress_classifier *next);
 
 /**
  * Copy the current classifier's description ("none" if there is none).
- * @return snprintf's result. Thread-safe (control side: takes the mutex).
+ * @return snprintf's result. Thread-safe; never waits for a writer (see
+ * ingress_info()).
  */
 int ingress_describe(struct ingress *ing, char *buf, size_t len);
+
+/** The installed classifier, as ingress_info() reports it. */
+struct ingress_info {
+	char kind[16];			/**< "rules", "pcap-filter", "bpf", or "" */
+	char desc[INGRESS_DESC_MAX];	/**< its description, or "none" */
+	int rules;			/**< rules kind: its rules; else -1 */
+	uint32_t id;			/**< the object's id (changes on every
+					     install, clones included) */
+};
+
+/**
+ * The installed classifier's kind, description and rule count. Never waits
+ * for a writer (a grace period, a flip): it reads a copy the writer makes
+ * after each swap. Thread-safe.
+ */
+void ingress_info(struct ingress *ing, struct ingress_info *out);
 
 /**
  * Threshold above which a grace period (and the wait of a mode flip) is
@@ -498,7 +521,11 @@ typedef struct ingress_classifier *(*ingress_make_fn)(void *arg,
  * "ingress-upd") that calls make(arg, seq) and ingress_replace() with the
  * result rate_per_s times a second (absolute CLOCK_MONOTONIC deadlines;
  * when late by more than 10 periods it skips ahead instead of bursting).
+ * seq goes on from where the previous run stopped (0 for the first run).
  * A NULL from make or a failed replace is logged and the object freed.
+ * To change what make() builds, stop the updater first: after
+ * ingress_updater_stop() returns, nothing it built is installed any more
+ * (see the application's reloads).
  *
  * @return 0; -EINVAL if rate_per_s is not in (0, 1e6] or make is NULL;
  *         -EPERM in mode none; -EBUSY if already running; -errno of the
@@ -514,8 +541,15 @@ int ingress_updater_start(struct ingress *ing, double rate_per_s,
  */
 void ingress_updater_stop(struct ingress *ing);
 
-/** Number of replaces the updater has done since it was started. Thread-safe. */
+/**
+ * Number of replaces the updater has done, over all its runs since
+ * ingress_create() (a stop, e.g. for mode none or a reload, does not reset
+ * it). Thread-safe.
+ */
 uint64_t ingress_updater_count(const struct ingress *ing);
+
+/** Number of times the updater was started. Thread-safe. */
+uint64_t ingress_updater_runs(const struct ingress *ing);
 
 /* ------------------------------------------------------------------ */
 /* Internals: used by the inline fast path below, do not touch.         */
@@ -779,6 +813,21 @@ ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
 		rte_rcu_qsbr_quiescent(ing->qsv, wid);
 		mib_inc(mib, MIB_F(INGRESS, RCUQUIESCENT));
 	}
+}
+
+/**
+ * The mode worker wid is in: the one its last ingress_burst() classified
+ * with, or its last ingress_worker_quiescent() took (INGRESS_OFF while it
+ * is stopped). What a worker attributes its packets and cycles to, so that
+ * per-mode figures are exact across flips. Worker wid only (it reads its
+ * own published state, which only it writes); wait-free.
+ */
+static inline enum ingress_mode
+ingress_worker_mode(const struct ingress *ing, unsigned int wid)
+{
+	uint32_t cfg = __atomic_load_n(&ing->w[wid].cfg, __ATOMIC_RELAXED);
+
+	return cfg >= __INGRESS_W_STARTING ? INGRESS_OFF : __INGRESS_CFG_MODE(cfg);
 }
 
 

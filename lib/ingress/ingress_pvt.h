@@ -48,7 +48,14 @@ struct __ingress_ctl {
 	double upd_rate;
 	ingress_make_fn upd_make;
 	void *upd_arg;
-	uint64_t upd_count;		/* atomic */
+	uint64_t upd_count;		/* atomic: replaces, every run */
+	uint64_t upd_runs;		/* atomic, written under upd_mtx: runs */
+	unsigned int upd_seq;		/* under upd_mtx: next make() seq */
+	/* What ingress_info() reports: updated by writers (under mtx) after
+	 * each swap, read under info_mtx alone, so that a reader never waits
+	 * for a writer's grace period or a flip. */
+	pthread_mutex_t info_mtx;
+	struct ingress_info info;
 };
 
 /* ---- the "rules" kind (rules_parse.c, rules.c) ---- */

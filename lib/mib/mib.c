@@ -219,6 +219,37 @@ static const char *const capture_names[] = {
 };
 static_assert(RTE_DIM(capture_names) == MIB_CAPTURE_MAX, "Capture names and enum disagree");
 
+static const char *const mode_names[] = {
+	[MIB_MODE_OFFPACKETS] = "ModeOffPackets",
+	[MIB_MODE_OFFBUSYCYCLES] = "ModeOffBusyCycles",
+	[MIB_MODE_OFFIDLECYCLES] = "ModeOffIdleCycles",
+	[MIB_MODE_NONEPACKETS] = "ModeNonePackets",
+	[MIB_MODE_NONEBUSYCYCLES] = "ModeNoneBusyCycles",
+	[MIB_MODE_NONEIDLECYCLES] = "ModeNoneIdleCycles",
+	[MIB_MODE_LOCKPACKETS] = "ModeLockPackets",
+	[MIB_MODE_LOCKBUSYCYCLES] = "ModeLockBusyCycles",
+	[MIB_MODE_LOCKIDLECYCLES] = "ModeLockIdleCycles",
+	[MIB_MODE_RWLOCKPACKETS] = "ModeRwlockPackets",
+	[MIB_MODE_RWLOCKBUSYCYCLES] = "ModeRwlockBusyCycles",
+	[MIB_MODE_RWLOCKIDLECYCLES] = "ModeRwlockIdleCycles",
+	[MIB_MODE_RCUPACKETS] = "ModeRcuPackets",
+	[MIB_MODE_RCUBUSYCYCLES] = "ModeRcuBusyCycles",
+	[MIB_MODE_RCUIDLECYCLES] = "ModeRcuIdleCycles",
+};
+static_assert(RTE_DIM(mode_names) == MIB_MODE_MAX, "Mode names and enum disagree");
+static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one triple per mode");
+static_assert(MIB_MODE_F(4, MIB_MODE_K_IDLE) == MIB_F(MODE, RCUIDLECYCLES),
+	      "MIB_MODE_F and the enum disagree");
+
+static const char *const mode_labels[MIB_MODES] = {
+	"off", "none", "lock", "rwlock", "rcu" };
+
+const char *
+mib_mode_name(unsigned int m)
+{
+	return m < MIB_MODES ? mode_labels[m] : NULL;
+}
+
 struct group_desc {
 	const char *name;
 	unsigned int first;
@@ -254,6 +285,8 @@ static const struct group_desc groups[] = {
 		"pktpath inetpeer-like stage counter" },
 	[MIB_GRP_CAPTURE] = { "Capture", MIB_BASE_CAPTURE, MIB_CAPTURE_MAX,
 		capture_names, "pktpath capture counter" },
+	[MIB_GRP_MODE] = { "Mode", MIB_BASE_MODE, MIB_MODE_MAX, mode_names,
+		"pktpath packets and cycles by the ingress mode in force" },
 };
 static_assert(RTE_DIM(groups) == MIB_GRP_MAX, "group table and enum disagree");
 
@@ -621,50 +654,53 @@ mib_delta(const uint64_t *cur, const uint64_t *base, uint64_t *out)
 
 #define T(g, n) t[MIB_F(g, n)]
 
+void
+mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS])
+{
+	unsigned int m;
+
+	laws[0] = (struct mib_law){ "RxPackets", "RxNotIp + RxOtherHost + "
+		"RxNoPath + IngressDropped + InReceives", T(RX, PACKETS),
+		T(RX, NOTIP) + T(RX, OTHERHOST) + T(RX, NOPATH) +
+		T(INGRESS, DROPPED) + T(IP, INRECEIVES) };
+	laws[1] = (struct mib_law){ "IngressPackets",
+		"IngressPassed + IngressDropped", T(INGRESS, PACKETS),
+		T(INGRESS, PASSED) + T(INGRESS, DROPPED) };
+	laws[2] = (struct mib_law){ "InReceives", "InDelivers + IP drops",
+		T(IP, INRECEIVES), T(IP, INDELIVERS) + T(IP, INHDRERRORS) +
+		T(IPEXT, INTRUNCATEDPKTS) + T(IP, INDISCARDS) +
+		T(IP, INADDRERRORS) + T(IP, INUNKNOWNPROTOS) + T(IP, REASMREQDS) +
+		T(PATH, IPINVALIDSOURCE) + T(PATH, IPINVALIDDEST) +
+		T(PATH, IPMCASTNOTJOINED) + T(PATH, IPSRCROUTE) };
+	laws[3] = (struct mib_law){ "InDelivers", "L4 outcomes", T(IP, INDELIVERS),
+		T(UDP, INDATAGRAMS) + T(UDP, NOPORTS) + T(UDP, INERRORS) +
+		T(UDP, IGNOREDMULTI) + T(UDPLITE, INDATAGRAMS) +
+		T(UDPLITE, NOPORTS) + T(UDPLITE, INERRORS) +
+		T(UDPLITE, IGNOREDMULTI) + T(TCP, INSEGS) + T(PATH, TCPNOTHOST) +
+		T(ICMP, INMSGS) + T(PATH, IGMPDELIVERED) + T(PATH, PIMDELIVERED) };
+	laws[4] = (struct mib_law){ "RxPackets", "Mode packets (ModeOffPackets + "
+		"... + ModeRcuPackets)", T(RX, PACKETS), 0 };
+	for (m = 0; m < MIB_MODES; m++)
+		laws[4].rhs += t[MIB_MODE_F(m, MIB_MODE_K_PACKETS)];
+}
+
+/* Laws of the receive path (the rest need the application's workers). */
+#define PATH_LAWS 4
+
 int
 mib_check_conservation(const uint64_t *t, char *why, size_t len)
 {
-	uint64_t lhs, rhs;
+	struct mib_law laws[MIB_N_LAWS];
+	unsigned int i;
 
-	lhs = T(RX, PACKETS);
-	rhs = T(RX, NOTIP) + T(RX, OTHERHOST) + T(RX, NOPATH) +
-	      T(INGRESS, DROPPED) + T(IP, INRECEIVES);
-	if (lhs != rhs) {
+	mib_conservation_eval(t, laws);
+	for (i = 0; i < PATH_LAWS; i++) {
+		if (laws[i].lhs == laws[i].rhs)
+			continue;
 		if (why)
-			snprintf(why, len, "RxPackets %" PRIu64 " != RxNotIp + RxOtherHost + "
-				 "RxNoPath + IngressDropped + InReceives %" PRIu64, lhs, rhs);
-		return -1;
-	}
-	lhs = T(INGRESS, PACKETS);
-	rhs = T(INGRESS, PASSED) + T(INGRESS, DROPPED);
-	if (lhs != rhs) {
-		if (why)
-			snprintf(why, len, "IngressPackets %" PRIu64
-				 " != IngressPassed + IngressDropped %" PRIu64, lhs, rhs);
-		return -1;
-	}
-	lhs = T(IP, INRECEIVES);
-	rhs = T(IP, INDELIVERS) + T(IP, INHDRERRORS) + T(IPEXT, INTRUNCATEDPKTS) +
-	      T(IP, INDISCARDS) + T(IP, INADDRERRORS) + T(IP, INUNKNOWNPROTOS) +
-	      T(IP, REASMREQDS) + T(PATH, IPINVALIDSOURCE) +
-	      T(PATH, IPINVALIDDEST) + T(PATH, IPMCASTNOTJOINED) +
-	      T(PATH, IPSRCROUTE);
-	if (lhs != rhs) {
-		if (why)
-			snprintf(why, len, "InReceives %" PRIu64 " != InDelivers + IP drops %"
-				 PRIu64, lhs, rhs);
-		return -1;
-	}
-	lhs = T(IP, INDELIVERS);
-	rhs = T(UDP, INDATAGRAMS) + T(UDP, NOPORTS) + T(UDP, INERRORS) +
-	      T(UDP, IGNOREDMULTI) + T(UDPLITE, INDATAGRAMS) + T(UDPLITE, NOPORTS) +
-	      T(UDPLITE, INERRORS) + T(UDPLITE, IGNOREDMULTI) + T(TCP, INSEGS) +
-	      T(PATH, TCPNOTHOST) + T(ICMP, INMSGS) + T(PATH, IGMPDELIVERED) +
-	      T(PATH, PIMDELIVERED);
-	if (lhs != rhs) {
-		if (why)
-			snprintf(why, len, "InDelivers %" PRIu64 " != L4 outcomes %" PRIu64,
-				 lhs, rhs);
+			snprintf(why, len, "%s %" PRIu64 " != %s %" PRIu64,
+				 laws[i].lhs_name, laws[i].lhs, laws[i].rhs_name,
+				 laws[i].rhs);
 		return -1;
 	}
 	if (why && len)

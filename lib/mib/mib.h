@@ -9,7 +9,7 @@
  * The schema follows Linux 6.18: one enum per group (Ip, Icmp, IcmpMsg, Tcp,
  * Udp, UdpLite as printed by /proc/net/snmp, IpExt as printed by
  * /proc/net/netstat, plus pktpath's own groups
- * Rx, Path, Ingress, Peer, Capture), each ending in a *_MAX count, with one
+ * Rx, Path, Ingress, Peer, Capture, Mode), each ending in a *_MAX count, with one
  * name table per group whose size is checked against the enum at compile
  * time. All groups are laid end to end in one flat index space: field
  * MIB_F(IP, INRECEIVES) is the index of Ip.InReceives in a block.
@@ -63,6 +63,7 @@ enum mib_group {
 	MIB_GRP_INGRESS,
 	MIB_GRP_PEER,
 	MIB_GRP_CAPTURE,
+	MIB_GRP_MODE,
 	MIB_GRP_MAX
 };
 
@@ -277,6 +278,38 @@ enum mib_capture {
 	MIB_CAPTURE_MAX
 };
 
+/**
+ * Mode (pktpath): the worker's packets, busy and idle cycles split by the
+ * ingress guard mode in force (one triple per enum ingress_mode, in its
+ * order: off none lock rwlock rcu), so that per-mode rates stay exact
+ * across live flips. A burst counts in the mode it was classified in; an
+ * empty poll in the mode the worker was in. Without an ingress hook
+ * everything is "off". The sums equal RxPackets, BusyCycles, IdleCycles.
+ */
+enum mib_mode {
+	MIB_MODE_OFFPACKETS,
+	MIB_MODE_OFFBUSYCYCLES,
+	MIB_MODE_OFFIDLECYCLES,
+	MIB_MODE_NONEPACKETS,
+	MIB_MODE_NONEBUSYCYCLES,
+	MIB_MODE_NONEIDLECYCLES,
+	MIB_MODE_LOCKPACKETS,
+	MIB_MODE_LOCKBUSYCYCLES,
+	MIB_MODE_LOCKIDLECYCLES,
+	MIB_MODE_RWLOCKPACKETS,
+	MIB_MODE_RWLOCKBUSYCYCLES,
+	MIB_MODE_RWLOCKIDLECYCLES,
+	MIB_MODE_RCUPACKETS,
+	MIB_MODE_RCUBUSYCYCLES,
+	MIB_MODE_RCUIDLECYCLES,
+	MIB_MODE_MAX
+};
+
+/** Modes in the Mode group (enum ingress_mode's INGRESS_MODE_MAX). */
+#define MIB_MODES 5
+/** Of a mode's triple: packets, busy cycles, idle cycles. */
+enum mib_mode_kind { MIB_MODE_K_PACKETS, MIB_MODE_K_BUSY, MIB_MODE_K_IDLE, MIB_MODE_K_MAX };
+
 /** First flat index of each group. */
 enum mib_base {
 	MIB_BASE_IP = 0,
@@ -291,14 +324,22 @@ enum mib_base {
 	MIB_BASE_INGRESS = MIB_BASE_PATH + MIB_PATH_MAX,
 	MIB_BASE_PEER = MIB_BASE_INGRESS + MIB_INGRESS_MAX,
 	MIB_BASE_CAPTURE = MIB_BASE_PEER + MIB_PEER_MAX,
+	MIB_BASE_MODE = MIB_BASE_CAPTURE + MIB_CAPTURE_MAX,
 	/** Number of fields in a block. */
-	MIB_FIELD_MAX = MIB_BASE_CAPTURE + MIB_CAPTURE_MAX
+	MIB_FIELD_MAX = MIB_BASE_MODE + MIB_MODE_MAX
 };
 
 /** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
 #define MIB_F(GRP, NAME) (MIB_BASE_##GRP + MIB_##GRP##_##NAME)
 /** Flat index of IcmpMsg InType<type>. */
 #define MIB_ICMPMSG_IN(type) (MIB_BASE_ICMPMSG + MIB_ICMPMSG_INTYPE0 + (unsigned int)(type))
+
+/** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
+ *  "rcu": enum ingress_mode's names), or NULL if m >= MIB_MODES. */
+const char *mib_mode_name(unsigned int m);
+
+/** Flat index of the Mode field of kind k (enum mib_mode_kind) for mode m. */
+#define MIB_MODE_F(m, k) (MIB_BASE_MODE + (unsigned int)(m) * MIB_MODE_K_MAX + (unsigned int)(k))
 
 /** How a field is folded over blocks. */
 enum mib_kind {
@@ -463,6 +504,26 @@ extern const unsigned int mib_n_terminals;
  * in why (if non-NULL).
  */
 int mib_check_conservation(const uint64_t *t, char *why, size_t len);
+
+/** One conservation law evaluated on totals: lhs must equal rhs. */
+struct mib_law {
+	const char *lhs_name;	/**< "RxPackets" */
+	const char *rhs_name;	/**< "RxNotIp + RxOtherHost + ..." */
+	uint64_t lhs;
+	uint64_t rhs;
+};
+
+/** Laws mib_conservation_eval() evaluates: the four of
+ *  mib_check_conservation(), then RxPackets = the Mode group's packets. */
+#define MIB_N_LAWS 5
+
+/**
+ * Evaluate every law on totals t (no verdict: the caller decides how far
+ * a live snapshot may be off). The first four are mib_check_conservation()'s,
+ * in its order; the fifth is RxPackets = sum of the Mode group's packets,
+ * which only the application's workers fill. Thread-safe.
+ */
+void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,7 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 		MIB_GRP_UDP, MIB_GRP_UDPLITE };
 	static const enum mib_group netstat[] = {
 		MIB_GRP_IPEXT, MIB_GRP_RX, MIB_GRP_PATH, MIB_GRP_INGRESS,
-		MIB_GRP_PEER, MIB_GRP_CAPTURE };
+		MIB_GRP_PEER, MIB_GRP_CAPTURE, MIB_GRP_MODE };
 	const enum mib_group *g;
 	unsigned int i, n;
 
@@ -299,6 +299,73 @@ __rate_families(FILE *out, const struct stats_snapshot *snap)
 		     "second over the last stats interval", R_BPS);
 }
 
+/* Whether mode m is one the run offers (the ingress state's "modes"; all
+ * of them without a state). */
+static bool
+__mode_offered(const struct stats_prom_opts *o, unsigned int m)
+{
+	const json_t *modes = o->ingress ? json_object_get(o->ingress, "modes") : NULL;
+	size_t i;
+
+	if (!json_is_array(modes) || json_array_size(modes) == 0)
+		return true;
+	for (i = 0; i < json_array_size(modes); i++) {
+		const char *n = json_string_value(json_array_get(modes, i));
+
+		if (n != NULL && strcmp(n, mib_mode_name(m)) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Per lcore and ingress mode: packets, busy cycles and seconds counted only
+ * while that mode was in force (the Mode group, tagged by the worker at
+ * each burst), so that rate(packets{mode=M}) / rate(seconds{mode=M}) is the
+ * packet rate in M alone, exact across flips.
+ */
+static void
+__mode_families(FILE *out, const struct stats_snapshot *snap,
+		const struct stats_prom_opts *o)
+{
+	static const struct {
+		const char *name, *help;
+	} fam[] = {
+		{ "lcore_mode_packets_total", "Frames the worker lcore received while "
+		  "the ingress mode was in force (Mode Mode<M>Packets)" },
+		{ "lcore_mode_busy_cycles_total", "TSC cycles of polls that carried "
+		  "packets, while the ingress mode was in force" },
+		{ "lcore_mode_seconds_total", "Seconds the worker lcore polled (busy "
+		  "and idle) while the ingress mode was in force" },
+	};
+	unsigned int k, w, m;
+
+	for (k = 0; k < RTE_DIM(fam); k++) {
+		__family(out, fam[k].name, "counter", fam[k].help);
+		for (w = 0; w < snap->n_workers; w++) {
+			const uint64_t *b = __raw_block(snap, w);
+
+			for (m = 0; m < MIB_MODES; m++) {
+				if (!__mode_offered(o, m))
+					continue;
+				fprintf(out, "pktpath_%s{lcore=\"%u\",mode=\"%s\"}",
+					fam[k].name, __lcore(snap, w), mib_mode_name(m));
+				if (k == 0)
+					fprintf(out, " %" PRIu64 "\n",
+						b[MIB_MODE_F(m, MIB_MODE_K_PACKETS)]);
+				else if (k == 1)
+					fprintf(out, " %" PRIu64 "\n",
+						b[MIB_MODE_F(m, MIB_MODE_K_BUSY)]);
+				else
+					__dbl(out, snap->tsc_hz == 0 ? 0 :
+					      (double)(b[MIB_MODE_F(m, MIB_MODE_K_BUSY)] +
+						       b[MIB_MODE_F(m, MIB_MODE_K_IDLE)]) /
+					      (double)snap->tsc_hz);
+			}
+		}
+	}
+}
+
 static void
 __fold_families(FILE *out, const struct stats_snapshot *snap)
 {
@@ -445,6 +512,7 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 		opts = &none;
 	__info_family(out, opts);
 	__rate_families(out, snap);
+	__mode_families(out, snap, opts);
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)

@@ -75,6 +75,7 @@ __snap_alloc(const struct stats *s)
 	}
 	p->n_workers = s->conf.n_workers;
 	p->n_blocks = s->n_blocks;
+	p->tsc_hz = s->hz;
 	p->lcore_ids = s->conf.lcore_ids;
 	p->refcnt = 1;
 	return p;
@@ -124,9 +125,10 @@ __snap_release(struct stats *s, struct stats_snapshot *p)
 		__snap_free(p);
 }
 
-/* Fold, apply the baseline, compute rates, publish. Serialised by fold_lock. */
+/* Fold, apply the baseline, compute rates, publish. Serialised by fold_lock.
+ * final: the workers have stopped (stats_stop()). */
 static void
-__fold_publish(struct stats *s, bool print)
+__fold_publish(struct stats *s, bool print, bool final)
 {
 	struct stats_snapshot *p, *prev, *old;
 	uint64_t t0, t1;
@@ -142,6 +144,8 @@ __fold_publish(struct stats *s, bool print)
 	mib_fold(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block);
 	t1 = rte_rdtsc_precise();
 	p->tsc = t1;
+	p->final = final;
+	p->inflight_max = s->conf.inflight_max;
 	p->fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
 	/* Port counters after the fold (their RxPackets are this fold's);
@@ -177,9 +181,12 @@ __fold_publish(struct stats *s, bool print)
 		p->refcnt++;
 	}
 	/* The fold closest to the end of the warm-up opens the steady
-	 * state; the tolerance absorbs TSC-vs-clock jitter of the schedule. */
-	if (s->warm == NULL && p != s->first &&
-	    p->uptime_s + 0.05 * s->conf.interval_s >= s->conf.warmup_s) {
+	 * state (the start itself without a warm-up); the tolerance (5% of an
+	 * interval, at most 50 ms) absorbs TSC-vs-clock jitter of the
+	 * schedule. */
+	if (s->warm == NULL && (p != s->first || s->conf.warmup_s <= 0) &&
+	    p->uptime_s + RTE_MIN(0.05 * s->conf.interval_s, 0.05) >=
+	    s->conf.warmup_s) {
 		s->warm = p;
 		p->refcnt++;
 	}
@@ -262,7 +269,7 @@ __stats_thread(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->wait_lock);
-		__fold_publish(s, true);
+		__fold_publish(s, true, false);
 		pthread_mutex_lock(&s->wait_lock);
 	}
 	pthread_mutex_unlock(&s->wait_lock);
@@ -275,7 +282,7 @@ stats_start(struct stats *s)
 	int rc;
 
 	s->start_tsc = rte_rdtsc_precise();
-	__fold_publish(s, false);
+	__fold_publish(s, false, false);
 	s->thread_running = true;
 	rc = rte_ctrl_thread_create(&s->tid, "pktpath-stats", NULL,
 				    __stats_thread, s);
@@ -298,7 +305,7 @@ stats_stop(struct stats *s)
 		s->thread_running = false;
 	}
 	if (s->latest != NULL)
-		__fold_publish(s, false);
+		__fold_publish(s, false, true);
 	pthread_mutex_lock(&s->lock);
 	if (s->final == NULL && s->latest != NULL) {
 		s->final = s->latest;
@@ -348,7 +355,7 @@ stats_clear(struct stats *s)
 {
 	/* Fold now so that the baseline is exact, then adopt it. Workers are
 	 * never written: later snapshots subtract the baseline. */
-	__fold_publish(s, false);
+	__fold_publish(s, false, false);
 	pthread_mutex_lock(&s->lock);
 	if (s->latest != NULL) {
 		memcpy(s->base_totals, s->latest->raw_totals,
@@ -359,13 +366,13 @@ stats_clear(struct stats *s)
 		s->clears++;
 	}
 	pthread_mutex_unlock(&s->lock);
-	__fold_publish(s, false);
+	__fold_publish(s, false, false);
 }
 
 void
 stats_fold_now(struct stats *s)
 {
-	__fold_publish(s, false);
+	__fold_publish(s, false, false);
 }
 
 struct stats_summary *
@@ -395,7 +402,20 @@ stats_summary(struct stats *s)
 	__rate_between(s, a, z, -1, &sum->total);
 	for (i = 0; i < sum->n_workers; i++)
 		__rate_between(s, a, z, (int)i, &sum->lcore[i]);
-	sum->steady_valid = w != NULL && w != z && w->tsc < z->tsc;
+	if (w == NULL || w == z || w->tsc >= z->tsc) {
+		snprintf(sum->steady_reason, sizeof(sum->steady_reason),
+			 "the run (%.2f s) ended before the warm-up (%.2f s) was over",
+			 sum->total.seconds, s->conf.warmup_s);
+	} else {
+		double win = __div((double)(z->tsc - w->tsc), (double)s->hz);
+
+		sum->steady_valid = win >= 0.95 * s->conf.interval_s;
+		if (!sum->steady_valid)
+			snprintf(sum->steady_reason, sizeof(sum->steady_reason),
+				 "only %.3f s after the warm-up (%.2f s), less than one "
+				 "stats interval (%.2f s)", win, s->conf.warmup_s,
+				 s->conf.interval_s);
+	}
 	if (sum->steady_valid) {
 		__rate_between(s, w, z, -1, &sum->steady);
 		for (i = 0; i < sum->n_workers; i++)

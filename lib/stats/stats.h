@@ -146,8 +146,9 @@ struct stats_snapshot;
  * snap (see above). Fills line with what holds or the first thing that
  * does not, and, whenever a port dropped frames, how many and by which
  * counter, e.g. "port 0: ipackets 512 = RxPackets 512; dropped before
- * pktpath: 4488 (port 0 kernel_drops 4488)". Meaningful at the end of a run
- * (workers stopped). Thread-safe (reads the immutable snapshot).
+ * pktpath: 4488 (port 0 kernel_drops 4488)". Exact on the final snapshot
+ * (workers stopped); a live one may be off by inflight_max more, as its MIB
+ * laws may. Thread-safe (reads the immutable snapshot).
  * @return 0 (holds), -1 (broken); *dropped (may be NULL) the frames dropped
  *         before pktpath, all ports.
  */
@@ -155,10 +156,12 @@ int stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
 		     uint64_t *dropped);
 
 /**
- * The whole conservation line, MIB laws then ports: "ok", "ok; port 0:
- * ipackets 5000 = RxPackets 5000", "ok; ...; dropped before pktpath: ...",
- * or "BROKEN: the first broken law", always with the port drops when there
- * are any (never a bare "ok" when a port dropped frames).
+ * The whole conservation line, MIB laws (every law of
+ * mib_conservation_eval(), the Mode group's included, with the snapshot's
+ * tolerance) then ports: "ok", "ok; port 0: ipackets 5000 = RxPackets
+ * 5000", "ok; ...; dropped before pktpath: ...", or "BROKEN: the first
+ * broken law", always with the port drops when there are any (never a bare
+ * "ok" when a port dropped frames).
  * @return 0 (every law holds) or -1. Thread-safe.
  */
 int stats_conservation(const struct stats_snapshot *snap, char *line, size_t len);
@@ -180,6 +183,11 @@ struct stats_snapshot {
 	double fold_ns_mean;
 	uint64_t folds;
 	uint64_t clears;
+	/** Taken by stats_stop(), after the workers stopped: the conservation
+	 *  laws hold exactly. A live snapshot may be off by inflight_max. */
+	bool final;
+	uint64_t inflight_max;	/**< stats_conf.inflight_max */
+	uint64_t tsc_hz;	/**< TSC ticks per second (cycles to seconds) */
 	unsigned int n_ports;	/**< --source port: the ports sampled */
 	struct stats_port *ports;
 	/* private */
@@ -197,6 +205,11 @@ struct stats_conf {
 	double warmup_s;	/**< steady state starts after this */
 	bool quiet;		/**< no per-interval console lines */
 	FILE *out;		/**< console (stdout) */
+	/** Packets by which a live snapshot's conservation laws may be off:
+	 *  what the workers have counted in some fields and not yet in others
+	 *  (their batched Rx counters, a burst in flight, a fold racing them).
+	 *  0: live snapshots are checked exactly. */
+	uint64_t inflight_max;
 	/** Ports to sample each fold (started, EAL up); 0 for none. */
 	unsigned int n_ports;
 	const struct stats_port_conf *ports;
@@ -224,14 +237,22 @@ void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
 void stats_fold_now(struct stats *s);
 
-/** Run summary: whole run (start..final) and steady (warm-up..final). */
+/**
+ * Run summary: whole run (start..final) and steady state: from the first
+ * fold at or after the warm-up (the start with warmup_s 0) to the final
+ * fold. The steady part is reported only when it spans at least one stats
+ * interval (5% slack for the schedule): a shorter window would be one
+ * fold's jitter and the run's stop, not a steady state (--duration equal
+ * to --warmup gave a "steady" rate over a few milliseconds).
+ */
 struct stats_summary {
 	struct stats_rate total;
 	struct stats_rate steady;
 	unsigned int n_workers;
 	struct stats_rate *lcore;	 /**< n_workers */
 	struct stats_rate *lcore_steady; /**< n_workers */
-	bool steady_valid;		/**< the run lasted past the warm-up */
+	bool steady_valid;		/**< see above */
+	char steady_reason[160];	/**< why not, when !steady_valid */
 };
 
 /** Compute the summary after stats_stop(); free with stats_summary_free. */
@@ -249,8 +270,14 @@ void stats_print_summary(FILE *out, const struct stats_summary *sum,
 /**
  * The snapshot as JSON (the --json and /stats.json schema, see README):
  * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
- * MIB field), "interval" rates, "fold", "conservation". info (may be NULL) is
- * added as "info" (borrowed reference). summary (may be NULL) as "summary".
+ * MIB field), "interval" rates, "fold", "ports" (--source port: every
+ * port's counters), "conservation" (every law of mib_conservation_eval()
+ * on the raw totals, with both sides: exact on a final snapshot, within
+ * inflight_max packets on a live one; and stats_conservation()'s "line"
+ * with the port boundary and "port_dropped"). info (may be
+ * NULL) is added as "info" (borrowed reference). summary (may be NULL) as
+ * "summary", with "steady": null and "steady_reason" when there is no
+ * steady part.
  */
 json_t *stats_json(const struct stats_snapshot *snap,
 		   const struct stats_summary *sum, json_t *info,
@@ -295,9 +322,11 @@ void stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 
 /** Which /proc/net file stats_snmp_write() mimics. */
 enum stats_snmp_file {
-	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, Tcp, Udp, UdpLite (zeros) */
+	STATS_SNMP,	/**< /proc/net/snmp: Ip, Icmp, IcmpMsg (its non-zero
+			 *   types), Tcp, Udp, UdpLite */
 	STATS_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
-			 *   Peer, Capture in the same two-line layout */
+			 *   Peer, Capture, Mode and one PortN per port in the
+			 *   same two-line layout */
 	STATS_SNMP_MAX
 };
 
@@ -430,15 +459,23 @@ struct stats_http_conf {
 				 *   lcore "mib" in /stats.json */
 	size_t body_limit;	/**< largest POST body accepted (else 413) */
 	unsigned int max_conns;	/**< concurrent connections (beyond: refused) */
-	unsigned int timeout_s;	/**< idle connection timeout */
+	unsigned int per_ip_conns; /**< of them from one client address (0: no
+				    *   limit of its own) */
+	/** Idle timeout, and the time a connection has for each phase of a
+	 *  request: its headers (from the accept or the previous response),
+	 *  its body, sending the response. Past it the connection is closed,
+	 *  however slowly the client keeps sending. */
+	unsigned int timeout_s;
+	unsigned int threads;	/**< polling threads (poll(2)), >= 1 */
 	/** Run info, copied at start (the caller keeps its reference): the
 	 *  "info" of /stats.json, the labels of pktpath_info. May be NULL. */
 	const json_t *info;
 	struct stats_http_hooks hooks;
 };
 
-/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 32 connections,
- *  10 s timeout, no info, no hooks. Thread-safe. */
+/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 256 connections
+ *  (64 per client address), 10 s timeouts, 2 threads, no info, no hooks.
+ *  Thread-safe. */
 void stats_http_conf_init(struct stats_http_conf *c);
 
 /**
@@ -457,13 +494,21 @@ struct stats_http;
  * /metrics, /snmp, /netstat, /stats.json; POST /ingress/mode,
  * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
  * wrong method 405 (with Allow), control disabled 403, body over
- * c->body_limit 413, malformed body 400; every error is one line of
- * text/plain, and a rejected request changes nothing.
+ * c->body_limit 413, malformed body or framing 400 (two Content-Length
+ * headers that differ, or one with Transfer-Encoding); every error is one
+ * line of text/plain, and a rejected request changes nothing.
  *
- * libmicrohttpd runs one polling thread plus one thread per connection
- * (c->max_conns at most, c->timeout_s idle timeout), all created from a DPDK
- * control thread so that they inherit its CPU affinity (never a worker
- * lcore's). A slow or vanished client holds only its own thread.
+ * libmicrohttpd serves every connection from c->threads poll(2) threads
+ * (c->max_conns connections at most, c->per_ip_conns from one address); a
+ * slow client costs a connection, not a thread. A watchdog closes a
+ * connection whose request headers (or body, or response) take longer than
+ * c->timeout_s, however slowly they trickle in, and, when more than half of
+ * the connections have not sent a complete request, the oldest of those:
+ * a scrape always finds room. Control hooks run on a thread of their own,
+ * the connection suspended meanwhile, so that a grace period or a rules
+ * compile holds up only its own request. Every thread is created from a
+ * DPDK control thread and so inherits its CPU affinity (never a worker
+ * lcore's).
  *
  * @param s    the stats (stats_start() done, or done before any request
  *             matters: requests before the first snapshot get 503)

@@ -34,6 +34,21 @@ jcheck "$TMP/default.json" "${common[@]}" \
 	'd["info"]["config"]["pool_order"] == "shuffle"'
 grep -q "conservation: ok" "$TMP/default.out" || fail "summary lacks conservation line"
 
+# --duration equal to --warmup: no steady part (it would span a few
+# milliseconds), null with the reason in the JSON, and said on the console.
+"$PKTPATH" $(eal steady) -- --http 127.0.0.1:0 --duration 1 --warmup 1 --interval 1 --quiet \
+	--json "$TMP/steady.json" > "$TMP/steady.out" 2>&1 || { cat "$TMP/steady.out"; fail "steady run"; }
+jcheck "$TMP/steady.json" 'd["summary"]["steady"] is None' \
+	'"less than one stats interval (1.00 s)" in d["summary"]["steady_reason"] or "ended before the warm-up" in d["summary"]["steady_reason"]' \
+	'all(l["steady"] is None for l in d["lcores"])' 'd["summary"]["run"]["packets"] > 0' \
+	'd["conservation"]["ok"] and d["conservation"]["exact"] and d["conservation"]["tolerance"] == 0' \
+	'len(d["conservation"]["laws"]) == 5 and all(l["diff"] == 0 for l in d["conservation"]["laws"])' \
+	'f("Mode.ModeOffPackets") == f("Rx.RxPackets")' \
+	'f("Mode.ModeOffBusyCycles") == f("Rx.BusyCycles") and f("Mode.ModeOffIdleCycles") == f("Rx.IdleCycles")'
+grep -q "^steady: none: " "$TMP/steady.out" || { cat "$TMP/steady.out"; fail "no 'steady: none:' line"; }
+grep -q "^note: no steady summary: --duration 1 ends before --warmup 1 + one --interval 1" "$TMP/steady.out" ||
+	{ cat "$TMP/steady.out"; fail "no start-up note"; }
+
 # Packed mbufs (--pool-layout packed), allocated and freed every burst: the
 # same packets, the same counts.
 run packed --pool-layout packed --alloc bulk --pkt-size 128

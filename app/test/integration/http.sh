@@ -136,6 +136,66 @@ for i in range(20):
     assert time.time() - t < 1.0, "a request took %.2f s" % (time.time() - t)
 slow.close()
 PY
+
+# 32 slow clients, each sending one header line a second and never the end
+# of its headers (only on 127.0.0.1): /metrics and /healthz are served all
+# along, and the server closes every slow one after its 10 s for the
+# headers, though each keeps sending. Then framing that could smuggle a
+# request: two different Content-Length headers, 400 in one line.
+python3 - "${URL#http://}" <<'PY' || fail "slow clients locked the endpoint out"
+import socket, sys, time, urllib.request
+host, port = sys.argv[1].rstrip("/").rsplit(":", 1)
+port = int(port)
+assert host == "127.0.0.1"
+slow = []
+for i in range(32):
+    s = socket.create_connection((host, port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    slow.append(s)
+t0 = time.time()
+scrapes = 0
+for sec in range(40):
+    alive = []
+    for s in slow:
+        try:
+            s.sendall(b"X-Slow-%d: y\r\n" % sec)
+            s.setblocking(False)
+            try:
+                if s.recv(1) == b"":
+                    raise ConnectionError
+            except BlockingIOError:
+                pass
+            s.setblocking(True)
+            alive.append(s)
+        except (ConnectionError, OSError):
+            s.close()
+    if time.time() - t0 < 5:    # well within their 10 s
+        assert len(alive) == 32, "only %d slow clients connected at second %d" % (len(alive), sec)
+    slow = alive
+    for p in ("metrics", "healthz"):
+        with urllib.request.urlopen("http://%s:%d/%s" % (host, port, p), timeout=10) as r:
+            assert r.status == 200, (p, r.status)
+            r.read()
+        scrapes += 1
+    if not slow:
+        break
+    time.sleep(1)
+assert not slow, "%d slow clients still open after %.0f s" % (len(slow), time.time() - t0)
+print("http: 32 slow clients closed by the server after %.0f s; %d scrapes served meanwhile"
+      % (time.time() - t0, scrapes))
+s = socket.create_connection((host, port))
+s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+          b"Content-Length: 0\r\nContent-Length: 5\r\n\r\nhello")
+resp = b""
+while True:
+    b = s.recv(4096)
+    if not b:
+        break
+    resp += b
+head, _, body = resp.partition(b"\r\n\r\n")
+assert head.startswith(b"HTTP/1.1 400"), head
+assert body == b"conflicting Content-Length headers (2 given, the first '0')\n", body
+PY
 stop
 # (Only without a clear: a baseline folded while a worker is mid-burst is
 # off by up to one burst between counters.)
@@ -271,7 +331,8 @@ bad bad1 "is not an IPv4 address" --http 1.2.3:80
 bad bad2 "port '99999'" --http 127.0.0.1:99999
 start busy --http 127.0.0.1:0
 addr=${URL#http://}
-bad bad3 "Address already in use" --http "${addr%/}"
+bad bad3 "--http ${addr%/}: bind: Address already in use; port in use: --http 127.0.0.1:0 picks a free one" \
+	--http "${addr%/}"
 stop
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2> /dev/null; then
 	start v6 --http '[::1]:0'

@@ -65,8 +65,139 @@ sleep 0.3
 kill -INT $pid
 wait $pid || { cat "$TMP/live.out"; fail "live run exit $?"; }
 grep -q "live.rules:1:" "$TMP/live.out" || { cat "$TMP/live.out"; fail "bad reload not reported with file:line"; }
+# Every packet and cycle is counted in the mode in force: the Mode group
+# adds up to the Rx counters, per worker too, and the flips visited every
+# mode but none (skipped under churn).
 jcheck "$TMP/live.json" 'd["conservation"]["ok"]' 'f("Ingress.ModeFlips") >= 8' \
-	'f("Ingress.RuleUpdates") > 0'
+	'f("Ingress.RuleUpdates") > 0' \
+	'all(sum(l["mib"]["Mode"]["Mode%s%s" % (m, k)] for m in ("Off", "None", "Lock", "Rwlock", "Rcu")) == l["mib"]["Rx"][r] for l in d["lcores"] for k, r in (("Packets", "RxPackets"), ("BusyCycles", "BusyCycles"), ("IdleCycles", "IdleCycles")))' \
+	'f("Mode.ModeNonePackets") == 0' \
+	'all(f("Mode.Mode%sPackets" % m) > 0 for m in ("Off", "Lock", "Rwlock", "Rcu"))'
+
+# Reloads under churn: the updater goes on with the rules last installed.
+# A = drop, B = count (matched, passed, unmarked), 200 updates a second.
+# SIGHUP with A's file now a mark ruleset: from then on nothing may be
+# dropped (exactly: rcu's grace period makes the old A's last burst counted
+# before the reload returns), marks and B's counts go on. Then POST
+# /ingress/rules with the drop rules: no mark any more, drops and B again.
+# With the old behaviour the updater put the start-up A back within 5 ms.
+cp "$R/drop-udp-9.rules" "$TMP/reload.rules"
+printf 'default pass\nprio 1 action count\n' > "$TMP/count.rules"
+"$PKTPATH" $(eal reload) -- --http 127.0.0.1:0 --http-control --duration 0 --ingress rcu \
+	--rules "$TMP/reload.rules" --rules-alt "$TMP/count.rules" --update-rate 200 \
+	--interval 0.1 --quiet --json "$TMP/reload.json" > "$TMP/reload.out" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/reload.out" | sed 's/http: listening on //') || true
+	[ -n "$URL" ] && break
+	sleep 0.1
+done
+[ -n "$URL" ] || { cat "$TMP/reload.out"; fail "reload: no http line"; }
+python3 - "$URL" "$TMP" "$pid" "$R" <<'PY' || { kill -9 $pid; cat "$TMP/reload.out"; fail "reload under churn"; }
+import json, os, signal, sys, time, urllib.request
+url, tmp, pid, rules = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def get():
+    with urllib.request.urlopen(url + "stats.json", timeout=10) as r:
+        return json.loads(r.read())
+def after(seq):   # a snapshot folded after seq (and so after what came before)
+    for _ in range(200):
+        d = get()
+        if d["seq"] >= seq + 2:
+            return d
+        time.sleep(0.05)
+    sys.exit("no new snapshot after seq %d" % seq)
+def delta(a, b, k):
+    return b["mib"]["Ingress"][k] - a["mib"]["Ingress"][k]
+def window(what, drop, mark):
+    # At least a second, and on until every ruleset that should be seen
+    # was (a loaded machine may starve the worker for a while): then the
+    # one that must not be seen must have counted nothing.
+    a = after(get()["seq"])
+    t0 = time.time()
+    while True:
+        time.sleep(0.2)
+        b = after(a["seq"])
+        d, m = delta(a, b, "IngressDropped"), delta(a, b, "IngressMarked")
+        cnt = delta(a, b, "IngressMatched") - d - m      # B's matches
+        u = delta(a, b, "RuleUpdates")
+        seen = u > 1 and cnt > 0 and (d > 0 or not drop) and (m > 0 or not mark)
+        if time.time() - t0 >= 1.0 and seen or time.time() - t0 > 60:
+            break
+    print("ingress: %s: dropped %d, marked %d, counted %d, %d updates" % (what, d, m, cnt, u))
+    assert u > 0, "no update in the window"
+    assert cnt > 0, "B is not churned any more"
+    assert (d > 0) == drop and (m > 0) == mark, what
+for _ in range(600):   # traffic and churn first
+    d0 = get()
+    if d0["mib"]["Rx"]["RxPackets"] > 0 and d0["mib"]["Ingress"]["RuleUpdates"] > 0:
+        break
+    time.sleep(0.1)
+window("start-up rules", True, False)
+with open(os.path.join(tmp, "reload.rules"), "w") as f:
+    f.write(open(os.path.join(rules, "mark-udp-9.rules")).read())
+os.kill(pid, signal.SIGHUP)
+for _ in range(200):
+    if "SIGHUP: --rules reloaded" in open(os.path.join(tmp, "reload.out")).read():
+        break
+    time.sleep(0.05)
+else:
+    sys.exit("SIGHUP: no 'reloaded' line")
+window("after SIGHUP", False, True)
+body = open(os.path.join(rules, "drop-udp-9.rules"), "rb").read()
+req = urllib.request.Request(url + "ingress/rules", data=body, method="POST")
+with urllib.request.urlopen(req, timeout=30) as r:
+    assert r.status == 200, r.status
+window("after POST /ingress/rules", True, False)
+PY
+kill -INT $pid
+wait $pid || { cat "$TMP/reload.out"; fail "reload run exit $?"; }
+# "stopped after N replaces" counts every run of the updater: three runs
+# here (start, SIGHUP, POST), and the total is the JSON's and RuleUpdates
+# less the two reloads.
+grep -q "updater: run 3 stopped after [0-9]* replaces ([0-9]* over 3 runs)" "$TMP/reload.out" ||
+	{ cat "$TMP/reload.out"; fail "no 'run 3 stopped' line"; }
+total=$(sed -n 's/.*updater: run 3 stopped after [0-9]* replaces (\([0-9]*\) over 3 runs).*/\1/p' "$TMP/reload.out")
+jcheck "$TMP/reload.json" 'd["conservation"]["ok"]' "d[\"ingress\"][\"updates\"] == $total" \
+	'd["ingress"]["updater_runs"] == 3' "f(\"Ingress.RuleUpdates\") == $total + 2" \
+	'd["ingress"]["kind"] == "rules" and d["ingress"]["rules"] in (1, 2)'
+
+# --compare owns the mode and the rules: SIGUSR1 and SIGHUP are refused with
+# a log line, POST /ingress/mode and /ingress/rules with 409 and the reason,
+# a clear during a phase changes nothing; every phase's packets were counted
+# in its own mode only, and ModeFlips is the phases' flips alone.
+"$PKTPATH" $(eal cmpx) -- --http 127.0.0.1:0 --http-control --compare off,lock,rcu \
+	--duration 0.6 --rounds 2 --phase-warmup 0.1 --rules "$R/match-all.rules" \
+	--quiet --json "$TMP/cmpx.json" > "$TMP/cmpx.out" 2>&1 &
+pid=$!
+URL=
+for i in $(seq 100); do
+	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/cmpx.out" | sed 's/http: listening on //') || true
+	[ -n "$URL" ] && break
+	sleep 0.1
+done
+[ -n "$URL" ] || { cat "$TMP/cmpx.out"; fail "compare: no http line"; }
+for i in $(seq 100); do grep -q "round 1 off" "$TMP/cmpx.out" && break; sleep 0.05; done
+kill -USR1 $pid
+kill -HUP $pid
+code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' -d mode=none "${URL}ingress/mode")
+[ "$code" = 409 ] && grep -qx "mode none: --compare is running: its phases own the mode and the rules until the table is printed" "$TMP/cmpx.body" ||
+	{ cat "$TMP/cmpx.body"; fail "POST /ingress/mode during --compare: HTTP $code"; }
+code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' --data-binary @"$R/drop-udp-9.rules" "${URL}ingress/rules")
+[ "$code" = 409 ] && grep -qx "rules: --compare is running: its phases own the mode and the rules until the table is printed" "$TMP/cmpx.body" ||
+	{ cat "$TMP/cmpx.body"; fail "POST /ingress/rules during --compare: HTTP $code"; }
+curl -sf -X POST "${URL}stats/clear" > /dev/null || fail "clear during --compare"
+wait $pid || { cat "$TMP/cmpx.out"; fail "compare run exit $?"; }
+grep -q "SIGUSR1: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGUSR1 refusal line"; }
+grep -q "SIGHUP: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGHUP refusal line"; }
+grep -q "dns vs lock" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no table"; }
+grep -q "counted in another mode" "$TMP/cmpx.out" && { cat "$TMP/cmpx.out"; fail "a phase was mixed"; }
+jcheck "$TMP/cmpx.json" 'd["conservation"]["ok"]' \
+	'[m["mode"] for m in d["compare"]["modes"]] == ["off", "lock", "rcu"]' \
+	'all(m["mpps_min"] > 0 for m in d["compare"]["modes"])' \
+	'f("Ingress.ModeFlips") <= 6' \
+	'f("Mode.ModeNonePackets") == 0 and f("Mode.ModeRwlockPackets") == 0' \
+	'f("Mode.ModeLockPackets") > 0 and f("Mode.ModeRcuPackets") > 0' \
+	'f("Ingress.IngressDropped") == 0'
 
 # --compare: the table, the JSON, contention with two workers.
 "$PKTPATH" $(eal cmp) -- --http 127.0.0.1:0 --main-worker --compare off,none,lock,rwlock,rcu \
@@ -89,5 +220,43 @@ rc=$?
 rc2=$?
 set -e
 [ $rc = 2 ] && grep -q "bad.rules:2:" "$TMP/bad.err" || { cat "$TMP/bad.err"; fail "bad rules"; }
+
+# A rules file over the 16 MiB cap is refused before it is read (a sparse
+# 2 GB file: reading it took 12 s before).
+truncate -s 2G "$TMP/huge.rules"
+set +e
+"$PKTPATH" $(eal huge) -- --http 127.0.0.1:0 --rules "$TMP/huge.rules" > /dev/null 2> "$TMP/huge.err"
+rc=$?
+set -e
+[ $rc = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/huge.err" | grep -c .)" = 1 ] &&
+	grep -qF -- "--rules $TMP/huge.rules: 2147483648 bytes, over the 16 MiB a rules file may have (at most 65536 rules)" "$TMP/huge.err" ||
+	{ cat "$TMP/huge.err"; fail "2 GB rules file: exit $rc"; }
+rm -f "$TMP/huge.rules"
+
+# gen-rules.py writes only what pktpath accepts: at most 65536 rules, and
+# priorities within 0..65535 up to the last one (65526 rules and more used
+# to run past 65535). The top 16 of the biggest set go through pktpath's
+# own parser (the linear walk: no rte_acl build of 65536 rules here).
+GEN=${SOURCE_DIR}/scripts/gen-rules.py
+set +e
+"$GEN" --count 65537 > /dev/null 2> "$TMP/gen.err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q -- "--count 65537: pktpath accepts 1..65536 rules (priorities 0..65535)" "$TMP/gen.err" ||
+	{ cat "$TMP/gen.err"; fail "gen-rules.py --count 65537: exit $rc"; }
+for count in 65526 65527 65536; do
+	"$GEN" --count $count -o "$TMP/gen.rules"
+	python3 - "$TMP/gen.rules" $count <<'PY' || fail "gen-rules.py --count $count"
+import re, sys
+prios = [int(m.group(1)) for l in open(sys.argv[1]) for m in [re.match(r"prio (\d+) ", l)] if m]
+assert len(prios) == int(sys.argv[2]), len(prios)
+assert 0 <= min(prios) and max(prios) <= 65535, (min(prios), max(prios))
+assert prios == sorted(prios) and len(set(prios)) == len(prios), "not strictly increasing"
+PY
+done
+{ echo "default pass"; grep '^prio' "$TMP/gen.rules" | tail -16; } > "$TMP/gen16.rules"
+run gen16 --ingress rcu --rules "$TMP/gen16.rules"
+jcheck "$TMP/gen16.json" 'd["ingress"]["rules"] == 16' 'd["conservation"]["ok"]'
+rm -f "$TMP/gen.rules"
 [ $rc2 = 2 ] && grep -q "refused with --ingress none" "$TMP/bad2.err" || { cat "$TMP/bad2.err"; fail "none + churn"; }
 echo "ingress: ok"

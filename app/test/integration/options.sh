@@ -53,8 +53,33 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
 print(s.getsockname()[1], flush=True); time.sleep(30)' > "$TMP/port" &
 holder=$!
 for _ in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-bad "--http 127.0.0.1:$(cat "$TMP/port")" --http "127.0.0.1:$(cat "$TMP/port")"
+bad "--http 127.0.0.1:$(cat "$TMP/port"): bind: Address already in use; port in use: --http 127.0.0.1:0 picks a free one" \
+	--http "127.0.0.1:$(cat "$TMP/port")"
 kill $holder
+# The default port (a second run with the default --http): held here if it
+# is free, and the message says how to get another.
+python3 -c 'import socket, time, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", 9120)); s.listen()
+except OSError:
+    print("taken", flush=True); sys.exit(0)
+print("held", flush=True); time.sleep(30)' > "$TMP/held" &
+holder=$!
+for _ in $(seq 50); do [ -s "$TMP/held" ] && break; sleep 0.1; done
+if [ "$(cat "$TMP/held")" = held ]; then
+	n=$((n + 1))
+	set +e
+	"$PKTPATH" $(eal "bad$n") -- --duration 0.1 > "$TMP/o.txt" 2> "$TMP/e.txt"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
+		grep -qxF "pktpath: --http 127.0.0.1:9120: bind: Address already in use; port in use: --http 127.0.0.1:0 picks a free one" "$TMP/e.txt" ||
+		{ cat "$TMP/e.txt"; fail "default --http on a busy 9120: exit $rc"; }
+else
+	echo "options: 127.0.0.1:9120 is used by another process: default-port check skipped"
+fi
+kill $holder 2> /dev/null || true
 
 printf '[pktpath]\nburst = 16\nfoo = 1\n' > "$TMP/unk.ini"
 bad "unk.ini:3: unknown key 'foo'" --config "$TMP/unk.ini"
@@ -64,6 +89,108 @@ printf '[pktpath]\nburst 16\n' > "$TMP/syn.ini"
 bad "syn.ini:2: expected 'key = value'" --config "$TMP/syn.ini"
 printf '[other]\nburst = 16\n' > "$TMP/sec.ini"
 bad "unknown section [other]" --config "$TMP/sec.ini"
+
+# Integers are decimal: leading zeros are not octal, hexadecimal is refused.
+bad "--burst: '0x10' is not a decimal number (hexadecimal is not accepted)" --burst 0x10
+bad "--duration: '0x1' is not a decimal number (hexadecimal is not accepted)" --duration 0x1
+bad "--dport: '0x50' is not a port or range P-Q (decimal, 0..65535)" --dport 0x50
+bad "--burst: '+5' is not a number" --burst +5
+bad "--burst: ' 5' is not a number" --burst " 5"
+bad "--duration: 'inf' is not a number" --duration inf
+bad "--duration: '1e999' is out of range" --duration 1e999
+bad "--rxq: '1:+0.0' is not LCORE:PORT.QUEUE" --source port --rxq 1:+0.0
+bad "--rxq: '4294967297:0.0' is not LCORE:PORT.QUEUE" --source port --rxq 4294967297:0.0
+printf '[pktpath]\nburst = 0x20\n' > "$TMP/hex.ini"
+bad "hex.ini:2: burst: '0x20' is not a decimal number (hexadecimal is not accepted)" --config "$TMP/hex.ini"
+printf 'default pass\nprio 0x10 action drop\n' > "$TMP/hex.rules"
+bad "hex.rules:2: bad prio '0x10' (expected a number 0..65535)" --rules "$TMP/hex.rules"
+"$PKTPATH" $(eal dec) -- --http 127.0.0.1:0 --duration 0.5 --warmup 0 --quiet --burst 010 \
+	--dport 080 --udp-ports 0080 --json "$TMP/dec.json" > "$TMP/dec.txt" 2>&1 ||
+	{ cat "$TMP/dec.txt"; fail "decimal run"; }
+jcheck "$TMP/dec.json" 'd["info"]["config"]["burst"] == 10' 'f("Rx.RxPackets") > 0' \
+	'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+if [ -n "${PKTPATH_BENCH:-}" ]; then
+	set +e
+	"$PKTPATH_BENCH" -l 0 --no-huge --no-shconf -m 512 --no-pci --file-prefix "${PREFIX}_bench" \
+		--log-level=lib.eal:error -- --run spinlock --reps 0x3 > /dev/null 2> "$TMP/e.txt"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] && grep -q -- "--reps 0x3: not a non-negative decimal integer" "$TMP/e.txt" ||
+		{ cat "$TMP/e.txt"; fail "pktpath-bench --reps 0x3: exit $rc"; }
+fi
+
+# The smaller refusals: each one line naming the option.
+bad "--ingress: needs --path full (rx-only frees every frame untouched: nothing would be classified)" \
+	--path rx-only --ingress rcu
+bad "--rules: needs --path full (rx-only frees every frame untouched" --path rx-only --rules "$SOURCE_DIR/config/rules/drop-udp-9.rules"
+bad "--update-rate: needs --path full" --path rx-only --update-rate 10
+bad "--filter: empty expression (libpcap would match every frame); give one, e.g. 'udp dst port 9'" \
+	--ingress-kind pcap-filter --filter ""
+bad "--filter: empty expression (libpcap would match every frame); give one, e.g. 'udp dst port 9'" \
+	--ingress-kind pcap-filter --filter " "
+bad "--filter: empty expression (libpcap would match every frame)" --filter "	 "
+bad "--local: ',' has an empty item (items are separated by single commas)" --local ,
+bad "--local: '198.19.0.1/24,' has an empty item" --local 198.19.0.1/24,
+bad "--udp-ports: '9,,10' has an empty item" --udp-ports 9,,10
+bad "--compare: 'off,,rcu' has an empty item" --compare off,,rcu
+bad "option '--co' is ambiguous (--config, --compare)" --co x
+# Out of memory is an option mistake too: one line naming -m and --mbufs, exit 2.
+bad "pktpath: out of memory for the mbuf pool of worker 1 of 1 (1000000 mbufs of 2176 bytes): EAL's heap has 512 MiB" \
+	--mbufs 1000000
+n=$((n + 1))
+set +e
+"$PKTPATH" --lcores "(0-31)@(0,1)" --no-huge --no-shconf -m 512 --no-pci --file-prefix "${PREFIX}_oom" \
+	--log-level=lib.eal:error -- --http 127.0.0.1:0 --duration 0.1 > /dev/null 2> "$TMP/e.txt"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
+	grep -q "out of memory for the mbuf pool of worker [0-9]* of 31 (8191 mbufs of 2176 bytes).*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
+	{ cat "$TMP/e.txt"; fail "31 workers on -m 512: exit $rc"; }
+
+# --config in every spelling getopt_long accepts is read (or refused) the
+# same way; the INI reader has no 255-character limit and no silent loss.
+for spelling in "--config /nonexistent.ini" "--config=/nonexistent.ini" "--conf /nonexistent.ini" \
+	"--confi=/nonexistent.ini" "--con /nonexistent.ini"; do
+	# shellcheck disable=SC2086
+	bad "--config /nonexistent.ini: No such file or directory" $spelling
+done
+printf '[pktpath]\nburst = 16\n[pktpath]\nfold = field\n' > "$TMP/dup.ini"
+bad "dup.ini:3: second [pktpath] section (the first is at line 1): merge them" --config "$TMP/dup.ini"
+printf '[pktpath]\nburst = 16\nburst = 8\n' > "$TMP/dupkey.ini"
+bad "dupkey.ini:3: duplicate key 'burst' (first at line 2)" --config "$TMP/dupkey.ini"
+printf 'burst = 16\n[pktpath]\n' > "$TMP/early.ini"
+bad "early.ini:1: 'burst' before the [pktpath] section" --config "$TMP/early.ini"
+printf '# only a comment\n' > "$TMP/nosec.ini"
+bad "nosec.ini: no [pktpath] section" --config "$TMP/nosec.ini"
+printf '[pktpath]\nburst = 16 ; sixteen\n' > "$TMP/inline.ini"
+bad "inline.ini:2: burst: '16 ; sixteen' is not a number" --config "$TMP/inline.ini"
+printf '[pktpath]\nburst = 1\0006\n' > "$TMP/nul.ini"
+bad "nul.ini:2: NUL byte (not a text file)" --config "$TMP/nul.ini"
+printf '[pktpath]\nfilter = %s\n' "$(head -c 1100 /dev/zero | tr '\0' 'u')" > "$TMP/longf.ini"
+bad "longf.ini:2: filter: expression longer than 1023 characters" --config "$TMP/longf.ini"
+# A udp-ports list of 368 characters whose last port is the traffic's: with
+# a 255-character limit port 9 would be lost and every frame be NoPorts.
+ports=$(seq -s, 10000 10060),9
+[ ${#ports} -gt 300 ] || fail "test list too short (${#ports})"
+filter="udp and dst port 9$(for i in $(seq 30); do printf ' and not src host 10.0.0.%d' "$i"; done)"
+[ ${#filter} -gt 600 ] || fail "test filter too short (${#filter})"
+cat > "$TMP/long.ini" <<INI
+# '#' and ';' comment lines
+; both kinds
+[pktpath]   ; the section
+udp-ports = $ports
+ingress = rcu
+ingress-kind = pcap-filter
+filter = $filter
+filter-action = pass
+duration = 0.5
+warmup = 0
+quiet = on
+INI
+"$PKTPATH" $(eal long) -- --http 127.0.0.1:0 --conf "$TMP/long.ini" --json "$TMP/long.json" \
+	> "$TMP/long.txt" 2>&1 || { cat "$TMP/long.txt"; fail "long INI values"; }
+jcheck "$TMP/long.json" 'f("Rx.RxPackets") > 0' 'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
+	'f("Ingress.IngressMatched") == f("Rx.RxPackets")' 'd["info"]["config"]["duration_s"] == 0.5'
 
 # Port maps that cannot be.
 n=$((n + 1))
@@ -88,6 +215,17 @@ for o in source path duration interval burst alloc prefetch mib-layout fold rxq 
 	grep -q -- "--$o" "$TMP/help.txt" || fail "--help lacks --$o"
 done
 
+# Every option --help lists is in the README, and the shipped
+# config/default.ini is accepted as it is.
+for o in $(sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' "$TMP/help.txt"); do
+	[ "$o" = help ] || grep -qE -- "\`--$o([^a-z0-9-]|\$)" "$SOURCE_DIR/README.md" ||
+		fail "README lacks --$o"
+done
+"$PKTPATH" $(eal dflt) -- --http 127.0.0.1:0 --config "$SOURCE_DIR/config/default.ini" \
+	--duration 0.3 --warmup 0 --quiet --json "$TMP/dflt.json" > "$TMP/dflt.txt" 2>&1 ||
+	{ cat "$TMP/dflt.txt"; fail "config/default.ini refused"; }
+jcheck "$TMP/dflt.json" 'f("Rx.RxPackets") > 0' 'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+
 # An INI file, and the command line overriding it.
 cat > "$TMP/ok.ini" <<'INI'
 ; comment
@@ -98,8 +236,12 @@ duration = 0.6
 warmup = 0.2
 quiet = on
 INI
-"$PKTPATH" $(eal ini) -- --http 127.0.0.1:0 --config "$TMP/ok.ini" --fold lcore --json "$TMP/ini.json" \
-	> "$TMP/ini.txt" 2>&1 || { cat "$TMP/ini.txt"; fail "ini run"; }
-jcheck "$TMP/ini.json" 'd["info"]["config"]["burst"] == 16' \
-	'd["info"]["config"]["fold"] == "lcore"' 'd["info"]["config"]["duration_s"] == 0.6'
+for spelling in "--config $TMP/ok.ini" "--config=$TMP/ok.ini" "--conf $TMP/ok.ini" "--confi=$TMP/ok.ini"; do
+	# shellcheck disable=SC2086
+	"$PKTPATH" $(eal ini) -- --http 127.0.0.1:0 $spelling --fold lcore --json "$TMP/ini.json" \
+		> "$TMP/ini.txt" 2>&1 || { cat "$TMP/ini.txt"; fail "ini run ($spelling)"; }
+	jcheck "$TMP/ini.json" 'd["info"]["config"]["burst"] == 16' \
+		'd["info"]["config"]["fold"] == "lcore"' 'd["info"]["config"]["duration_s"] == 0.6' ||
+		fail "INI not applied with $spelling"
+done
 echo "options: ok"

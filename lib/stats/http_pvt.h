@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_HTTP_PVT_H
+#define PKTPATH_HTTP_PVT_H
+
+/*
+ * Internals of the HTTP endpoint, shared by http.c (requests: routes,
+ * rendering, control) and http_server.c (the daemon, its connections, the
+ * watchdog and the control thread). Not for other modules.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <microhttpd.h>
+
+#include "stats.h"
+
+#define HTTP_DEFAULT_LISTEN "127.0.0.1:9120"
+
+extern int http_logtype;
+#define HTTP_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, http_logtype, "pktpath: http: " fmt "\n", \
+		##__VA_ARGS__)
+
+/* What a connection is waiting for; each phase but HOOK has a deadline. */
+enum conn_phase {
+	CONN_HEADERS,	/* the next request's headers (idle keep-alive too) */
+	CONN_BODY,	/* headers in: the rest of the request */
+	CONN_HOOK,	/* a control hook runs for it (suspended) */
+	CONN_SEND,	/* a response is queued and being sent */
+};
+
+/* One accepted connection (MHD's socket context), on h->conns. */
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	enum conn_phase phase;
+	uint64_t since_ns;		/* CLOCK_MONOTONIC: phase start */
+	bool cut;			/* shut down by the watchdog */
+};
+
+enum route {
+	RT_INDEX, RT_HEALTHZ, RT_METRICS, RT_SNMP, RT_NETSTAT, RT_JSON,
+	RT_MODE, RT_RULES, RT_CLEAR, RT_MAX
+};
+
+/* Per-request state, from the first call to __completed(). */
+struct req {
+	enum route rt;
+	char *body;
+	size_t len, cap;
+	size_t discarded;	/* body bytes dropped past the limit */
+	bool too_big;
+	bool has_body;		/* Content-Length > 0 or chunked */
+	bool answered;		/* refused at the first call */
+	/* A control request, handed to the control thread: */
+	struct MHD_Connection *c;
+	struct req *qnext;
+	bool queued;		/* suspended, on or off the queue */
+	bool done;		/* the hook has run: code and text are set */
+	unsigned int code;
+	char *text;		/* malloc'd one-line answer */
+	char ctype[64];		/* the request's Content-Type ("" if none) */
+	char peer[48];		/* the client's address, for the log */
+};
+
+struct stats_http {
+	struct stats *s;
+	struct stats_http_conf conf;
+	json_t *info;			/* our deep copy, under info_lock */
+	pthread_mutex_t info_lock;	/* jansson objects are not for sharing */
+	struct MHD_Daemon *d;
+	int fd;				/* listening socket, then MHD's */
+	uint16_t port;
+	char url[64 + 32];
+
+	/* Connections, for the watchdog. */
+	pthread_mutex_t conn_lock;
+	struct conn *conns;
+	unsigned int n_conns;
+	uint64_t cuts;			/* under conn_lock: closed by the watchdog */
+	pthread_t dog;
+	bool dog_started;
+	bool dog_stop;			/* under conn_lock */
+	pthread_cond_t dog_cond;
+
+	/* Control requests, run one at a time on their own thread. */
+	pthread_mutex_t q_lock;
+	pthread_cond_t q_cond;
+	struct req *q_head, *q_tail;
+	bool q_closing;			/* under q_lock: stats_http_stop() */
+	pthread_t ctl;
+	bool ctl_started;
+};
+
+/* http.c: libmicrohttpd's callbacks. */
+enum MHD_Result __http_access(void *cls, struct MHD_Connection *c,
+			      const char *url, const char *method,
+			      const char *version, const char *upload_data,
+			      size_t *upload_data_size, void **con_cls);
+void __http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		      enum MHD_RequestTerminationCode toe);
+/* http.c: run r's control request (the control thread); sets r->code and
+ * r->text. */
+void __http_control_run(struct stats_http *h, struct req *r);
+
+/* http_server.c */
+/* The connection c enters phase p (from its thread, any time). */
+void __http_conn_phase(struct stats_http *h, struct MHD_Connection *c,
+		       enum conn_phase p);
+/* Suspend c and queue r for the control thread: false if the server is
+ * stopping (then nothing was done). From c's thread. */
+bool __http_ctl_enqueue(struct stats_http *h, struct req *r);
+
+#endif
