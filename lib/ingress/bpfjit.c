@@ -30,9 +30,10 @@
  * landing exactly on the first native byte of the jump's target (an eBPF
  * instruction, the epilogue, or LD_ABS's slow path and load). If the
  * model were wrong about any size before a jump, that jump's bytes would
- * be read at the wrong place and fail the opcode or the landing test, so
- * a model error makes the check fail (the interpreter is used), it cannot
- * make wrong code pass. If the JIT did not converge, some jump lands where
+ * be read at the wrong place and fail the opcode or the landing test (to
+ * pass, the wrong bytes would have to be that very jump to that very
+ * target, at every jump), so a model error makes the check fail and the
+ * interpreter is used. If the JIT did not converge, some jump lands where
  * its target was one pass earlier and the check fails. Code that passes
  * has the eBPF program's control flow exactly; the straight-line code
  * between jumps is the JIT's, trusted as the differential tests check it
