@@ -5,9 +5,9 @@
  *  even: classic BPF (8-byte instructions). One libpcap's bpf_validate()
  *        accepts is converted by pktpath (bpfconv.c), loaded (bpfload.c:
  *        JIT layout settled, code checked) and run, JIT and interpreter, on
- *        frames made of the rest of the input; each verdict must equal
- *        libpcap's bpf_filter() on the same program with its scratch memory
- *        zeroed (as pktpath defines it).
+ *        frames made of the input; each verdict must equal libpcap's
+ *        bpf_filter() on the same program with its scratch memory zeroed
+ *        (as pktpath defines it).
  *  odd:  eBPF (8-byte instructions) for the bpf kind: refused with one line
  *        naming the input, or loaded; then the JIT (after pktpath's
  *        rewrites and check) and the interpreter must return the same value
@@ -73,7 +73,6 @@ classic(const uint8_t *data, size_t size)
 	struct __bpf_loaded l;
 	struct ebpf_insn *ins;
 	uint32_t n = (uint32_t)(size / 8), ni, k, f;
-	uint16_t mask;
 	char why[320];
 	int rc;
 
@@ -97,13 +96,11 @@ classic(const uint8_t *data, size_t size)
 	free(ins);
 	if (rc != 0)
 		return;			/* verifier refusal: libpcap runs it */
-	/* The reference: libpcap on the program, scratch words read before
-	 * written zeroed first (st M[k] with A = 0), as pktpath defines it. */
-	if (__bpf_cbpf_uninit_mem(prog + 16, n, &mask) != 0)
-		abort();
-	for (k = 0, f = 16; k < 16; k++)
-		if (mask & (1u << k))
-			prog[--f] = (struct bpf_insn){ .code = BPF_ST, .k = k };
+	/* The reference: libpcap on the program with its scratch memory
+	 * zeroed first (st M[0..15], A being 0), as pktpath defines it. */
+	for (k = 0; k < 16; k++)
+		prog[k] = (struct bpf_insn){ .code = BPF_ST, .k = k };
+	f = 0;
 	for (k = 0; k < 3; k++) {
 		const uint8_t *d = k == 0 ? frame0 : data;
 		uint32_t len = k == 0 ? sizeof(frame0) : k == 1 ? (uint32_t)RTE_MIN(size, 1500u) :
