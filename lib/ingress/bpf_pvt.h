@@ -64,7 +64,7 @@ int __bpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
  * program is malformed. */
 int __bpf_cbpf_uninit_mem(const void *cbpf, uint32_t len, uint16_t *mask);
 
-/* ---- the DPDK 22.11 x86-64 JIT: prediction and check (bpfjit.c) ---- */
+/* ---- the DPDK 22.11 x86-64 JIT: model (bpfjit_model.c), check (bpfjit.c) ---- */
 
 /* Native layout of a program as DPDK 22.11's bpf_jit_x86() produces it. */
 struct __bpf_jit_layout {
@@ -92,13 +92,32 @@ struct __bpf_jit_layout {
 int __bpf_jit_predict(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 		      struct __bpf_jit_layout *l);
 
+/* One native jump of the JIT's final pass, as the model predicts it. */
+#define BPF_JIT_JMP 0xff	/* cc of an unconditional jmp */
+struct __bpf_jit_jump {
+	uint32_t pos;		/* native offset of the jump */
+	uint8_t size;		/* 2, 5 or 6 bytes */
+	uint8_t cc;		/* x86 condition nibble, or BPF_JIT_JMP */
+	uint32_t tgt;		/* where it must land (native offset) */
+	int64_t lands;		/* where the JIT's encoding makes it land */
+	uint32_t from, to;	/* eBPF instructions: the jump's, its target's */
+};
+
+/*
+ * The prediction and every native jump (*jumps malloc'ed, *nj of them),
+ * with the callee-saved registers the prologue spills and whether it sets
+ * up rbp (the stack). @return as __bpf_jit_predict().
+ */
+int __bpf_jit_model(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
+		    struct __bpf_jit_layout *l, struct __bpf_jit_jump **jumps,
+		    uint32_t *nj, unsigned int *n_spills, bool *rbp);
+
 /*
  * Check what the JIT wrote (code, sz from rte_bpf_get_jit) against the
  * prediction: the sizes agree and every native jump of every instruction
  * (the eBPF jumps, the jumps to the epilogue, LD_ABS/LD_IND's inner
  * jumps) is where the prediction puts it and lands exactly on the first
- * native byte of its target. The model (and the reason this check is
- * sound) is described in bpfjit.c.
+ * native byte of its target. bpfjit.c says why this check is sound.
  * @return 0 if the code is right; -EFAULT with the first difference in why.
  */
 int __bpf_jit_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,

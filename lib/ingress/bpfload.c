@@ -245,6 +245,50 @@ trial(const struct rte_bpf_prm *prm, double timeout_s,
 	return res.rc == 0 ? 0 : -EINVAL;
 }
 
+/*
+ * rte_bpf logs a refusal's reason at ERR level itself; pktpath's one-line
+ * error carries it (from a trial child), so in-process loads keep lib.bpf
+ * quiet -- unless the user asked for its debug output. Nested across
+ * threads: the first in saves the level, the last out restores it.
+ */
+static pthread_mutex_t quiet_mtx = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int quiet_depth;	/* under quiet_mtx */
+static int quiet_saved = -1;		/* under quiet_mtx */
+
+static void
+bpf_log_quiet(bool on)
+{
+	int t = rte_log_register("lib.bpf");
+
+	if (t < 0)
+		return;
+	pthread_mutex_lock(&quiet_mtx);
+	if (on && quiet_depth++ == 0) {
+		quiet_saved = rte_log_get_level(t);
+		if (quiet_saved >= 0 && quiet_saved < (int)RTE_LOG_DEBUG)
+			rte_log_set_level(t, RTE_LOG_CRIT);
+		else
+			quiet_saved = -1;
+	} else if (!on && --quiet_depth == 0 && quiet_saved >= 0) {
+		rte_log_set_level(t, (uint32_t)quiet_saved);
+	}
+	pthread_mutex_unlock(&quiet_mtx);
+}
+
+static struct rte_bpf *
+quiet_load(const struct rte_bpf_prm *prm)
+{
+	struct rte_bpf *b;
+	int e;
+
+	bpf_log_quiet(true);
+	b = rte_bpf_load(prm);
+	e = rte_errno;
+	bpf_log_quiet(false);
+	rte_errno = e;
+	return b;
+}
+
 /* The in-process load, in a thread the caller can walk away from. */
 struct load_job {
 	struct rte_bpf_prm prm;
@@ -268,7 +312,7 @@ job_run(void *arg)
 {
 	struct load_job *j = arg;
 
-	j->bpf = rte_bpf_load(&j->prm);
+	j->bpf = quiet_load(&j->prm);
 	j->err = j->bpf != NULL ? 0 : rte_errno;
 	/* Release: bpf and err are visible to whoever sees DONE. Acquire: if
 	 * the caller abandoned the job, its last use of j came before. */
@@ -390,7 +434,7 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 				snprintf(msg, sizeof(msg), "%s", rte_strerror(-rc));
 		}
 	} else {
-		out->bpf = rte_bpf_load(&prm);
+		out->bpf = quiet_load(&prm);
 		rc = out->bpf != NULL ? 0 : -EINVAL;
 		if (rc != 0) {
 			/* Again in a child, for the verifier's reason. */
