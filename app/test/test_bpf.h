@@ -28,13 +28,18 @@ struct rte_mbuf *mbuf_chain(struct gen_rng *r, const uint8_t *d, uint32_t n,
 			    uint32_t seg);
 
 /* libpcap's bpf_filter on the program with its scratch memory zeroed (and,
- * to tell where libpcap's own verdict is undefined, all ones). */
+ * to tell where libpcap's own verdict is undefined, all ones). For a
+ * program with loops (protochain), pktpath's bounded interpreter runs
+ * first: where it gives up (*forever), libpcap would never return, and 0
+ * is the answer (ref_run does not call libpcap then). */
 struct ref {
 	struct bpf_insn *zero, *ones;
+	uint32_t len, loops;
 };
 void ref_make(const struct bpf_program *p, struct ref *r);
 void ref_free(struct ref *r);
-u_int ref_run(const struct ref *r, const uint8_t *d, uint32_t n, bool *undef);
+u_int ref_run(const struct ref *r, const uint8_t *d, uint32_t n, bool *undef,
+	      bool *forever);
 void dump_cbpf(const struct bpf_program *p);
 
 /* A pcap-filter classifier (match: pass) on engine e; NULL if refused. */

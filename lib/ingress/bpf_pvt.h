@@ -64,6 +64,22 @@ int __bpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
  * program is malformed. */
 int __bpf_cbpf_uninit_mem(const void *cbpf, uint32_t len, uint16_t *mask);
 
+/* ---- classic BPF with libpcap's semantics, bounded (bpfcbpf.c) ---- */
+
+/*
+ * Run a classic program (const struct bpf_insn *, len instructions, loops
+ * of them backward jumps) on frame p as libpcap's bpf_filter() does, with
+ * scratch memory zeroed, stopping after a budget no ending run of
+ * libpcap's protochain loops can need (bpfcbpf.c says why): then 0 and
+ * *exhausted -- libpcap itself would loop forever there (its protochain AH
+ * bug). Thread-safe.
+ */
+uint32_t __bpf_cbpf_run(const void *prog, uint32_t len, uint32_t loops,
+			const uint8_t *p, uint32_t wirelen, uint32_t buflen,
+			bool *exhausted);
+/* The number of backward jumps of a classic program. */
+uint32_t __bpf_cbpf_loops(const void *prog, uint32_t len);
+
 /* ---- the DPDK 22.11 x86-64 JIT: model (bpfjit_model.c), check (bpfjit.c) ---- */
 
 /* Native layout of a program as DPDK 22.11's bpf_jit_x86() produces it. */

@@ -12,7 +12,10 @@
  *   libpcap      libpcap's own interpreter on the frame (made contiguous
  *                when it is not): for what rte_bpf cannot run -- loops
  *                ("protochain"), programs its verifier refuses or cannot
- *                verify in time -- or when asked for.
+ *                verify in time -- or when asked for. Programs with loops
+ *                run on bpfcbpf.c's interpreter instead, which has
+ *                libpcap's semantics but stops where libpcap's protochain
+ *                code loops forever.
  *
  * So nothing tcpdump accepts is refused, and every engine gives libpcap's
  * verdict (the generated differential test in app/test/test_bpf.c checks
@@ -47,6 +50,8 @@ struct pf_ctx {
 	struct rte_bpf *bpf;		/* jit, interp */
 	uint64_t (*jit)(void *);	/* jit */
 	struct bpf_program prog;	/* libpcap */
+	uint32_t loops;			/* backward jumps in prog: not run by
+					   libpcap, which can loop forever */
 	uint8_t action;
 	uint8_t marked;
 	uint32_t mark;
@@ -73,6 +78,7 @@ __libpcap_run(const struct pf_ctx *c, const struct rte_mbuf *m)
 	const u_char *data;
 	uint8_t *heap = NULL;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	bool exhausted;
 	uint64_t rc;
 
 	memset(&h, 0, sizeof(h));
@@ -92,7 +98,13 @@ __libpcap_run(const struct pf_ctx *c, const struct rte_mbuf *m)
 		}
 		data = rte_pktmbuf_read(m, 0, h.caplen, buf);
 	}
-	rc = data != NULL ? pcap_offline_filter(&c->prog, &h, data) : 0;
+	if (data == NULL)
+		rc = 0;
+	else if (c->loops != 0)		/* bounded, libpcap's semantics */
+		rc = __bpf_cbpf_run(c->prog.bf_insns, c->prog.bf_len, c->loops, data,
+				    h.len, h.caplen, &exhausted);
+	else
+		rc = pcap_offline_filter(&c->prog, &h, data);
 	free(heap);
 	return rc;
 }
@@ -300,6 +312,7 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 	}
 	if (rc != 0) {
 		rc = __libpcap_prog(&fp, &c->prog);
+		c->loops = rc == 0 ? __bpf_cbpf_loops(c->prog.bf_insns, c->prog.bf_len) : 0;
 		if (rc != 0) {
 			pcap_freecode(&fp);
 			free(c);

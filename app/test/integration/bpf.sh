@@ -127,6 +127,26 @@ for e in "${faults[@]}"; do
 		[ "$desc" = "pcap-filter '$e' $run -> pass" ] || fail "'$e' ($g): classifier '$desc'"
 	done
 done
+# libpcap's protochain walks an AH header with X = (len + 2) * 4 instead of
+# X += ...: one with length 3 after a 20-byte IPv4 header points at itself
+# and tcpdump -r loops forever on it. pktpath stops there (no match) and
+# goes on: the TCP frame after it matches.
+python3 - "$TMP/ahloop.pcap" <<'PY'
+import struct, sys
+def ip(proto, payload):
+    return struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 1, 0, 64, proto, 0,
+                       bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])) + payload
+eth = bytes([2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0])
+frames = [eth + ip(51, bytes([51, 3, 0, 0]) + bytes(12)),
+          eth + ip(6, struct.pack("!HHIIBBHHH", 1234, 80, 0, 0, 0x50, 2, 1024, 0, 0))]
+with open(sys.argv[1], "wb") as out:
+    out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for f in frames:
+        out.write(struct.pack("<IIII", 0, 0, len(f), len(f)) + f)
+PY
+over ahloop "$TMP/ahloop.pcap" --ingress-kind pcap-filter --filter "ip protochain 6" --filter-action pass
+[ "$(ing ahloop IngressMatched)" = 1 ] && [ "$(ing ahloop IngressPackets)" = 2 ] ||
+	fail "protochain over a looping AH header: matched $(ing ahloop IngressMatched) of $(ing ahloop IngressPackets)"
 m=$("$PCAPCOUNT" "$TMP/rand.pcap" "ip broadcast" 255.255.255.0)
 over nm "$TMP/rand.pcap" --ingress-kind pcap-filter --filter "ip broadcast" \
 	--filter-action pass --filter-netmask 255.255.255.0
