@@ -205,7 +205,8 @@ struct __bpf_loaded {
  *   -EINTR    *cancel was set during the load,
  *   -EFAULT   the trial load crashed (it is never run in this process),
  *   -ENOTSUP  the JIT would write past its buffer and no settling helped,
- *   -ENOMEM, -errno of fork/pipe/pthread_create.
+ *   -ECHILD   the trial process could not be started (fork, pipe),
+ *   -ENOMEM, -errno of pthread_create.
  * Thread-safe; blocks for the load (and the trial).
  */
 int __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,

@@ -178,7 +178,7 @@ trial_child(const struct rte_bpf_prm *prm, int fd, pid_t parent)
 
 /*
  * Load prm in a child: 0 (it loads), -EINVAL (refused: msg), -ETIMEDOUT,
- * -EINTR, -EFAULT (it crashed: msg), -errno.
+ * -EINTR, -EFAULT (it crashed: msg), -ECHILD (no child: msg), -errno.
  */
 static int
 trial(const struct rte_bpf_prm *prm, double timeout_s,
@@ -192,14 +192,16 @@ trial(const struct rte_bpf_prm *prm, double timeout_s,
 	ssize_t got = 0;
 
 	msg[0] = '\0';
-	if (pipe(fd) != 0)
-		return -errno;
+	if (pipe(fd) != 0) {
+		snprintf(msg, msglen, "pipe: %s", strerror(errno));
+		return -ECHILD;
+	}
 	pid = fork();
 	if (pid < 0) {
-		rc = -errno;
+		snprintf(msg, msglen, "fork: %s", strerror(errno));
 		close(fd[0]);
 		close(fd[1]);
-		return rc;
+		return -ECHILD;
 	}
 	if (pid == 0) {
 		close(fd[0]);
@@ -444,7 +446,7 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 			if (t == -EINTR)
 				rc = t;
 			else if (t != -EINVAL || msg[0] == '\0')
-				snprintf(msg, sizeof(msg), "%s", rte_strerror(rte_errno));
+				snprintf(msg, sizeof(msg), "%s", rte_strerror(EINVAL));
 		}
 	}
 	switch (rc) {
@@ -461,6 +463,9 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 	case -EFAULT:
 		snprintf(err, errlen, "rte_bpf_load crashed on it in a trial "
 			 "process: %s", msg);
+		break;
+	case -ECHILD:
+		snprintf(err, errlen, "cannot start the trial load: %s", msg);
 		break;
 	default:
 		snprintf(err, errlen, "rte_bpf_load refused it: %s", msg);

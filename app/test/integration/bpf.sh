@@ -6,7 +6,8 @@
 #    the reproducers of DPDK 22.11's lib/bpf faults on each engine (jit,
 #    interp, libpcap), the packets pktpath's pcap-filter kind matches equal
 #    what libpcap's own pcap_offline_filter matches; the engine in use is in
-#    the JSON, a fallback in the log;
+#    the JSON, a fallback in the log; a frame libpcap's protochain code
+#    loops forever on ends (unmatched) and the next frame still matches;
 #  - the same policy as a rules file, a pcap expression and an eBPF object
 #    gives identical Ingress counters on the same traffic;
 #  - JIT and interpreter give identical verdicts, packet by packet (the
