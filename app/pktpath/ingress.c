@@ -16,8 +16,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
@@ -56,15 +58,17 @@ static struct ingress_classifier *
 load_primary(const struct app_options *o, char *err)
 {
 	struct ingress_classifier *c = NULL;
+	struct ingress_bpf_conf bc = o->bpf;
 
+	bc.cancel = &app_quit;		/* SIGINT/SIGTERM stop a long load */
 	switch (o->ingress_kind) {
 	case APP_KIND_PCAP_FILTER:
 		if (ingress_pcap_filter_create(o->filter, &o->filter_verdict,
-					       o->bpf_jit, &c, err, ERR_LEN) != 0)
+					       &bc, &c, err, ERR_LEN) != 0)
 			return NULL;
 		return c;
 	case APP_KIND_BPF:
-		if (ingress_bpf_create(o->bpf_obj, o->bpf_sec, o->bpf_jit, &c, err,
+		if (ingress_bpf_create(o->bpf_obj, o->bpf_sec, &bc, &c, err,
 				       ERR_LEN) != 0)
 			return NULL;
 		return c;
@@ -94,6 +98,10 @@ app_ingress_setup(struct app *a)
 	a->rules_a = load_primary(o, err);
 	if (a->rules_a == NULL) {
 		fprintf(stderr, "pktpath: %s %s\n", primary_option(o), err);
+		if (app_quit) {		/* a signal stopped the load: as its default */
+			rte_eal_cleanup();
+			exit(128 + app_quit);
+		}
 		return -1;
 	}
 	a->rules_b = load_or_default(o->rules_alt, err);

@@ -52,7 +52,7 @@ on_signal(int sig)
 				_exit(130);
 			_exit(130);
 		}
-		app_quit = 1;
+		app_quit = sig;		/* non-zero: the signal that asked */
 		break;
 	case SIGHUP:
 		app_sighup = 1;

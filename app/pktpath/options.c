@@ -643,7 +643,33 @@ static int set_bpf_sec(struct app_options *o, const char *v, char *err)
 }
 
 static int set_bpf_jit(struct app_options *o, const char *v, char *err)
-{ return __parse_bool(v, &o->bpf_jit, err); }
+{
+	bool on;
+
+	if (__parse_bool(v, &on, err) != 0)
+		return -1;
+	o->bpf.engine = on ? INGRESS_BPF_JIT : INGRESS_BPF_INTERP;
+	return 0;
+}
+
+static int set_bpf_engine(struct app_options *o, const char *v, char *err)
+{
+	if (ingress_bpf_engine_parse(v, &o->bpf.engine) == 0)
+		return 0;
+	snprintf(err, ERR_LEN, "'%s' is not one of jit|interp|libpcap", v ? v : "");
+	return -1;
+}
+
+static int set_filter_netmask(struct app_options *o, const char *v, char *err)
+{
+	if (__ipv4(v, &o->bpf.netmask) == 0 && v[0] != '\0')
+		return 0;
+	snprintf(err, ERR_LEN, "'%s' is not an IPv4 netmask A.B.C.D", v ? v : "");
+	return -1;
+}
+
+static int set_bpf_load_timeout(struct app_options *o, const char *v, char *err)
+{ return __parse_double(v, 0.01, 3600, &o->bpf.load_timeout_s, err); }
 
 static int set_rules(struct app_options *o, const char *v, char *err)
 { return __path_arg(v, o->rules, err); }
@@ -792,11 +818,14 @@ static const struct opt_def opt_defs[] = {
 	{ "ingress", "off|none|lock|rwlock|rcu", set_ingress, "ingress hook guard: off (no hook), none (unguarded), spinlock, rwlock or RCU (default off)" },
 	{ "lock-scope", "packet|burst", set_lock_scope, "classify (and lock) per packet, like the old ingress qdisc, or per burst (default packet)" },
 	{ "ingress-kind", "rules|pcap-filter|bpf", set_ingress_kind, "classifier kind: rules (--rules), a tcpdump expression (--filter) or an eBPF object (--bpf-obj) (default rules)" },
-	{ "filter", "EXPR", set_filter, "pcap-filter: the tcpdump expression (libpcap -> rte_bpf_convert -> rte_bpf)" },
+	{ "filter", "EXPR", set_filter, "pcap-filter: the tcpdump expression (libpcap -> pktpath's eBPF conversion -> rte_bpf, or libpcap itself: see --bpf-engine)" },
 	{ "filter-action", "drop|pass|mark N", set_filter_action, "pcap-filter: what a match does (default drop)" },
 	{ "bpf-obj", "FILE.o", set_bpf_obj, "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
 	{ "bpf-sec", "NAME", set_bpf_sec, "bpf: the program's section or name (default classifier)" },
-	{ "bpf-jit", "on|off", set_bpf_jit, "pcap-filter and bpf: JIT-compile, or force the interpreter (default on)" },
+	{ "bpf-jit", "on|off", set_bpf_jit, "pcap-filter and bpf: --bpf-engine jit (on) or interp (off) (default on)" },
+	{ "bpf-engine", "jit|interp|libpcap", set_bpf_engine, "pcap-filter and bpf: rte_bpf's JIT (its code checked, else the interpreter), rte_bpf's interpreter, or libpcap's own (pcap-filter only; also what runs filters rte_bpf cannot) (default jit)" },
+	{ "filter-netmask", "A.B.C.D", set_filter_netmask, "pcap-filter: the netmask 'ip broadcast' uses (default 0.0.0.0, as tcpdump -r)" },
+	{ "bpf-load-timeout", "SECONDS", set_bpf_load_timeout, "pcap-filter and bpf: longest rte_bpf_load may verify a program (default 5)" },
 	{ "rules", "FILE", set_rules, "ingress rules file, at most 16 MiB (default: no rule, default pass); SIGHUP reloads it (and the churn goes on with it)" },
 	{ "rules-alt", "FILE", set_rules_alt, "the second ruleset --update-rate alternates with (default: no rule, default pass)" },
 	{ "update-rate", "N", set_update_rate, "replace the ruleset N times a second from a control thread (default 0)" },
@@ -842,7 +871,7 @@ app_options_default(struct app_options *o)
 	o->ingress_kind = APP_KIND_RULES;
 	o->filter_verdict.action = INGRESS_ACT_DROP;
 	strcpy(o->bpf_sec, "classifier");
-	o->bpf_jit = true;
+	ingress_bpf_conf_init(&o->bpf);
 	o->lock_scope = INGRESS_SCOPE_PACKET;
 	o->gp_log_us = 1000;
 	o->rounds = 3;

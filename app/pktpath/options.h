@@ -89,7 +89,8 @@ struct app_options {
 	struct ingress_verdict_conf filter_verdict;
 	char bpf_obj[PATH_MAX];
 	char bpf_sec[64];
-	bool bpf_jit;
+	struct ingress_bpf_conf bpf;	/* --bpf-engine, --bpf-jit,
+					   --filter-netmask, --bpf-load-timeout */
 	enum ingress_mode ingress_mode;
 	enum ingress_scope lock_scope;
 	char rules[PATH_MAX];

@@ -114,6 +114,7 @@
  *    control loop, not from a signal handler.
  */
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -843,23 +844,71 @@ struct ingress_verdict_conf {
 };
 
 /**
- * A tcpdump expression as a classifier: pcap_compile (DLT_EN10MB,
- * optimised), rte_bpf_convert, rte_bpf_load, run on the mbuf; JIT-compiled
- * when jit and the platform has one (else interpreted, with a warning).
- * A match applies v; no match passes, unmatched.
+ * What runs a pcap-filter or bpf classifier's program. The one asked for
+ * is a ceiling: a program it cannot run correctly falls back to the next
+ * safe one, and the classifier's description, the log and
+ * ingress_bpf_engine_of() say which runs and why.
  *
- * @return 0 and *out; or -EINVAL/-ENOMEM with one line in err: libpcap's
- *         message and the expression, or rte_bpf's refusal.
- * Needs EAL. Thread-safe (no shared state).
+ *   jit      rte_bpf's x86-64 JIT, used only when its output passes pktpath's
+ *            check (DPDK 22.11's JIT can emit wrong jumps); else interp.
+ *   interp   rte_bpf's interpreter.
+ *   libpcap  libpcap's own interpreter (bpf_filter) on the frame, made
+ *            contiguous when it is not: pcap-filter only; used as well for
+ *            expressions rte_bpf cannot run (loops, as "protochain" has, or
+ *            programs its verifier refuses or cannot verify in time).
+ */
+enum ingress_bpf_engine {
+	INGRESS_BPF_JIT,
+	INGRESS_BPF_INTERP,
+	INGRESS_BPF_LIBPCAP,
+	INGRESS_BPF_ENGINE_MAX
+};
+
+/** "jit", "interp", "libpcap"; NULL if out of range. Thread-safe. */
+const char *ingress_bpf_engine_name(enum ingress_bpf_engine e);
+/** Parse an engine name. @return 0, or -EINVAL. Thread-safe. */
+int ingress_bpf_engine_parse(const char *s, enum ingress_bpf_engine *out);
+
+/** How to build a pcap-filter or bpf classifier. */
+struct ingress_bpf_conf {
+	enum ingress_bpf_engine engine;	/**< the engine wanted (default jit) */
+	uint32_t netmask;		/**< pcap-filter: IPv4 netmask of
+					     "ip broadcast", host byte order;
+					     default 0, as tcpdump -r uses */
+	double load_timeout_s;		/**< longest time rte_bpf_load may take
+					     to verify a program (default 5) */
+	const volatile sig_atomic_t *cancel; /**< if set to non-zero while a
+					     load runs, it stops (-EINTR); NULL:
+					     never */
+};
+
+/** The defaults above. Thread-safe. */
+void ingress_bpf_conf_init(struct ingress_bpf_conf *c);
+
+/**
+ * A tcpdump expression as a classifier: compiled by libpcap (pcap_compile
+ * on a DLT_EN10MB handle, optimised, with bc->netmask), converted to eBPF
+ * by pktpath's own converter (libpcap's semantics; DPDK's rte_bpf_convert
+ * is not used: see the README), loaded by rte_bpf_load under limits and
+ * run on the mbuf; or run by libpcap (see enum ingress_bpf_engine). A
+ * match applies v; no match passes, unmatched.
+ *
+ * @param bc  NULL for the defaults
+ * @return 0 and *out; or -EINVAL (libpcap refused the expression: its
+ *         message), -EINTR (bc->cancel was set during the load), -ENOMEM;
+ *         one line in err naming the expression.
+ * Needs EAL. Thread-safe (no shared state). May block for a load (bounded
+ * by bc->load_timeout_s, see the README).
  */
 int ingress_pcap_filter_create(const char *expr,
-			       const struct ingress_verdict_conf *v, bool jit,
+			       const struct ingress_verdict_conf *v,
+			       const struct ingress_bpf_conf *bc,
 			       struct ingress_classifier **out, char *err,
 			       size_t errlen);
 
-/** 1 if a pcap-filter classifier runs JIT-compiled, 0 interpreted, -EINVAL
- *  if c is not one. */
-int ingress_pcap_filter_is_jit(const struct ingress_classifier *c);
+/** The engine a pcap-filter or bpf classifier runs on, or -EINVAL if c is
+ *  neither. Thread-safe (c owned by the caller). */
+int ingress_bpf_engine_of(const struct ingress_classifier *c);
 
 /**
  * An eBPF ELF object's program as a classifier (libbpf opens it, no kernel
@@ -867,13 +916,23 @@ int ingress_pcap_filter_is_jit(const struct ingress_classifier *c);
  * config/bpf/pktpath_bpf.h; return codes 0 pass, 2 drop, all-ones no
  * match, (1 << 32) | m pass with mark m.
  *
+ * Refused before loading, with the instruction named: maps, helper calls,
+ * tail calls and bpf-to-bpf calls (rte_bpf has none); backward jumps
+ * (loops); stores through anything but a stack pointer (the context is
+ * the frame, which a classifier must not change); shifts by the operand
+ * width or more; more than 4096 instructions. rte_bpf_load then runs
+ * under bc->load_timeout_s (in a child process first when the verifier's
+ * work may be large) and stops on bc->cancel.
+ *
  * @return 0 and *out; -EINVAL (missing or non-ELF file, rte_bpf refused
- *         the program), -ENOENT (no such section: the message lists the
- *         ones there are), -ENOTSUP (maps, helper calls, tail calls: rte_bpf
- *         has none), -ENOMEM; one line in err naming the file.
+ *         the program: the verifier's reason), -ENOENT (no such section: the
+ *         message lists the ones there are), -ENOTSUP (the refusals above),
+ *         -E2BIG (too many instructions), -ETIMEDOUT (the verifier did not
+ *         finish in time), -EINTR, -ENOMEM; one line in err naming the file.
  * Needs EAL. Thread-safe.
  */
-int ingress_bpf_create(const char *path, const char *sec, bool jit,
+int ingress_bpf_create(const char *path, const char *sec,
+		       const struct ingress_bpf_conf *bc,
 		       struct ingress_classifier **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
