@@ -1251,7 +1251,7 @@ slow_post_thread(void *arg)
 static void
 test_http_slow_clients(void **state)
 {
-	struct stats_http *h = start(true, &hooks, 64, 2);
+	struct stats_http *h = start(true, &hooks, 64, 2), *h2;
 	uint16_t port = stats_http_port(h);
 	int slow, gone, lor[N_SLOW], idle[64], i, k, modes = hk_mode_calls;
 	struct slow_post sp = { port, 0 };
@@ -1293,7 +1293,29 @@ test_http_slow_clients(void **state)
 	/* 32 clients sending a header line every 0.3 s: every byte would
 	 * restart an idle timeout, but each request has 2 s for its headers.
 	 * /metrics and /healthz are served all along (no thread per client),
-	 * and every slow one is closed by the server while still sending. */
+	 * and every slow one is closed by the server while still sending.
+	 * On a server of its own with 128 slots: on the 64-slot one, 32 slow
+	 * clients are exactly half the slots, and the scrapes' own waiting
+	 * would make the room-for-new-clients rule (below) close the oldest
+	 * slow ones early, depending on when the watchdog looks. */
+	{
+		struct stats_http_conf c;
+		char err[256];
+
+		stats_http_conf_init(&c);
+		c.listen = "127.0.0.1:0";
+		c.control = true;
+		c.body_limit = 64;
+		c.info = info;
+		c.max_conns = 128;
+		c.per_ip_conns = 128;
+		c.timeout_s = 2;
+		c.hooks = hooks;
+		h2 = stats_http_start(st, &c, err, sizeof(err));
+		if (h2 == NULL)
+			fail_msg("stats_http_start: %s", err);
+		port = stats_http_port(h2);
+	}
 	t0 = now_s();
 	for (i = 0; i < N_SLOW; i++) {
 		lor[i] = slowloris(port);
@@ -1327,6 +1349,8 @@ test_http_slow_clients(void **state)
 	for (i = 0; i < N_SLOW; i++)
 		if (lor[i] >= 0)
 			fail_msg("slow client %d still open after %d rounds", i, k);
+	stats_http_stop(h2);
+	port = stats_http_port(h);
 
 	/* Room for new clients: when more than half of the slots wait for a
 	 * request, the oldest waiters are closed. 64 idle connections on a
