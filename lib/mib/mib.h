@@ -558,6 +558,9 @@ int mib_group_lookup(const char *name);
 int mib_field_lookup(const char *group, const char *field);
 /** One-line description of field f (its row's help), or NULL if out of range. */
 const char *mib_field_help(unsigned int f);
+/** The file Linux prints group g in ("/proc/net/snmp", "/proc/net/netstat"),
+ *  whose spelling and order its fields follow; NULL for pktpath's groups. */
+const char *mib_group_linux(enum mib_group g);
 /** One-line description of group g, or NULL. */
 const char *mib_group_help(enum mib_group g);
 /** Names of the kinds, roles and laws ("sum", "drop", "InReceives": a law
@@ -671,6 +674,8 @@ struct mib_law {
  */
 void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
 
+/** Short name of law l ("rx", "ingress", "ip", "l4", "mode"), or NULL. */
+const char *mib_law_name(enum mib_law_id l);
 /** Left-hand side of law l (a flat field index), or MIB_FIELD_MAX. */
 unsigned int mib_law_lhs(enum mib_law_id l);
 /** Right-hand side of law l as the laws print it ("InDelivers + IP

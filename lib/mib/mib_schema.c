@@ -85,7 +85,7 @@
 	F(G, INMSGS, "InMsgs", SUM, 0, DELIVER, LAW(L4), \
 	  "ICMP messages handed to icmp_rcv, the erroneous ones included") \
 	F(G, INERRORS, "InErrors", SUM, 0, DROP_LATE, 0, \
-	  "ICMP messages icmp_rcv refused: checksum, length, no socket (within InMsgs)") \
+	  "ICMP messages refused: checksum, length, type, no socket (within InMsgs)") \
 	F(G, INCSUMERRORS, "InCsumErrors", SUM, 0, INFO, 0, \
 	  "ICMP messages with a bad checksum (within InErrors)") \
 	MIB_ICMP_IN(F, G, INDESTUNREACHS, "InDestUnreachs", "destination unreachable") \
@@ -213,7 +213,7 @@
 	F(G, OUTBCASTPKTS, "OutBcastPkts", SUM, 0, INFO, 0, \
 	  "broadcast datagrams sent (never)") \
 	F(G, INOCTETS, "InOctets", SUM, 0, INFO, 0, \
-	  "bytes of the InReceives datagrams, from the IP header on") \
+	  "bytes of the InReceives datagrams, from the IP header to the frame's end") \
 	F(G, OUTOCTETS, "OutOctets", SUM, 0, INFO, 0, \
 	  "bytes sent (never)") \
 	F(G, INMCASTOCTETS, "InMcastOctets", SUM, 0, INFO, 0, \
@@ -462,25 +462,29 @@ struct group_desc {
 	unsigned int first;
 	unsigned int count;
 	const char *help;
-	bool sparse;	/* Linux prints only the non-zero fields */
+	bool sparse;		/* Linux prints only the non-zero fields */
+	const char *proc;	/* the /proc file Linux prints it in, or NULL */
 };
+
+#define SNMP "/proc/net/snmp"
+#define NETSTAT "/proc/net/netstat"
 
 static const struct group_desc groups[] = {
 	[MIB_GRP_IP] = { "Ip", MIB_BASE_IP, MIB_IP_MAX,
-		"Linux /proc/net/snmp Ip counter" },
+		"Linux /proc/net/snmp Ip counter", false, SNMP },
 	[MIB_GRP_ICMP] = { "Icmp", MIB_BASE_ICMP, MIB_ICMP_MAX,
-		"Linux /proc/net/snmp Icmp counter" },
+		"Linux /proc/net/snmp Icmp counter", false, SNMP },
 	[MIB_GRP_ICMPMSG] = { "IcmpMsg", MIB_BASE_ICMPMSG, MIB_ICMPMSG_MAX,
 		"Linux /proc/net/snmp IcmpMsg counter (ICMP messages received "
-		"by type)", true },
+		"by type)", true, SNMP },
 	[MIB_GRP_TCP] = { "Tcp", MIB_BASE_TCP, MIB_TCP_MAX,
-		"Linux /proc/net/snmp Tcp counter" },
+		"Linux /proc/net/snmp Tcp counter", false, SNMP },
 	[MIB_GRP_UDP] = { "Udp", MIB_BASE_UDP, MIB_UDP_MAX,
-		"Linux /proc/net/snmp Udp counter" },
+		"Linux /proc/net/snmp Udp counter", false, SNMP },
 	[MIB_GRP_UDPLITE] = { "UdpLite", MIB_BASE_UDPLITE, MIB_UDPLITE_MAX,
-		"Linux /proc/net/snmp UdpLite counter" },
+		"Linux /proc/net/snmp UdpLite counter", false, SNMP },
 	[MIB_GRP_IPEXT] = { "IpExt", MIB_BASE_IPEXT, MIB_IPEXT_MAX,
-		"Linux /proc/net/netstat IpExt counter" },
+		"Linux /proc/net/netstat IpExt counter", false, NETSTAT },
 	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX,
 		"pktpath source and L2 counter" },
 	[MIB_GRP_PATH] = { "Path", MIB_BASE_PATH, MIB_PATH_MAX,
@@ -506,6 +510,12 @@ const char *
 mib_group_name(enum mib_group g)
 {
 	return (unsigned int)g < MIB_GRP_MAX ? groups[g].name : NULL;
+}
+
+const char *
+mib_group_linux(enum mib_group g)
+{
+	return (unsigned int)g < MIB_GRP_MAX ? groups[g].proc : NULL;
 }
 
 const char *
@@ -624,15 +634,16 @@ mib_drops_total(const uint64_t *v)
  * summary and the first and last term ("Mode packets (A + ... + Z)").
  */
 static const struct {
+	const char *name;
 	unsigned int lhs;
 	const char *rhs;
 	bool abbrev;
 } law_defs[] = {
-	[MIB_LAW_RX] = { MIB_F(RX, PACKETS), NULL, false },
-	[MIB_LAW_INGRESS] = { MIB_F(INGRESS, PACKETS), NULL, false },
-	[MIB_LAW_IP] = { MIB_F(IP, INRECEIVES), "InDelivers + IP drops", false },
-	[MIB_LAW_L4] = { MIB_F(IP, INDELIVERS), "L4 outcomes", false },
-	[MIB_LAW_MODE] = { MIB_F(RX, PACKETS), "Mode packets", true },
+	[MIB_LAW_RX] = { "rx", MIB_F(RX, PACKETS), NULL, false },
+	[MIB_LAW_INGRESS] = { "ingress", MIB_F(INGRESS, PACKETS), NULL, false },
+	[MIB_LAW_IP] = { "ip", MIB_F(IP, INRECEIVES), "InDelivers + IP drops", false },
+	[MIB_LAW_L4] = { "l4", MIB_F(IP, INDELIVERS), "L4 outcomes", false },
+	[MIB_LAW_MODE] = { "mode", MIB_F(RX, PACKETS), "Mode packets", true },
 };
 static_assert(RTE_DIM(law_defs) == MIB_LAW_MAX, "law table and enum disagree");
 
@@ -696,6 +707,12 @@ __mib_laws_init(void)
 				laws_built[l].terms[laws_built[l].n++] = f;
 	for (l = 0; l < MIB_LAW_MAX; l++)
 		__mib_law_text(l);
+}
+
+const char *
+mib_law_name(enum mib_law_id l)
+{
+	return (unsigned int)l < MIB_LAW_MAX ? law_defs[l].name : NULL;
 }
 
 unsigned int
