@@ -572,6 +572,11 @@ test_folds_agree(void **state)
 			for (i = 0; i < RTE_DIM(ns); i++)
 				__fold_round(kinds, ns[i], (enum mib_layout)lay);
 	}
+	/* the table's own list of high-water marks is its kinds' */
+	for (f = 0, i = 0; f < MIB_FIELD_MAX; f++)
+		if (mib_field_kind(f) == MIB_KIND_HWM)
+			assert_int_equal(__mib_hwm[i++], f);
+	assert_int_equal(__mib_hwm[i], MIB_FIELD_MAX);
 	/* and the table itself: both folds, both layouts */
 	for (lay = 0; lay < MIB_LAYOUT_MAX; lay++)
 		__fold_round(__mib_kinds, 5, (enum mib_layout)lay);

@@ -35,19 +35,22 @@
  * deliveries (path_outcome_delivered()), every law's terms and the help
  * texts of every exporter.
  *
- * Adding a counter is one edit in two lines: its enumerator, and its row.
- * A new terminal drop of the UDP layer, say Udp NoListen, is
+ * Adding a counter is one edit in two places: its enumerator, and its row.
+ * A new terminal drop of the IP layer, say a Path IpBadFrag, is
  *
- *     enum mib_udp { ..., MIB_UDP_MEMERRORS, MIB_UDP_NOLISTEN, MIB_UDP_MAX };
+ *     enum mib_path { ..., MIB_PATH_PIMDELIVERED, MIB_PATH_IPBADFRAG, MIB_PATH_MAX };
  *
- *     F(G, NOLISTEN, "NoListen", SUM, 0, DROP, LAW(L4),
- *       P " datagrams nobody listened for")
+ *     F(G, IPBADFRAG, "IpBadFrag", SUM, 0, DROP, LAW(IP),
+ *       "fragments refused before ip_defrag")       (in MIB_PATH_TABLE)
  *
- * (UdpLite's twin enumerator too, since UdpLite mirrors Udp's table). From
- * then on it is a terminal (test_path checks that exactly one terminal
- * moves per frame), a term of InDelivers = L4 outcomes, a drop in the
- * console's "drops:" line, pktpath_drops_total and telemetry's "drops", and
- * described in lib/mib/README.md (which test_mib regenerates).
+ * and the path's mib_inc() of MIB_F(PATH, IPBADFRAG) where it happens. From
+ * then on it is a terminal (test_path checks that exactly one terminal moves
+ * per frame), a term of InReceives = InDelivers + IP drops, a drop in the
+ * console's "drops:" line, pktpath_drops_total and telemetry's "drops",
+ * exported everywhere with its help, and described in lib/mib/README.md
+ * once that is regenerated (MIB_README_WRITE=1 build/app/test/test_mib_schema;
+ * test_mib_schema fails until it is). A Udp row is UdpLite's too (UdpLite
+ * mirrors Udp's table), so it needs UdpLite's twin enumerator.
  *
  * Writers and readers
  * -------------------

@@ -14,11 +14,15 @@
 
 /** The kind column of the field table, one byte per field. */
 extern const uint8_t __mib_kinds[MIB_FIELD_MAX];
+/** The table's MIB_KIND_HWM fields, in order, then MIB_FIELD_MAX: the
+ *  fields both folds max (and only those). */
+extern const uint16_t __mib_hwm[];
 
 /**
  * mib_fold() with kinds[f] (enum mib_kind) in place of the table's kind of
  * field f; a MIB_KIND_CONST field folds to mib_fields[f].value. mib_fold()
- * is this with __mib_kinds. Same thread-safety as mib_fold().
+ * is this with __mib_kinds (and its __mib_hwm). Same thread-safety as
+ * mib_fold().
  */
 void __mib_fold_kinds(const struct mib_set *s, enum mib_fold strategy,
 		      const uint8_t *kinds, uint64_t *totals, uint64_t *per_block);

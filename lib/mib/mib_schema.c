@@ -433,6 +433,13 @@ const struct mib_field mib_fields[MIB_FIELD_MAX] = { MIB_ALL_TABLES(MIB_ROW_FIEL
 #define MIB_ROW_KIND(G, ID, NAME, K, ...) [MIB_ROW_INDEX(G, ID)] = MIB_KIND_##K,
 const uint8_t __mib_kinds[MIB_FIELD_MAX] = { MIB_ALL_TABLES(MIB_ROW_KIND) };
 
+/* The high-water marks, in order, then MIB_FIELD_MAX (mib_pvt.h). */
+#define MIB_IF_HWM_SUM(i)
+#define MIB_IF_HWM_HWM(i) i,
+#define MIB_IF_HWM_CONST(i)
+#define MIB_ROW_HWM(G, ID, NAME, K, ...) MIB_IF_HWM_##K(MIB_ROW_INDEX(G, ID))
+const uint16_t __mib_hwm[] = { MIB_ALL_TABLES(MIB_ROW_HWM) MIB_FIELD_MAX };
+
 /* A row's index if its role is one of the list's, else nothing. */
 #define MIB_IF_TERM_INFO(i)
 #define MIB_IF_TERM_DELIVER(i) i,
