@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <inttypes.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
@@ -724,6 +725,15 @@ test_writers(void **state)
 		    250e-6);
 	assert_non_null(strstr(t, "pktpath_lcore_mib_total{lcore=\"1\",group=\"Ip\","
 			       "field=\"InHdrErrors\"} 10\n"));
+	{
+		/* a family that is one field has the field's help */
+		const char *h = mib_field_help(MIB_F(RX, PACKETS));
+		char want[256];
+
+		snprintf(want, sizeof(want), "# HELP pktpath_lcore_packets_total %c%s "
+			 "(Rx RxPackets)\n", toupper((unsigned char)h[0]), h + 1);
+		assert_non_null(strstr(t, want));
+	}
 	assert_non_null(strstr(t, "pktpath_info{mode=\"off\",version=\"0.1.0\","
 			       "dpdk=\"DPDK 22.11.11\",fold=\"lcore\""));
 	assert_non_null(strstr(t, "cpu=\"Test \\\"CPU\\\"\"} 1\n"));
@@ -1514,10 +1524,26 @@ test_telemetry(void **state)
 	v = tel_query(fd, "/pktpath/ingress");
 	assert_string_equal(json_string_value(json_object_get(v, "mode")), "off");
 	json_decref(v);
+	/* what each field counts: the field table's help, every group */
+	v = tel_query(fd, "/pktpath/mib_help");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	for (i = 0; i < MIB_GRP_MAX; i++) {
+		enum mib_group g = (enum mib_group)i;
+		unsigned int f;
+
+		snprintf(buf, sizeof(buf), "/pktpath/mib_help,%s", mib_group_name(g));
+		v = tel_query(fd, buf);
+		assert_int_equal(json_object_size(v), mib_group_count(g));
+		for (f = mib_group_first(g); f < mib_group_first(g) + mib_group_count(g); f++)
+			assert_string_equal(json_string_value(json_object_get(v,
+					    mib_field_name(f))), mib_field_help(f));
+		json_decref(v);
+	}
 	/* Bad parameters, then detached: null, never a crash. */
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		static const char *const bad[] = { "/pktpath/mib,Nope",
-			"/pktpath/lcores,7", "/pktpath/rates,x" };
+			"/pktpath/lcores,7", "/pktpath/rates,x", "/pktpath/mib_help,Nope" };
 
 		v = tel_query(fd, bad[i]);
 		assert_true(json_is_null(v));

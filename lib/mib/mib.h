@@ -9,10 +9,48 @@
  * The schema follows Linux 6.18: one enum per group (Ip, Icmp, IcmpMsg, Tcp,
  * Udp, UdpLite as printed by /proc/net/snmp, IpExt as printed by
  * /proc/net/netstat, plus pktpath's own groups
- * Rx, Path, Ingress, Peer, Capture, Mode), each ending in a *_MAX count, with one
- * name table per group whose size is checked against the enum at compile
- * time. All groups are laid end to end in one flat index space: field
+ * Rx, Path, Ingress, Peer, Capture, Mode), each ending in a *_MAX count. All
+ * groups are laid end to end in one flat index space: field
  * MIB_F(IP, INRECEIVES) is the index of Ip.InReceives in a block.
+ *
+ * The field table
+ * ---------------
+ * Every group has one table in mib_schema.c, one row per field, checked
+ * against the group's enum at compile time (as Linux's snmp.h and proc.c
+ * do with ARRAY_SIZE, and more: every enumerator has exactly one row). A row
+ * says everything pktpath knows about a counter:
+ *
+ *   - its name, exactly as Linux prints it;
+ *   - its kind (enum mib_kind): a counter summed over blocks, a high-water
+ *     mark maxed over blocks, or a constant Linux prints;
+ *   - its role (enum mib_role): a terminal outcome of a frame (a delivery,
+ *     a drop, or a sink), a drop counted after its delivery, or information;
+ *   - the conservation laws it is a term of (enum mib_law_id);
+ *   - a constant's value, and a one-line help text.
+ *
+ * Everything else is derived from it, with no second list anywhere: the
+ * kinds and constants (mib_field_kind(), mib_field_const()), both folds'
+ * treatment of high-water marks, mib_delta(), the terminal outcomes
+ * (mib_terminals), "drops by reason" (mib_drop_fields), which outcomes are
+ * deliveries (path_outcome_delivered()), every law's terms and the help
+ * texts of every exporter.
+ *
+ * Adding a counter is one edit in two places: its enumerator, and its row.
+ * A new terminal drop of the IP layer, say a Path IpBadFrag, is
+ *
+ *     enum mib_path { ..., MIB_PATH_PIMDELIVERED, MIB_PATH_IPBADFRAG, MIB_PATH_MAX };
+ *
+ *     F(G, IPBADFRAG, "IpBadFrag", SUM, 0, DROP, LAW(IP),
+ *       "fragments refused before ip_defrag")       (in MIB_PATH_TABLE)
+ *
+ * and the path's mib_inc() of MIB_F(PATH, IPBADFRAG) where it happens. From
+ * then on it is a terminal (test_path checks that exactly one terminal moves
+ * per frame), a term of InReceives = InDelivers + IP drops, a drop in the
+ * console's "drops:" line, pktpath_drops_total and telemetry's "drops",
+ * exported everywhere with its help, and described in lib/mib/README.md
+ * once that is regenerated (MIB_README_WRITE=1 build/app/test/test_mib_schema;
+ * test_mib_schema fails until it is). A Udp row is UdpLite's too (UdpLite
+ * mirrors Udp's table), so it needs UdpLite's twin enumerator.
  *
  * Writers and readers
  * -------------------
@@ -38,7 +76,9 @@
  * -------
  * MIB_FOLD_FIELD walks, for each field, every block (Linux snmp_fold_field);
  * MIB_FOLD_LCORE walks, for each block, every field into a zeroed buffer
- * (Linux snmp_get_cpu_field64_batch). They give identical totals.
+ * (Linux snmp_get_cpu_field64_batch). They give identical totals: both ask
+ * the table's kind, through one shared test, whether a field is summed or
+ * maxed.
  */
 
 #include <stdbool.h>
@@ -341,13 +381,75 @@ const char *mib_mode_name(unsigned int m);
 /** Flat index of the Mode field of kind k (enum mib_mode_kind) for mode m. */
 #define MIB_MODE_F(m, k) (MIB_BASE_MODE + (unsigned int)(m) * MIB_MODE_K_MAX + (unsigned int)(k))
 
-/** How a field is folded over blocks. */
+/** How a field is folded over blocks (the table's kind column). */
 enum mib_kind {
-	MIB_KIND_SUM,	/**< a counter: sum over blocks; delta'd by clear */
-	MIB_KIND_MAX,	/**< a high-water mark: max over blocks; not cleared */
+	MIB_KIND_SUM,	/**< a counter: summed over blocks; cleared by baseline */
+	MIB_KIND_HWM,	/**< a high-water mark: max over blocks; never cleared */
 	MIB_KIND_CONST,	/**< a constant Linux prints (Forwarding, RtoMin...) */
-	MIB_KIND_MAX_
+	MIB_KIND_MAX
 };
+
+/**
+ * What a field says about the frames that move it (the table's role
+ * column). Every frame a worker receives moves exactly one terminal field:
+ * a DELIVER, DROP or SINK one.
+ */
+enum mib_role {
+	MIB_ROLE_INFO,		/**< not an outcome: a count, a subset, a sub-total */
+	MIB_ROLE_DELIVER,	/**< terminal: handed to a listener (Udp InDatagrams) */
+	MIB_ROLE_DROP,		/**< terminal: dropped here (Ip InHdrErrors) */
+	MIB_ROLE_SINK,		/**< terminal: freed by design, neither (RxNoPath) */
+	MIB_ROLE_DROP_LATE,	/**< not terminal: dropped after its terminal, a
+				 *   delivery, moved (Tcp InErrs within InSegs) */
+	MIB_ROLE_MAX
+};
+
+/**
+ * The conservation laws, in the order they are evaluated and printed: the
+ * left-hand side is one field, the right-hand side the sum of the fields
+ * whose row names the law.
+ */
+enum mib_law_id {
+	MIB_LAW_RX,	 /**< RxPackets = Rx-level terminals + InReceives */
+	MIB_LAW_INGRESS, /**< IngressPackets = IngressPassed + IngressDropped */
+	MIB_LAW_IP,	 /**< InReceives = InDelivers + IP-level terminals */
+	MIB_LAW_L4,	 /**< InDelivers = the L4 outcomes */
+	MIB_LAW_MODE,	 /**< RxPackets = the Mode group's packets */
+	MIB_LAW_MAX
+};
+
+/** Number of laws (struct mib_law arrays are this long). */
+#define MIB_N_LAWS MIB_LAW_MAX
+/** Bit of law l in a field's laws mask. */
+#define MIB_LAW_BIT(l) (1u << (l))
+/** The outcome laws: their terms are terminals and the left-hand sides of
+ *  the next outcome law (RxPackets -> InReceives -> InDelivers), so that
+ *  every frame is in exactly one terminal when they hold. */
+#define MIB_LAWS_OUTCOME (MIB_LAW_BIT(MIB_LAW_RX) | MIB_LAW_BIT(MIB_LAW_IP) | \
+			  MIB_LAW_BIT(MIB_LAW_L4))
+/** The laws of the receive path alone, which mib_check_conservation()
+ *  checks (Mode is filled by the application's workers only). */
+#define MIB_LAWS_PATH (MIB_LAW_BIT(MIB_N_LAWS) - 1u - MIB_LAW_BIT(MIB_LAW_MODE))
+
+/** Longest field name, and longest help text, with their NUL (checked for
+ *  every row at compile time: a help text fits a line, and a DPDK telemetry
+ *  string). */
+#define MIB_NAME_MAX 32
+#define MIB_HELP_MAX 100
+
+/** One row of the field table. */
+struct mib_field {
+	const char *name;	/**< as Linux prints it ("InReceives") */
+	const char *help;	/**< one line, lower case, no full stop */
+	int64_t value;		/**< a MIB_KIND_CONST field's value (MaxConn -1) */
+	uint8_t group;		/**< enum mib_group */
+	uint8_t kind;		/**< enum mib_kind */
+	uint8_t role;		/**< enum mib_role */
+	uint8_t laws;		/**< MIB_LAW_BIT() of every law it is a term of */
+};
+
+/** The field table, by flat index (constant; thread-safe). */
+extern const struct mib_field mib_fields[MIB_FIELD_MAX];
 
 enum mib_layout { MIB_LAYOUT_PERCPU, MIB_LAYOUT_SHARED, MIB_LAYOUT_MAX };
 enum mib_fold { MIB_FOLD_FIELD, MIB_FOLD_LCORE, MIB_FOLD_MAX };
@@ -383,7 +485,7 @@ mib_inc(struct mib_block *b, unsigned int f)
 	mib_add(b, f, 1);
 }
 
-/** Raise counter f to v if v is larger (a MIB_KIND_MAX field). Single writer. */
+/** Raise counter f to v if v is larger (a MIB_KIND_HWM field). Single writer. */
 static inline void
 mib_max(struct mib_block *b, unsigned int f, uint64_t v)
 {
@@ -413,9 +515,39 @@ unsigned int mib_group_count(enum mib_group g);
 const char *mib_field_name(unsigned int f);
 /** Group of field f (MIB_GRP_MAX if out of range). */
 enum mib_group mib_field_group(unsigned int f);
-/** How field f folds. */
-enum mib_kind mib_field_kind(unsigned int f);
-/** Value of a MIB_KIND_CONST field (as Linux prints it; MaxConn is -1). */
+/** How field f folds (MIB_KIND_SUM if f is out of range). */
+static inline enum mib_kind
+mib_field_kind(unsigned int f)
+{
+	return f < MIB_FIELD_MAX ? (enum mib_kind)mib_fields[f].kind : MIB_KIND_SUM;
+}
+
+/** Role of field f (MIB_ROLE_INFO if f is out of range). One load: fit for
+ *  the packet path. */
+static inline enum mib_role
+mib_field_role(unsigned int f)
+{
+	return f < MIB_FIELD_MAX ? (enum mib_role)mib_fields[f].role : MIB_ROLE_INFO;
+}
+
+/** The laws field f is a term of (MIB_LAW_BIT() mask; 0 if out of range). */
+static inline unsigned int
+mib_field_laws(unsigned int f)
+{
+	return f < MIB_FIELD_MAX ? mib_fields[f].laws : 0;
+}
+
+/** True if f is a terminal outcome: a MIB_ROLE_DELIVER, _DROP or _SINK field. */
+static inline bool
+mib_field_terminal(unsigned int f)
+{
+	enum mib_role r = mib_field_role(f);
+
+	return r == MIB_ROLE_DELIVER || r == MIB_ROLE_DROP || r == MIB_ROLE_SINK;
+}
+
+/** Value of a MIB_KIND_CONST field (as Linux prints it; MaxConn is -1), 0
+ *  for any other field. */
 int64_t mib_field_const(unsigned int f);
 /**
  * True for a group Linux prints sparsely: only its non-zero fields, and the
@@ -427,8 +559,17 @@ bool mib_group_sparse(enum mib_group g);
 int mib_group_lookup(const char *name);
 /** Flat field index by group and field name, or -1. */
 int mib_field_lookup(const char *group, const char *field);
-/** Short one-line description of field f (for HELP texts). */
+/** One-line description of field f (its row's help), or NULL if out of range. */
 const char *mib_field_help(unsigned int f);
+/** The file Linux prints group g in ("/proc/net/snmp", "/proc/net/netstat"),
+ *  whose spelling and order its fields follow; NULL for pktpath's groups. */
+const char *mib_group_linux(enum mib_group g);
+/** One-line description of group g, or NULL. */
+const char *mib_group_help(enum mib_group g);
+/** Names of the kinds, roles and laws ("sum", "drop", "InReceives": a law
+ *  by its left-hand side), or NULL if out of range. */
+const char *mib_kind_name(enum mib_kind k);
+const char *mib_role_name(enum mib_role r);
 
 const char *mib_layout_name(enum mib_layout l);
 const char *mib_fold_name(enum mib_fold f);
@@ -483,25 +624,39 @@ void mib_fold(const struct mib_set *s, enum mib_fold strategy,
 void mib_delta(const uint64_t *cur, const uint64_t *base, uint64_t *out);
 
 /**
- * The terminal outcomes of the receive path (path_l2 + path_rcv): exactly
- * one of them moves per frame, and the conservation laws tie each to
- * RxPackets. mib_n_terminals entries.
+ * The terminal outcomes, in flat order: every MIB_ROLE_DELIVER, _DROP and
+ * _SINK field of the table. Exactly one of them moves per frame (path_rcv()
+ * returns the one it moved; the worker moves RxNoPath and IngressDropped
+ * itself), and the outcome laws tie them to RxPackets. mib_n_terminals
+ * entries. Constant; thread-safe.
  */
 extern const unsigned int mib_terminals[];
 extern const unsigned int mib_n_terminals;
 
 /**
- * Check the conservation laws on folded totals:
- *   RxPackets  = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives
+ * "Drops by reason": every MIB_ROLE_DROP (terminal) and MIB_ROLE_DROP_LATE
+ * (dropped after its delivery: Tcp InErrs, Icmp InErrors) field of every
+ * group, in flat order. mib_n_drop_fields entries. A frame is in at most one
+ * of them, so their sum is the frames dropped. Constant; thread-safe.
+ */
+extern const unsigned int mib_drop_fields[];
+extern const unsigned int mib_n_drop_fields;
+
+/** Sum of the mib_drop_fields of the MIB_FIELD_MAX values v (totals or one
+ *  block): the frames dropped, all reasons. Thread-safe. */
+uint64_t mib_drops_total(const uint64_t *v);
+
+/**
+ * Check the laws of the receive path (MIB_LAWS_PATH: every law but Mode's)
+ * on folded totals, in the order of enum mib_law_id:
+ *   RxPackets      = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives
  *   IngressPackets = IngressPassed + IngressDropped
- *   InReceives = InDelivers + InHdrErrors + InTruncatedPkts + InDiscards +
- *                InAddrErrors + InUnknownProtos + ReasmReqds + Path drops
- *   InDelivers = Udp(InDatagrams + NoPorts + InErrors + IgnoredMulti) +
- *                UdpLite(the same four) + Tcp InSegs + TcpNotHost +
- *                Icmp InMsgs + IgmpDelivered + PimDelivered
+ *   InReceives     = InDelivers + IP drops (InHdrErrors, ..., Path IpSrcRoute)
+ *   InDelivers     = L4 outcomes (Udp InDatagrams, ..., Path PimDelivered)
+ * each right-hand side being every field whose row names the law.
  * Only meaningful when no worker is mid-burst (at the end of a run, or in a
  * test). Returns 0, or -1 with a one-line description of the first broken law
- * in why (if non-NULL).
+ * in why (if non-NULL): "InDelivers 50 != L4 outcomes 51".
  */
 int mib_check_conservation(const uint64_t *t, char *why, size_t len);
 
@@ -513,17 +668,22 @@ struct mib_law {
 	uint64_t rhs;
 };
 
-/** Laws mib_conservation_eval() evaluates: the four of
- *  mib_check_conservation(), then RxPackets = the Mode group's packets. */
-#define MIB_N_LAWS 5
-
 /**
  * Evaluate every law on totals t (no verdict: the caller decides how far
- * a live snapshot may be off). The first four are mib_check_conservation()'s,
- * in its order; the fifth is RxPackets = sum of the Mode group's packets,
- * which only the application's workers fill. Thread-safe.
+ * a live snapshot may be off), indexed by enum mib_law_id: the four of
+ * mib_check_conservation(), in its order, then RxPackets = the sum of the
+ * Mode group's packets, which only the application's workers fill.
+ * Thread-safe.
  */
 void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
+
+/** Short name of law l ("rx", "ingress", "ip", "l4", "mode"), or NULL. */
+const char *mib_law_name(enum mib_law_id l);
+/** Left-hand side of law l (a flat field index), or MIB_FIELD_MAX. */
+unsigned int mib_law_lhs(enum mib_law_id l);
+/** Right-hand side of law l as the laws print it ("InDelivers + IP
+ *  drops"), or NULL. Thread-safe. */
+const char *mib_law_rhs_name(enum mib_law_id l);
 
 #ifdef __cplusplus
 }

@@ -538,17 +538,6 @@ path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	return __ip_rcv(c, m, l2, mib);
 }
 
-bool
-path_outcome_delivered(unsigned int outcome)
-{
-	return outcome == MIB_F(UDP, INDATAGRAMS) ||
-	       outcome == MIB_F(TCP, INSEGS) ||
-	       outcome == MIB_F(UDPLITE, INDATAGRAMS) ||
-	       outcome == MIB_F(ICMP, INMSGS) ||
-	       outcome == MIB_F(PATH, IGMPDELIVERED) ||
-	       outcome == MIB_F(PATH, PIMDELIVERED);
-}
-
 void
 path_peer(const struct peer_table *t, const struct rte_mbuf *m,
 	  const struct path_l2 *l2, uint64_t now, struct mib_block *mib)

@@ -5,6 +5,7 @@
  * /proc/net/netstat (/snmp, /netstat). See stats.h for which values each
  * one exports (raw totals vs baseline-relative) and why.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -126,6 +127,18 @@ __family(FILE *out, const char *name, const char *type, const char *help)
 		name, type);
 }
 
+/* A family that is one MIB field: its HELP is the field's, from the table
+ * (whose texts need no escaping: test_mib checks them). */
+static void
+__family_field(FILE *out, const char *name, const char *type, unsigned int f)
+{
+	const char *h = mib_field_help(f);
+
+	fprintf(out, "# HELP pktpath_%s %c%s (%s %s)\n# TYPE pktpath_%s %s\n", name,
+		toupper((unsigned char)h[0]), h + 1,
+		mib_group_name(mib_field_group(f)), mib_field_name(f), name, type);
+}
+
 /* Floating-point samples: 10 significant digits (rounding keeps a growing
  * counter growing), never NaN (every division is guarded). */
 static void
@@ -137,12 +150,7 @@ __dbl(FILE *out, double v)
 static uint64_t
 __drops(const uint64_t *v)
 {
-	uint64_t d = 0;
-	unsigned int i;
-
-	for (i = 0; i < stats_n_drop_fields; i++)
-		d += v[stats_drop_fields[i]];
-	return d;
+	return mib_drops_total(v);
 }
 
 static const uint64_t *
@@ -175,7 +183,8 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 
 	__family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
 		 "and /proc/net/netstat (and pktpath's groups), summed over "
-		 "lcores, since start: never cleared");
+		 "lcores, since start: never cleared. What each field counts: "
+		 "telemetry /pktpath/mib_help,GROUP or lib/mib/README.md");
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
 		if (mib_field_kind(f) != MIB_KIND_SUM || __sparse_zero(f, raw[f]))
 			continue;
@@ -195,10 +204,11 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 		else
 			fprintf(out, "%" PRIu64 "\n", raw[f]);
 	}
-	__family(out, "drops_total", "counter", "Packets dropped, by the terminal "
-		 "MIB counter that recorded the drop (a subset of pktpath_mib_total)");
-	for (i = 0; i < stats_n_drop_fields; i++) {
-		f = stats_drop_fields[i];
+	__family(out, "drops_total", "counter", "Packets dropped, by the MIB "
+		 "counter that recorded the drop, one per packet (a subset of "
+		 "pktpath_mib_total)");
+	for (i = 0; i < mib_n_drop_fields; i++) {
+		f = mib_drop_fields[i];
 		fprintf(out, "pktpath_drops_total{group=\"%s\",field=\"%s\"} %" PRIu64
 			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
 			raw[f]);
@@ -221,14 +231,18 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 	}
 }
 
-/* Per-lcore counters: one family, one sample per worker. */
+/* Per-lcore counters: one family, one sample per worker; help NULL: the
+ * field's own, from the table. */
 static void
 __lcore_counter(FILE *out, const struct stats_snapshot *snap, const char *name,
 		const char *help, unsigned int field)
 {
 	unsigned int w;
 
-	__family(out, name, "counter", help);
+	if (help != NULL)
+		__family(out, name, "counter", help);
+	else
+		__family_field(out, name, "counter", field);
 	for (w = 0; w < snap->n_workers; w++) {
 		const uint64_t *b = __raw_block(snap, w);
 
@@ -274,14 +288,13 @@ __rate_gauge(FILE *out, const struct stats_snapshot *snap, const char *name,
 static void
 __rate_families(FILE *out, const struct stats_snapshot *snap)
 {
-	__lcore_counter(out, snap, "lcore_packets_total", "Frames received by the "
-			"worker lcore (Rx RxPackets)", MIB_F(RX, PACKETS));
-	__lcore_counter(out, snap, "lcore_bytes_total", "L2 bytes received by the "
-			"worker lcore (Rx RxOctets)", MIB_F(RX, OCTETS));
-	__lcore_counter(out, snap, "lcore_busy_cycles_total", "TSC cycles of "
-			"polls that carried packets", MIB_F(RX, BUSYCYCLES));
-	__lcore_counter(out, snap, "lcore_idle_cycles_total", "TSC cycles of "
-			"empty polls", MIB_F(RX, IDLECYCLES));
+	/* One field per worker: HELP from the field table. */
+	__lcore_counter(out, snap, "lcore_packets_total", NULL, MIB_F(RX, PACKETS));
+	__lcore_counter(out, snap, "lcore_bytes_total", NULL, MIB_F(RX, OCTETS));
+	__lcore_counter(out, snap, "lcore_busy_cycles_total", NULL,
+			MIB_F(RX, BUSYCYCLES));
+	__lcore_counter(out, snap, "lcore_idle_cycles_total", NULL,
+			MIB_F(RX, IDLECYCLES));
 	__lcore_counter(out, snap, "lcore_drops_total", "Packets the worker "
 			"lcore dropped, all reasons (see pktpath_drops_total)",
 			MIB_FIELD_MAX);
@@ -394,8 +407,8 @@ __fold_families(FILE *out, const struct stats_snapshot *snap)
 	__dbl(out, snap->uptime_s);
 	__family(out, "workers", "gauge", "Worker lcores");
 	fprintf(out, "pktpath_workers %u\n", snap->n_workers);
-	__family(out, "ingress_grace_periods_total", "counter", "RCU grace "
-		 "periods waited for by ingress writers (Ingress GracePeriods)");
+	__family_field(out, "ingress_grace_periods_total", "counter",
+		       MIB_F(INGRESS, GRACEPERIODS));
 	fprintf(out, "pktpath_ingress_grace_periods_total %" PRIu64 "\n",
 		raw[MIB_F(INGRESS, GRACEPERIODS)]);
 	__family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "

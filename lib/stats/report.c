@@ -11,33 +11,6 @@
 #include "stats.h"
 #include "stats_pvt.h"
 
-/* Terminal drop outcomes, in path order, for "drops by reason". */
-const unsigned int stats_drop_fields[] = {
-	MIB_F(RX, NOTIP),
-	MIB_F(RX, OTHERHOST),
-	MIB_F(INGRESS, DROPPED),
-	MIB_F(IP, INHDRERRORS),
-	MIB_F(IPEXT, INTRUNCATEDPKTS),
-	MIB_F(IP, INDISCARDS),
-	MIB_F(PATH, IPINVALIDSOURCE),
-	MIB_F(PATH, IPINVALIDDEST),
-	MIB_F(PATH, IPMCASTNOTJOINED),
-	MIB_F(PATH, IPSRCROUTE),
-	MIB_F(IP, INADDRERRORS),
-	MIB_F(IP, REASMREQDS),
-	MIB_F(IP, INUNKNOWNPROTOS),
-	MIB_F(UDP, NOPORTS),
-	MIB_F(UDP, INERRORS),
-	MIB_F(UDP, IGNOREDMULTI),
-	MIB_F(UDPLITE, NOPORTS),
-	MIB_F(UDPLITE, INERRORS),
-	MIB_F(UDPLITE, IGNOREDMULTI),
-	MIB_F(PATH, TCPNOTHOST),
-	MIB_F(TCP, INERRS),
-	MIB_F(ICMP, INERRORS),
-};
-const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
-
 /*
  * The verdict of the MIB laws on raw totals (a clear's baseline may cut
  * through a burst): every law of mib_conservation_eval() exactly on the
@@ -90,8 +63,8 @@ __print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
 	unsigned int i;
 	int any = 0;
 
-	for (i = 0; i < stats_n_drop_fields; i++) {
-		unsigned int f = stats_drop_fields[i];
+	for (i = 0; i < mib_n_drop_fields; i++) {
+		unsigned int f = mib_drop_fields[i];
 		uint64_t d = now[f] - (before ? before[f] : 0);
 
 		if (d == 0)

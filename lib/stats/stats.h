@@ -283,10 +283,6 @@ json_t *stats_json(const struct stats_snapshot *snap,
 		   const struct stats_summary *sum, json_t *info,
 		   bool lcore_mib);
 
-/** Terminal drop outcomes, in path order ("drops by reason"). */
-extern const unsigned int stats_drop_fields[];
-extern const unsigned int stats_n_drop_fields;
-
 /** CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
 void stats_cpu_model(char *buf, size_t len);
 
@@ -316,7 +312,7 @@ void stats_print_interval(FILE *out, const struct stats_snapshot *snap,
  *    (the snapshot's baseline-relative totals), exactly as --json and the
  *    console do: they are what a human or nstat reads "since the clear".
  *  - MIB_KIND_CONST fields (Ip Forwarding, Tcp MaxConn = -1...) and
- *    MIB_KIND_MAX fields (Ingress GracePeriodMaxUs) are gauges, printed
+ *    MIB_KIND_HWM fields (Ingress GracePeriodMaxUs) are gauges, printed
  *    signed; they are never cleared.
  * ==================================================================== */
 

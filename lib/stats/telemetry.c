@@ -138,6 +138,26 @@ out:
 	return rc;
 }
 
+/* /pktpath/mib_help[,GROUP]: the group names, or what each field of GROUP
+ * counts (its help in the field table; no snapshot needed). */
+static int
+__cmd_mib_help(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	enum mib_group g;
+	unsigned int f, end;
+
+	if (params == NULL || params[0] == '\0')
+		return __cmd_mib(cmd, params, d);
+	if (mib_group_lookup(params) < 0)
+		return -EINVAL;
+	g = (enum mib_group)mib_group_lookup(params);
+	rte_tel_data_start_dict(d);
+	end = mib_group_first(g) + mib_group_count(g);
+	for (f = mib_group_first(g); f < end; f++)
+		rte_tel_data_add_dict_string(d, mib_field_name(f), mib_field_help(f));
+	return 0;
+}
+
 static void
 __rate(struct rte_tel_data *d, const struct stats_rate *r)
 {
@@ -157,12 +177,7 @@ __rate(struct rte_tel_data *d, const struct stats_rate *r)
 static uint64_t
 __drops(const uint64_t *v)
 {
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < stats_n_drop_fields; i++)
-		n += v[stats_drop_fields[i]];
-	return n;
+	return mib_drops_total(v);
 }
 
 /* /pktpath/rates */
@@ -498,6 +513,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "/pktpath/mib", __cmd_mib, "MIB groups; param GROUP[,LCORE]: its totals" },
+	{ "/pktpath/mib_help", __cmd_mib_help, "MIB groups; param GROUP: what each field counts" },
 	{ "/pktpath/rates", __cmd_rates, "Total rates of the last interval, fold" },
 	{ "/pktpath/lcores", __cmd_lcores, "Per-lcore rates; param LCORE: one lcore" },
 	{ "/pktpath/ingress", __cmd_ingress, "Ingress mode and counters" },
