@@ -339,6 +339,28 @@ int ingress_rules_parse_string(const char *text, const char *name,
 /** Number of rules (count rules included) of a "rules" classifier, or -EINVAL. */
 int ingress_rules_count(const struct ingress_classifier *c);
 
+/** The lookups a "rules" classifier has (all are built for every set). */
+enum ingress_rules_view {
+	INGRESS_RULES_VIEW_ACL,		/**< rte_acl */
+	INGRESS_RULES_VIEW_SMALL,	/**< a linear walk over the extracted key */
+	INGRESS_RULES_VIEW_REFERENCE,	/**< the naive reference: the frame parsed
+					     again, the rules walked in order */
+	INGRESS_RULES_VIEW_MAX		/**< count */
+};
+
+/**
+ * A clone of a "rules" classifier that always uses lookup v (it shares c's
+ * compiled data, as ingress_classifier_clone()): for tests and
+ * measurements (pktpath-bench's ingress group), where the default choice
+ * (the linear walk up to 16 rules, rte_acl above) must be overridden.
+ * @return the clone (caller owns it), or NULL with rte_errno = EINVAL (c is
+ *         not a "rules" classifier, v out of range) or ENOMEM.
+ * Thread-safe, as ingress_classifier_clone().
+ */
+struct ingress_classifier *
+ingress_rules_view(const struct ingress_classifier *c,
+		   enum ingress_rules_view v);
+
 /* ------------------------------------------------------------------ */
 /* The hook                                                            */
 /* ------------------------------------------------------------------ */

@@ -548,26 +548,27 @@ rules_free(void *ctx)
 }
 
 /* One ops table per lookup; all share the same data and free(). */
-static const struct ingress_classifier_ops rules_ops[RULES_VIEW_MAX] = {
-	[RULES_VIEW_ACL] = { "rules", rules_classify, rules_free },
-	[RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free },
-	[RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free },
+static const struct ingress_classifier_ops rules_ops[INGRESS_RULES_VIEW_MAX] = {
+	[INGRESS_RULES_VIEW_ACL] = { "rules", rules_classify, rules_free },
+	[INGRESS_RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free },
+	[INGRESS_RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free },
 };
 
 const struct ingress_ruleset *
 __ingress_rules_of(const struct ingress_classifier *c)
 {
 	if (c == NULL || c->ops < &rules_ops[0] ||
-	    c->ops >= &rules_ops[RULES_VIEW_MAX])
+	    c->ops >= &rules_ops[INGRESS_RULES_VIEW_MAX])
 		return NULL;
 	return &((const struct rules *)c->ctx)->rs;
 }
 
 struct ingress_classifier *
-__ingress_rules_view(const struct ingress_classifier *c,
-		     enum ingress_rules_view v)
+ingress_rules_view(const struct ingress_classifier *c,
+		   enum ingress_rules_view v)
 {
-	if (__ingress_rules_of(c) == NULL || (unsigned int)v >= RULES_VIEW_MAX) {
+	if (__ingress_rules_of(c) == NULL ||
+	    (unsigned int)v >= INGRESS_RULES_VIEW_MAX) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -643,7 +644,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 		 r->rs.default_drop ? "drop" : "pass");
 	/* frees r on failure */
 	c = ingress_classifier_create(&rules_ops[r->rs.n <= RULES_SMALL_MAX ?
-						 RULES_VIEW_SMALL : RULES_VIEW_ACL],
+						 INGRESS_RULES_VIEW_SMALL : INGRESS_RULES_VIEW_ACL],
 				      r, desc);
 	if (c == NULL) {
 		snprintf(err, errlen, "%s: out of memory", name);
