@@ -384,7 +384,7 @@ __timer_auto(void **state)
 }
 
 static int
-__setup(void **state)
+__bench_setup(void **state)
 {
 	char *argv[] = {
 		"test_bench", "--no-huge", "--no-shconf", "-m", "256",
@@ -400,7 +400,7 @@ __setup(void **state)
 }
 
 static int
-__teardown(void **state)
+__bench_teardown(void **state)
 {
 	(void)state;
 	if (eal_ok)
@@ -428,5 +428,5 @@ main(void)
 						__timer_lfence, __timer_auto),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, __teardown);
+	return cmocka_run_group_tests(tests, __bench_setup, __bench_teardown);
 }

@@ -810,7 +810,7 @@ test_truncated(void **state)
 static uint64_t rng_state;
 
 static uint64_t
-__rand(void)
+__path_rand(void)
 {
 	rng_state ^= rng_state >> 12;
 	rng_state ^= rng_state << 25;
@@ -846,23 +846,23 @@ test_random(void **state)
 	assert_non_null(acc);
 	ab = mib_set_block(acc, 0);
 	for (i = 0; i < n; i++) {
-		const struct fspec *sp = &seeds[__rand() % RTE_DIM(seeds)];
+		const struct fspec *sp = &seeds[__path_rand() % RTE_DIM(seeds)];
 		uint16_t len = __build(sp, frame);
-		unsigned int flips = 1 + __rand() % 4, r, out, moved = 0;
+		unsigned int flips = 1 + __path_rand() % 4, r, out, moved = 0;
 		uint64_t d[MIB_FIELD_MAX];
 
 		for (k = 0; k < flips; k++) {
 			/* mostly headers */
-			unsigned int pos = (unsigned int)(__rand() % (__rand() & 1 ? 64 : MAXF));
+			unsigned int pos = (unsigned int)(__path_rand() % (__path_rand() & 1 ? 64 : MAXF));
 
-			frame[pos] ^= (uint8_t)(1 + __rand() % 255);
+			frame[pos] ^= (uint8_t)(1 + __path_rand() % 255);
 		}
-		r = __rand() % 10;
+		r = __path_rand() % 10;
 		if (r < 3)
-			len = (uint16_t)(__rand() % (len + 1u));
+			len = (uint16_t)(__path_rand() % (len + 1u));
 		else if (r < 5)
-			len = (uint16_t)RTE_MIN(len + __rand() % 64, (uint64_t)MAXF);
-		if (__rand() & 1) {	/* re-sum the IP header: reach deeper */
+			len = (uint16_t)RTE_MIN(len + __path_rand() % 64, (uint64_t)MAXF);
+		if (__path_rand() & 1) {	/* re-sum the IP header: reach deeper */
 			unsigned int ip = frame[12] == 0x81 ? 18 : 14;
 			unsigned int hl = (frame[ip] & 0xf) * 4u;
 
@@ -976,7 +976,7 @@ test_conf(void **state)
 }
 
 static int
-__setup(void **state)
+__path_setup(void **state)
 {
 	(void)state;
 	path_conf_init(&conf);
@@ -1005,5 +1005,5 @@ main(void)
 		cmocka_unit_test(test_kernel_config),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, NULL);
+	return cmocka_run_group_tests(tests, __path_setup, NULL);
 }
