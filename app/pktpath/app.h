@@ -3,9 +3,11 @@
 #define PKTPATH_APP_H
 
 /*
- * Application state shared by main.c, worker.c and port.c. Everything here
- * is set up by the main thread before the workers are launched and is
- * read-only for them, except each worker's own struct app_worker.
+ * Application state shared by the files of app/pktpath (main.c, worker.c,
+ * port.c, port_host.c, ingress_control.c, compare.c). Everything here is
+ * set up by the main thread before the workers are launched and is
+ * read-only for them, except each worker's own struct app_worker and the
+ * run flag they poll.
  */
 
 #include <pthread.h>

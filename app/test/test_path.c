@@ -3,7 +3,8 @@
  * Unit tests of lib/path: every frame is built by hand, run through
  * path_l2() + path_rcv() on a fresh zeroed MIB block, and EVERY field of the
  * block is compared with the expected list (all others must be 0), plus the
- * returned outcome and the conservation laws. Expectations follow Linux 6.1:
+ * returned outcome and the conservation laws. Expectations follow Linux 6.18
+ * (the references of path.c and path_l4.c):
  * eth_type_trans, skb_vlan_untag, ip_rcv_core, ip_rcv_finish_core,
  * ip_route_input_slow / ip_route_input_mc / ip_mc_validate_source,
  * __ip_options_compile, ip_error, ip_local_deliver / ip_defrag,
@@ -614,8 +615,10 @@ test_cases(void **state)
 }
 
 /*
- * Places where path.c does not (yet) do what Linux 6.1 does. Each case is
- * Linux's behaviour; see the comment for the kernel reference.
+ * Linux behaviours path.c once got wrong or did not model (found by these
+ * tests and by the kernel-differential test, integration/kdiff.sh), kept so
+ * that they stay right. Each case is Linux 6.18's behaviour; see the
+ * comment for the kernel reference.
  */
 static const uint8_t opt_cipso_short[] = { 134, 6, 0, 0, 0, 1, 0, 0 };
 static const uint8_t opt_cipso[] = { 134, 10, 0, 0, 0, 1, 1, 4, 0, 0, 0, 0 };

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "rules" classifier kind: parsed rules (rules_parse.c) compiled into an
- * rte_acl context.
+ * The "rules" classifier kind: parsed rules (rules_parse.c) compiled twice,
+ * into an rte_acl context and into value/mask matchers (struct kmatch) for
+ * a linear walk. A set of at most RULES_SMALL_MAX rules is looked up by the
+ * walk, a larger one by rte_acl (the README's "The lookup" has the
+ * measurements behind the threshold); ingress_rules_view() forces either,
+ * or the reference below.
  *
  * Each frame is first reduced to a 20-byte key (struct __ingress_key): the
- * L2/L3/L4 parse happens once, here, so that rte_acl never reads beyond the
+ * L2/L3/L4 parse happens once, here, so that neither lookup reads beyond the
  * frame and frames that are tagged, not IPv4 or truncated have a well
  * defined key. The key carries two flag bits, "IPv4 header complete" and
  * "ports present"; a rule with an IP key requires the first, a rule with a
@@ -15,9 +19,10 @@
  * that order gets priority RTE_ACL_MAX_PRIORITY - i (unique, so no tie is
  * left to rte_acl). pass/drop/mark rules go to category 0, count rules to
  * category 1: category 0 gives the deciding rule, category 1 whether any
- * count rule matched. The linear reference (__ingress_rules_match_linear)
+ * count rule matched. The walk tries the same rules in the same order over
+ * the same key. The linear reference (__ingress_rules_match_linear)
  * re-parses the frame independently and walks the rules in order; the unit
- * test holds the two against each other.
+ * test (test_ingress_rules.c) holds both lookups against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -691,7 +696,8 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 		close(fd);
 		return rc;
 	}
-	/* Refused before reading (a 2 GB file took 12 s to be refused). */
+	/* Refused before reading: reading a file of gigabytes first took
+	 * seconds before the refusal. */
 	if (st.st_size > INGRESS_RULES_FILE_MAX) {
 		snprintf(err, errlen, "%s: %jd bytes, over the %d MiB a rules file "
 			 "may have (at most %d rules)", path, (intmax_t)st.st_size,
