@@ -41,8 +41,8 @@
 #define IG_BURST 32
 #define IG_PKTS 64		/* two bursts, alternated */
 #define IG_MAX_FILES 32
-/* A set this large makes the linear lookups ~1000x slower than rte_acl:
- * they run 1/100 of the loops. */
+/* Beyond this many rules the linear lookups are so slow (the README's
+ * classification table) that they run 1/100 of the loops. */
 #define IG_SLOW_RULES 1000
 
 static const char ig_classify_files[] =
