@@ -7,6 +7,7 @@
  *   pktpath-bench [EAL options] -- --run NAME[,NAME...] [--loops N]
  *                                  [--reps R] [--json FILE]
  *                                  [--timer auto|rdtscp|lfence]
+ *                                  [--rules FILE[,FILE...]]
  *
  * Exit status: 0 when everything asked for ran (or was skipped for want of
  * lcores), 1 when a benchmark failed, 2 on a usage error.
@@ -30,11 +31,11 @@
 
 static const struct pb_bench *const pb_registries[] = {
 	pb_prim_benches, pb_rcu_benches, pb_conc_benches, pb_peer_benches,
-	pb_alloc_benches, pb_fold_benches, pb_rx_benches,
+	pb_alloc_benches, pb_fold_benches, pb_rx_benches, pb_ingress_benches,
 };
 
 static const char *const pb_groups[] = {
-	"prim", "rcu", "conc", "peer", "alloc", "fold", "rx",
+	"prim", "rcu", "conc", "peer", "alloc", "fold", "rx", "ingress",
 };
 
 /* ---- helpers for the benchmark files ---- */
@@ -198,8 +199,9 @@ pb_usage(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s [EAL options] -- --list\n"
 		"       %s [EAL options] -- --run NAME[,NAME...] [--loops N] [--reps R] [--json FILE] [--timer T]\n"
+		"                [--rules FILE[,FILE...]]\n"
 		"  --list        list the benchmarks and groups\n"
-		"  --run LIST    run benchmarks or groups (all, prim, rcu, conc, peer, alloc, fold, rx)\n"
+		"  --run LIST    run benchmarks or groups (all, prim, rcu, conc, peer, alloc, fold, rx, ingress)\n"
 		"  --loops N     iterations per repetition (default: each benchmark's own; >= %d)\n"
 		"  --reps R      repetitions, min/median/max reported (default %d, 1..%d)\n"
 		"  --json FILE   also write the results as JSON\n"
@@ -207,6 +209,9 @@ pb_usage(FILE *f, const char *prog)
 		"                has it, else lfence), rdtscp (rdtscp; lfence) or lfence\n"
 		"                (lfence; rdtsc; lfence, every x86-64 CPU); the environment\n"
 		"                variable PKTPATH_BENCH_TIMER sets the default\n"
+		"  --rules LIST  rule files of the ingress group (default: config/rules/\n"
+		"                drop-udp-9, acl-100 and acl-10000 for ingress_classify,\n"
+		"                match-all and acl-100 for ingress_hook*, from the repository root)\n"
 		"Concurrent benchmarks need at least 2 lcores (-l 0-1). Example:\n"
 		"  %s -l 0-1 --no-huge --no-shconf -m 512 --no-pci -- --run prim\n",
 		prog, prog, BENCH_MIN_LOOPS, PB_DEFAULT_REPS, BENCH_MAX_REPS,
@@ -218,6 +223,7 @@ struct pb_args {
 	const char *run;
 	const char *json;
 	const char *timer;	/* NULL: PKTPATH_BENCH_TIMER or auto */
+	const char *rules;	/* NULL: each ingress benchmark's own files */
 	uint64_t loops;
 	uint64_t reps;
 };
@@ -233,6 +239,7 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 		{ "reps", required_argument, NULL, 'R' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "timer", required_argument, NULL, 't' },
+		{ "rules", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -265,6 +272,9 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 			break;
 		case 't':
 			a->timer = optarg;
+			break;
+		case 'u':
+			a->rules = optarg;
 			break;
 		case 'h':
 			pb_usage(stdout, argv[0]);
@@ -335,6 +345,7 @@ main(int argc, char **argv)
 
 	ctx.loops = args.loops;
 	ctx.reps = (unsigned int)args.reps;
+	ctx.rules = args.rules;
 	ctx.doc = bench_doc_new();
 	if (ctx.doc == NULL)
 		rte_exit(EXIT_FAILURE, "bench_doc_new: out of memory\n");

@@ -19,6 +19,7 @@
 struct pb_ctx {
 	uint64_t loops;		/**< --loops, or 0 for each benchmark's default */
 	unsigned int reps;	/**< --reps */
+	const char *rules;	/**< --rules: the ingress group's files, or NULL */
 	json_t *doc;		/**< bench_doc_new() */
 	unsigned int failures;	/**< benchmarks that reported an error */
 };
@@ -26,7 +27,7 @@ struct pb_ctx {
 /** A benchmark as --list shows it and --run runs it. */
 struct pb_bench {
 	const char *name;
-	const char *group;	/**< prim, rcu, conc, peer, alloc, fold, rx */
+	const char *group;	/**< prim, rcu, conc, peer, alloc, fold, rx, ingress */
 	unsigned int min_lcores;	/**< 2 for anything concurrent */
 	uint64_t loops;		/**< default iterations */
 	const char *help;	/**< one line: what it measures */
@@ -43,6 +44,7 @@ extern const struct pb_bench pb_peer_benches[];
 extern const struct pb_bench pb_alloc_benches[];
 extern const struct pb_bench pb_fold_benches[];
 extern const struct pb_bench pb_rx_benches[];
+extern const struct pb_bench pb_ingress_benches[];
 
 /** Iterations to run: --loops if given, else dflt. */
 uint64_t pb_loops(const struct pb_ctx *ctx, uint64_t dflt);

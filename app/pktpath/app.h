@@ -3,9 +3,11 @@
 #define PKTPATH_APP_H
 
 /*
- * Application state shared by main.c, worker.c and port.c. Everything here
- * is set up by the main thread before the workers are launched and is
- * read-only for them, except each worker's own struct app_worker.
+ * Application state shared by the files of app/pktpath (main.c, worker.c,
+ * port.c, port_host.c, ingress_control.c, compare.c). Everything here is
+ * set up by the main thread before the workers are launched and is
+ * read-only for them, except each worker's own struct app_worker and the
+ * run flag they poll.
  */
 
 #include <pthread.h>
@@ -112,7 +114,8 @@ extern volatile sig_atomic_t app_sigusr1;
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */
 void app_workers_bind(struct app *a);	/* the app the workers read */
 
-/* ingress.c (the app side of the hook) */
+/* ingress_control.c (the hook's app side: set-up, churn, reloads, flips from
+ * signals and HTTP) */
 int app_ingress_setup(struct app *a);	/* 0 or -1 (message printed) */
 void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
 /* Flip the mode: -EBUSY while --compare runs (which flips with

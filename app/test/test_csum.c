@@ -43,11 +43,11 @@ static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 static const uint8_t src_mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 static struct path_conf conf;
 
-static void __put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void __put32(uint8_t *p, uint32_t v) { __put16(p, v >> 16); __put16(p + 2, v); }
+static void __csum_put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void __csum_put32(uint8_t *p, uint32_t v) { __csum_put16(p, v >> 16); __csum_put16(p + 2, v); }
 
 static uint32_t
-__sum(const uint8_t *p, size_t n, uint32_t s)
+__csum_sum(const uint8_t *p, size_t n, uint32_t s)
 {
 	size_t i;
 
@@ -59,7 +59,7 @@ __sum(const uint8_t *p, size_t n, uint32_t s)
 }
 
 static uint16_t
-__fold(uint32_t s)
+__csum_fold(uint32_t s)
 {
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
@@ -83,50 +83,50 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	memcpy(b, our_mac, 6);
 	memcpy(b + 6, src_mac, 6);
 	if (vlan) {
-		__put16(b + 12, 0x8100);
-		__put16(b + 14, 5);
+		__csum_put16(b + 12, 0x8100);
+		__csum_put16(b + 14, 5);
 	}
-	__put16(b + ip - 2, 0x0800);
+	__csum_put16(b + ip - 2, 0x0800);
 	u = b + ip + hl;
 	l4h = proto == IPPROTO_TCP ? 20u + 12u : 8u;	/* TCP: MSS, SACK, TS-ish */
 	l4n = l4h + pay;
 	for (i = 0; i < pay; i++)
 		u[l4h + i] = (uint8_t)(i * 13 + 5);
 	if (proto == IPPROTO_UDP) {
-		__put16(u, 40000);
-		__put16(u + 2, dport);
-		__put16(u + 4, l4n);
+		__csum_put16(u, 40000);
+		__csum_put16(u + 2, dport);
+		__csum_put16(u + 4, l4n);
 		off = 6;
 	} else if (proto == IPPROTO_TCP) {
-		__put16(u, 40000);
-		__put16(u + 2, dport);
-		__put32(u + 4, 12345);
+		__csum_put16(u, 40000);
+		__csum_put16(u + 2, dport);
+		__csum_put32(u + 4, 12345);
 		u[12] = (uint8_t)((l4h / 4) << 4);
 		u[13] = 0x02;		/* SYN */
-		__put16(u + 14, 64240);
-		u[20] = 2; u[21] = 4; __put16(u + 22, 1460);	/* MSS */
+		__csum_put16(u + 14, 64240);
+		u[20] = 2; u[21] = 4; __csum_put16(u + 22, 1460);	/* MSS */
 		u[24] = 4; u[25] = 2;	/* SACK permitted */
 		u[26] = 1; u[27] = 1; u[28] = 1; u[29] = 3; u[30] = 3; u[31] = 7;
 		off = 16;
 	} else {
 		u[0] = 8;		/* echo request */
-		__put16(u + 4, 77);
-		__put16(u + 6, 1);
+		__csum_put16(u + 4, 77);
+		__csum_put16(u + 6, 1);
 		off = 2;
 	}
 	/* IPv4 header */
 	b[ip] = (uint8_t)(0x40 | hl / 4);
-	__put16(b + ip + 2, hl + l4n);
-	__put16(b + ip + 4, 0x4321);
-	__put16(b + ip + 6, 0x4000);	/* DF */
+	__csum_put16(b + ip + 2, hl + l4n);
+	__csum_put16(b + ip + 4, 0x4321);
+	__csum_put16(b + ip + 6, 0x4000);	/* DF */
 	b[ip + 8] = 64;
 	b[ip + 9] = proto;
-	__put32(b + ip + 12, SRC);
-	__put32(b + ip + 16, DST);
+	__csum_put32(b + ip + 12, SRC);
+	__csum_put32(b + ip + 16, DST);
 	for (i = 0; i + 1 < optlen; i++)	/* NOPs, then an EOL */
 		b[ip + 20 + i] = 1;
-	c = (uint16_t)~__fold(__sum(b + ip, hl, 0));
-	__put16(b + ip + 10, bad_ip ? (uint16_t)(c ^ 0x0100) : c);
+	c = (uint16_t)~__csum_fold(__csum_sum(b + ip, hl, 0));
+	__csum_put16(b + ip + 10, bad_ip ? (uint16_t)(c ^ 0x0100) : c);
 
 	/* L4 checksum: the pseudo header (RFC 768/793) only for UDP/TCP. */
 	ph = proto == IPPROTO_ICMP ? 0 : (SRC >> 16) + (SRC & 0xffff) +
@@ -134,15 +134,15 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	if (cs == CS_PARTIAL) {
 		/* udp4_hwcsum / __tcp_v4_send_check: ~csum_tcpudp_magic(.., 0),
 		 * the folded pseudo-header sum, left for the device. */
-		c = __fold(ph);
+		c = __csum_fold(ph);
 	} else {
-		c = (uint16_t)~__fold(__sum(u, l4n, ph));
+		c = (uint16_t)~__csum_fold(__csum_sum(u, l4n, ph));
 		if (proto == IPPROTO_UDP && c == 0)
 			c = 0xffff;
 		if (cs == CS_WRONG)
 			c ^= 0x0010;
 	}
-	__put16(u + off, c);
+	__csum_put16(u + off, c);
 	return (uint16_t)(ip + hl + l4n);
 }
 
@@ -194,7 +194,7 @@ __chain_free(struct rte_mbuf *m)
 /* Run m through path_l2 + path_rcv with c in a fresh block; the counters
  * into v[MIB_FIELD_MAX]; returns the outcome. */
 static unsigned int
-__run(const struct path_conf *c, struct rte_mbuf *m, uint64_t *v)
+__csum_run(const struct path_conf *c, struct rte_mbuf *m, uint64_t *v)
 {
 	struct mib_set *s = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
 	struct mib_block b;
@@ -219,7 +219,7 @@ __run_flat(const struct path_conf *c, const uint8_t *frame, uint16_t len,
 	unsigned int out;
 
 	m->ol_flags = ol_flags;
-	out = __run(c, m, v);
+	out = __csum_run(c, m, v);
 	__chain_free(m);
 	return out;
 }
@@ -337,7 +337,7 @@ test_partial_only_that_value(void **state)
 		for (x = 0; x < 65536; x++) {
 			unsigned int err;
 
-			__put16(frame + field, x);
+			__csum_put16(frame + field, x);
 			__run_flat(&c, frame, len, 0, v);
 			err = (unsigned int)(proto == IPPROTO_UDP ?
 				v[MIB_F(UDP, INCSUMERRORS)] : v[MIB_F(TCP, INCSUMERRORS)]);
@@ -379,7 +379,7 @@ __segments(const struct path_conf *c, const uint8_t *frame, uint16_t len,
 			if (n == 2 && cuts[1] >= len)
 				continue;
 			m = __chain(frame, len, cuts, n);
-			o = __run(c, m, got);
+			o = __csum_run(c, m, got);
 			__chain_free(m);
 			if (o != out) {
 				bad++;
@@ -431,7 +431,7 @@ test_segments(void **state)
 }
 
 static int
-__setup(void **state)
+__csum_eal_setup(void **state)
 {
 	(void)state;
 	path_conf_init(&conf);
@@ -451,5 +451,5 @@ main(void)
 		cmocka_unit_test(test_segments),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, NULL);
+	return cmocka_run_group_tests(tests, __csum_eal_setup, NULL);
 }

@@ -666,7 +666,7 @@ test_gen_errors(void **state)
 }
 
 static int
-__setup(void **state)
+__pkt_setup(void **state)
 {
 	char *argv[] = { "test_pkt", "--no-huge", "--no-shconf", "-m", "256", "--no-pci",
 			 "--file-prefix", "test_pkt", "--log-level", "lib.eal:error" };
@@ -683,7 +683,7 @@ __setup(void **state)
 }
 
 static int
-__teardown(void **state)
+__pkt_teardown(void **state)
 {
 	char cmd[128];
 
@@ -887,5 +887,5 @@ main(void)
 		cmocka_unit_test(test_gen_errors),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, __teardown);
+	return cmocka_run_group_tests(tests, __pkt_setup, __pkt_teardown);
 }

@@ -240,7 +240,7 @@ test_sample(void **state)
 
 /* A hand-made snapshot with one port and MIB totals that conserve. */
 static struct stats_snapshot *
-__snap(const char *driver, uint64_t ip, uint64_t rx, uint64_t missed,
+__ports_snap(const char *driver, uint64_t ip, uint64_t rx, uint64_t missed,
        uint64_t kdrops, const char *kernel)
 {
 	struct stats_snapshot *s = calloc(1, sizeof(*s));
@@ -271,7 +271,7 @@ __snap(const char *driver, uint64_t ip, uint64_t rx, uint64_t missed,
 }
 
 static void
-__snap_free(struct stats_snapshot *s)
+__ports_snap_free(struct stats_snapshot *s)
 {
 	free(s->ports);
 	free(s->raw_totals);
@@ -320,7 +320,7 @@ test_check(void **state)
 
 	(void)state;
 	for (i = 0; i < RTE_DIM(cases); i++) {
-		struct stats_snapshot *s = __snap(cases[i].driver, cases[i].ip,
+		struct stats_snapshot *s = __ports_snap(cases[i].driver, cases[i].ip,
 			cases[i].rx, cases[i].missed, cases[i].kdrops,
 			cases[i].kdrops ? "k" : NULL);
 
@@ -331,33 +331,33 @@ test_check(void **state)
 			assert_int_equal(dropped, cases[i].missed + cases[i].kdrops);
 		assert_int_equal(stats_conservation(s, line, sizeof(line)), cases[i].rc);
 		assert_string_equal(line, cases[i].line);
-		__snap_free(s);
+		__ports_snap_free(s);
 	}
 	/* The MIB broken and the port dropping: both are said. */
 	{
-		struct stats_snapshot *s = __snap("net_tap", 10, 10, 0, 3, "k");
+		struct stats_snapshot *s = __ports_snap("net_tap", 10, 10, 0, 3, "k");
 
 		s->raw_totals[MIB_F(RX, NOTIP)] = 9;
 		assert_int_equal(stats_conservation(s, line, sizeof(line)), -1);
 		assert_non_null(strstr(line, "BROKEN: RxPackets 10 != "));
 		assert_non_null(strstr(line, "dropped before pktpath: 3 (port 3 kernel_drops 3)"));
-		__snap_free(s);
+		__ports_snap_free(s);
 	}
 	/* The fifth law (the Mode group's packets) is one of the MIB laws. */
 	{
-		struct stats_snapshot *s = __snap("net_tap", 10, 10, 0, 0, NULL);
+		struct stats_snapshot *s = __ports_snap("net_tap", 10, 10, 0, 0, NULL);
 
 		s->raw_totals[MIB_MODE_F(0, MIB_MODE_K_PACKETS)] = 9;
 		assert_int_equal(stats_conservation(s, line, sizeof(line)), -1);
 		assert_string_equal(line, "BROKEN: RxPackets 10 != Mode packets "
 			"(ModeOffPackets + ... + ModeRcuPackets) 9");
-		__snap_free(s);
+		__ports_snap_free(s);
 	}
 	/* A live snapshot: the port and the MIB may be off by what is in
 	 * flight (the workers flush their Rx counters every few polls), not
 	 * by more; the final one is exact. */
 	{
-		struct stats_snapshot *s = __snap("net_af_packet", 540, 512, 0, 0, NULL);
+		struct stats_snapshot *s = __ports_snap("net_af_packet", 540, 512, 0, 0, NULL);
 
 		s->inflight_max = 100;
 		assert_int_equal(stats_port_check(s, line, sizeof(line), NULL), 0);
@@ -374,7 +374,7 @@ test_check(void **state)
 		assert_int_equal(stats_conservation(s, line, sizeof(line)), -1);
 		assert_string_equal(line, "BROKEN: port 3: ipackets 540 != RxPackets 512 "
 			"of its workers");
-		__snap_free(s);
+		__ports_snap_free(s);
 	}
 	/* Names */
 	assert_string_equal(stats_port_field_name(STATS_PORT_RX_NOMBUF), "rx_nombuf");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The end-of-interval timer: rdtscp where the CPU has it, `lfence; rdtsc`
- * everywhere else. cpuid is read once per process. See bench.h.
+ * The end-of-interval timer: `rdtscp; lfence` where the CPU has rdtscp,
+ * `lfence; rdtsc; lfence` everywhere else. cpuid is read once per process.
+ * See bench.h.
  */
 #include <errno.h>
 #include <stdio.h>

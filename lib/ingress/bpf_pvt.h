@@ -4,7 +4,8 @@
 
 /*
  * lib/ingress internals of the pcap-filter and bpf kinds: what pcapfilter.c,
- * bpfobj.c, bpfconv.c, bpfjit.c, bpfload.c and the unit tests share.
+ * bpfobj.c, bpfconv.c, bpfcbpf.c, bpfcheck.c, bpfjit.c, bpfjit_model.c,
+ * bpfload.c and the unit tests share.
  *
  * Only rte_bpf's struct ebpf_insn appears here: libpcap's and Linux's
  * struct bpf_insn (classic and extended) cannot be in one translation unit,
@@ -166,8 +167,9 @@ struct ebpf_insn *__bpf_insert_nop(const struct ebpf_insn *ins, uint32_t n,
 /* Program size and verifier-work limits. The work estimate is the number
  * of instruction evaluations the verifier makes without pruning (the sum
  * of the lengths of all paths); up to BPFLOAD_WORK_FAST it is loaded
- * in-process at once (tens of milliseconds at most), beyond it a trial
- * load in a child process, bounded in time, comes first. */
+ * in-process at once (its cost: the README's "Loading under limits"),
+ * beyond it a trial load in a child process, bounded in time, comes
+ * first. */
 #define BPFLOAD_MAX_INS 4096
 #define BPFLOAD_WORK_FAST (1ull << 21)
 

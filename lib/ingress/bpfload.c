@@ -7,12 +7,13 @@
  * every path of the program, pruning only states it finds "within" one of
  * at most 32 safe states kept per jump target, out of a pool of 2 * (jumps
  * + 1); a program whose branches leave different constants in registers
- * defeats it, and the walk is exponential (a 450-instruction object took
- * over six minutes). Nothing in rte_bpf_load can be interrupted. So:
+ * defeats it, and the walk is exponential (the README's "Loading under
+ * limits" has an object that kept it busy for minutes). Nothing in
+ * rte_bpf_load can be interrupted. So:
  *  - the work it can do is estimated first (__bpf_work: the sum of the
  *    lengths of all paths, which is what it evaluates without pruning);
- *  - up to BPFLOAD_WORK_FAST it is loaded in-process directly (about 20 ns
- *    per evaluation here, so tens of milliseconds at most);
+ *  - up to BPFLOAD_WORK_FAST it is loaded in-process directly (what that
+ *    costs at most: the README's "Loading under limits");
  *  - beyond, a trial load runs in a forked child first, killed after the
  *    timeout or as soon as *cancel is set (pktpath points it at its
  *    SIGINT/SIGTERM flag), so a signal ends the wait at once; the real

@@ -45,7 +45,7 @@ struct bo_ctx {
 };
 
 static inline uint64_t
-__run(const struct bo_ctx *c, void *arg)
+__bo_run(const struct bo_ctx *c, void *arg)
 {
 	return c->jit != NULL ? c->jit(arg) : rte_bpf_exec(c->bpf, arg);
 }
@@ -63,7 +63,7 @@ __bo_rc(const struct bo_ctx *c, struct rte_mbuf *m)
 
 		hdr[0] = rte_pktmbuf_pkt_len(m);
 		hdr[1] = 0;
-		return __run(c, hdr);
+		return __bo_run(c, hdr);
 	} else {
 		struct {
 			uint32_t len, reserved;
@@ -76,7 +76,7 @@ __bo_rc(const struct bo_ctx *c, struct rte_mbuf *m)
 			memcpy(tmp.data, p, len);
 		tmp.len = len;
 		tmp.reserved = 0;
-		return __run(c, &tmp);
+		return __bo_run(c, &tmp);
 	}
 }
 

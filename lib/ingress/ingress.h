@@ -13,8 +13,11 @@
  * -----------
  * A classifier is an immutable object behind an ops table
  * (struct ingress_classifier_ops: classify_burst, free, a kind name). The
- * "rules" kind (tc flower-like rules compiled to rte_acl) lives here; the
- * pcap-filter and eBPF kinds plug in through ingress_classifier_create().
+ * "rules" kind (tc flower-like rules, looked up by a linear walk over a
+ * per-frame key for small sets and by rte_acl for larger ones), the
+ * "pcap-filter" kind (a tcpdump expression) and the "bpf" kind (an eBPF ELF
+ * object) live here; another kind plugs in through
+ * ingress_classifier_create().
  * A classifier is built by a control thread, handed to the hook, and from
  * then on owned by the hook, which frees it after a grace period. Freed
  * classifiers are poisoned (INGRESS_POISON) before free(), so a reader that
@@ -321,11 +324,12 @@ int ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
  *
  * Each frame is reduced to a 20-byte key once; up to 16 rules are then
  * walked linearly over the key, more go through rte_acl (whose per-call
- * cost only pays off beyond that: see the README's numbers; rte_acl uses
+ * cost only pays off beyond that: the README's "The lookup"; rte_acl uses
  * AVX512 when EAL runs with --force-max-simd-bitwidth=512, AVX2 otherwise).
- * Compiling is done on the calling thread and is not cheap for big sets:
- * config/rules/acl-10000.rules took about 2 s of CPU and 72 MB of rte_malloc
- * memory here (acl-100: 5 ms, 0.3 MB); reuse a compiled set with
+ * Both lookups are built for every set (ingress_rules_view()). Compiling
+ * is done on the calling thread and is not cheap for big sets (seconds of
+ * CPU and tens of MB of rte_malloc memory for config/rules/acl-10000.rules:
+ * the README's "The lookup"); reuse a compiled set with
  * ingress_classifier_clone() rather than parsing it again.
  *
  * @param text  NUL-terminated rules
@@ -338,6 +342,28 @@ int ingress_rules_parse_string(const char *text, const char *name,
 
 /** Number of rules (count rules included) of a "rules" classifier, or -EINVAL. */
 int ingress_rules_count(const struct ingress_classifier *c);
+
+/** The lookups a "rules" classifier has (all are built for every set). */
+enum ingress_rules_view {
+	INGRESS_RULES_VIEW_ACL,		/**< rte_acl */
+	INGRESS_RULES_VIEW_SMALL,	/**< a linear walk over the extracted key */
+	INGRESS_RULES_VIEW_REFERENCE,	/**< the naive reference: the frame parsed
+					     again, the rules walked in order */
+	INGRESS_RULES_VIEW_MAX		/**< count */
+};
+
+/**
+ * A clone of a "rules" classifier that always uses lookup v (it shares c's
+ * compiled data, as ingress_classifier_clone()): for tests and
+ * measurements (pktpath-bench's ingress group), where the default choice
+ * (the linear walk up to 16 rules, rte_acl above) must be overridden.
+ * @return the clone (caller owns it), or NULL with rte_errno = EINVAL (c is
+ *         not a "rules" classifier, v out of range) or ENOMEM.
+ * Thread-safe, as ingress_classifier_clone().
+ */
+struct ingress_classifier *
+ingress_rules_view(const struct ingress_classifier *c,
+		   enum ingress_rules_view v);
 
 /* ------------------------------------------------------------------ */
 /* The hook                                                            */

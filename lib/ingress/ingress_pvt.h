@@ -146,22 +146,10 @@ __ingress_rules_of(const struct ingress_classifier *c);
 /*
  * A "rules" classifier looks its rules up with rte_acl, or, when it has at
  * most RULES_SMALL_MAX rules, with a linear walk over the same key (cheaper
- * per packet: see the README's measurements). Both are always built.
+ * per packet: see the README's classification table). Both are always
+ * built; ingress_rules_view() (ingress.h) picks one explicitly.
  */
 #define RULES_SMALL_MAX 16
-
-enum ingress_rules_view {
-	RULES_VIEW_ACL,		/* rte_acl */
-	RULES_VIEW_SMALL,	/* linear over the extracted key */
-	RULES_VIEW_REFERENCE,	/* __ingress_rules_match_linear() */
-	RULES_VIEW_MAX
-};
-
-/* A clone of a "rules" classifier using the given lookup (shares its
- * data). For tests and measurements. NULL with rte_errno on failure. */
-struct ingress_classifier *
-__ingress_rules_view(const struct ingress_classifier *c,
-		     enum ingress_rules_view v);
 
 /* A clone of c with other ops (same data, same refcount). */
 struct ingress_classifier *

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "rules" classifier kind: parsed rules (rules_parse.c) compiled into an
- * rte_acl context.
+ * The "rules" classifier kind: parsed rules (rules_parse.c) compiled twice,
+ * into an rte_acl context and into value/mask matchers (struct kmatch) for
+ * a linear walk. A set of at most RULES_SMALL_MAX rules is looked up by the
+ * walk, a larger one by rte_acl (the README's "The lookup" has the
+ * measurements behind the threshold); ingress_rules_view() forces either,
+ * or the reference below.
  *
  * Each frame is first reduced to a 20-byte key (struct __ingress_key): the
- * L2/L3/L4 parse happens once, here, so that rte_acl never reads beyond the
+ * L2/L3/L4 parse happens once, here, so that neither lookup reads beyond the
  * frame and frames that are tagged, not IPv4 or truncated have a well
  * defined key. The key carries two flag bits, "IPv4 header complete" and
  * "ports present"; a rule with an IP key requires the first, a rule with a
@@ -15,9 +19,10 @@
  * that order gets priority RTE_ACL_MAX_PRIORITY - i (unique, so no tie is
  * left to rte_acl). pass/drop/mark rules go to category 0, count rules to
  * category 1: category 0 gives the deciding rule, category 1 whether any
- * count rule matched. The linear reference (__ingress_rules_match_linear)
+ * count rule matched. The walk tries the same rules in the same order over
+ * the same key. The linear reference (__ingress_rules_match_linear)
  * re-parses the frame independently and walks the rules in order; the unit
- * test holds the two against each other.
+ * test (test_ingress_rules.c) holds both lookups against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -548,26 +553,27 @@ rules_free(void *ctx)
 }
 
 /* One ops table per lookup; all share the same data and free(). */
-static const struct ingress_classifier_ops rules_ops[RULES_VIEW_MAX] = {
-	[RULES_VIEW_ACL] = { "rules", rules_classify, rules_free },
-	[RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free },
-	[RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free },
+static const struct ingress_classifier_ops rules_ops[INGRESS_RULES_VIEW_MAX] = {
+	[INGRESS_RULES_VIEW_ACL] = { "rules", rules_classify, rules_free },
+	[INGRESS_RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free },
+	[INGRESS_RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free },
 };
 
 const struct ingress_ruleset *
 __ingress_rules_of(const struct ingress_classifier *c)
 {
 	if (c == NULL || c->ops < &rules_ops[0] ||
-	    c->ops >= &rules_ops[RULES_VIEW_MAX])
+	    c->ops >= &rules_ops[INGRESS_RULES_VIEW_MAX])
 		return NULL;
 	return &((const struct rules *)c->ctx)->rs;
 }
 
 struct ingress_classifier *
-__ingress_rules_view(const struct ingress_classifier *c,
-		     enum ingress_rules_view v)
+ingress_rules_view(const struct ingress_classifier *c,
+		   enum ingress_rules_view v)
 {
-	if (__ingress_rules_of(c) == NULL || (unsigned int)v >= RULES_VIEW_MAX) {
+	if (__ingress_rules_of(c) == NULL ||
+	    (unsigned int)v >= INGRESS_RULES_VIEW_MAX) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -643,7 +649,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 		 r->rs.default_drop ? "drop" : "pass");
 	/* frees r on failure */
 	c = ingress_classifier_create(&rules_ops[r->rs.n <= RULES_SMALL_MAX ?
-						 RULES_VIEW_SMALL : RULES_VIEW_ACL],
+						 INGRESS_RULES_VIEW_SMALL : INGRESS_RULES_VIEW_ACL],
 				      r, desc);
 	if (c == NULL) {
 		snprintf(err, errlen, "%s: out of memory", name);
@@ -690,7 +696,8 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 		close(fd);
 		return rc;
 	}
-	/* Refused before reading (a 2 GB file took 12 s to be refused). */
+	/* Refused before reading: reading a file of gigabytes first took
+	 * seconds before the refusal. */
 	if (st.st_size > INGRESS_RULES_FILE_MAX) {
 		snprintf(err, errlen, "%s: %jd bytes, over the %d MiB a rules file "
 			 "may have (at most %d rules)", path, (intmax_t)st.st_size,

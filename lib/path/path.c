@@ -245,7 +245,7 @@ __source_ok(const struct path_conf *c, uint32_t saddr)
  * Returns 0 and the route type, or the Path counter of a failed route.
  */
 static unsigned int
-__route(const struct path_conf *c, uint32_t saddr, uint32_t daddr,
+__ip_route_input(const struct path_conf *c, uint32_t saddr, uint32_t daddr,
 	uint8_t proto, enum rt_type *rt)
 {
 	if (ipv4_is_multicast(daddr)) {
@@ -459,7 +459,7 @@ __ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	frag = (uint16_t)(iph[6] << 8 | iph[7]);
 
 	/* ip_rcv_finish_core: route, then options, then mcast/bcast stats. */
-	f = __route(c, saddr, daddr, proto, &rt);
+	f = __ip_route_input(c, saddr, daddr, proto, &rt);
 	if (f != 0)
 		return __path_drop(mib, f);
 	if (ihl > 5) {

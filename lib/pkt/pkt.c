@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Template synthesis (pktgen range mode), pcap templates, per-worker
- * generators.
+ * generators, mbuf pools (layout and order).
  */
 #include <assert.h>
 #include <errno.h>

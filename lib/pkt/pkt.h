@@ -22,8 +22,12 @@
  *    rte_pktmbuf_alloc_bulk, filled from the templates and, after the path,
  *    freed with rte_pktmbuf_free_bulk.
  *
+ * Also here: mbuf pools in the layout and order a run asks for
+ * (pkt_pool_create(), pkt_pool_shuffle()) and packet capture, per-worker
+ * rings written to a pcap file by a control thread (capture.c).
+ *
  * Thread-safety: templates are immutable once built and may be shared; a
- * pkt_gen belongs to exactly one worker lcore.
+ * pkt_gen belongs to exactly one worker lcore; capture as documented below.
  */
 
 #include <pthread.h>
@@ -116,7 +120,7 @@ int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
  * which keeps every mbuf within one page: on hugepages that packs them back
  * to back, but with --no-huge (4 KiB pages) each mbuf gets a page of its
  * own at the same offset, and the mbufs of a burst then share the same L1
- * sets (2.5x the alloc/free cost of packed mbufs here). PKT_POOL_PACKED
+ * sets (what that costs: the README's "--no-huge artefact"). PKT_POOL_PACKED
  * lays them out back to back whatever the pages (RTE_MEMPOOL_F_NO_IOVA_CONTIG):
  * only for IOVA-as-VA, where a page-spanning mbuf is still contiguous for DMA.
  * PKT_POOL_SHUFFLE then applies pkt_pool_shuffle().

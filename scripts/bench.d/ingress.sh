@@ -2,7 +2,9 @@
 # --compare, and the targets of the ingress hook:
 #   rcu costs at most 0.5 ns/pkt more than none (with and without 1,000
 #   rule updates a second); lock --lock-scope burst within 1 ns/pkt of none;
-#   lock --lock-scope packet beside the tight-loop spin_lock+unlock cost.
+#   lock --lock-scope packet beside the tight-loop spin_lock+unlock cost;
+# then the hook in isolation (pktpath-bench's ingress group: the README's
+# classification, lookup-switch and hook tables).
 cmp_run() { # cmp_run NAME ARGS...: a --compare run; prints its table
 	local name=$1; shift
 	$PKTPATH $EAL --file-prefix "bench_$name" -- $HTTP_ANY --quiet \
@@ -47,4 +49,38 @@ if [ -x build/app/pktpath-bench/pktpath-bench ]; then
 	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); rte_spinlock lock+unlock in a tight loop: ${tight:-?} ns"
 else
 	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); pktpath-bench not built"
+fi
+
+PB=build/app/pktpath-bench/pktpath-bench
+if [ -x $PB ]; then
+	echo "== ingress in isolation: pktpath-bench --run ingress --reps 7 (classification, hook on 1 and 2 workers)"
+	$PB $EAL --file-prefix bench_ig -- --run ingress --reps 7 --json "$TMP/ig.json" \
+		> "$TMP/ig.out" 2>&1 || { cat "$TMP/ig.out" >&2; echo "  pktpath-bench --run ingress failed"; }
+	grep -v '^Type:' "$TMP/ig.out" | sed 's/^/  /'
+
+	echo "== ingress: where the default lookup switches (gen-rules.py --count 4..64, traffic matching 3 rules from the end)"
+	sw=()
+	for n in 4 8 16 24 32 48 64; do
+		scripts/gen-rules.py --count $n -o "$TMP/sw-$n.rules"
+		sw+=("$TMP/sw-$n.rules")
+	done
+	list=$(IFS=,; echo "${sw[*]}")
+	if $PB $EAL --file-prefix bench_igsw -- --run ingress_classify --reps 7 --rules "$list" \
+		--json "$TMP/igsw.json" > "$TMP/igsw.out" 2>&1; then
+		python3 - "$TMP/igsw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ns = {r["name"]: r["ns_per_elem"]["median"] for r in d["results"]}
+counts = (4, 8, 16, 24, 32, 48, 64)
+print("  | rules | " + " | ".join(str(n) for n in counts) + " |")
+print("  | --- |" + " ---: |" * len(counts))
+for col, label in (("acl", "rte_acl burst, ns/pkt"), ("linear", "linear burst, ns/pkt"),
+                   ("acl_1", "rte_acl 1 pkt/call"), ("linear_1", "linear 1 pkt/call")):
+    print("  | %s | " % label + " | ".join("%.1f" % ns["ingress_classify/sw-%d/%s" % (n, col)]
+                                        for n in counts) + " |")
+PY
+	else
+		cat "$TMP/igsw.out" >&2
+		echo "  pktpath-bench --run ingress_classify (lookup switch) failed"
+	fi
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pktpath-bench's receive floor (the "rx" group): skipped without a port,
-# exact packet counts with one (net_null fills every burst), a usage error
-# for an unknown name.
+# exact packet counts with one (net_null fills every burst); the ingress
+# group; the end-of-interval timer; a usage error for an unknown name.
 . "$(dirname "$0")/lib.sh"
 : "${PKTPATH_BENCH:?PKTPATH_BENCH must point to pktpath-bench}"
 B=$PKTPATH_BENCH
@@ -81,6 +81,42 @@ if [ $want = lfence ]; then
 	[ "$rc" = 2 ] || fail "--timer rdtscp without rdtscp exited $rc, want 2"
 	grep -q 'this CPU has no rdtscp' "$TMP/t3.err" || fail "--timer rdtscp: $(cat "$TMP/t3.err")"
 fi
+
+# The ingress group (the README's classification and hook tables): every
+# lookup and every mode x scope, 1 worker and 2 at once, exact packet counts
+# in the JSON, one table per benchmark and rule file.
+R1=$SOURCE_DIR/config/rules/drop-udp-9.rules
+R2=$SOURCE_DIR/config/rules/acl-100.rules
+$B $(eal bi) -- --run ingress --loops 10000 --reps 1 --rules "$R1,$R2" --json "$TMP/ig.json" \
+	> "$TMP/ig.out" 2>&1 || fail "--run ingress exited $?: $(tail -3 "$TMP/ig.out")"
+grep -q '^| drop-udp-9 | 1 | .* linear |' "$TMP/ig.out" || fail "no drop-udp-9 row: $(cat "$TMP/ig.out")"
+grep -q '^| acl-100 | 100 | .* rte_acl |' "$TMP/ig.out" || fail "no acl-100 row: $(cat "$TMP/ig.out")"
+grep -q '^| rcu | .* | .* |$' "$TMP/ig.out" || fail "no hook table: $(cat "$TMP/ig.out")"
+grep -q '^| lock | .*% contended' "$TMP/ig.out" || fail "no contention figure: $(cat "$TMP/ig.out")"
+python3 - "$TMP/ig.json" <<'PY' || fail "ingress results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x["name"]: x for x in d["results"]}
+cols = ["default", "acl", "acl_1", "linear", "linear_1", "reference"]
+want = ["ingress_classify/%s/%s" % (f, c) for f in ("drop-udp-9", "acl-100") for c in cols]
+for b in ("ingress_hook", "ingress_hook_conc"):
+    want += ["%s/%s/%s/%s" % (b, f, m, s) for f in ("drop-udp-9", "acl-100")
+             for m in ("off", "none", "lock", "rwlock", "rcu") for s in ("packet", "burst")]
+assert [x["name"] for x in d["results"]] == want, [x["name"] for x in d["results"]]
+for n, x in r.items():
+    assert x["loops"] == 10000 and x["elems"] == 32 * 10000, (n, x["loops"], x["elems"])
+    assert x["step"] == (1 if n.endswith("_1") else 32), (n, x["step"])
+    assert x["mode"] == ("concurrent" if "_conc/" in n else "single"), (n, x["mode"])
+    if x["mode"] == "concurrent":
+        assert [l["elems"] for l in x["lcores"]] == [320000, 320000], (n, x["lcores"])
+PY
+# A rule file that is not there: one line naming it, exit 1.
+set +e
+$B $(eal bj) -- --run ingress_classify --loops 1000 --rules "$TMP/nosuch.rules" \
+	> /dev/null 2> "$TMP/igbad.err"; rc=$?
+set -e
+[ "$rc" = 1 ] || fail "--rules nosuch exited $rc, want 1"
+grep -q "ingress_classify: $TMP/nosuch.rules: cannot open" "$TMP/igbad.err" || fail "$(cat "$TMP/igbad.err")"
 
 # A usage error names the option.
 set +e
