@@ -509,6 +509,15 @@ control_loop(void *arg)
 
 static void cleanup(struct app *a);
 
+/* The stats thread's per-interval report: the console line(s). */
+static void
+print_interval(const struct stats_snapshot *snap,
+	       const struct stats_snapshot *prev, void *arg)
+{
+	RTE_SET_USED(arg);
+	stats_print_interval(stdout, snap, prev);
+}
+
 /* DPDK telemetry commands, and the HTTP endpoint unless --http off. */
 static int
 start_endpoints(struct app *a)
@@ -722,8 +731,7 @@ main(int argc, char **argv)
 	sc.fold = a->opt.fold;
 	sc.interval_s = a->opt.interval_s;
 	sc.warmup_s = a->opt.warmup_s;
-	sc.quiet = a->opt.quiet;
-	sc.out = stdout;
+	sc.on_publish = a->opt.quiet ? NULL : print_interval;
 	/* A live snapshot's laws may be off by each worker's unflushed polls
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */

@@ -91,8 +91,6 @@ group_setup(void **state)
 	sc.lcore_ids = lcores;
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = 3600;
-	sc.quiet = true;
-	sc.out = stdout;
 	sc.n_ports = 1;
 	sc.ports = &pc;		/* copied by stats_create */
 	sc.worker_port = worker_port;

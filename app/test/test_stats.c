@@ -137,8 +137,6 @@ group_setup(void **state)
 	sc.lcore_ids = lcores;
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = 3600;
-	sc.quiet = true;
-	sc.out = stdout;
 	st = stats_create(&sc);
 	if (st == NULL || stats_start(st) != 0)
 		return -1;
@@ -488,8 +486,6 @@ own_stats(struct mib_set **ms, double interval, double warmup, uint64_t inflight
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = interval;
 	sc.warmup_s = warmup;
-	sc.quiet = true;
-	sc.out = stdout;
 	sc.inflight_max = inflight;
 	s = stats_create(&sc);
 	assert_non_null(s);

@@ -215,14 +215,14 @@ static enum MHD_Result
 __healthz(struct stats_http *h, struct MHD_Connection *c)
 {
 	struct stats_snapshot *snap = stats_get(h->s);
-	bool running = __atomic_load_n(&h->s->thread_running, __ATOMIC_RELAXED);
-	double age, limit = RTE_MAX(3 * h->s->conf.interval_s, 2.0);
+	bool running = stats_running(h->s);
+	double age, limit = RTE_MAX(3 * stats_interval(h->s), 2.0);
 	uint64_t seq;
 
 	if (snap == NULL)
 		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
 				"no snapshot yet\n");
-	age = (double)(rte_rdtsc() - snap->tsc) / (double)h->s->hz;
+	age = (double)(rte_rdtsc() - snap->tsc) / (double)snap->tsc_hz;
 	seq = snap->seq;
 	stats_put(h->s, snap);
 	if (!running)

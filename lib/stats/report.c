@@ -38,37 +38,6 @@ const unsigned int stats_drop_fields[] = {
 };
 const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
 
-/*
- * The verdict of the MIB laws on raw totals (a clear's baseline may cut
- * through a burst): every law of mib_conservation_eval() exactly on the
- * final snapshot, within inflight_max packets on a live one. Returns the
- * number of laws broken; the first one described in why. Used by
- * stats_conservation() (port.c) and the JSON.
- */
-unsigned int
-__stats_laws(const struct stats_snapshot *snap, struct mib_law laws[MIB_N_LAWS],
-	     char *why, size_t len)
-{
-	uint64_t tol = __stats_tolerance(snap);
-	unsigned int i, broken = 0;
-
-	mib_conservation_eval(snap->raw_totals, laws);
-	if (len > 0)
-		why[0] = '\0';
-	for (i = 0; i < MIB_N_LAWS; i++) {
-		uint64_t d = laws[i].lhs > laws[i].rhs ? laws[i].lhs - laws[i].rhs :
-			     laws[i].rhs - laws[i].lhs;
-
-		if (d <= tol)
-			continue;
-		if (broken++ == 0)
-			snprintf(why, len, "%s %" PRIu64 " != %s %" PRIu64 "%s",
-				 laws[i].lhs_name, laws[i].lhs, laws[i].rhs_name,
-				 laws[i].rhs, tol ? " (beyond what is in flight)" : "");
-	}
-	return broken;
-}
-
 static void
 __print_rate(FILE *out, const char *label, const struct stats_rate *r)
 {
@@ -219,13 +188,13 @@ static json_t *
 __conservation_json(const struct stats_snapshot *snap)
 {
 	struct mib_law laws[MIB_N_LAWS];
-	uint64_t tol = __stats_tolerance(snap), dropped = 0;
+	uint64_t tol = stats_tolerance(snap), dropped = 0;
 	json_t *jl = json_array();
 	char why[256], line[1024], ports[768] = "";
 	unsigned int i;
 	int ok, prc = 0;
 
-	__stats_laws(snap, laws, why, sizeof(why));
+	stats_laws(snap, laws, why, sizeof(why));
 	ok = stats_conservation(snap, line, sizeof(line)) == 0;
 	if (snap->n_ports > 0)
 		prc = stats_port_check(snap, ports, sizeof(ports), &dropped);

@@ -23,9 +23,16 @@
  * Rates are computed from raw values, so a clear never produces a negative
  * rate, and counters published after a clear never go below zero.
  *
- * Thread-safety: stats_get()/stats_put()/stats_clear() may be called from
- * any non-worker thread at any time; the rest is for the owning (main)
- * thread.
+ * lib/stats publishes; it reports nothing itself. What reads snapshots
+ * (the console and JSON reporters, Prometheus, HTTP, telemetry: lib/export)
+ * sits above it and is reached only through stats_conf.on_publish, which
+ * the application sets: nothing here calls an exporter.
+ *
+ * Thread-safety: stats_get()/stats_put()/stats_clear()/stats_running()/
+ * stats_interval() may be called from any non-worker thread at any time;
+ * the functions over a snapshot or plain values (stats_rate_*,
+ * stats_laws(), stats_conservation(), stats_port_check(), stats_median())
+ * from any thread; the rest is for the owning (main) thread.
  */
 
 #include <stdbool.h>
@@ -190,11 +197,33 @@ struct stats_snapshot {
 	uint64_t tsc_hz;	/**< TSC ticks per second (cycles to seconds) */
 	unsigned int n_ports;	/**< --source port: the ports sampled */
 	struct stats_port *ports;
-	/* private */
+	/**
+	 * The same values raw: since start, never baseline-cleared (as the
+	 * workers counted them). Public fields rather than an accessor: they
+	 * are as immutable as totals and per_block (same layout: MIB_FIELD_MAX
+	 * totals, n_blocks x MIB_FIELD_MAX per block), and what must not see a
+	 * clear reads them directly: rates (stats_rate_between()), the
+	 * conservation laws (a clear's baseline may cut through a burst), and
+	 * /metrics (a Prometheus counter may not go down).
+	 */
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
+	/* private: the reference count, under the stats object's lock */
 	int refcnt;
 };
+
+/**
+ * Called by the stats thread after each fold of its schedule (one every
+ * interval_s), with the new snapshot and the one before it; not for the
+ * folds of stats_start(), stats_stop(), stats_clear() or stats_fold_now().
+ * The application reports through it (the console's per-interval line:
+ * export_print_interval()). Both references are held for the duration of
+ * the call only. It runs on the stats thread while the fold is still
+ * serialised: it must not call stats_clear() or stats_fold_now() (they
+ * would wait for it), and it delays the next fold by as long as it takes.
+ */
+typedef void (*stats_publish_fn)(const struct stats_snapshot *snap,
+				 const struct stats_snapshot *prev, void *arg);
 
 struct stats_conf {
 	struct mib_set *set;	/**< blocks: one per worker, then the control block */
@@ -203,8 +232,8 @@ struct stats_conf {
 	enum mib_fold fold;
 	double interval_s;	/**< > 0 */
 	double warmup_s;	/**< steady state starts after this */
-	bool quiet;		/**< no per-interval console lines */
-	FILE *out;		/**< console (stdout) */
+	stats_publish_fn on_publish;	/**< NULL: nothing per interval */
+	void *publish_arg;		/**< passed to on_publish */
 	/** Packets by which a live snapshot's conservation laws may be off:
 	 *  what the workers have counted in some fields and not yet in others
 	 *  (their batched Rx counters, a burst in flight, a fold racing them).
@@ -236,6 +265,11 @@ void stats_put(struct stats *s, struct stats_snapshot *snap);
 void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
 void stats_fold_now(struct stats *s);
+/** Whether the stats thread runs (between stats_start() and stats_stop()):
+ *  snapshots stay fresh. Thread-safe. */
+bool stats_running(const struct stats *s);
+/** stats_conf.interval_s. Thread-safe. */
+double stats_interval(const struct stats *s);
 
 /**
  * Run summary: whole run (start..final) and steady state: from the first
@@ -259,9 +293,49 @@ struct stats_summary {
 struct stats_summary *stats_summary(struct stats *s);
 void stats_summary_free(struct stats_summary *sum);
 
-/** Compute rates from raw deltas (exposed for tests). */
+/** Compute rates from raw deltas (see the file comment). Thread-safe. */
 void stats_rate_compute(struct stats_rate *r, uint64_t packets, uint64_t octets,
 			uint64_t busy, uint64_t idle, double seconds);
+
+/**
+ * The rates between two snapshots of one stats object, a folded before b,
+ * over their raw values (so a clear between them changes nothing), with
+ * the time between the two folds from the TSC: of worker w (0 ..
+ * n_workers - 1), or of all workers when w < 0. What the interval rates,
+ * the run summary and --compare's phases all are. A counter lower in b
+ * than in a (which never happens: they only grow) counts as 0.
+ * @return 0, or -EINVAL (NULL argument, w >= n_workers). Thread-safe.
+ */
+int stats_rate_between(const struct stats_snapshot *a,
+		       const struct stats_snapshot *b, int w,
+		       struct stats_rate *r);
+
+/**
+ * The median of n values (the mean of the middle two when n is even; 0 when
+ * n is 0), for figures over repeated rounds (--compare). Sorts v in place;
+ * min and max (may be NULL) get the extremes (0 when n is 0). Thread-safe.
+ */
+double stats_median(double *v, unsigned int n, double *min, double *max);
+
+/**
+ * Packets by which snap's conservation laws may be off: 0 on the final
+ * snapshot (the workers stopped), stats_conf.inflight_max on a live one.
+ */
+static inline uint64_t
+stats_tolerance(const struct stats_snapshot *snap)
+{
+	return snap->final ? 0 : snap->inflight_max;
+}
+
+/**
+ * The MIB laws (mib_conservation_eval()) on snap's raw totals (a clear's
+ * baseline may cut through a burst), each within stats_tolerance(). Fills
+ * laws with both sides of every law and why (len may be 0) with the first
+ * broken one, "A 5 != B 6" (+ " (beyond what is in flight)" on a live
+ * snapshot), or "". @return the number of laws broken. Thread-safe.
+ */
+unsigned int stats_laws(const struct stats_snapshot *snap,
+			struct mib_law laws[MIB_N_LAWS], char *why, size_t len);
 
 /** Print the summary, with environment (TSC Hz, DPDK version, CPU). */
 void stats_print_summary(FILE *out, const struct stats_summary *sum,

@@ -75,7 +75,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	sc.lcore_ids = lcores;
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = 0.5;
-	sc.quiet = true;
 	st = stats_create(&sc);
 	if (st == NULL || stats_start(st) != 0)
 		return 1;
