@@ -34,7 +34,7 @@
 #include <rte_malloc.h>
 
 #include "mib.h"
-#include "stats.h"
+#include "export.h"
 
 #define NW 2
 static const unsigned int lcores[NW] = { 1, 2 };
@@ -94,7 +94,7 @@ hk_state(void *arg)
 	return j;
 }
 
-static const struct stats_http_hooks hooks = {
+static const struct export_hooks hooks = {
 	hk_set_mode, hk_load_rules, hk_state, NULL };
 
 /* ---- fixture ---- */
@@ -158,7 +158,7 @@ static int
 group_teardown(void **state)
 {
 	(void)state;
-	stats_telemetry_unregister();
+	export_telemetry_unregister();
 	stats_stop(st);
 	stats_free(st);
 	mib_set_free(set);
@@ -416,13 +416,13 @@ render(int (*fn)(FILE *, const struct stats_snapshot *, const void *),
 static int
 w_prom(FILE *f, const struct stats_snapshot *s, const void *arg)
 {
-	return stats_prom_write(f, s, arg);
+	return export_prom_write(f, s, arg);
 }
 
 static int
 w_snmp(FILE *f, const struct stats_snapshot *s, const void *arg)
 {
-	return stats_snmp_write(f, s, *(const enum stats_snmp_file *)arg);
+	return export_snmp_write(f, s, *(const enum export_snmp_file *)arg);
 }
 
 /* The memory gauges: real readings move with a real allocation; the
@@ -430,15 +430,15 @@ w_snmp(FILE *f, const struct stats_snapshot *s, const void *arg)
 static void
 test_memory(void **state)
 {
-	const struct stats_memory fixed = { 123 << 20, 4567, 89, true };
-	struct stats_prom_opts o = { NULL, NULL, false, &fixed };
-	struct stats_memory m0, m1, m2;
+	const struct export_memory fixed = { 123 << 20, 4567, 89, true };
+	struct export_prom_opts o = { NULL, NULL, false, &fixed };
+	struct export_memory m0, m1, m2;
 	const size_t big = 8u << 20;
 	char *p, *e, *t;
 
 	(void)state;
-	assert_int_equal(stats_memory_read(NULL, false), -EINVAL);
-	assert_int_equal(stats_memory_read(&m0, true), 0);
+	assert_int_equal(export_memory_read(NULL, false), -EINVAL);
+	assert_int_equal(export_memory_read(&m0, true), 0);
 	assert_true(m0.rss_bytes > 0 && m0.heap_bytes > 0 && m0.eal);
 	assert_true(m0.eal_heap_bytes > 0);	/* the stats blocks, at least */
 	p = malloc(big);
@@ -446,13 +446,13 @@ test_memory(void **state)
 	memset(p, 1, big);
 	e = rte_malloc("test_memory", 1u << 20, 0);
 	assert_non_null(e);
-	assert_int_equal(stats_memory_read(&m1, true), 0);
+	assert_int_equal(export_memory_read(&m1, true), 0);
 	assert_true(m1.heap_bytes >= m0.heap_bytes + big);
 	assert_true(m1.eal_heap_bytes >= m0.eal_heap_bytes + (1u << 20));
 	assert_true(m1.rss_bytes >= m0.rss_bytes + big / 2);
 	free(p);
 	rte_free(e);
-	assert_int_equal(stats_memory_read(&m2, false), 0);
+	assert_int_equal(export_memory_read(&m2, false), 0);
 	assert_true(m2.heap_bytes < m1.heap_bytes - big / 2);
 	assert_false(m2.eal);
 
@@ -528,7 +528,7 @@ test_steady(void **state)
 	assert_non_null(strstr(sum->steady_reason, " after the warm-up (0.05 s), less "
 			       "than one stats interval (3600.00 s)"));
 	fin = stats_get(s);
-	j = stats_json(fin, sum, NULL, false);
+	j = export_json(fin, sum, NULL, false);
 	sj = json_object_get(json_object_get(j, "summary"), "steady");
 	assert_true(json_is_null(sj));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j,
@@ -584,7 +584,7 @@ test_conservation_json(void **state)
 	stats_fold_now(s);
 	snap = stats_get(s);
 	assert_false(snap->final);
-	j = stats_json(snap, NULL, NULL, false);
+	j = export_json(snap, NULL, NULL, false);
 	c = json_object_get(j, "conservation");
 	assert_true(json_is_true(json_object_get(c, "ok")));
 	assert_true(json_is_false(json_object_get(c, "exact")));
@@ -610,7 +610,7 @@ test_conservation_json(void **state)
 	mib_add(&b, MIB_F(UDP, INDATAGRAMS), 100);
 	stats_fold_now(s);
 	snap = stats_get(s);
-	j = stats_json(snap, NULL, NULL, false);
+	j = export_json(snap, NULL, NULL, false);
 	c = json_object_get(j, "conservation");
 	assert_true(json_is_false(json_object_get(c, "ok")));
 	assert_string_equal(json_string_value(json_object_get(c, "detail")),
@@ -629,7 +629,7 @@ test_conservation_json(void **state)
 	sum = stats_summary(s);
 	snap = stats_get(s);
 	assert_true(snap->final);
-	j = stats_json(snap, sum, NULL, false);
+	j = export_json(snap, sum, NULL, false);
 	c = json_object_get(j, "conservation");
 	assert_true(json_is_true(json_object_get(c, "exact")));
 	assert_int_equal(json_integer_value(json_object_get(c, "tolerance")), 0);
@@ -648,7 +648,7 @@ static void
 test_mode_metrics(void **state)
 {
 	json_t *ing = hk_state(NULL);	/* modes off, lock, rcu */
-	struct stats_prom_opts o = { info, ing, false, NULL };
+	struct export_prom_opts o = { info, ing, false, NULL };
 	struct mib_block b = mib_set_block(set, 1);
 	struct stats_snapshot *snap;
 	char want[256], *t;
@@ -682,8 +682,8 @@ test_mode_metrics(void **state)
 static void
 test_writers(void **state)
 {
-	static const enum stats_snmp_file which[] = { STATS_SNMP, STATS_NETSTAT };
-	struct stats_prom_opts o = { info, NULL, true, NULL };
+	static const enum export_snmp_file which[] = { EXPORT_SNMP, EXPORT_NETSTAT };
+	struct export_prom_opts o = { info, NULL, true, NULL };
 	struct stats_snapshot *snap;
 	unsigned int i, icmpmsg = 0;
 	char *t;
@@ -885,15 +885,15 @@ get_body(uint16_t port, const char *path, const char *ctype_prefix)
 	return r.body;
 }
 
-static struct stats_http *
-start(bool control, const struct stats_http_hooks *hk, unsigned int max_conns,
+static struct export_http *
+start(bool control, const struct export_hooks *hk, unsigned int max_conns,
       unsigned int timeout_s)
 {
-	struct stats_http_conf c;
-	struct stats_http *h;
+	struct export_http_conf c;
+	struct export_http *h;
 	char err[256];
 
-	stats_http_conf_init(&c);
+	export_http_conf_init(&c);
 	c.listen = "127.0.0.1:0";
 	c.control = control;
 	c.body_limit = 64;
@@ -902,18 +902,18 @@ start(bool control, const struct stats_http_hooks *hk, unsigned int max_conns,
 	c.timeout_s = timeout_s;
 	if (hk != NULL)
 		c.hooks = *hk;
-	h = stats_http_start(st, &c, err, sizeof(err));
+	h = export_http_start(st, &c, err, sizeof(err));
 	if (h == NULL)
-		fail_msg("stats_http_start: %s", err);
-	assert_true(stats_http_port(h) != 0);
+		fail_msg("export_http_start: %s", err);
+	assert_true(export_http_port(h) != 0);
 	return h;
 }
 
 static void
 test_http_listen_errors(void **state)
 {
-	struct stats_http_conf c;
-	struct stats_http *h, *h2;
+	struct export_http_conf c;
+	struct export_http *h, *h2;
 	char err[256], addr[64];
 
 	(void)state;
@@ -933,7 +933,7 @@ test_http_listen_errors(void **state)
 
 		for (i = 0; i < RTE_DIM(c); i++) {
 			err[0] = '\0';
-			if (stats_http_check_listen(c[i].addr, err, sizeof(err)) != c[i].rc ||
+			if (export_http_check_listen(c[i].addr, err, sizeof(err)) != c[i].rc ||
 			    (c[i].why && strstr(err, c[i].why) == NULL))
 				fail_msg("'%s': '%s'", c[i].addr, err);
 		}
@@ -941,25 +941,25 @@ test_http_listen_errors(void **state)
 
 	/* A port in use: NULL, errno and a one-line reason. */
 	h = start(false, NULL, 4, 10);
-	stats_http_conf_init(&c);
-	snprintf(addr, sizeof(addr), "127.0.0.1:%u", stats_http_port(h));
+	export_http_conf_init(&c);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%u", export_http_port(h));
 	c.listen = addr;
-	h2 = stats_http_start(st, &c, err, sizeof(err));
+	h2 = export_http_start(st, &c, err, sizeof(err));
 	assert_null(h2);
 	assert_int_equal(errno, EADDRINUSE);
 	assert_non_null(strstr(err, "Address already in use"));
 	assert_null(strchr(err, '\n'));
-	stats_http_stop(h);
+	export_http_stop(h);
 
 	/* IPv6 loopback, when the host has it. */
 	c.listen = "[::1]:0";
-	h = stats_http_start(st, &c, err, sizeof(err));
+	h = export_http_start(st, &c, err, sizeof(err));
 	if (h == NULL) {
 		print_message("no IPv6 loopback (%s): [::1] skipped\n", err);
 		return;
 	}
-	assert_true(strncmp(stats_http_url(h), "http://[::1]:", 13) == 0);
-	stats_http_stop(h);
+	assert_true(strncmp(export_http_url(h), "http://[::1]:", 13) == 0);
+	export_http_stop(h);
 }
 
 /* The body of GET path must be exactly what the writer gives for the same
@@ -978,18 +978,18 @@ same_as(uint16_t port, const char *path, const char *ctype, const char *want)
 static void
 test_http_get(void **state)
 {
-	static const enum stats_snmp_file which[] = { STATS_SNMP, STATS_NETSTAT };
-	struct stats_http *h = start(true, &hooks, 32, 10);
-	uint16_t port = stats_http_port(h);
+	static const enum export_snmp_file which[] = { EXPORT_SNMP, EXPORT_NETSTAT };
+	struct export_http *h = start(true, &hooks, 32, 10);
+	uint16_t port = export_http_port(h);
 	json_t *ing = hk_state(NULL), *mine;
-	struct stats_prom_opts o = { info, ing, false, NULL };
+	struct export_prom_opts o = { info, ing, false, NULL };
 	struct stats_snapshot *snap;
 	char *t, *m1, *m2, url[64];
 	struct resp r;
 
 	(void)state;
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u/", port);
-	assert_string_equal(stats_http_url(h), url);
+	assert_string_equal(export_http_url(h), url);
 	t = get_body(port, "/", "text/plain");
 	assert_non_null(strstr(t, "/metrics"));
 	free(t);
@@ -1007,8 +1007,8 @@ test_http_get(void **state)
 	t = render(w_snmp, &which[1]);
 	same_as(port, "/netstat", "text/plain", t);
 	free(t);
-	/* /stats.json: stats_json() of the same snapshot, as --json dumps it. */
-	mine = stats_json(snap, NULL, info, false);
+	/* /stats.json: export_json() of the same snapshot, as --json dumps it. */
+	mine = export_json(snap, NULL, info, false);
 	/* ...with the hook's ingress state */
 	json_object_set_new(mine, "ingress", hk_state(NULL));
 	assert_non_null(json_object_get(mine, "conservation"));
@@ -1064,14 +1064,14 @@ test_http_get(void **state)
 	assert_non_null(strstr(t, "\nIp: 2 64 0 0 "));
 	free(t);
 	expect(port, "POST", "/ingress/mode", NULL, "mode=off", 200, "mode off");
-	stats_http_stop(h);
+	export_http_stop(h);
 }
 
 static void
 test_http_errors(void **state)
 {
-	struct stats_http *h = start(true, &hooks, 32, 10), *h2, *h3;
-	uint16_t port = stats_http_port(h);
+	struct export_http *h = start(true, &hooks, 32, 10), *h2, *h3;
+	uint16_t port = export_http_port(h);
 	const char *form = "application/x-www-form-urlencoded";
 	char big[200], req[512];
 	int modes, rules;
@@ -1173,20 +1173,20 @@ test_http_errors(void **state)
 
 	/* 403: control disabled; 501: no hook. */
 	h2 = start(false, &hooks, 4, 10);
-	expect(stats_http_port(h2), "POST", "/stats/clear", NULL, NULL, 403,
+	expect(export_http_port(h2), "POST", "/stats/clear", NULL, NULL, 403,
 	       "--http-control");
-	expect(stats_http_port(h2), "POST", "/ingress/mode", form, "mode=rcu", 403,
+	expect(export_http_port(h2), "POST", "/ingress/mode", form, "mode=rcu", 403,
 	       NULL);
-	expect(stats_http_port(h2), "GET", "/ingress/mode", NULL, NULL, 405, NULL);
+	expect(export_http_port(h2), "GET", "/ingress/mode", NULL, NULL, 405, NULL);
 	h3 = start(true, NULL, 4, 10);
-	expect(stats_http_port(h3), "POST", "/ingress/mode", form, "mode=rcu", 501,
+	expect(export_http_port(h3), "POST", "/ingress/mode", form, "mode=rcu", 501,
 	       NULL);
-	expect(stats_http_port(h3), "POST", "/ingress/rules", "text/plain", "rule x",
+	expect(export_http_port(h3), "POST", "/ingress/rules", "text/plain", "rule x",
 	       501, NULL);
 	assert_int_equal(hk_mode_calls, modes);
-	stats_http_stop(h3);
-	stats_http_stop(h2);
-	stats_http_stop(h);
+	export_http_stop(h3);
+	export_http_stop(h2);
+	export_http_stop(h);
 }
 
 static double
@@ -1247,8 +1247,8 @@ slow_post_thread(void *arg)
 static void
 test_http_slow_clients(void **state)
 {
-	struct stats_http *h = start(true, &hooks, 64, 2);
-	uint16_t port = stats_http_port(h);
+	struct export_http *h = start(true, &hooks, 64, 2);
+	uint16_t port = export_http_port(h);
 	int slow, gone, lor[N_SLOW], idle[64], i, k, modes = hk_mode_calls;
 	struct slow_post sp = { port, 0 };
 	pthread_t tid;
@@ -1390,7 +1390,7 @@ test_http_slow_clients(void **state)
 	assert_int_equal(hk_mode_calls, modes + 1);
 	expect(port, "POST", "/ingress/mode", "application/x-www-form-urlencoded",
 	       "mode=off", 200, "mode off");
-	stats_http_stop(h);
+	export_http_stop(h);
 }
 
 /* ---- telemetry, over its socket ---- */
@@ -1428,8 +1428,8 @@ test_telemetry(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(stats_telemetry_register(st, info, &hooks), 0);
-	assert_int_equal(stats_telemetry_register(st, info, &hooks), 0); /* again */
+	assert_int_equal(export_telemetry_register(st, info, &hooks), 0);
+	assert_int_equal(export_telemetry_register(st, info, &hooks), 0); /* again */
 	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
 		 rte_eal_get_runtime_dir());
 	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
@@ -1495,7 +1495,7 @@ test_telemetry(void **state)
 		assert_true(json_is_null(v));
 		json_decref(v);
 	}
-	stats_telemetry_unregister();
+	export_telemetry_unregister();
 	v = tel_query(fd, "/pktpath/rates");
 	assert_true(json_is_null(v));
 	json_decref(v);

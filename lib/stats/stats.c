@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,8 +14,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
-#include <rte_log.h>
-#include <rte_version.h>
 
 #include "stats.h"
 #include "stats_pvt.h"
@@ -475,30 +474,4 @@ stats_summary_free(struct stats_summary *sum)
 	free(sum->lcore);
 	free(sum->lcore_steady);
 	free(sum);
-}
-
-void
-stats_cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "model name", 10) == 0) {
-			char *c = strchr(line, ':');
-
-			if (c != NULL) {
-				c++;
-				while (*c == ' ' || *c == '\t')
-					c++;
-				c[strcspn(c, "\n")] = '\0';
-				snprintf(buf, len, "%s", c);
-			}
-			break;
-		}
-	}
-	fclose(f);
 }

@@ -49,13 +49,6 @@ void __stats_kport_init(struct stats_port_state *st,
 			const struct stats_port_state *prev, unsigned int n_prev);
 void __stats_kport_sample(struct stats_port_state *st);
 void __stats_kport_fini(struct stats_port_state *st);
-/* port_export.c: called by report.c, prom.c */
-void __stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-				 const struct stats_snapshot *prev);
-void __stats_port_print_summary(FILE *out, const struct stats_snapshot *snap);
-json_t *__stats_port_json(const struct stats_snapshot *snap);
-void __stats_port_prom(FILE *out, const struct stats_snapshot *snap);
-void __stats_port_netstat(FILE *out, const struct stats_snapshot *snap);
 
 struct stats {
 	struct stats_conf conf;

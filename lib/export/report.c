@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Reporters that read snapshots: the console lines and the JSON document.
+ * Reporters that read snapshots: the console lines, the run summary and
+ * the JSON document.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -8,11 +9,10 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
+#include "export_pvt.h"
 
 /* Terminal drop outcomes, in path order, for "drops by reason". */
-const unsigned int stats_drop_fields[] = {
+const unsigned int export_drop_fields[] = {
 	MIB_F(RX, NOTIP),
 	MIB_F(RX, OTHERHOST),
 	MIB_F(INGRESS, DROPPED),
@@ -36,7 +36,7 @@ const unsigned int stats_drop_fields[] = {
 	MIB_F(TCP, INERRS),
 	MIB_F(ICMP, INERRORS),
 };
-const unsigned int stats_n_drop_fields = RTE_DIM(stats_drop_fields);
+const unsigned int export_n_drop_fields = RTE_DIM(export_drop_fields);
 
 static void
 __print_rate(FILE *out, const char *label, const struct stats_rate *r)
@@ -59,8 +59,8 @@ __print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
 	unsigned int i;
 	int any = 0;
 
-	for (i = 0; i < stats_n_drop_fields; i++) {
-		unsigned int f = stats_drop_fields[i];
+	for (i = 0; i < export_n_drop_fields; i++) {
+		unsigned int f = export_drop_fields[i];
 		uint64_t d = now[f] - (before ? before[f] : 0);
 
 		if (d == 0)
@@ -74,8 +74,8 @@ __print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
 }
 
 void
-stats_print_interval(FILE *out, const struct stats_snapshot *snap,
-		     const struct stats_snapshot *prev)
+export_print_interval(FILE *out, const struct stats_snapshot *snap,
+		      const struct stats_snapshot *prev)
 {
 	char label[32];
 	unsigned int w;
@@ -91,13 +91,13 @@ stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 	__print_rate(out, label, &snap->total);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
-	__stats_port_print_interval(out, snap, prev);
+	__export_port_print_interval(out, snap, prev);
 	fflush(out);
 }
 
 void
-stats_print_summary(FILE *out, const struct stats_summary *sum,
-		    const struct stats_snapshot *final)
+export_print_summary(FILE *out, const struct stats_summary *sum,
+		     const struct stats_snapshot *final)
 {
 	char cpu[256], label[32];
 	unsigned int w;
@@ -126,17 +126,17 @@ stats_print_summary(FILE *out, const struct stats_summary *sum,
 		char line[1024];
 
 		__print_drops(out, final->totals, NULL);
-		__stats_port_print_summary(out, final);
+		__export_port_print_summary(out, final);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
 	}
-	stats_cpu_model(cpu, sizeof(cpu));
+	export_cpu_model(cpu, sizeof(cpu));
 	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
 		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
-		stats_memory_kind());
+		export_memory_kind());
 	fflush(out);
 }
 
@@ -215,8 +215,8 @@ __conservation_json(const struct stats_snapshot *snap)
 }
 
 json_t *
-stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
-	   json_t *info, bool lcore_mib)
+export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
+	    json_t *info, bool lcore_mib)
 {
 	json_t *root = json_object(), *lcores = json_array(), *fold;
 	unsigned int w;
@@ -257,7 +257,33 @@ stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
 	if (snap->n_ports > 0)
-		json_object_set_new(root, "ports", __stats_port_json(snap));
+		json_object_set_new(root, "ports", __export_port_json(snap));
 	json_object_set_new(root, "conservation", __conservation_json(snap));
 	return root;
+}
+
+void
+export_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+
+			if (c != NULL) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = '\0';
+				snprintf(buf, len, "%s", c);
+			}
+			break;
+		}
+	}
+	fclose(f);
 }

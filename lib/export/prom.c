@@ -2,7 +2,7 @@
 /*
  * Text writers over a snapshot: the Prometheus exposition format 0.0.4
  * (/metrics) and the two-line-per-group layout of /proc/net/snmp and
- * /proc/net/netstat (/snmp, /netstat). See stats.h for which values each
+ * /proc/net/netstat (/snmp, /netstat). See export.h for which values each
  * one exports (raw totals vs baseline-relative) and why.
  */
 #include <errno.h>
@@ -12,8 +12,7 @@
 
 #include <rte_common.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
+#include "export_pvt.h"
 
 /* ---- /proc/net/snmp and /proc/net/netstat ---- */
 
@@ -63,8 +62,8 @@ __snmp_group(FILE *out, const char *name, unsigned int first,
 }
 
 int
-stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
-		 enum stats_snmp_file which)
+export_snmp_write(FILE *out, const struct stats_snapshot *snap,
+		  enum export_snmp_file which)
 {
 	static const enum mib_group snmp[] = {
 		MIB_GRP_IP, MIB_GRP_ICMP, MIB_GRP_ICMPMSG, MIB_GRP_TCP,
@@ -78,11 +77,11 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 	if (out == NULL || snap == NULL)
 		return -EINVAL;
 	switch (which) {
-	case STATS_SNMP:
+	case EXPORT_SNMP:
 		g = snmp;
 		n = RTE_DIM(snmp);
 		break;
-	case STATS_NETSTAT:
+	case EXPORT_NETSTAT:
 		g = netstat;
 		n = RTE_DIM(netstat);
 		break;
@@ -96,8 +95,8 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 			__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
 				     mib_group_count(g[i]), snap->totals);
 	}
-	if (which == STATS_NETSTAT)
-		__stats_port_netstat(out, snap);
+	if (which == EXPORT_NETSTAT)
+		__export_port_netstat(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -140,8 +139,8 @@ __drops(const uint64_t *v)
 	uint64_t d = 0;
 	unsigned int i;
 
-	for (i = 0; i < stats_n_drop_fields; i++)
-		d += v[stats_drop_fields[i]];
+	for (i = 0; i < export_n_drop_fields; i++)
+		d += v[export_drop_fields[i]];
 	return d;
 }
 
@@ -168,7 +167,7 @@ __sparse_zero(unsigned int f, uint64_t v)
 
 static void
 __mib_families(FILE *out, const struct stats_snapshot *snap,
-	       const struct stats_prom_opts *o)
+	       const struct export_prom_opts *o)
 {
 	const uint64_t *raw = snap->raw_totals;
 	unsigned int f, i, w;
@@ -197,8 +196,8 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 	}
 	__family(out, "drops_total", "counter", "Packets dropped, by the terminal "
 		 "MIB counter that recorded the drop (a subset of pktpath_mib_total)");
-	for (i = 0; i < stats_n_drop_fields; i++) {
-		f = stats_drop_fields[i];
+	for (i = 0; i < export_n_drop_fields; i++) {
+		f = export_drop_fields[i];
 		fprintf(out, "pktpath_drops_total{group=\"%s\",field=\"%s\"} %" PRIu64
 			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
 			raw[f]);
@@ -302,7 +301,7 @@ __rate_families(FILE *out, const struct stats_snapshot *snap)
 /* Whether mode m is one the run offers (the ingress state's "modes"; all
  * of them without a state). */
 static bool
-__mode_offered(const struct stats_prom_opts *o, unsigned int m)
+__mode_offered(const struct export_prom_opts *o, unsigned int m)
 {
 	const json_t *modes = o->ingress ? json_object_get(o->ingress, "modes") : NULL;
 	size_t i;
@@ -326,7 +325,7 @@ __mode_offered(const struct stats_prom_opts *o, unsigned int m)
  */
 static void
 __mode_families(FILE *out, const struct stats_snapshot *snap,
-		const struct stats_prom_opts *o)
+		const struct export_prom_opts *o)
 {
 	static const struct {
 		const char *name, *help;
@@ -425,7 +424,7 @@ __info_str(const json_t *info, const char *a, const char *b, char *buf,
 }
 
 static const char *
-__cur_mode(const struct stats_prom_opts *o, char *buf, size_t len)
+__cur_mode(const struct export_prom_opts *o, char *buf, size_t len)
 {
 	const json_t *m = o->ingress ? json_object_get(o->ingress, "mode") : NULL;
 
@@ -436,7 +435,7 @@ __cur_mode(const struct stats_prom_opts *o, char *buf, size_t len)
 }
 
 static void
-__info_family(FILE *out, const struct stats_prom_opts *o)
+__info_family(FILE *out, const struct export_prom_opts *o)
 {
 	/* label, info object, member */
 	static const char *const labels[][3] = {
@@ -485,7 +484,7 @@ __info_family(FILE *out, const struct stats_prom_opts *o)
 }
 
 static void
-__memory_families(FILE *out, const struct stats_memory *m)
+__memory_families(FILE *out, const struct export_memory *m)
 {
 	__family(out, "resident_memory_bytes", "gauge", "Resident set size of "
 		 "the process");
@@ -501,10 +500,10 @@ __memory_families(FILE *out, const struct stats_memory *m)
 }
 
 int
-stats_prom_write(FILE *out, const struct stats_snapshot *snap,
-		 const struct stats_prom_opts *opts)
+export_prom_write(FILE *out, const struct stats_snapshot *snap,
+		  const struct export_prom_opts *opts)
 {
-	struct stats_prom_opts none = { NULL, NULL, false, NULL };
+	struct export_prom_opts none = { NULL, NULL, false, NULL };
 
 	if (out == NULL || snap == NULL)
 		return -EINVAL;
@@ -517,6 +516,6 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
-	__stats_port_prom(out, snap);
+	__export_port_prom(out, snap);
 	return ferror(out) ? -EIO : 0;
 }

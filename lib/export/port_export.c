@@ -2,10 +2,10 @@
 /*
  * The port counters in every report: the console's "port drops" line, the
  * summary, the JSON "ports" array, /metrics pktpath_port_* families and the
- * Port<N> groups of /netstat. Like the rest of lib/stats they read
+ * Port<N> groups of /netstat. Like the rest of lib/export they read
  * snapshots only. Which values: the console, summary, JSON and /netstat
  * honour clears (v, q, xstats); /metrics exports raw counters (raw, q_raw,
- * xstats_raw), never cleared, as for the MIB (see stats.h).
+ * xstats_raw), never cleared, as for the MIB (see export.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,8 +13,7 @@
 
 #include <rte_common.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
+#include "export_pvt.h"
 
 /* At most this many xstats per port in /metrics (those named rx_*, in the
  * PMD's order): a NIC may have hundreds; the JSON has them all. */
@@ -28,8 +27,8 @@ __has_kernel(const struct stats_port *p, unsigned int f)
 }
 
 void
-__stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-			    const struct stats_snapshot *prev)
+__export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
+			     const struct stats_snapshot *prev)
 {
 	unsigned int i, f;
 	bool any = false;
@@ -55,7 +54,7 @@ __stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
 }
 
 void
-__stats_port_print_summary(FILE *out, const struct stats_snapshot *snap)
+__export_port_print_summary(FILE *out, const struct stats_snapshot *snap)
 {
 	unsigned int i, f, q;
 
@@ -84,7 +83,7 @@ __stats_port_print_summary(FILE *out, const struct stats_snapshot *snap)
 }
 
 json_t *
-__stats_port_json(const struct stats_snapshot *snap)
+__export_port_json(const struct stats_snapshot *snap)
 {
 	json_t *a = json_array();
 	unsigned int i, f, q, x;
@@ -149,7 +148,7 @@ __esc(FILE *out, const char *s)
 }
 
 void
-__stats_port_prom(FILE *out, const struct stats_snapshot *snap)
+__export_port_prom(FILE *out, const struct stats_snapshot *snap)
 {
 	static const char *const help[STATS_PORT_F_MAX] = {
 		[STATS_PORT_IPACKETS] = "Frames the port delivered (rte_eth_stats ipackets)",
@@ -234,7 +233,7 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 }
 
 void
-__stats_port_netstat(FILE *out, const struct stats_snapshot *snap)
+__export_port_netstat(FILE *out, const struct stats_snapshot *snap)
 {
 	unsigned int i, f;
 

@@ -5,7 +5,7 @@
  * The telemetry library runs each client on its own thread and calls these
  * callbacks there; they read one snapshot reference each, never worker
  * memory. The 22.11 callback has no user argument, so the state is one
- * static struct behind a mutex, which stats_telemetry_unregister() clears
+ * static struct behind a mutex, which export_telemetry_unregister() clears
  * (the callbacks then answer null, DPDK's convention for "no data").
  *
  * Limits: a reply is at most 16 KiB of JSON, a dict at most
@@ -26,13 +26,13 @@
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
-#include "stats.h"
+#include "export_pvt.h"
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	struct stats *s;
 	json_t *info;
-	struct stats_http_hooks hooks;
+	struct export_hooks hooks;
 	unsigned int n_registered;	/* commands registered, once per process */
 } tel;
 
@@ -160,8 +160,8 @@ __drops(const uint64_t *v)
 	uint64_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < stats_n_drop_fields; i++)
-		n += v[stats_drop_fields[i]];
+	for (i = 0; i < export_n_drop_fields; i++)
+		n += v[export_drop_fields[i]];
 	return n;
 }
 
@@ -506,8 +506,8 @@ static const struct {
 };
 
 int
-stats_telemetry_register(struct stats *s, const json_t *info,
-			 const struct stats_http_hooks *hooks)
+export_telemetry_register(struct stats *s, const json_t *info,
+			  const struct export_hooks *hooks)
 {
 	json_t *copy = NULL;
 	unsigned int i;
@@ -539,7 +539,7 @@ stats_telemetry_register(struct stats *s, const json_t *info,
 }
 
 void
-stats_telemetry_unregister(void)
+export_telemetry_unregister(void)
 {
 	pthread_mutex_lock(&tel_lock);
 	tel.s = NULL;
