@@ -12,9 +12,11 @@
 #include "export.h"
 
 /* report.c: the terminal drop outcomes, in path order ("drops by reason"),
- */
+ * and their sum over one MIB vector (a total or a block): the one walk the
+ * console, /metrics and telemetry share. */
 extern const unsigned int export_drop_fields[];
 extern const unsigned int export_n_drop_fields;
+uint64_t __export_drops(const uint64_t *v);
 
 /* port_export.c: the port counters in the console, the summary, the JSON,
  * /metrics and /netstat (called by report.c, prom.c). */
@@ -24,5 +26,12 @@ void __export_port_print_summary(FILE *out, const struct stats_snapshot *snap);
 json_t *__export_port_json(const struct stats_snapshot *snap);
 void __export_port_prom(FILE *out, const struct stats_snapshot *snap);
 void __export_port_netstat(FILE *out, const struct stats_snapshot *snap);
+
+/* prom.c: the Prometheus text format's pieces, shared with port_export.c:
+ * "# HELP pktpath_NAME HELP" and "# TYPE pktpath_NAME TYPE" lines, and a
+ * label value with backslash, double quote and newline escaped. */
+void __export_prom_family(FILE *out, const char *name, const char *type,
+			  const char *help);
+void __export_prom_escape(FILE *out, const char *s);
 
 #endif /* PKTPATH_EXPORT_PVT_H */

@@ -126,27 +126,6 @@ __export_port_json(const struct stats_snapshot *snap)
 	return a;
 }
 
-static void
-__fam(FILE *out, const char *name, const char *type, const char *help)
-{
-	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
-		name, type);
-}
-
-/* A label value with \, " and newline escaped. */
-static void
-__esc(FILE *out, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', out);
-		if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 void
 __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 {
@@ -169,16 +148,16 @@ __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 
 	if (snap->n_ports == 0)
 		return;
-	__fam(out, "port_info", "gauge", "An ethdev port pktpath receives from, always 1");
+	__export_prom_family(out, "port_info", "gauge", "An ethdev port pktpath receives from, always 1");
 	for (i = 0; i < snap->n_ports; i++) {
 		const struct stats_port *p = &snap->ports[i];
 
 		fprintf(out, "pktpath_port_info{port=\"%u\",driver=\"", p->port_id);
-		__esc(out, p->driver);
+		__export_prom_escape(out, p->driver);
 		fputs("\",name=\"", out);
-		__esc(out, p->name);
+		__export_prom_escape(out, p->name);
 		fputs("\",iface=\"", out);
-		__esc(out, p->iface);
+		__export_prom_escape(out, p->iface);
 		fprintf(out, "\",rx_queues=\"%u\"} 1\n", p->nb_rxq);
 	}
 	for (f = 0; f < STATS_PORT_F_MAX; f++) {
@@ -192,21 +171,21 @@ __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 			if (!head) {
 				snprintf(name, sizeof(name), "port_%s_total",
 					 stats_port_field_name(f));
-				__fam(out, name, "counter", help[f]);
+				__export_prom_family(out, name, "counter", help[f]);
 				head = true;
 			}
 			fprintf(out, "pktpath_port_%s_total{port=\"%u\"} %" PRIu64 "\n",
 				stats_port_field_name(f), p->port_id, p->raw[f]);
 		}
 	}
-	__fam(out, "port_dropped_total", "counter", "Frames the port dropped "
+	__export_prom_family(out, "port_dropped_total", "counter", "Frames the port dropped "
 	      "before pktpath saw them: imissed + ierrors + rx_nombuf + kernel_drops");
 	for (i = 0; i < snap->n_ports; i++)
 		fprintf(out, "pktpath_port_dropped_total{port=\"%u\"} %" PRIu64 "\n",
 			snap->ports[i].port_id, stats_port_dropped(snap->ports[i].raw));
 	for (f = 0; f < STATS_PORT_Q_MAX; f++) {
 		snprintf(name, sizeof(name), "port_%s_total", stats_port_qfield_name(f));
-		__fam(out, name, "counter", qhelp[f]);
+		__export_prom_family(out, name, "counter", qhelp[f]);
 		for (i = 0; i < snap->n_ports; i++) {
 			const struct stats_port *p = &snap->ports[i];
 
@@ -215,7 +194,7 @@ __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 					"\n", name, p->port_id, q, p->q_raw[q][f]);
 		}
 	}
-	__fam(out, "port_xstat_total", "counter", "The PMD's extended statistics "
+	__export_prom_family(out, "port_xstat_total", "counter", "The PMD's extended statistics "
 	      "(rte_eth_xstats_get), those named rx_*, at most 64 per port");
 	for (i = 0; i < snap->n_ports; i++) {
 		const struct stats_port *p = &snap->ports[i];
@@ -225,7 +204,7 @@ __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 				continue;
 			fprintf(out, "pktpath_port_xstat_total{port=\"%u\",name=\"",
 				p->port_id);
-			__esc(out, p->xstat_names[x]);
+			__export_prom_escape(out, p->xstat_names[x]);
 			fprintf(out, "\"} %" PRIu64 "\n", p->xstats_raw[x]);
 			n++;
 		}

@@ -103,8 +103,8 @@ export_snmp_write(FILE *out, const struct stats_snapshot *snap,
 /* ---- Prometheus text format 0.0.4 ---- */
 
 /* A label value with \, " and newline escaped, as the format requires. */
-static void
-__esc(FILE *out, const char *s)
+void
+__export_prom_escape(FILE *out, const char *s)
 {
 	for (; s != NULL && *s != '\0'; s++) {
 		if (*s == '\\')
@@ -118,8 +118,10 @@ __esc(FILE *out, const char *s)
 	}
 }
 
-static void
-__family(FILE *out, const char *name, const char *type, const char *help)
+/* "# HELP" and "# TYPE" of one family. */
+void
+__export_prom_family(FILE *out, const char *name, const char *type,
+		     const char *help)
 {
 	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
 		name, type);
@@ -131,17 +133,6 @@ static void
 __dbl(FILE *out, double v)
 {
 	fprintf(out, " %.10g\n", v);
-}
-
-static uint64_t
-__drops(const uint64_t *v)
-{
-	uint64_t d = 0;
-	unsigned int i;
-
-	for (i = 0; i < export_n_drop_fields; i++)
-		d += v[export_drop_fields[i]];
-	return d;
 }
 
 static const uint64_t *
@@ -172,7 +163,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 	const uint64_t *raw = snap->raw_totals;
 	unsigned int f, i, w;
 
-	__family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
+	__export_prom_family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
 		 "and /proc/net/netstat (and pktpath's groups), summed over "
 		 "lcores, since start: never cleared");
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
@@ -182,7 +173,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
 			raw[f]);
 	}
-	__family(out, "mib_value", "gauge", "MIB constant (Linux prints it, e.g. Tcp "
+	__export_prom_family(out, "mib_value", "gauge", "MIB constant (Linux prints it, e.g. Tcp "
 		 "MaxConn -1) or high-water mark (Ingress GracePeriodMaxUs)");
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
 		if (mib_field_kind(f) == MIB_KIND_SUM)
@@ -194,7 +185,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 		else
 			fprintf(out, "%" PRIu64 "\n", raw[f]);
 	}
-	__family(out, "drops_total", "counter", "Packets dropped, by the terminal "
+	__export_prom_family(out, "drops_total", "counter", "Packets dropped, by the terminal "
 		 "MIB counter that recorded the drop (a subset of pktpath_mib_total)");
 	for (i = 0; i < export_n_drop_fields; i++) {
 		f = export_drop_fields[i];
@@ -204,7 +195,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 	}
 	if (!o->lcore_mib)
 		return;
-	__family(out, "lcore_mib_total", "counter", "MIB counter of one worker "
+	__export_prom_family(out, "lcore_mib_total", "counter", "MIB counter of one worker "
 		 "lcore, since start: never cleared");
 	for (w = 0; w < snap->n_workers; w++) {
 		const uint64_t *b = __raw_block(snap, w);
@@ -227,12 +218,12 @@ __lcore_counter(FILE *out, const struct stats_snapshot *snap, const char *name,
 {
 	unsigned int w;
 
-	__family(out, name, "counter", help);
+	__export_prom_family(out, name, "counter", help);
 	for (w = 0; w < snap->n_workers; w++) {
 		const uint64_t *b = __raw_block(snap, w);
 
 		fprintf(out, "pktpath_%s{lcore=\"%u\"} %" PRIu64 "\n", name,
-			__lcore(snap, w), field < MIB_FIELD_MAX ? b[field] : __drops(b));
+			__lcore(snap, w), field < MIB_FIELD_MAX ? b[field] : __export_drops(b));
 	}
 }
 
@@ -258,12 +249,12 @@ __rate_gauge(FILE *out, const struct stats_snapshot *snap, const char *name,
 {
 	unsigned int w;
 
-	__family(out, name, "gauge", help);
+	__export_prom_family(out, name, "gauge", help);
 	fprintf(out, "pktpath_%s", name);
 	__dbl(out, __rate_val(&snap->total, k));
 	if (lcore_name == NULL)
 		return;
-	__family(out, lcore_name, "gauge", help);
+	__export_prom_family(out, lcore_name, "gauge", help);
 	for (w = 0; w < snap->n_workers; w++) {
 		fprintf(out, "pktpath_%s{lcore=\"%u\"}", lcore_name, __lcore(snap, w));
 		__dbl(out, __rate_val(&snap->lcore[w], k));
@@ -340,7 +331,7 @@ __mode_families(FILE *out, const struct stats_snapshot *snap,
 	unsigned int k, w, m;
 
 	for (k = 0; k < RTE_DIM(fam); k++) {
-		__family(out, fam[k].name, "counter", fam[k].help);
+		__export_prom_family(out, fam[k].name, "counter", fam[k].help);
 		for (w = 0; w < snap->n_workers; w++) {
 			const uint64_t *b = __raw_block(snap, w);
 
@@ -370,34 +361,34 @@ __fold_families(FILE *out, const struct stats_snapshot *snap)
 {
 	const uint64_t *raw = snap->raw_totals;
 
-	__family(out, "fold_duration_seconds", "gauge", "Duration of the last "
+	__export_prom_family(out, "fold_duration_seconds", "gauge", "Duration of the last "
 		 "fold of the per-lcore MIB blocks");
 	fprintf(out, "pktpath_fold_duration_seconds");
 	__dbl(out, snap->fold_ns / 1e9);
-	__family(out, "fold_duration_max_seconds", "gauge", "Longest fold since "
+	__export_prom_family(out, "fold_duration_max_seconds", "gauge", "Longest fold since "
 		 "start");
 	fprintf(out, "pktpath_fold_duration_max_seconds");
 	__dbl(out, snap->fold_ns_max / 1e9);
-	__family(out, "fold_seconds_total", "counter", "Time spent folding since "
+	__export_prom_family(out, "fold_seconds_total", "counter", "Time spent folding since "
 		 "start");
 	fprintf(out, "pktpath_fold_seconds_total");
 	__dbl(out, snap->fold_ns_mean * (double)snap->folds / 1e9);
-	__family(out, "folds_total", "counter", "Folds since start");
+	__export_prom_family(out, "folds_total", "counter", "Folds since start");
 	fprintf(out, "pktpath_folds_total %" PRIu64 "\n", snap->folds);
-	__family(out, "stats_clears_total", "counter", "Baseline clears (POST "
+	__export_prom_family(out, "stats_clears_total", "counter", "Baseline clears (POST "
 		 "/stats/clear); pktpath_*_total counters ignore them");
 	fprintf(out, "pktpath_stats_clears_total %" PRIu64 "\n", snap->clears);
-	__family(out, "uptime_seconds", "gauge", "Seconds since the stats "
+	__export_prom_family(out, "uptime_seconds", "gauge", "Seconds since the stats "
 		 "thread started, at the snapshot");
 	fprintf(out, "pktpath_uptime_seconds");
 	__dbl(out, snap->uptime_s);
-	__family(out, "workers", "gauge", "Worker lcores");
+	__export_prom_family(out, "workers", "gauge", "Worker lcores");
 	fprintf(out, "pktpath_workers %u\n", snap->n_workers);
-	__family(out, "ingress_grace_periods_total", "counter", "RCU grace "
+	__export_prom_family(out, "ingress_grace_periods_total", "counter", "RCU grace "
 		 "periods waited for by ingress writers (Ingress GracePeriods)");
 	fprintf(out, "pktpath_ingress_grace_periods_total %" PRIu64 "\n",
 		raw[MIB_F(INGRESS, GRACEPERIODS)]);
-	__family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "
+	__export_prom_family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "
 		 "grace period since start (Ingress GracePeriodMaxUs)");
 	fprintf(out, "pktpath_ingress_grace_period_max_seconds");
 	__dbl(out, (double)raw[MIB_F(INGRESS, GRACEPERIODMAXUS)] / 1e6);
@@ -450,25 +441,25 @@ __info_family(FILE *out, const struct export_prom_opts *o)
 	const char *mode = __cur_mode(o, mb, sizeof(mb));
 	unsigned int i;
 
-	__family(out, "info", "gauge", "Build and run information, always 1");
+	__export_prom_family(out, "info", "gauge", "Build and run information, always 1");
 	fputs("pktpath_info{mode=\"", out);
-	__esc(out, mode);
+	__export_prom_escape(out, mode);
 	fputc('"', out);
 	for (i = 0; i < RTE_DIM(labels); i++) {
 		__info_str(o->info, labels[i][1], labels[i][2], buf, sizeof(buf));
 		if (buf[0] == '\0')	/* an empty label is an absent one */
 			continue;
 		fprintf(out, ",%s=\"", labels[i][0]);
-		__esc(out, buf);
+		__export_prom_escape(out, buf);
 		fputc('"', out);
 	}
 	fputs("} 1\n", out);
 
-	__family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
+	__export_prom_family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
 		 "mode, 0 for the other available ones");
 	if (!json_is_array(modes) || json_array_size(modes) == 0) {
 		fputs("pktpath_ingress_mode{mode=\"", out);
-		__esc(out, mode);
+		__export_prom_escape(out, mode);
 		fputs("\"} 1\n", out);
 		return;
 	}
@@ -478,7 +469,7 @@ __info_family(FILE *out, const struct export_prom_opts *o)
 		if (m == NULL)
 			continue;
 		fputs("pktpath_ingress_mode{mode=\"", out);
-		__esc(out, m);
+		__export_prom_escape(out, m);
 		fprintf(out, "\"} %d\n", strcmp(m, mode) == 0);
 	}
 }
@@ -486,10 +477,10 @@ __info_family(FILE *out, const struct export_prom_opts *o)
 static void
 __memory_families(FILE *out, const struct export_memory *m)
 {
-	__family(out, "resident_memory_bytes", "gauge", "Resident set size of "
+	__export_prom_family(out, "resident_memory_bytes", "gauge", "Resident set size of "
 		 "the process");
 	fprintf(out, "pktpath_resident_memory_bytes %" PRIu64 "\n", m->rss_bytes);
-	__family(out, "heap_inuse_bytes", "gauge", "Live heap bytes: malloc() "
+	__export_prom_family(out, "heap_inuse_bytes", "gauge", "Live heap bytes: malloc() "
 		 "(glibc in-use, or the sanitizer allocator's count in a "
 		 "sanitized build) and rte_malloc() (all sockets)");
 	fprintf(out, "pktpath_heap_inuse_bytes{allocator=\"malloc\"} %" PRIu64 "\n",

@@ -38,6 +38,19 @@ const unsigned int export_drop_fields[] = {
 };
 const unsigned int export_n_drop_fields = RTE_DIM(export_drop_fields);
 
+/* The one drops-by-reason sum (/metrics pktpath_lcore_drops_total,
+ * telemetry's drops and total_drops). */
+uint64_t
+__export_drops(const uint64_t *v)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < export_n_drop_fields; i++)
+		n += v[export_drop_fields[i]];
+	return n;
+}
+
 static void
 __print_rate(FILE *out, const char *label, const struct stats_rate *r)
 {

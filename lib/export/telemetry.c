@@ -154,17 +154,6 @@ __rate(struct rte_tel_data *d, const struct stats_rate *r)
 	__dict_dbl(d, "busy_pct", "%.2f", r->busy_pct);
 }
 
-static uint64_t
-__drops(const uint64_t *v)
-{
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < export_n_drop_fields; i++)
-		n += v[export_drop_fields[i]];
-	return n;
-}
-
 /* /pktpath/rates */
 static int
 __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -185,7 +174,7 @@ __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 	__dict_dbl(d, "uptime_s", "%.3f", snap->uptime_s);
 	rte_tel_data_add_dict_int(d, "workers", (int)snap->n_workers);
 	__rate(d, &snap->total);
-	rte_tel_data_add_dict_u64(d, "drops", __drops(snap->totals));
+	rte_tel_data_add_dict_u64(d, "drops", __export_drops(snap->totals));
 	rte_tel_data_add_dict_u64(d, "fold_ns", (uint64_t)snap->fold_ns);
 	rte_tel_data_add_dict_u64(d, "fold_ns_mean", (uint64_t)snap->fold_ns_mean);
 	rte_tel_data_add_dict_u64(d, "fold_ns_max", (uint64_t)snap->fold_ns_max);
@@ -272,7 +261,7 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_int(d, "worker", w);
 		__rate(d, &snap->lcore[w]);
 		rte_tel_data_add_dict_u64(d, "total_packets", b[MIB_F(RX, PACKETS)]);
-		rte_tel_data_add_dict_u64(d, "total_drops", __drops(b));
+		rte_tel_data_add_dict_u64(d, "total_drops", __export_drops(b));
 	}
 	stats_put(tel.s, snap);
 	pthread_mutex_unlock(&tel_lock);
