@@ -45,11 +45,26 @@ __dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
-/* The latest snapshot, or NULL when detached / not started (-> null). */
+/* Take tel_lock and the latest snapshot; NULL (and the lock released)
+ * when detached or not started: the command answers null. */
 static struct stats_snapshot *
-__snap(void)
+__snap_lock(void)
 {
-	return tel.s != NULL ? stats_get(tel.s) : NULL;
+	struct stats_snapshot *snap;
+
+	pthread_mutex_lock(&tel_lock);
+	snap = tel.s != NULL ? stats_get(tel.s) : NULL;
+	if (snap == NULL)
+		pthread_mutex_unlock(&tel_lock);
+	return snap;
+}
+
+/* Drop the snapshot of __snap_lock() and the lock. */
+static void
+__snap_unlock(struct stats_snapshot *snap)
+{
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
 }
 
 /* Worker index of lcore id given as text, or -1. */
@@ -114,12 +129,9 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	g = mib_group_lookup(grp);
 	if (g < 0)
 		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		rc = -ENODEV;
-		goto out;
-	}
+	snap = __snap_lock();
+	if (snap == NULL)
+		return -ENODEV;
 	v = snap->totals;
 	if (comma != NULL) {
 		w = __worker(snap, comma + 1);
@@ -132,9 +144,7 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	__group(d, (enum mib_group)g, v);
 put:
-	stats_put(tel.s, snap);
-out:
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
@@ -163,12 +173,9 @@ __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
 		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "seq", snap->seq);
 	__dict_dbl(d, "uptime_s", "%.3f", snap->uptime_s);
@@ -180,8 +187,7 @@ __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "fold_ns_max", (uint64_t)snap->fold_ns_max);
 	rte_tel_data_add_dict_u64(d, "folds", snap->folds);
 	rte_tel_data_add_dict_u64(d, "clears", snap->clears);
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return 0;
 }
 
@@ -233,12 +239,9 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	int w, rc = 0;
 
 	RTE_SET_USED(cmd);
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	rte_tel_data_start_dict(d);
 	if (params == NULL || params[0] == '\0') {
 		for (i = 0; i < RTE_DIM(cols); i++) {
@@ -263,8 +266,7 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(d, "total_packets", b[MIB_F(RX, PACKETS)]);
 		rte_tel_data_add_dict_u64(d, "total_drops", __export_drops(b));
 	}
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
@@ -349,12 +351,9 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
 		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	rte_tel_data_start_dict(d);
 	st = __ingress_state();
 	if (st != NULL)
@@ -363,8 +362,7 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_string(d, "mode", "off");
 	json_decref(st);
 	__group(d, MIB_GRP_INGRESS, snap->totals);
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return 0;
 }
 
@@ -425,12 +423,9 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	int rc = 0;
 
 	RTE_SET_USED(cmd);
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	if (params == NULL || params[0] == '\0') {
 		rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
 		for (i = 0; i < snap->n_ports; i++)
@@ -476,8 +471,7 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		}
 	}
 put:
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
