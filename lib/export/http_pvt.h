@@ -19,9 +19,10 @@
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9120"
 
-extern int http_logtype;
+/* The log type pktpath.http (--log-level=pktpath.http:debug). */
+extern int export_http_logtype;
 #define HTTP_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_##level, http_logtype, "pktpath: http: " fmt "\n", \
+	rte_log(RTE_LOG_##level, export_http_logtype, "pktpath: http: " fmt "\n", \
 		##__VA_ARGS__)
 
 /* What a connection is waiting for; each phase but HOOK has a deadline. */

@@ -41,7 +41,7 @@
 
 #include "http_pvt.h"
 
-int http_logtype = -1;
+RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
 
 #define DOG_TICK_MS 200
 
@@ -439,7 +439,10 @@ __start_daemon(void *arg)
 
 	if (x->v6)
 		flags |= MHD_USE_IPv6;
+	/* The logger first: libmicrohttpd prints what comes before it on
+	 * stderr. */
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, __http_access, h,
+		MHD_OPTION_EXTERNAL_LOGGER, __mhd_log, h,
 		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
 		MHD_OPTION_THREAD_POOL_SIZE, h->conf.threads,
 		MHD_OPTION_CONNECTION_LIMIT, h->conf.max_conns,
@@ -447,7 +450,6 @@ __start_daemon(void *arg)
 		MHD_OPTION_CONNECTION_TIMEOUT, h->conf.timeout_s,
 		MHD_OPTION_NOTIFY_COMPLETED, __http_completed, h,
 		MHD_OPTION_NOTIFY_CONNECTION, __conn_notify, h,
-		MHD_OPTION_EXTERNAL_LOGGER, __mhd_log, h,
 		MHD_OPTION_END);
 	return NULL;
 }
@@ -497,9 +499,6 @@ export_http_start(struct stats *s, const struct export_http_conf *c, char *err,
 	pthread_t tid;
 	int rc;
 
-	if (http_logtype < 0)
-		http_logtype = rte_log_register_type_and_pick_level("pktpath",
-								    RTE_LOG_INFO);
 	if (s == NULL || c == NULL || c->body_limit == 0 || c->max_conns == 0 ||
 	    c->threads == 0 || c->timeout_s == 0) {
 		snprintf(err, errlen, "invalid HTTP configuration");
@@ -554,7 +553,7 @@ export_http_start(struct stats *s, const struct export_http_conf *c, char *err,
 	if (h->d == NULL) {
 		rc = -EIO;
 		snprintf(err, errlen, "libmicrohttpd did not start (see "
-			 "--log-level=pktpath:debug)");
+			 "--log-level=pktpath.http:debug)");
 		goto fail;
 	}
 	HTTP_LOG(DEBUG, "serving %s (control %s, %u threads, %u connections, "

@@ -24,9 +24,16 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 #include <rte_telemetry.h>
 
 #include "export_pvt.h"
+
+/* The log type pktpath.telemetry (--log-level=pktpath.telemetry:debug). */
+RTE_LOG_REGISTER(export_telemetry_logtype, pktpath.telemetry, INFO);
+#define TEL_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, export_telemetry_logtype, \
+		"pktpath: telemetry: " fmt "\n", ##__VA_ARGS__)
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -35,6 +42,15 @@ static struct {
 	struct export_hooks hooks;
 	unsigned int n_registered;	/* commands registered, once per process */
 } tel;
+
+/* A request refused (the client sees null): -EINVAL, and why in the
+ * debug log, which is all dpdk-telemetry.py does not show. */
+static int
+__refuse(const char *cmd, const char *params, const char *why)
+{
+	TEL_LOG(DEBUG, "%s,%s: %s", cmd, params ? params : "", why);
+	return -EINVAL;
+}
 
 static void
 __dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
@@ -116,7 +132,6 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	int g, w, rc = 0;
 	unsigned int i;
 
-	RTE_SET_USED(cmd);
 	if (params == NULL || params[0] == '\0') {
 		rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
 		for (i = 0; i < MIB_GRP_MAX; i++)
@@ -128,7 +143,7 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 		 (int)(comma ? (size_t)(comma - params) : strlen(params)), params);
 	g = mib_group_lookup(grp);
 	if (g < 0)
-		return -EINVAL;
+		return __refuse(cmd, params, "no such MIB group");
 	snap = __snap_lock();
 	if (snap == NULL)
 		return -ENODEV;
@@ -136,7 +151,7 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (comma != NULL) {
 		w = __worker(snap, comma + 1);
 		if (w < 0) {
-			rc = -EINVAL;
+			rc = __refuse(cmd, params, "no worker on that lcore");
 			goto put;
 		}
 		v = snap->per_block + (size_t)w * MIB_FIELD_MAX;
@@ -170,9 +185,8 @@ __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct stats_snapshot *snap;
 
-	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
+		return __refuse(cmd, params, "takes no parameter");
 	snap = __snap_lock();
 	if (snap == NULL)
 		return -ENODEV;
@@ -238,7 +252,6 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int i;
 	int w, rc = 0;
 
-	RTE_SET_USED(cmd);
 	snap = __snap_lock();
 	if (snap == NULL)
 		return -ENODEV;
@@ -255,7 +268,7 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 			}
 		}
 	} else if ((w = __worker(snap, params)) < 0) {
-		rc = -EINVAL;
+		rc = __refuse(cmd, params, "no worker on that lcore");
 	} else {
 		const uint64_t *b = snap->per_block + (size_t)w * MIB_FIELD_MAX;
 
@@ -348,9 +361,8 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct stats_snapshot *snap;
 	json_t *st;
 
-	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
+		return __refuse(cmd, params, "takes no parameter");
 	snap = __snap_lock();
 	if (snap == NULL)
 		return -ENODEV;
@@ -372,9 +384,8 @@ __cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	json_t *st;
 
-	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
+		return __refuse(cmd, params, "takes no parameter");
 	pthread_mutex_lock(&tel_lock);
 	if (tel.s == NULL) {
 		pthread_mutex_unlock(&tel_lock);
@@ -422,7 +433,6 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int i, f;
 	int rc = 0;
 
-	RTE_SET_USED(cmd);
 	snap = __snap_lock();
 	if (snap == NULL)
 		return -ENODEV;
@@ -440,7 +450,7 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 			p = &snap->ports[i];
 	}
 	if (p == NULL) {
-		rc = -EINVAL;
+		rc = __refuse(cmd, params, "no such port sampled");
 		goto put;
 	}
 	rte_tel_data_start_dict(d);
@@ -508,6 +518,8 @@ export_telemetry_register(struct stats *s, const json_t *info,
 			tel.n_registered = i + 1;
 	}
 	if (rc == 0) {
+		TEL_LOG(DEBUG, "%u commands under /pktpath/ serve %s", tel.n_registered,
+			tel.s == NULL ? "this run" : "new state");
 		json_decref(tel.info);
 		tel.s = s;
 		tel.info = copy;
@@ -515,6 +527,7 @@ export_telemetry_register(struct stats *s, const json_t *info,
 		if (hooks != NULL)
 			tel.hooks = *hooks;
 	} else {
+		TEL_LOG(DEBUG, "%s: %s", cmds[tel.n_registered].cmd, strerror(-rc));
 		json_decref(copy);
 	}
 	pthread_mutex_unlock(&tel_lock);

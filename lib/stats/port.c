@@ -126,6 +126,11 @@ __stats_ports_init(struct stats *s)
 		if (rc != 0)
 			return rc;
 		__stats_kport_init(st, s->port_st, i);
+		STATS_LOG(DEBUG, "port %u (%s, %s%s%s): %u RX queue%s, %u xstats, "
+			  "kernel counters: %s", st->conf.port_id, st->name,
+			  st->driver, st->iface[0] ? ", " : "", st->iface,
+			  st->conf.nb_rxq, st->conf.nb_rxq == 1 ? "" : "s",
+			  st->n_xstats, st->kernel[0] ? st->kernel : "none");
 	}
 	return 0;
 }

@@ -14,9 +14,12 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include "stats.h"
 #include "stats_pvt.h"
+
+RTE_LOG_REGISTER(stats_logtype, pktpath.stats, INFO);
 
 static inline double
 __div(double a, double b)
@@ -319,6 +322,11 @@ stats_start(struct stats *s)
 		__atomic_store_n(&s->thread_running, false, __ATOMIC_RELAXED);
 		return rc;
 	}
+	STATS_LOG(DEBUG, "thread started: %u worker%s, %u port%s, fold %s, "
+		  "interval %.3f s, warm-up %.3f s, first fold %.0f ns",
+		  s->conf.n_workers, s->conf.n_workers == 1 ? "" : "s", s->n_ports,
+		  s->n_ports == 1 ? "" : "s", mib_fold_name(s->conf.fold),
+		  s->conf.interval_s, s->conf.warmup_s, s->fold_ns_max);
 	return 0;
 }
 
@@ -339,6 +347,10 @@ stats_stop(struct stats *s)
 	if (s->final == NULL && s->latest != NULL) {
 		s->final = s->latest;
 		s->final->refcnt++;
+		STATS_LOG(DEBUG, "stopped: %" PRIu64 " folds, mean %.0f ns, max "
+			  "%.0f ns, %" PRIu64 " clears", s->folds,
+			  s->fold_ns_sum / (double)s->folds, s->fold_ns_max,
+			  s->clears);
 	}
 	pthread_mutex_unlock(&s->lock);
 }
@@ -393,6 +405,8 @@ stats_clear(struct stats *s)
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
 		__stats_ports_clear(s, s->latest);
 		s->clears++;
+		STATS_LOG(DEBUG, "clear %" PRIu64 ": baseline of fold %" PRIu64,
+			  s->clears, s->latest->seq);
 	}
 	pthread_mutex_unlock(&s->lock);
 	__fold_publish(s, false, false);

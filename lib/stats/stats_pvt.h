@@ -7,7 +7,15 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include <rte_log.h>
+
 #include "stats.h"
+
+/* The log type pktpath.stats (--log-level=pktpath.stats:debug). */
+extern int stats_logtype;
+#define STATS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, stats_logtype, "pktpath: stats: " fmt "\n", \
+		##__VA_ARGS__)
 
 /* One sampled port: its identity, kernel counters and baseline (port.c). */
 struct stats_port_state {
