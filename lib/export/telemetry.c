@@ -75,6 +75,20 @@ __snap_lock(void)
 	return snap;
 }
 
+/* __snap_lock() for a command that takes no parameter: NULL with *rc
+ * -EINVAL (a parameter given) or -ENODEV (no snapshot). */
+static struct stats_snapshot *
+__snap_lock_noparam(const char *cmd, const char *params, int *rc)
+{
+	struct stats_snapshot *snap = NULL;
+
+	if (params != NULL && params[0] != '\0')
+		*rc = __refuse(cmd, params, "takes no parameter");
+	else if ((snap = __snap_lock()) == NULL)
+		*rc = -ENODEV;
+	return snap;
+}
+
 /* Drop the snapshot of __snap_lock() and the lock. */
 static void
 __snap_unlock(struct stats_snapshot *snap)
@@ -184,12 +198,11 @@ static int
 __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct stats_snapshot *snap;
+	int rc;
 
-	if (params != NULL && params[0] != '\0')
-		return __refuse(cmd, params, "takes no parameter");
-	snap = __snap_lock();
+	snap = __snap_lock_noparam(cmd, params, &rc);
 	if (snap == NULL)
-		return -ENODEV;
+		return rc;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "seq", snap->seq);
 	__dict_dbl(d, "uptime_s", "%.3f", snap->uptime_s);
@@ -360,12 +373,11 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct stats_snapshot *snap;
 	json_t *st;
+	int rc;
 
-	if (params != NULL && params[0] != '\0')
-		return __refuse(cmd, params, "takes no parameter");
-	snap = __snap_lock();
+	snap = __snap_lock_noparam(cmd, params, &rc);
 	if (snap == NULL)
-		return -ENODEV;
+		return rc;
 	rte_tel_data_start_dict(d);
 	st = __ingress_state();
 	if (st != NULL)
