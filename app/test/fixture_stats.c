@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <rte_common.h>
@@ -99,6 +100,17 @@ own_stats(struct mib_set **ms, double interval, double warmup, uint64_t inflight
 	s = stats_create(&sc);
 	assert_non_null(s);
 	assert_int_equal(stats_start(s), 0);
+	return s;
+}
+
+struct stats *
+short_steady(struct mib_set **ms)
+{
+	struct stats *s = own_stats(ms, 3600, 0.05, 0);
+
+	usleep(100 * 1000);
+	stats_fold_now(s);		/* uptime >= 0.05: opens the steady part */
+	stats_stop(s);
 	return s;
 }
 

@@ -42,6 +42,10 @@ void fixture_stats_conf(struct stats_conf *sc, struct mib_set *ms,
  * started. */
 struct stats *own_stats(struct mib_set **ms, double interval, double warmup,
 			uint64_t inflight);
+/* A run whose steady part is far shorter than one interval: own_stats()
+ * with a 0.05 s warm-up, one fold past it, stopped (--duration equal to
+ * --warmup gave such a one). */
+struct stats *short_steady(struct mib_set **ms);
 /* Free what own_stats() made. */
 void own_stats_free(struct stats *s, struct mib_set *ms);
 

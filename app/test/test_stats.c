@@ -326,10 +326,7 @@ test_steady(void **state)
 
 	/* A fold just past the warm-up, then the end: a window far shorter
 	 * than one interval (--duration == --warmup gave such a one). */
-	s = own_stats(&ms, 3600, 0.05, 0);
-	usleep(100 * 1000);
-	stats_fold_now(s);		/* uptime >= 0.05: opens the steady part */
-	stats_stop(s);
+	s = short_steady(&ms);
 	sum = stats_summary(s);
 	assert_false(sum->steady_valid);
 	assert_non_null(strstr(sum->steady_reason, " after the warm-up (0.05 s), less "
