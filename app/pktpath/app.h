@@ -20,6 +20,7 @@
 #include <rte_log.h>
 #include <rte_mempool.h>
 
+#include "export.h"
 #include "ingress.h"
 #include "mib.h"
 #include "options.h"
@@ -96,7 +97,7 @@ struct app {
 	bool ctl_closed;		/* under ctl_lock: the run is ending */
 	json_t *compare;		/* --compare results, for the JSON */
 	struct pkt_capture *cap;	/* --capture */
-	struct stats_http *http;	/* --http */
+	struct export_http *http;	/* --http */
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
 	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */
@@ -130,7 +131,7 @@ void app_ingress_teardown(struct app *a);
 json_t *app_ingress_info(struct app *a);
 /* "update rate N/s requested, M/s achieved" when the churn fell behind. */
 void app_ingress_report_rate(struct app *a, double seconds, FILE *out);
-void app_ingress_hooks(struct app *a, struct stats_http_hooks *h);
+void app_ingress_hooks(struct app *a, struct export_hooks *h);
 
 /* compare.c */
 void app_compare_run(struct app *a);	/* the --compare phases; sets a->compare */

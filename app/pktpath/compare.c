@@ -30,21 +30,6 @@ struct phase {
 	uint64_t acquires, contended, quiescent;
 };
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-static double
-median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Sleep s seconds in small steps; false if the run is being stopped. */
 static bool
 nap(struct app *a, double s)
@@ -74,8 +59,8 @@ static bool
 measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 {
 	struct stats_snapshot *s0, *s1;
-	double dt;
-	unsigned int w;
+	const uint64_t *x, *y;
+	unsigned int w, k;
 
 	stats_fold_now(a->stats);
 	s0 = stats_get(a->stats);
@@ -85,37 +70,19 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	}
 	stats_fold_now(a->stats);
 	s1 = stats_get(a->stats);
-	dt = (double)(s1->tsc - s0->tsc) / (double)rte_get_tsc_hz();
-	for (w = 0; w <= a->n_workers; w++) {
-		const uint64_t *x, *y;
-		struct stats_rate *r;
-
-		/* Raw: a clear's baseline must not cut through a phase. */
-		if (w == a->n_workers) {
-			x = s0->raw_totals;
-			y = s1->raw_totals;
-			r = &ph->total;
-		} else {
-			x = s0->raw_per_block + (size_t)w * MIB_FIELD_MAX;
-			y = s1->raw_per_block + (size_t)w * MIB_FIELD_MAX;
-			r = &ph->lcore[w];
-		}
-		stats_rate_compute(r, __d(x, y, MIB_F(RX, PACKETS)),
-				   __d(x, y, MIB_F(RX, OCTETS)),
-				   __d(x, y, MIB_F(RX, BUSYCYCLES)),
-				   __d(x, y, MIB_F(RX, IDLECYCLES)), dt);
-		if (w == a->n_workers) {
-			unsigned int k;
-
-			ph->acquires = __d(x, y, MIB_F(INGRESS, LOCKACQUIRES));
-			ph->contended = __d(x, y, MIB_F(INGRESS, LOCKCONTENDED));
-			ph->quiescent = __d(x, y, MIB_F(INGRESS, RCUQUIESCENT));
-			*mixed = 0;
-			for (k = 0; k < MIB_MODES; k++)
-				if (k != (unsigned int)m)
-					*mixed += __d(x, y, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
-		}
-	}
+	/* Raw: a clear's baseline must not cut through a phase. */
+	stats_rate_between(s0, s1, -1, &ph->total);
+	for (w = 0; w < a->n_workers; w++)
+		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
+	x = s0->raw_totals;
+	y = s1->raw_totals;
+	ph->acquires = __d(x, y, MIB_F(INGRESS, LOCKACQUIRES));
+	ph->contended = __d(x, y, MIB_F(INGRESS, LOCKCONTENDED));
+	ph->quiescent = __d(x, y, MIB_F(INGRESS, RCUQUIESCENT));
+	*mixed = 0;
+	for (k = 0; k < MIB_MODES; k++)
+		if (k != (unsigned int)m)
+			*mixed += __d(x, y, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
 	stats_put(a->stats, s0);
 	stats_put(a->stats, s1);
 	return true;
@@ -140,11 +107,11 @@ aggregate(struct phase *ph, unsigned int rounds, int w)
 		pps[r] = x->pps;
 		cyc[r] = x->cycles_per_pkt;
 	}
-	g.mpps_med = median(pps, r) / 1e6;
-	g.mpps_min = pps[0] / 1e6;		/* sorted by median() */
-	g.mpps_max = pps[r ? r - 1 : 0] / 1e6;
+	g.mpps_med = stats_median(pps, r, &g.mpps_min, &g.mpps_max) / 1e6;
+	g.mpps_min /= 1e6;
+	g.mpps_max /= 1e6;
 	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
-	g.cyc = median(cyc, r);
+	g.cyc = stats_median(cyc, r, NULL, NULL);
 	return g;
 }
 

@@ -486,7 +486,7 @@ hook_ingress_state(void *arg)
 }
 
 void
-app_ingress_hooks(struct app *a, struct stats_http_hooks *h)
+app_ingress_hooks(struct app *a, struct export_hooks *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->set_mode = hook_set_mode;

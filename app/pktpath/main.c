@@ -466,8 +466,8 @@ run_info(const struct app *a)
 		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
 		json_object_set_new(cfg, "ports", json_integer(a->n_ports));
 	}
-	json_object_set_new(cfg, "memory", json_string(stats_memory_kind()));
-	stats_cpu_model(cpu, sizeof(cpu));
+	json_object_set_new(cfg, "memory", json_string(export_memory_kind()));
+	export_cpu_model(cpu, sizeof(cpu));
 	info = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}",
 		"version", PKTPATH_VERSION,
 		"dpdk", rte_version(),
@@ -509,29 +509,38 @@ control_loop(void *arg)
 
 static void cleanup(struct app *a);
 
+/* The stats thread's per-interval report: the console line(s). */
+static void
+print_interval(const struct stats_snapshot *snap,
+	       const struct stats_snapshot *prev, void *arg)
+{
+	RTE_SET_USED(arg);
+	export_print_interval(stdout, snap, prev);
+}
+
 /* DPDK telemetry commands, and the HTTP endpoint unless --http off. */
 static int
 start_endpoints(struct app *a)
 {
-	struct stats_http_hooks hooks;
-	struct stats_http_conf hc;
+	struct export_hooks hooks;
+	struct export_http_conf hc;
 	char err[256];
 	int rc;
 
 	app_ingress_hooks(a, &hooks);
 	a->info = run_info(a);
-	rc = stats_telemetry_register(a->stats, a->info, &hooks);
+	rc = export_telemetry_register(a->stats, a->info, &hooks);
 	if (rc != 0)
 		APP_LOG(WARNING, "telemetry commands: %s", strerror(-rc));
 	if (a->opt.http[0] == '\0')
 		return 0;
-	stats_http_conf_init(&hc);
+	export_http_conf_init(&hc);
 	hc.listen = a->opt.http;
 	hc.control = a->opt.http_control;
 	hc.lcore_mib = a->opt.metrics_lcore_mib;
 	hc.info = a->info;
 	hc.hooks = hooks;
-	a->http = stats_http_start(a->stats, &hc, err, sizeof(err));
+	a->http = export_http_start(a->stats, &hc, err, sizeof(err));
 	if (a->http == NULL && errno == EADDRINUSE) {
 		/* The same address with port 0: the kernel picks a free one. */
 		const char *colon = strrchr(a->opt.http, ':');
@@ -545,7 +554,7 @@ start_endpoints(struct app *a)
 		fprintf(stderr, "pktpath: --http %s: %s\n", a->opt.http, err);
 		return -1;
 	}
-	printf("http: listening on %s\n", stats_http_url(a->http));
+	printf("http: listening on %s\n", export_http_url(a->http));
 	fflush(stdout);
 	return 0;
 }
@@ -610,12 +619,12 @@ report(struct app *a)
 	int rc = 0;
 
 	if (sum != NULL && fin != NULL)
-		stats_print_summary(stdout, sum, fin);
+		export_print_summary(stdout, sum, fin);
 	if (sum != NULL)
 		app_ingress_report_rate(a, sum->total.seconds, stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
-		json_t *root = stats_json(fin, sum, info, true);
+		json_t *root = export_json(fin, sum, info, true);
 
 		json_object_set_new(root, "ingress", app_ingress_info(a));
 		if (a->peers != NULL)
@@ -643,8 +652,8 @@ cleanup(struct app *a)
 {
 	unsigned int i;
 
-	stats_http_stop(a->http);
-	stats_telemetry_unregister();
+	export_http_stop(a->http);
+	export_telemetry_unregister();
 	stats_free(a->stats);
 	json_decref(a->info);
 	app_ingress_teardown(a);
@@ -722,8 +731,7 @@ main(int argc, char **argv)
 	sc.fold = a->opt.fold;
 	sc.interval_s = a->opt.interval_s;
 	sc.warmup_s = a->opt.warmup_s;
-	sc.quiet = a->opt.quiet;
-	sc.out = stdout;
+	sc.on_publish = a->opt.quiet ? NULL : print_interval;
 	/* A live snapshot's laws may be off by each worker's unflushed polls
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */
@@ -739,7 +747,7 @@ main(int argc, char **argv)
 	       a->n_workers == 1 ? "" : "s", app_source_name(a->opt.source),
 	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
-	printf("memory: %s\n", stats_memory_kind());
+	printf("memory: %s\n", export_memory_kind());
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)

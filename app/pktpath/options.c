@@ -21,7 +21,7 @@
 
 #include "ini.h"
 #include "options.h"
-#include "stats.h"
+#include "export.h"
 
 #define ERR_LEN 256
 
@@ -760,7 +760,7 @@ static int set_http(struct app_options *o, const char *v, char *err)
 		snprintf(err, ERR_LEN, "address too long");
 		return -1;
 	}
-	if (stats_http_check_listen(v, why, sizeof(why)) != 0) {
+	if (export_http_check_listen(v, why, sizeof(why)) != 0) {
 		snprintf(err, ERR_LEN, "%s", why);
 		return -1;
 	}

@@ -22,7 +22,7 @@
 #include <rte_mbuf.h>
 
 #include "mib.h"
-#include "stats.h"
+#include "export.h"
 
 #define NW 2
 static const unsigned int lcores[NW] = { 1, 2 };
@@ -91,8 +91,6 @@ group_setup(void **state)
 	sc.lcore_ids = lcores;
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = 3600;
-	sc.quiet = true;
-	sc.out = stdout;
 	sc.n_ports = 1;
 	sc.ports = &pc;		/* copied by stats_create */
 	sc.worker_port = worker_port;
@@ -130,13 +128,13 @@ __write(int (*fn)(FILE *, const struct stats_snapshot *), const struct stats_sna
 static int
 __prom(FILE *f, const struct stats_snapshot *s)
 {
-	return stats_prom_write(f, s, NULL);
+	return export_prom_write(f, s, NULL);
 }
 
 static int
 __netstat(FILE *f, const struct stats_snapshot *s)
 {
-	return stats_snmp_write(f, s, STATS_NETSTAT);
+	return export_snmp_write(f, s, EXPORT_NETSTAT);
 }
 
 static void
@@ -177,7 +175,7 @@ test_sample(void **state)
 	assert_int_equal(stats_conservation(s, line, sizeof(line)), 0);
 	assert_true(strncmp(line, "ok; port", 8) == 0);
 
-	j = stats_json(s, NULL, NULL, false);
+	j = export_json(s, NULL, NULL, false);
 	jp = json_array_get(json_object_get(j, "ports"), 0);
 	assert_non_null(jp);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(jp, "stats"),

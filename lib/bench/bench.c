@@ -95,7 +95,12 @@ __bench_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* min / median / max of n values (n >= 1); v is sorted in place. */
+/* min / median / max of n values (n >= 1); v is sorted in place. The
+ * application's stats_median() (lib/stats) computes the same for --compare;
+ * lib/bench keeps its own because it stands apart from the layered
+ * libraries (pktpath-bench and its tests link it without lib/stats, and the
+ * build gives it no path to them), and a library below both for one sort
+ * would be a library without a concept of its own. */
 static struct bench_stat
 __bench_stat(double *v, unsigned int n)
 {

@@ -25,7 +25,7 @@
 
 /* "pktpath", the app's type: whoever registers first creates it, the other
  * gets the same id, so --log-level=pktpath:debug covers this library too. */
-RTE_LOG_REGISTER(ingress_logtype, pktpath, INFO);
+RTE_LOG_REGISTER(ingress_logtype, pktpath.ingress, INFO);
 
 #define GP_LOG_US_DEFAULT 1000
 #define SPINS_BEFORE_YIELD 1000

@@ -126,6 +126,11 @@ __stats_ports_init(struct stats *s)
 		if (rc != 0)
 			return rc;
 		__stats_kport_init(st, s->port_st, i);
+		STATS_LOG(DEBUG, "port %u (%s, %s%s%s): %u RX queue%s, %u xstats, "
+			  "kernel counters: %s", st->conf.port_id, st->name,
+			  st->driver, st->iface[0] ? ", " : "", st->iface,
+			  st->conf.nb_rxq, st->conf.nb_rxq == 1 ? "" : "s",
+			  st->n_xstats, st->kernel[0] ? st->kernel : "none");
 	}
 	return 0;
 }
@@ -323,7 +328,7 @@ int
 stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
 		 uint64_t *dropped)
 {
-	uint64_t drops = 0, tol = __stats_tolerance(snap);
+	uint64_t drops = 0, tol = stats_tolerance(snap);
 	size_t off = 0;
 	unsigned int i, f;
 	int rc = 0;
@@ -392,33 +397,4 @@ stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
 	if (dropped != NULL)
 		*dropped = drops;
 	return rc;
-}
-
-int
-stats_conservation(const struct stats_snapshot *snap, char *line, size_t len)
-{
-	struct mib_law laws[MIB_N_LAWS];
-	char why[256], ports[768];
-	uint64_t drops = 0;
-	int prc;
-
-	prc = snap->n_ports > 0 ?
-		stats_port_check(snap, ports, sizeof(ports), &drops) : 0;
-	/* Every MIB law, on raw totals (a clear's baseline may cut through a
-	 * burst), within what may be in flight on a live snapshot. */
-	if (__stats_laws(snap, laws, why, sizeof(why)) != 0) {
-		snprintf(line, len, "BROKEN: %s%s%s", why,
-			 prc == 0 && drops > 0 ? "; " : "",
-			 prc == 0 && drops > 0 ? ports : "");
-		return -1;
-	}
-	if (prc != 0) {
-		snprintf(line, len, "BROKEN: %s", ports);
-		return -1;
-	}
-	if (snap->n_ports > 0)
-		snprintf(line, len, "ok; %s", ports);
-	else
-		snprintf(line, len, "ok");
-	return 0;
 }

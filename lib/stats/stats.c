@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stats thread: fold, baseline, rates, snapshots; console reporting.
+ * The stats thread: fold, baseline, rates, snapshots, summary. Reports
+ * nothing itself: each scheduled fold is handed to conf.on_publish.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,10 +15,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
-#include <rte_version.h>
 
 #include "stats.h"
 #include "stats_pvt.h"
+
+RTE_LOG_REGISTER(stats_logtype, pktpath.stats, INFO);
 
 static inline double
 __div(double a, double b)
@@ -87,14 +90,27 @@ __blk(const uint64_t *per_block, unsigned int b)
 	return per_block + (size_t)b * MIB_FIELD_MAX;
 }
 
-/* Rates of worker w between two raw snapshots. */
-static void
-__rate_between(const struct stats *s, const struct stats_snapshot *a,
-	       const struct stats_snapshot *b, int w, struct stats_rate *r)
+static inline uint64_t
+__grown(const uint64_t *x, const uint64_t *y, unsigned int f)
 {
-	double dt = __div((double)(b->tsc - a->tsc), (double)s->hz);
-	const uint64_t *x, *y;
+	return y[f] >= x[f] ? y[f] - x[f] : 0;
+}
 
+/* The total's ns/pkt is 1e9 / the total pps, as stats_rate_compute()
+ * gives it: the aggregate cost of a packet, not a mean of the workers'. */
+int
+stats_rate_between(const struct stats_snapshot *a,
+		   const struct stats_snapshot *b, int w, struct stats_rate *r)
+{
+	const uint64_t *x, *y;
+	double dt;
+
+	if (a == NULL || b == NULL || r == NULL ||
+	    (w >= 0 && ((unsigned int)w >= a->n_workers ||
+			(unsigned int)w >= b->n_workers)))
+		return -EINVAL;
+	dt = b->tsc >= a->tsc ? __div((double)(b->tsc - a->tsc),
+				      (double)b->tsc_hz) : 0;
 	if (w < 0) {
 		x = a->raw_totals;
 		y = b->raw_totals;
@@ -102,13 +118,31 @@ __rate_between(const struct stats *s, const struct stats_snapshot *a,
 		x = __blk(a->raw_per_block, (unsigned int)w);
 		y = __blk(b->raw_per_block, (unsigned int)w);
 	}
-	stats_rate_compute(r,
-		y[MIB_F(RX, PACKETS)] - x[MIB_F(RX, PACKETS)],
-		y[MIB_F(RX, OCTETS)] - x[MIB_F(RX, OCTETS)],
-		y[MIB_F(RX, BUSYCYCLES)] - x[MIB_F(RX, BUSYCYCLES)],
-		y[MIB_F(RX, IDLECYCLES)] - x[MIB_F(RX, IDLECYCLES)], dt);
-	if (w < 0 && r->pps > 0)	/* the total's ns/pkt: 1e9 / total pps */
-		r->ns_per_pkt = 1e9 / r->pps;
+	stats_rate_compute(r, __grown(x, y, MIB_F(RX, PACKETS)),
+			   __grown(x, y, MIB_F(RX, OCTETS)),
+			   __grown(x, y, MIB_F(RX, BUSYCYCLES)),
+			   __grown(x, y, MIB_F(RX, IDLECYCLES)), dt);
+	return 0;
+}
+
+static int
+__cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double
+stats_median(double *v, unsigned int n, double *min, double *max)
+{
+	if (n > 0)
+		qsort(v, n, sizeof(*v), __cmp_double);
+	if (min != NULL)
+		*min = n > 0 ? v[0] : 0;
+	if (max != NULL)
+		*max = n > 0 ? v[n - 1] : 0;
+	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void
@@ -169,9 +203,9 @@ __fold_publish(struct stats *s, bool print, bool final)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
 	if (prev != NULL) {
-		__rate_between(s, prev, p, -1, &p->total);
+		stats_rate_between(prev, p, -1, &p->total);
 		for (w = 0; w < p->n_workers; w++)
-			__rate_between(s, prev, p, (int)w, &p->lcore[w]);
+			stats_rate_between(prev, p, (int)w, &p->lcore[w]);
 	}
 	old = prev;
 	s->latest = p;
@@ -192,8 +226,8 @@ __fold_publish(struct stats *s, bool print, bool final)
 	}
 	pthread_mutex_unlock(&s->lock);
 
-	if (print && !s->conf.quiet && prev != NULL)
-		stats_print_interval(s->conf.out, p, prev);
+	if (print && s->conf.on_publish != NULL && prev != NULL)
+		s->conf.on_publish(p, prev, s->conf.publish_arg);
 	__snap_release(s, p);
 	__snap_release(s, old);		/* latest's reference on prev */
 	pthread_mutex_unlock(&s->fold_lock);
@@ -216,8 +250,6 @@ stats_create(const struct stats_conf *conf)
 		return NULL;
 	}
 	s->conf = *conf;
-	if (s->conf.out == NULL)
-		s->conf.out = stdout;
 	s->n_blocks = mib_set_count(conf->set);
 	s->hz = rte_get_tsc_hz();
 	s->base_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
@@ -283,13 +315,18 @@ stats_start(struct stats *s)
 
 	s->start_tsc = rte_rdtsc_precise();
 	__fold_publish(s, false, false);
-	s->thread_running = true;
+	__atomic_store_n(&s->thread_running, true, __ATOMIC_RELAXED);
 	rc = rte_ctrl_thread_create(&s->tid, "pktpath-stats", NULL,
 				    __stats_thread, s);
 	if (rc != 0) {		/* a negative errno */
-		s->thread_running = false;
+		__atomic_store_n(&s->thread_running, false, __ATOMIC_RELAXED);
 		return rc;
 	}
+	STATS_LOG(DEBUG, "thread started: %u worker%s, %u port%s, fold %s, "
+		  "interval %.3f s, warm-up %.3f s, first fold %.0f ns",
+		  s->conf.n_workers, s->conf.n_workers == 1 ? "" : "s", s->n_ports,
+		  s->n_ports == 1 ? "" : "s", mib_fold_name(s->conf.fold),
+		  s->conf.interval_s, s->conf.warmup_s, s->fold_ns_max);
 	return 0;
 }
 
@@ -302,7 +339,7 @@ stats_stop(struct stats *s)
 		pthread_cond_signal(&s->wait_cond);
 		pthread_mutex_unlock(&s->wait_lock);
 		pthread_join(s->tid, NULL);
-		s->thread_running = false;
+		__atomic_store_n(&s->thread_running, false, __ATOMIC_RELAXED);
 	}
 	if (s->latest != NULL)
 		__fold_publish(s, false, true);
@@ -310,6 +347,10 @@ stats_stop(struct stats *s)
 	if (s->final == NULL && s->latest != NULL) {
 		s->final = s->latest;
 		s->final->refcnt++;
+		STATS_LOG(DEBUG, "stopped: %" PRIu64 " folds, mean %.0f ns, max "
+			  "%.0f ns, %" PRIu64 " clears", s->folds,
+			  s->fold_ns_sum / (double)s->folds, s->fold_ns_max,
+			  s->clears);
 	}
 	pthread_mutex_unlock(&s->lock);
 }
@@ -364,6 +405,8 @@ stats_clear(struct stats *s)
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
 		__stats_ports_clear(s, s->latest);
 		s->clears++;
+		STATS_LOG(DEBUG, "clear %" PRIu64 ": baseline of fold %" PRIu64,
+			  s->clears, s->latest->seq);
 	}
 	pthread_mutex_unlock(&s->lock);
 	__fold_publish(s, false, false);
@@ -373,6 +416,19 @@ void
 stats_fold_now(struct stats *s)
 {
 	__fold_publish(s, false, false);
+}
+
+bool
+stats_running(const struct stats *s)
+{
+	/* Written by the owning thread in stats_start()/stats_stop(). */
+	return __atomic_load_n(&s->thread_running, __ATOMIC_RELAXED);
+}
+
+double
+stats_interval(const struct stats *s)
+{
+	return s->conf.interval_s;
 }
 
 struct stats_summary *
@@ -399,9 +455,9 @@ stats_summary(struct stats *s)
 		stats_summary_free(sum);
 		return NULL;
 	}
-	__rate_between(s, a, z, -1, &sum->total);
+	stats_rate_between(a, z, -1, &sum->total);
 	for (i = 0; i < sum->n_workers; i++)
-		__rate_between(s, a, z, (int)i, &sum->lcore[i]);
+		stats_rate_between(a, z, (int)i, &sum->lcore[i]);
 	if (w == NULL || w == z || w->tsc >= z->tsc) {
 		snprintf(sum->steady_reason, sizeof(sum->steady_reason),
 			 "the run (%.2f s) ended before the warm-up (%.2f s) was over",
@@ -417,9 +473,9 @@ stats_summary(struct stats *s)
 				 s->conf.interval_s);
 	}
 	if (sum->steady_valid) {
-		__rate_between(s, w, z, -1, &sum->steady);
+		stats_rate_between(w, z, -1, &sum->steady);
 		for (i = 0; i < sum->n_workers; i++)
-			__rate_between(s, w, z, (int)i, &sum->lcore_steady[i]);
+			stats_rate_between(w, z, (int)i, &sum->lcore_steady[i]);
 	}
 	return sum;
 }
@@ -432,30 +488,4 @@ stats_summary_free(struct stats_summary *sum)
 	free(sum->lcore);
 	free(sum->lcore_steady);
 	free(sum);
-}
-
-void
-stats_cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "model name", 10) == 0) {
-			char *c = strchr(line, ':');
-
-			if (c != NULL) {
-				c++;
-				while (*c == ' ' || *c == '\t')
-					c++;
-				c[strcspn(c, "\n")] = '\0';
-				snprintf(buf, len, "%s", c);
-			}
-			break;
-		}
-	}
-	fclose(f);
 }

@@ -7,7 +7,15 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include <rte_log.h>
+
 #include "stats.h"
+
+/* The log type pktpath.stats (--log-level=pktpath.stats:debug). */
+extern int stats_logtype;
+#define STATS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, stats_logtype, "pktpath: stats: " fmt "\n", \
+		##__VA_ARGS__)
 
 /* One sampled port: its identity, kernel counters and baseline (port.c). */
 struct stats_port_state {
@@ -49,26 +57,6 @@ void __stats_kport_init(struct stats_port_state *st,
 			const struct stats_port_state *prev, unsigned int n_prev);
 void __stats_kport_sample(struct stats_port_state *st);
 void __stats_kport_fini(struct stats_port_state *st);
-/* report.c: the MIB laws on snap's raw totals within __stats_tolerance();
- * the number broken, the first described in why. Thread-safe. */
-unsigned int __stats_laws(const struct stats_snapshot *snap,
-			  struct mib_law laws[MIB_N_LAWS], char *why, size_t len);
-
-/* Packets by which a snapshot's laws may be off: 0 on the final one (the
- * workers stopped), what may be in flight on a live one. */
-static inline uint64_t
-__stats_tolerance(const struct stats_snapshot *snap)
-{
-	return snap->final ? 0 : snap->inflight_max;
-}
-
-/* port_export.c: called by report.c, prom.c */
-void __stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-				 const struct stats_snapshot *prev);
-void __stats_port_print_summary(FILE *out, const struct stats_snapshot *snap);
-json_t *__stats_port_json(const struct stats_snapshot *snap);
-void __stats_port_prom(FILE *out, const struct stats_snapshot *snap);
-void __stats_port_netstat(FILE *out, const struct stats_snapshot *snap);
 
 struct stats {
 	struct stats_conf conf;

@@ -20,11 +20,11 @@
 #include <rte_eal.h>
 
 #include "mib.h"
-#include "stats.h"
+#include "export.h"
 
 static struct mib_set *set;
 static struct stats *st;
-static struct stats_http *http;
+static struct export_http *http;
 static uint16_t port;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -60,7 +60,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 			"--no-pci", "--file-prefix", "fuzz_http",
 			"--log-level", "*:crit", NULL };
 	struct stats_conf sc;
-	struct stats_http_conf hc;
+	struct export_http_conf hc;
 	static unsigned int lcores[1] = { 1 };
 	char err[256];
 
@@ -75,23 +75,22 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	sc.lcore_ids = lcores;
 	sc.fold = MIB_FOLD_LCORE;
 	sc.interval_s = 0.5;
-	sc.quiet = true;
 	st = stats_create(&sc);
 	if (st == NULL || stats_start(st) != 0)
 		return 1;
-	stats_http_conf_init(&hc);
+	export_http_conf_init(&hc);
 	hc.listen = "127.0.0.1:0";
 	hc.control = true;
 	hc.body_limit = 4096;
 	hc.timeout_s = 1;
 	hc.hooks.set_mode = set_mode;
 	hc.hooks.load_rules = load_rules;
-	http = stats_http_start(st, &hc, err, sizeof(err));
+	http = export_http_start(st, &hc, err, sizeof(err));
 	if (http == NULL) {
-		fprintf(stderr, "stats_http_start: %s\n", err);
+		fprintf(stderr, "export_http_start: %s\n", err);
 		return 1;
 	}
-	port = stats_http_port(http);
+	port = export_http_port(http);
 	return 0;
 }
 

@@ -41,7 +41,6 @@
 #include <rte_log.h>
 
 #include "http_pvt.h"
-#include "stats_pvt.h"
 
 #define CT_TEXT "text/plain; charset=utf-8"
 #define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
@@ -79,7 +78,7 @@ static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
 /* Queue buf (malloc'd, ownership taken) as the response. */
 static enum MHD_Result
-__reply(struct stats_http *h, struct MHD_Connection *c, unsigned int code,
+__reply(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 	const char *ctype, char *buf, size_t len, const char *allow)
 {
 	struct MHD_Response *r;
@@ -102,12 +101,12 @@ __reply(struct stats_http *h, struct MHD_Connection *c, unsigned int code,
 }
 
 static enum MHD_Result
-__replyf(struct stats_http *h, struct MHD_Connection *c, unsigned int code,
+__replyf(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 	 const char *allow, const char *fmt, ...) __rte_format_printf(5, 6);
 
 /* A one-line text/plain answer (errors and control results). */
 static enum MHD_Result
-__replyf(struct stats_http *h, struct MHD_Connection *c, unsigned int code,
+__replyf(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 	 const char *allow, const char *fmt, ...)
 {
 	char *buf = NULL;
@@ -126,31 +125,31 @@ __replyf(struct stats_http *h, struct MHD_Connection *c, unsigned int code,
 
 /* Write the body of GET route rt, from snap, into f. 0 or -errno. */
 static int
-__render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
+__render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 	 enum route rt)
 {
-	struct stats_prom_opts o = { NULL, NULL, h->conf.lcore_mib, NULL };
-	struct stats_memory mem;
+	struct export_prom_opts o = { NULL, NULL, h->conf.lcore_mib, NULL };
+	struct export_memory mem;
 	json_t *ing = NULL, *root;
 	unsigned int i;
 	int rc;
 
 	switch (rt) {
 	case RT_SNMP:
-		return stats_snmp_write(f, snap, STATS_SNMP);
+		return export_snmp_write(f, snap, EXPORT_SNMP);
 	case RT_NETSTAT:
-		return stats_snmp_write(f, snap, STATS_NETSTAT);
+		return export_snmp_write(f, snap, EXPORT_NETSTAT);
 	case RT_METRICS:
 		if (h->conf.hooks.ingress_state != NULL)
 			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
 		o.ingress = ing;
 		/* Read before the body grows: the heaps then hold what the
 		 * process keeps, not this response. */
-		stats_memory_read(&mem, true);
+		export_memory_read(&mem, true);
 		o.mem = &mem;
 		pthread_mutex_lock(&h->info_lock);
 		o.info = h->info;
-		rc = stats_prom_write(f, snap, &o);
+		rc = export_prom_write(f, snap, &o);
 		pthread_mutex_unlock(&h->info_lock);
 		json_decref(ing);
 		return rc;
@@ -158,7 +157,7 @@ __render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
 		if (h->conf.hooks.ingress_state != NULL)
 			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
 		pthread_mutex_lock(&h->info_lock);
-		root = stats_json(snap, NULL, h->info, h->conf.lcore_mib);
+		root = export_json(snap, NULL, h->info, h->conf.lcore_mib);
 		if (root != NULL)
 			json_object_set_new(root, "ingress", ing != NULL ? ing :
 					    json_pack("{s:s}", "mode", "off"));
@@ -183,7 +182,7 @@ __render(struct stats_http *h, FILE *f, const struct stats_snapshot *snap,
 
 /* Render route rt from one snapshot into a malloc'd buffer and queue it. */
 static enum MHD_Result
-__serve(struct stats_http *h, struct MHD_Connection *c, enum route rt)
+__serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 {
 	struct stats_snapshot *snap = stats_get(h->s);
 	char *buf = NULL;
@@ -212,17 +211,17 @@ __serve(struct stats_http *h, struct MHD_Connection *c, enum route rt)
 }
 
 static enum MHD_Result
-__healthz(struct stats_http *h, struct MHD_Connection *c)
+__healthz(struct export_http *h, struct MHD_Connection *c)
 {
 	struct stats_snapshot *snap = stats_get(h->s);
-	bool running = __atomic_load_n(&h->s->thread_running, __ATOMIC_RELAXED);
-	double age, limit = RTE_MAX(3 * h->s->conf.interval_s, 2.0);
+	bool running = stats_running(h->s);
+	double age, limit = RTE_MAX(3 * stats_interval(h->s), 2.0);
 	uint64_t seq;
 
 	if (snap == NULL)
 		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
 				"no snapshot yet\n");
-	age = (double)(rte_rdtsc() - snap->tsc) / (double)h->s->hz;
+	age = (double)(rte_rdtsc() - snap->tsc) / (double)snap->tsc_hz;
 	seq = snap->seq;
 	stats_put(h->s, snap);
 	if (!running)
@@ -329,9 +328,9 @@ __setf(struct req *r, unsigned int code, const char *fmt, ...)
  * one at a time); r's connection is suspended meanwhile. Reads only r and
  * the hooks: nothing of the connection. */
 void
-__http_control_run(struct stats_http *h, struct req *r)
+__http_control_run(struct export_http *h, struct req *r)
 {
-	const struct stats_http_hooks *k = &h->conf.hooks;
+	const struct export_hooks *k = &h->conf.hooks;
 	char err[256] = "", mode[MODE_MAX];
 	struct stats_snapshot *snap;
 	uint64_t clears;
@@ -402,7 +401,7 @@ __http_control_run(struct stats_http *h, struct req *r)
 /* Hand a complete control request to the control thread (suspending its
  * connection), or answer 503 if the server is stopping. */
 static enum MHD_Result
-__control(struct stats_http *h, struct MHD_Connection *c, struct req *r)
+__control(struct export_http *h, struct MHD_Connection *c, struct req *r)
 {
 	const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						     MHD_HTTP_HEADER_CONTENT_TYPE);
@@ -434,7 +433,7 @@ __route(const char *url)
  * refusal of a POST (404, 405, 403, 501, 413 by Content-Length). Returns
  * false, with nothing queued, for a control request to act on. */
 static bool
-__decide(struct stats_http *h, struct MHD_Connection *c, struct req *r,
+__decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	 const char *url, const char *method, enum MHD_Result *ret)
 {
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
@@ -508,7 +507,7 @@ __has_body(struct MHD_Connection *c)
 /* A chunk of body: keep it, or count it as too big (chunked uploads have
  * no Content-Length to refuse up front). */
 static enum MHD_Result
-__body(struct stats_http *h, struct req *r, const char *data, size_t n)
+__body(struct export_http *h, struct req *r, const char *data, size_t n)
 {
 	if (r->too_big || r->len + n > h->conf.body_limit) {
 		r->too_big = true;
@@ -566,7 +565,7 @@ __framing_header(void *cls, enum MHD_ValueKind kind, const char *key,
  * that differ, or one with Transfer-Encoding: RFC 9112 6.3's request
  * smuggling) is refused whatever libmicrohttpd would make of it. */
 static bool
-__bad_framing(struct stats_http *h, struct MHD_Connection *c,
+__bad_framing(struct export_http *h, struct MHD_Connection *c,
 	      enum MHD_Result *ret)
 {
 	struct framing f;
@@ -590,7 +589,7 @@ __http_access(void *cls, struct MHD_Connection *c, const char *url,
 	      const char *method, const char *version, const char *upload_data,
 	      size_t *upload_data_size, void **con_cls)
 {
-	struct stats_http *h = cls;
+	struct export_http *h = cls;
 	struct req *r = *con_cls;
 	enum MHD_Result ret;
 
@@ -649,7 +648,7 @@ void
 __http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		 enum MHD_RequestTerminationCode toe)
 {
-	struct stats_http *h = cls;
+	struct export_http *h = cls;
 	struct req *r = *con_cls;
 
 	RTE_SET_USED(toe);

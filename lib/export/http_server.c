@@ -40,9 +40,8 @@
 #include <rte_log.h>
 
 #include "http_pvt.h"
-#include "stats_pvt.h"
 
-int http_logtype = -1;
+RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
 
 #define DOG_TICK_MS 200
 
@@ -67,7 +66,7 @@ __conn_of(struct MHD_Connection *c)
 }
 
 void
-__http_conn_phase(struct stats_http *h, struct MHD_Connection *c,
+__http_conn_phase(struct export_http *h, struct MHD_Connection *c,
 		  enum conn_phase p)
 {
 	struct conn *k = __conn_of(c);
@@ -87,7 +86,7 @@ static void
 __conn_notify(void *cls, struct MHD_Connection *c, void **sctx,
 	      enum MHD_ConnectionNotificationCode toe)
 {
-	struct stats_http *h = cls;
+	struct export_http *h = cls;
 	struct conn *k;
 
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
@@ -131,7 +130,7 @@ __conn_notify(void *cls, struct MHD_Connection *c, void **sctx,
 
 /* Under conn_lock. */
 static void
-__cut(struct stats_http *h, struct conn *k)
+__cut(struct export_http *h, struct conn *k)
 {
 	/* Not close(): the socket stays libmicrohttpd's, which now reads the
 	 * end of the stream and closes it (and calls __conn_notify first). */
@@ -142,7 +141,7 @@ __cut(struct stats_http *h, struct conn *k)
 
 /* One pass: deadlines, then room for new clients. Under conn_lock. */
 static unsigned int
-__dog_pass(struct stats_http *h, uint64_t now)
+__dog_pass(struct export_http *h, uint64_t now)
 {
 	uint64_t limit = (uint64_t)h->conf.timeout_s * 1000000000ull;
 	unsigned int waiting = 0, cut = 0;
@@ -179,7 +178,7 @@ __dog_pass(struct stats_http *h, uint64_t now)
 static void *
 __dog_thread(void *arg)
 {
-	struct stats_http *h = arg;
+	struct export_http *h = arg;
 	uint64_t logged_at = 0, unlogged = 0;
 
 	pthread_mutex_lock(&h->conn_lock);
@@ -211,7 +210,7 @@ __dog_thread(void *arg)
 /* ---- the control thread ---- */
 
 bool
-__http_ctl_enqueue(struct stats_http *h, struct req *r)
+__http_ctl_enqueue(struct export_http *h, struct req *r)
 {
 	pthread_mutex_lock(&h->q_lock);
 	if (h->q_closing) {
@@ -236,7 +235,7 @@ __http_ctl_enqueue(struct stats_http *h, struct req *r)
 static void *
 __ctl_thread(void *arg)
 {
-	struct stats_http *h = arg;
+	struct export_http *h = arg;
 	struct req *r;
 
 	pthread_mutex_lock(&h->q_lock);
@@ -265,7 +264,7 @@ __ctl_thread(void *arg)
 /* ---- set-up ---- */
 
 void
-stats_http_conf_init(struct stats_http_conf *c)
+export_http_conf_init(struct export_http_conf *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->listen = HTTP_DEFAULT_LISTEN;
@@ -351,7 +350,7 @@ __parse_listen(const char *addr, struct sockaddr_storage *ss, socklen_t *sl,
 }
 
 int
-stats_http_check_listen(const char *addr, char *err, size_t errlen)
+export_http_check_listen(const char *addr, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -362,7 +361,7 @@ stats_http_check_listen(const char *addr, char *err, size_t errlen)
 /* Socket, bind, listen ourselves: errors name the call and the cause
  * ("bind: Address already in use"). */
 static int
-__listen_socket(struct stats_http *h, const char *where, char *err,
+__listen_socket(struct export_http *h, const char *where, char *err,
 		size_t errlen)
 {
 	struct sockaddr_storage ss;
@@ -425,7 +424,7 @@ __mhd_log(void *cls, const char *fmt, va_list ap)
 }
 
 struct start_ctx {
-	struct stats_http *h;
+	struct export_http *h;
 	int v6;
 };
 
@@ -434,13 +433,16 @@ static void *
 __start_daemon(void *arg)
 {
 	struct start_ctx *x = arg;
-	struct stats_http *h = x->h;
+	struct export_http *h = x->h;
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 		MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 
 	if (x->v6)
 		flags |= MHD_USE_IPv6;
+	/* The logger first: libmicrohttpd prints what comes before it on
+	 * stderr. */
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, __http_access, h,
+		MHD_OPTION_EXTERNAL_LOGGER, __mhd_log, h,
 		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
 		MHD_OPTION_THREAD_POOL_SIZE, h->conf.threads,
 		MHD_OPTION_CONNECTION_LIMIT, h->conf.max_conns,
@@ -448,13 +450,12 @@ __start_daemon(void *arg)
 		MHD_OPTION_CONNECTION_TIMEOUT, h->conf.timeout_s,
 		MHD_OPTION_NOTIFY_COMPLETED, __http_completed, h,
 		MHD_OPTION_NOTIFY_CONNECTION, __conn_notify, h,
-		MHD_OPTION_EXTERNAL_LOGGER, __mhd_log, h,
 		MHD_OPTION_END);
 	return NULL;
 }
 
 static void
-__free(struct stats_http *h)
+__free(struct export_http *h)
 {
 	json_decref(h->info);
 	pthread_mutex_destroy(&h->info_lock);
@@ -468,7 +469,7 @@ __free(struct stats_http *h)
 /* Stop and join the watchdog and the control thread (answering what is
  * queued first). */
 static void
-__threads_stop(struct stats_http *h)
+__threads_stop(struct export_http *h)
 {
 	if (h->dog_started) {
 		pthread_mutex_lock(&h->conn_lock);
@@ -488,19 +489,16 @@ __threads_stop(struct stats_http *h)
 	}
 }
 
-struct stats_http *
-stats_http_start(struct stats *s, const struct stats_http_conf *c, char *err,
-		 size_t errlen)
+struct export_http *
+export_http_start(struct stats *s, const struct export_http_conf *c, char *err,
+		  size_t errlen)
 {
-	struct stats_http *h;
+	struct export_http *h;
 	struct start_ctx x;
 	pthread_condattr_t ca;
 	pthread_t tid;
 	int rc;
 
-	if (http_logtype < 0)
-		http_logtype = rte_log_register_type_and_pick_level("pktpath",
-								    RTE_LOG_INFO);
 	if (s == NULL || c == NULL || c->body_limit == 0 || c->max_conns == 0 ||
 	    c->threads == 0 || c->timeout_s == 0) {
 		snprintf(err, errlen, "invalid HTTP configuration");
@@ -555,7 +553,7 @@ stats_http_start(struct stats *s, const struct stats_http_conf *c, char *err,
 	if (h->d == NULL) {
 		rc = -EIO;
 		snprintf(err, errlen, "libmicrohttpd did not start (see "
-			 "--log-level=pktpath:debug)");
+			 "--log-level=pktpath.http:debug)");
 		goto fail;
 	}
 	HTTP_LOG(DEBUG, "serving %s (control %s, %u threads, %u connections, "
@@ -573,19 +571,19 @@ fail:
 }
 
 uint16_t
-stats_http_port(const struct stats_http *h)
+export_http_port(const struct export_http *h)
 {
 	return h->port;
 }
 
 const char *
-stats_http_url(const struct stats_http *h)
+export_http_url(const struct export_http *h)
 {
 	return h->url;
 }
 
 void
-stats_http_stop(struct stats_http *h)
+export_http_stop(struct export_http *h)
 {
 	if (h == NULL)
 		return;

@@ -2,7 +2,7 @@
 /*
  * Text writers over a snapshot: the Prometheus exposition format 0.0.4
  * (/metrics) and the two-line-per-group layout of /proc/net/snmp and
- * /proc/net/netstat (/snmp, /netstat). See stats.h for which values each
+ * /proc/net/netstat (/snmp, /netstat). See export.h for which values each
  * one exports (raw totals vs baseline-relative) and why.
  */
 #include <ctype.h>
@@ -13,8 +13,7 @@
 
 #include <rte_common.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
+#include "export_pvt.h"
 
 /* ---- /proc/net/snmp and /proc/net/netstat ---- */
 
@@ -64,8 +63,8 @@ __snmp_group(FILE *out, const char *name, unsigned int first,
 }
 
 int
-stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
-		 enum stats_snmp_file which)
+export_snmp_write(FILE *out, const struct stats_snapshot *snap,
+		  enum export_snmp_file which)
 {
 	static const enum mib_group snmp[] = {
 		MIB_GRP_IP, MIB_GRP_ICMP, MIB_GRP_ICMPMSG, MIB_GRP_TCP,
@@ -79,11 +78,11 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 	if (out == NULL || snap == NULL)
 		return -EINVAL;
 	switch (which) {
-	case STATS_SNMP:
+	case EXPORT_SNMP:
 		g = snmp;
 		n = RTE_DIM(snmp);
 		break;
-	case STATS_NETSTAT:
+	case EXPORT_NETSTAT:
 		g = netstat;
 		n = RTE_DIM(netstat);
 		break;
@@ -97,16 +96,16 @@ stats_snmp_write(FILE *out, const struct stats_snapshot *snap,
 			__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
 				     mib_group_count(g[i]), snap->totals);
 	}
-	if (which == STATS_NETSTAT)
-		__stats_port_netstat(out, snap);
+	if (which == EXPORT_NETSTAT)
+		__export_port_netstat(out, snap);
 	return ferror(out) ? -EIO : 0;
 }
 
 /* ---- Prometheus text format 0.0.4 ---- */
 
 /* A label value with \, " and newline escaped, as the format requires. */
-static void
-__esc(FILE *out, const char *s)
+void
+__export_prom_escape(FILE *out, const char *s)
 {
 	for (; s != NULL && *s != '\0'; s++) {
 		if (*s == '\\')
@@ -120,8 +119,10 @@ __esc(FILE *out, const char *s)
 	}
 }
 
-static void
-__family(FILE *out, const char *name, const char *type, const char *help)
+/* "# HELP" and "# TYPE" of one family. */
+void
+__export_prom_family(FILE *out, const char *name, const char *type,
+		     const char *help)
 {
 	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
 		name, type);
@@ -147,12 +148,6 @@ __dbl(FILE *out, double v)
 	fprintf(out, " %.10g\n", v);
 }
 
-static uint64_t
-__drops(const uint64_t *v)
-{
-	return mib_drops_total(v);
-}
-
 static const uint64_t *
 __raw_block(const struct stats_snapshot *snap, unsigned int w)
 {
@@ -176,12 +171,12 @@ __sparse_zero(unsigned int f, uint64_t v)
 
 static void
 __mib_families(FILE *out, const struct stats_snapshot *snap,
-	       const struct stats_prom_opts *o)
+	       const struct export_prom_opts *o)
 {
 	const uint64_t *raw = snap->raw_totals;
 	unsigned int f, i, w;
 
-	__family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
+	__export_prom_family(out, "mib_total", "counter", "MIB counter as in /proc/net/snmp "
 		 "and /proc/net/netstat (and pktpath's groups), summed over "
 		 "lcores, since start: never cleared. What each field counts: "
 		 "telemetry /pktpath/mib_help,GROUP or lib/mib/README.md");
@@ -192,7 +187,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 			"\n", mib_group_name(mib_field_group(f)), mib_field_name(f),
 			raw[f]);
 	}
-	__family(out, "mib_value", "gauge", "MIB constant (Linux prints it, e.g. Tcp "
+	__export_prom_family(out, "mib_value", "gauge", "MIB constant (Linux prints it, e.g. Tcp "
 		 "MaxConn -1) or high-water mark (Ingress GracePeriodMaxUs)");
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
 		if (mib_field_kind(f) == MIB_KIND_SUM)
@@ -204,7 +199,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 		else
 			fprintf(out, "%" PRIu64 "\n", raw[f]);
 	}
-	__family(out, "drops_total", "counter", "Packets dropped, by the MIB "
+	__export_prom_family(out, "drops_total", "counter", "Packets dropped, by the MIB "
 		 "counter that recorded the drop, one per packet (a subset of "
 		 "pktpath_mib_total)");
 	for (i = 0; i < mib_n_drop_fields; i++) {
@@ -215,7 +210,7 @@ __mib_families(FILE *out, const struct stats_snapshot *snap,
 	}
 	if (!o->lcore_mib)
 		return;
-	__family(out, "lcore_mib_total", "counter", "MIB counter of one worker "
+	__export_prom_family(out, "lcore_mib_total", "counter", "MIB counter of one worker "
 		 "lcore, since start: never cleared");
 	for (w = 0; w < snap->n_workers; w++) {
 		const uint64_t *b = __raw_block(snap, w);
@@ -240,14 +235,14 @@ __lcore_counter(FILE *out, const struct stats_snapshot *snap, const char *name,
 	unsigned int w;
 
 	if (help != NULL)
-		__family(out, name, "counter", help);
+		__export_prom_family(out, name, "counter", help);
 	else
 		__family_field(out, name, "counter", field);
 	for (w = 0; w < snap->n_workers; w++) {
 		const uint64_t *b = __raw_block(snap, w);
 
 		fprintf(out, "pktpath_%s{lcore=\"%u\"} %" PRIu64 "\n", name,
-			__lcore(snap, w), field < MIB_FIELD_MAX ? b[field] : __drops(b));
+			__lcore(snap, w), field < MIB_FIELD_MAX ? b[field] : mib_drops_total(b));
 	}
 }
 
@@ -273,12 +268,12 @@ __rate_gauge(FILE *out, const struct stats_snapshot *snap, const char *name,
 {
 	unsigned int w;
 
-	__family(out, name, "gauge", help);
+	__export_prom_family(out, name, "gauge", help);
 	fprintf(out, "pktpath_%s", name);
 	__dbl(out, __rate_val(&snap->total, k));
 	if (lcore_name == NULL)
 		return;
-	__family(out, lcore_name, "gauge", help);
+	__export_prom_family(out, lcore_name, "gauge", help);
 	for (w = 0; w < snap->n_workers; w++) {
 		fprintf(out, "pktpath_%s{lcore=\"%u\"}", lcore_name, __lcore(snap, w));
 		__dbl(out, __rate_val(&snap->lcore[w], k));
@@ -315,7 +310,7 @@ __rate_families(FILE *out, const struct stats_snapshot *snap)
 /* Whether mode m is one the run offers (the ingress state's "modes"; all
  * of them without a state). */
 static bool
-__mode_offered(const struct stats_prom_opts *o, unsigned int m)
+__mode_offered(const struct export_prom_opts *o, unsigned int m)
 {
 	const json_t *modes = o->ingress ? json_object_get(o->ingress, "modes") : NULL;
 	size_t i;
@@ -339,7 +334,7 @@ __mode_offered(const struct stats_prom_opts *o, unsigned int m)
  */
 static void
 __mode_families(FILE *out, const struct stats_snapshot *snap,
-		const struct stats_prom_opts *o)
+		const struct export_prom_opts *o)
 {
 	static const struct {
 		const char *name, *help;
@@ -354,7 +349,7 @@ __mode_families(FILE *out, const struct stats_snapshot *snap,
 	unsigned int k, w, m;
 
 	for (k = 0; k < RTE_DIM(fam); k++) {
-		__family(out, fam[k].name, "counter", fam[k].help);
+		__export_prom_family(out, fam[k].name, "counter", fam[k].help);
 		for (w = 0; w < snap->n_workers; w++) {
 			const uint64_t *b = __raw_block(snap, w);
 
@@ -384,34 +379,34 @@ __fold_families(FILE *out, const struct stats_snapshot *snap)
 {
 	const uint64_t *raw = snap->raw_totals;
 
-	__family(out, "fold_duration_seconds", "gauge", "Duration of the last "
+	__export_prom_family(out, "fold_duration_seconds", "gauge", "Duration of the last "
 		 "fold of the per-lcore MIB blocks");
 	fprintf(out, "pktpath_fold_duration_seconds");
 	__dbl(out, snap->fold_ns / 1e9);
-	__family(out, "fold_duration_max_seconds", "gauge", "Longest fold since "
+	__export_prom_family(out, "fold_duration_max_seconds", "gauge", "Longest fold since "
 		 "start");
 	fprintf(out, "pktpath_fold_duration_max_seconds");
 	__dbl(out, snap->fold_ns_max / 1e9);
-	__family(out, "fold_seconds_total", "counter", "Time spent folding since "
+	__export_prom_family(out, "fold_seconds_total", "counter", "Time spent folding since "
 		 "start");
 	fprintf(out, "pktpath_fold_seconds_total");
 	__dbl(out, snap->fold_ns_mean * (double)snap->folds / 1e9);
-	__family(out, "folds_total", "counter", "Folds since start");
+	__export_prom_family(out, "folds_total", "counter", "Folds since start");
 	fprintf(out, "pktpath_folds_total %" PRIu64 "\n", snap->folds);
-	__family(out, "stats_clears_total", "counter", "Baseline clears (POST "
+	__export_prom_family(out, "stats_clears_total", "counter", "Baseline clears (POST "
 		 "/stats/clear); pktpath_*_total counters ignore them");
 	fprintf(out, "pktpath_stats_clears_total %" PRIu64 "\n", snap->clears);
-	__family(out, "uptime_seconds", "gauge", "Seconds since the stats "
+	__export_prom_family(out, "uptime_seconds", "gauge", "Seconds since the stats "
 		 "thread started, at the snapshot");
 	fprintf(out, "pktpath_uptime_seconds");
 	__dbl(out, snap->uptime_s);
-	__family(out, "workers", "gauge", "Worker lcores");
+	__export_prom_family(out, "workers", "gauge", "Worker lcores");
 	fprintf(out, "pktpath_workers %u\n", snap->n_workers);
 	__family_field(out, "ingress_grace_periods_total", "counter",
 		       MIB_F(INGRESS, GRACEPERIODS));
 	fprintf(out, "pktpath_ingress_grace_periods_total %" PRIu64 "\n",
 		raw[MIB_F(INGRESS, GRACEPERIODS)]);
-	__family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "
+	__export_prom_family(out, "ingress_grace_period_max_seconds", "gauge", "Longest RCU "
 		 "grace period since start (Ingress GracePeriodMaxUs)");
 	fprintf(out, "pktpath_ingress_grace_period_max_seconds");
 	__dbl(out, (double)raw[MIB_F(INGRESS, GRACEPERIODMAXUS)] / 1e6);
@@ -438,7 +433,7 @@ __info_str(const json_t *info, const char *a, const char *b, char *buf,
 }
 
 static const char *
-__cur_mode(const struct stats_prom_opts *o, char *buf, size_t len)
+__cur_mode(const struct export_prom_opts *o, char *buf, size_t len)
 {
 	const json_t *m = o->ingress ? json_object_get(o->ingress, "mode") : NULL;
 
@@ -449,7 +444,7 @@ __cur_mode(const struct stats_prom_opts *o, char *buf, size_t len)
 }
 
 static void
-__info_family(FILE *out, const struct stats_prom_opts *o)
+__info_family(FILE *out, const struct export_prom_opts *o)
 {
 	/* label, info object, member */
 	static const char *const labels[][3] = {
@@ -464,25 +459,25 @@ __info_family(FILE *out, const struct stats_prom_opts *o)
 	const char *mode = __cur_mode(o, mb, sizeof(mb));
 	unsigned int i;
 
-	__family(out, "info", "gauge", "Build and run information, always 1");
+	__export_prom_family(out, "info", "gauge", "Build and run information, always 1");
 	fputs("pktpath_info{mode=\"", out);
-	__esc(out, mode);
+	__export_prom_escape(out, mode);
 	fputc('"', out);
 	for (i = 0; i < RTE_DIM(labels); i++) {
 		__info_str(o->info, labels[i][1], labels[i][2], buf, sizeof(buf));
 		if (buf[0] == '\0')	/* an empty label is an absent one */
 			continue;
 		fprintf(out, ",%s=\"", labels[i][0]);
-		__esc(out, buf);
+		__export_prom_escape(out, buf);
 		fputc('"', out);
 	}
 	fputs("} 1\n", out);
 
-	__family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
+	__export_prom_family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
 		 "mode, 0 for the other available ones");
 	if (!json_is_array(modes) || json_array_size(modes) == 0) {
 		fputs("pktpath_ingress_mode{mode=\"", out);
-		__esc(out, mode);
+		__export_prom_escape(out, mode);
 		fputs("\"} 1\n", out);
 		return;
 	}
@@ -492,18 +487,18 @@ __info_family(FILE *out, const struct stats_prom_opts *o)
 		if (m == NULL)
 			continue;
 		fputs("pktpath_ingress_mode{mode=\"", out);
-		__esc(out, m);
+		__export_prom_escape(out, m);
 		fprintf(out, "\"} %d\n", strcmp(m, mode) == 0);
 	}
 }
 
 static void
-__memory_families(FILE *out, const struct stats_memory *m)
+__memory_families(FILE *out, const struct export_memory *m)
 {
-	__family(out, "resident_memory_bytes", "gauge", "Resident set size of "
+	__export_prom_family(out, "resident_memory_bytes", "gauge", "Resident set size of "
 		 "the process");
 	fprintf(out, "pktpath_resident_memory_bytes %" PRIu64 "\n", m->rss_bytes);
-	__family(out, "heap_inuse_bytes", "gauge", "Live heap bytes: malloc() "
+	__export_prom_family(out, "heap_inuse_bytes", "gauge", "Live heap bytes: malloc() "
 		 "(glibc in-use, or the sanitizer allocator's count in a "
 		 "sanitized build) and rte_malloc() (all sockets)");
 	fprintf(out, "pktpath_heap_inuse_bytes{allocator=\"malloc\"} %" PRIu64 "\n",
@@ -514,10 +509,10 @@ __memory_families(FILE *out, const struct stats_memory *m)
 }
 
 int
-stats_prom_write(FILE *out, const struct stats_snapshot *snap,
-		 const struct stats_prom_opts *opts)
+export_prom_write(FILE *out, const struct stats_snapshot *snap,
+		  const struct export_prom_opts *opts)
 {
-	struct stats_prom_opts none = { NULL, NULL, false, NULL };
+	struct export_prom_opts none = { NULL, NULL, false, NULL };
 
 	if (out == NULL || snap == NULL)
 		return -EINVAL;
@@ -530,6 +525,6 @@ stats_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__mib_families(out, snap, opts);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
-	__stats_port_prom(out, snap);
+	__export_port_prom(out, snap);
 	return ferror(out) ? -EIO : 0;
 }

@@ -2,10 +2,10 @@
 /*
  * The port counters in every report: the console's "port drops" line, the
  * summary, the JSON "ports" array, /metrics pktpath_port_* families and the
- * Port<N> groups of /netstat. Like the rest of lib/stats they read
+ * Port<N> groups of /netstat. Like the rest of lib/export they read
  * snapshots only. Which values: the console, summary, JSON and /netstat
  * honour clears (v, q, xstats); /metrics exports raw counters (raw, q_raw,
- * xstats_raw), never cleared, as for the MIB (see stats.h).
+ * xstats_raw), never cleared, as for the MIB (see export.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,8 +13,7 @@
 
 #include <rte_common.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
+#include "export_pvt.h"
 
 /* At most this many xstats per port in /metrics (those named rx_*, in the
  * PMD's order): a NIC may have hundreds; the JSON has them all. */
@@ -28,8 +27,8 @@ __has_kernel(const struct stats_port *p, unsigned int f)
 }
 
 void
-__stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-			    const struct stats_snapshot *prev)
+__export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
+			     const struct stats_snapshot *prev)
 {
 	unsigned int i, f;
 	bool any = false;
@@ -55,7 +54,7 @@ __stats_port_print_interval(FILE *out, const struct stats_snapshot *snap,
 }
 
 void
-__stats_port_print_summary(FILE *out, const struct stats_snapshot *snap)
+__export_port_print_summary(FILE *out, const struct stats_snapshot *snap)
 {
 	unsigned int i, f, q;
 
@@ -84,7 +83,7 @@ __stats_port_print_summary(FILE *out, const struct stats_snapshot *snap)
 }
 
 json_t *
-__stats_port_json(const struct stats_snapshot *snap)
+__export_port_json(const struct stats_snapshot *snap)
 {
 	json_t *a = json_array();
 	unsigned int i, f, q, x;
@@ -127,29 +126,8 @@ __stats_port_json(const struct stats_snapshot *snap)
 	return a;
 }
 
-static void
-__fam(FILE *out, const char *name, const char *type, const char *help)
-{
-	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
-		name, type);
-}
-
-/* A label value with \, " and newline escaped. */
-static void
-__esc(FILE *out, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', out);
-		if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 void
-__stats_port_prom(FILE *out, const struct stats_snapshot *snap)
+__export_port_prom(FILE *out, const struct stats_snapshot *snap)
 {
 	static const char *const help[STATS_PORT_F_MAX] = {
 		[STATS_PORT_IPACKETS] = "Frames the port delivered (rte_eth_stats ipackets)",
@@ -170,16 +148,16 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 
 	if (snap->n_ports == 0)
 		return;
-	__fam(out, "port_info", "gauge", "An ethdev port pktpath receives from, always 1");
+	__export_prom_family(out, "port_info", "gauge", "An ethdev port pktpath receives from, always 1");
 	for (i = 0; i < snap->n_ports; i++) {
 		const struct stats_port *p = &snap->ports[i];
 
 		fprintf(out, "pktpath_port_info{port=\"%u\",driver=\"", p->port_id);
-		__esc(out, p->driver);
+		__export_prom_escape(out, p->driver);
 		fputs("\",name=\"", out);
-		__esc(out, p->name);
+		__export_prom_escape(out, p->name);
 		fputs("\",iface=\"", out);
-		__esc(out, p->iface);
+		__export_prom_escape(out, p->iface);
 		fprintf(out, "\",rx_queues=\"%u\"} 1\n", p->nb_rxq);
 	}
 	for (f = 0; f < STATS_PORT_F_MAX; f++) {
@@ -193,21 +171,21 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 			if (!head) {
 				snprintf(name, sizeof(name), "port_%s_total",
 					 stats_port_field_name(f));
-				__fam(out, name, "counter", help[f]);
+				__export_prom_family(out, name, "counter", help[f]);
 				head = true;
 			}
 			fprintf(out, "pktpath_port_%s_total{port=\"%u\"} %" PRIu64 "\n",
 				stats_port_field_name(f), p->port_id, p->raw[f]);
 		}
 	}
-	__fam(out, "port_dropped_total", "counter", "Frames the port dropped "
+	__export_prom_family(out, "port_dropped_total", "counter", "Frames the port dropped "
 	      "before pktpath saw them: imissed + ierrors + rx_nombuf + kernel_drops");
 	for (i = 0; i < snap->n_ports; i++)
 		fprintf(out, "pktpath_port_dropped_total{port=\"%u\"} %" PRIu64 "\n",
 			snap->ports[i].port_id, stats_port_dropped(snap->ports[i].raw));
 	for (f = 0; f < STATS_PORT_Q_MAX; f++) {
 		snprintf(name, sizeof(name), "port_%s_total", stats_port_qfield_name(f));
-		__fam(out, name, "counter", qhelp[f]);
+		__export_prom_family(out, name, "counter", qhelp[f]);
 		for (i = 0; i < snap->n_ports; i++) {
 			const struct stats_port *p = &snap->ports[i];
 
@@ -216,7 +194,7 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 					"\n", name, p->port_id, q, p->q_raw[q][f]);
 		}
 	}
-	__fam(out, "port_xstat_total", "counter", "The PMD's extended statistics "
+	__export_prom_family(out, "port_xstat_total", "counter", "The PMD's extended statistics "
 	      "(rte_eth_xstats_get), those named rx_*, at most 64 per port");
 	for (i = 0; i < snap->n_ports; i++) {
 		const struct stats_port *p = &snap->ports[i];
@@ -226,7 +204,7 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 				continue;
 			fprintf(out, "pktpath_port_xstat_total{port=\"%u\",name=\"",
 				p->port_id);
-			__esc(out, p->xstat_names[x]);
+			__export_prom_escape(out, p->xstat_names[x]);
 			fprintf(out, "\"} %" PRIu64 "\n", p->xstats_raw[x]);
 			n++;
 		}
@@ -234,7 +212,7 @@ __stats_port_prom(FILE *out, const struct stats_snapshot *snap)
 }
 
 void
-__stats_port_netstat(FILE *out, const struct stats_snapshot *snap)
+__export_port_netstat(FILE *out, const struct stats_snapshot *snap)
 {
 	unsigned int i, f;
 

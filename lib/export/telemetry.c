@@ -5,7 +5,7 @@
  * The telemetry library runs each client on its own thread and calls these
  * callbacks there; they read one snapshot reference each, never worker
  * memory. The 22.11 callback has no user argument, so the state is one
- * static struct behind a mutex, which stats_telemetry_unregister() clears
+ * static struct behind a mutex, which export_telemetry_unregister() clears
  * (the callbacks then answer null, DPDK's convention for "no data").
  *
  * Limits: a reply is at most 16 KiB of JSON, a dict at most
@@ -24,17 +24,33 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 #include <rte_telemetry.h>
 
-#include "stats.h"
+#include "export_pvt.h"
+
+/* The log type pktpath.telemetry (--log-level=pktpath.telemetry:debug). */
+RTE_LOG_REGISTER(export_telemetry_logtype, pktpath.telemetry, INFO);
+#define TEL_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, export_telemetry_logtype, \
+		"pktpath: telemetry: " fmt "\n", ##__VA_ARGS__)
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	struct stats *s;
 	json_t *info;
-	struct stats_http_hooks hooks;
+	struct export_hooks hooks;
 	unsigned int n_registered;	/* commands registered, once per process */
 } tel;
+
+/* A request refused (the client sees null): -EINVAL, and why in the
+ * debug log, which is all dpdk-telemetry.py does not show. */
+static int
+__refuse(const char *cmd, const char *params, const char *why)
+{
+	TEL_LOG(DEBUG, "%s,%s: %s", cmd, params ? params : "", why);
+	return -EINVAL;
+}
 
 static void
 __dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
@@ -45,11 +61,40 @@ __dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
-/* The latest snapshot, or NULL when detached / not started (-> null). */
+/* Take tel_lock and the latest snapshot; NULL (and the lock released)
+ * when detached or not started: the command answers null. */
 static struct stats_snapshot *
-__snap(void)
+__snap_lock(void)
 {
-	return tel.s != NULL ? stats_get(tel.s) : NULL;
+	struct stats_snapshot *snap;
+
+	pthread_mutex_lock(&tel_lock);
+	snap = tel.s != NULL ? stats_get(tel.s) : NULL;
+	if (snap == NULL)
+		pthread_mutex_unlock(&tel_lock);
+	return snap;
+}
+
+/* __snap_lock() for a command that takes no parameter: NULL with *rc
+ * -EINVAL (a parameter given) or -ENODEV (no snapshot). */
+static struct stats_snapshot *
+__snap_lock_noparam(const char *cmd, const char *params, int *rc)
+{
+	struct stats_snapshot *snap = NULL;
+
+	if (params != NULL && params[0] != '\0')
+		*rc = __refuse(cmd, params, "takes no parameter");
+	else if ((snap = __snap_lock()) == NULL)
+		*rc = -ENODEV;
+	return snap;
+}
+
+/* Drop the snapshot of __snap_lock() and the lock. */
+static void
+__snap_unlock(struct stats_snapshot *snap)
+{
+	stats_put(tel.s, snap);
+	pthread_mutex_unlock(&tel_lock);
 }
 
 /* Worker index of lcore id given as text, or -1. */
@@ -101,7 +146,6 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	int g, w, rc = 0;
 	unsigned int i;
 
-	RTE_SET_USED(cmd);
 	if (params == NULL || params[0] == '\0') {
 		rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
 		for (i = 0; i < MIB_GRP_MAX; i++)
@@ -113,18 +157,15 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 		 (int)(comma ? (size_t)(comma - params) : strlen(params)), params);
 	g = mib_group_lookup(grp);
 	if (g < 0)
-		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		rc = -ENODEV;
-		goto out;
-	}
+		return __refuse(cmd, params, "no such MIB group");
+	snap = __snap_lock();
+	if (snap == NULL)
+		return -ENODEV;
 	v = snap->totals;
 	if (comma != NULL) {
 		w = __worker(snap, comma + 1);
 		if (w < 0) {
-			rc = -EINVAL;
+			rc = __refuse(cmd, params, "no worker on that lcore");
 			goto put;
 		}
 		v = snap->per_block + (size_t)w * MIB_FIELD_MAX;
@@ -132,9 +173,7 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	__group(d, (enum mib_group)g, v);
 put:
-	stats_put(tel.s, snap);
-out:
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
@@ -174,40 +213,28 @@ __rate(struct rte_tel_data *d, const struct stats_rate *r)
 	__dict_dbl(d, "busy_pct", "%.2f", r->busy_pct);
 }
 
-static uint64_t
-__drops(const uint64_t *v)
-{
-	return mib_drops_total(v);
-}
-
 /* /pktpath/rates */
 static int
 __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct stats_snapshot *snap;
+	int rc;
 
-	RTE_SET_USED(cmd);
-	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
-		return -ENODEV;
-	}
+	snap = __snap_lock_noparam(cmd, params, &rc);
+	if (snap == NULL)
+		return rc;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "seq", snap->seq);
 	__dict_dbl(d, "uptime_s", "%.3f", snap->uptime_s);
 	rte_tel_data_add_dict_int(d, "workers", (int)snap->n_workers);
 	__rate(d, &snap->total);
-	rte_tel_data_add_dict_u64(d, "drops", __drops(snap->totals));
+	rte_tel_data_add_dict_u64(d, "drops", mib_drops_total(snap->totals));
 	rte_tel_data_add_dict_u64(d, "fold_ns", (uint64_t)snap->fold_ns);
 	rte_tel_data_add_dict_u64(d, "fold_ns_mean", (uint64_t)snap->fold_ns_mean);
 	rte_tel_data_add_dict_u64(d, "fold_ns_max", (uint64_t)snap->fold_ns_max);
 	rte_tel_data_add_dict_u64(d, "folds", snap->folds);
 	rte_tel_data_add_dict_u64(d, "clears", snap->clears);
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return 0;
 }
 
@@ -258,13 +285,9 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int i;
 	int w, rc = 0;
 
-	RTE_SET_USED(cmd);
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	rte_tel_data_start_dict(d);
 	if (params == NULL || params[0] == '\0') {
 		for (i = 0; i < RTE_DIM(cols); i++) {
@@ -278,7 +301,7 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 			}
 		}
 	} else if ((w = __worker(snap, params)) < 0) {
-		rc = -EINVAL;
+		rc = __refuse(cmd, params, "no worker on that lcore");
 	} else {
 		const uint64_t *b = snap->per_block + (size_t)w * MIB_FIELD_MAX;
 
@@ -287,10 +310,9 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_int(d, "worker", w);
 		__rate(d, &snap->lcore[w]);
 		rte_tel_data_add_dict_u64(d, "total_packets", b[MIB_F(RX, PACKETS)]);
-		rte_tel_data_add_dict_u64(d, "total_drops", __drops(b));
+		rte_tel_data_add_dict_u64(d, "total_drops", mib_drops_total(b));
 	}
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
@@ -371,16 +393,11 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct stats_snapshot *snap;
 	json_t *st;
+	int rc;
 
-	RTE_SET_USED(cmd);
-	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
-		return -ENODEV;
-	}
+	snap = __snap_lock_noparam(cmd, params, &rc);
+	if (snap == NULL)
+		return rc;
 	rte_tel_data_start_dict(d);
 	st = __ingress_state();
 	if (st != NULL)
@@ -389,8 +406,7 @@ __cmd_ingress(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_string(d, "mode", "off");
 	json_decref(st);
 	__group(d, MIB_GRP_INGRESS, snap->totals);
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return 0;
 }
 
@@ -400,9 +416,8 @@ __cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	json_t *st;
 
-	RTE_SET_USED(cmd);
 	if (params != NULL && params[0] != '\0')
-		return -EINVAL;
+		return __refuse(cmd, params, "takes no parameter");
 	pthread_mutex_lock(&tel_lock);
 	if (tel.s == NULL) {
 		pthread_mutex_unlock(&tel_lock);
@@ -450,13 +465,9 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int i, f;
 	int rc = 0;
 
-	RTE_SET_USED(cmd);
-	pthread_mutex_lock(&tel_lock);
-	snap = __snap();
-	if (snap == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	snap = __snap_lock();
+	if (snap == NULL)
 		return -ENODEV;
-	}
 	if (params == NULL || params[0] == '\0') {
 		rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
 		for (i = 0; i < snap->n_ports; i++)
@@ -471,7 +482,7 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 			p = &snap->ports[i];
 	}
 	if (p == NULL) {
-		rc = -EINVAL;
+		rc = __refuse(cmd, params, "no such port sampled");
 		goto put;
 	}
 	rte_tel_data_start_dict(d);
@@ -502,8 +513,7 @@ __cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		}
 	}
 put:
-	stats_put(tel.s, snap);
-	pthread_mutex_unlock(&tel_lock);
+	__snap_unlock(snap);
 	return rc;
 }
 
@@ -522,8 +532,8 @@ static const struct {
 };
 
 int
-stats_telemetry_register(struct stats *s, const json_t *info,
-			 const struct stats_http_hooks *hooks)
+export_telemetry_register(struct stats *s, const json_t *info,
+			  const struct export_hooks *hooks)
 {
 	json_t *copy = NULL;
 	unsigned int i;
@@ -541,6 +551,8 @@ stats_telemetry_register(struct stats *s, const json_t *info,
 			tel.n_registered = i + 1;
 	}
 	if (rc == 0) {
+		TEL_LOG(DEBUG, "%u commands under /pktpath/ serve %s", tel.n_registered,
+			tel.s == NULL ? "this run" : "new state");
 		json_decref(tel.info);
 		tel.s = s;
 		tel.info = copy;
@@ -548,6 +560,7 @@ stats_telemetry_register(struct stats *s, const json_t *info,
 		if (hooks != NULL)
 			tel.hooks = *hooks;
 	} else {
+		TEL_LOG(DEBUG, "%s: %s", cmds[tel.n_registered].cmd, strerror(-rc));
 		json_decref(copy);
 	}
 	pthread_mutex_unlock(&tel_lock);
@@ -555,7 +568,7 @@ stats_telemetry_register(struct stats *s, const json_t *info,
 }
 
 void
-stats_telemetry_unregister(void)
+export_telemetry_unregister(void)
 {
 	pthread_mutex_lock(&tel_lock);
 	tel.s = NULL;

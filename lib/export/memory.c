@@ -31,7 +31,7 @@
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
-#include "stats.h"
+#include "export.h"
 
 /* Live bytes handed out by malloc(): under AddressSanitizer its allocator's
  * own count (glibc's arenas are not used there); else glibc's in-use bytes
@@ -49,7 +49,7 @@ __malloc_live(void)
 }
 
 int
-stats_memory_read(struct stats_memory *m, bool eal)
+export_memory_read(struct export_memory *m, bool eal)
 {
 	unsigned long size = 0, resident = 0;
 	FILE *f;
@@ -94,7 +94,7 @@ __page_size(const struct rte_memseg_list *msl, void *arg)
 }
 
 const char *
-stats_memory_kind(void)
+export_memory_kind(void)
 {
 	static char buf[64];
 	uint64_t sz = 0;

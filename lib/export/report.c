@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Reporters that read snapshots: the console lines and the JSON document.
+ * Reporters that read snapshots: the console lines, the run summary and
+ * the JSON document.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -8,39 +9,7 @@
 #include <rte_cycles.h>
 #include <rte_version.h>
 
-#include "stats.h"
-#include "stats_pvt.h"
-
-/*
- * The verdict of the MIB laws on raw totals (a clear's baseline may cut
- * through a burst): every law of mib_conservation_eval() exactly on the
- * final snapshot, within inflight_max packets on a live one. Returns the
- * number of laws broken; the first one described in why. Used by
- * stats_conservation() (port.c) and the JSON.
- */
-unsigned int
-__stats_laws(const struct stats_snapshot *snap, struct mib_law laws[MIB_N_LAWS],
-	     char *why, size_t len)
-{
-	uint64_t tol = __stats_tolerance(snap);
-	unsigned int i, broken = 0;
-
-	mib_conservation_eval(snap->raw_totals, laws);
-	if (len > 0)
-		why[0] = '\0';
-	for (i = 0; i < MIB_N_LAWS; i++) {
-		uint64_t d = laws[i].lhs > laws[i].rhs ? laws[i].lhs - laws[i].rhs :
-			     laws[i].rhs - laws[i].lhs;
-
-		if (d <= tol)
-			continue;
-		if (broken++ == 0)
-			snprintf(why, len, "%s %" PRIu64 " != %s %" PRIu64 "%s",
-				 laws[i].lhs_name, laws[i].lhs, laws[i].rhs_name,
-				 laws[i].rhs, tol ? " (beyond what is in flight)" : "");
-	}
-	return broken;
-}
+#include "export_pvt.h"
 
 static void
 __print_rate(FILE *out, const char *label, const struct stats_rate *r)
@@ -78,8 +47,8 @@ __print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
 }
 
 void
-stats_print_interval(FILE *out, const struct stats_snapshot *snap,
-		     const struct stats_snapshot *prev)
+export_print_interval(FILE *out, const struct stats_snapshot *snap,
+		      const struct stats_snapshot *prev)
 {
 	char label[32];
 	unsigned int w;
@@ -95,13 +64,13 @@ stats_print_interval(FILE *out, const struct stats_snapshot *snap,
 	__print_rate(out, label, &snap->total);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
-	__stats_port_print_interval(out, snap, prev);
+	__export_port_print_interval(out, snap, prev);
 	fflush(out);
 }
 
 void
-stats_print_summary(FILE *out, const struct stats_summary *sum,
-		    const struct stats_snapshot *final)
+export_print_summary(FILE *out, const struct stats_summary *sum,
+		     const struct stats_snapshot *final)
 {
 	char cpu[256], label[32];
 	unsigned int w;
@@ -130,17 +99,17 @@ stats_print_summary(FILE *out, const struct stats_summary *sum,
 		char line[1024];
 
 		__print_drops(out, final->totals, NULL);
-		__stats_port_print_summary(out, final);
+		__export_port_print_summary(out, final);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
 	}
-	stats_cpu_model(cpu, sizeof(cpu));
+	export_cpu_model(cpu, sizeof(cpu));
 	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
 		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
-		stats_memory_kind());
+		export_memory_kind());
 	fflush(out);
 }
 
@@ -192,13 +161,13 @@ static json_t *
 __conservation_json(const struct stats_snapshot *snap)
 {
 	struct mib_law laws[MIB_N_LAWS];
-	uint64_t tol = __stats_tolerance(snap), dropped = 0;
+	uint64_t tol = stats_tolerance(snap), dropped = 0;
 	json_t *jl = json_array();
 	char why[256], line[1024], ports[768] = "";
 	unsigned int i;
 	int ok, prc = 0;
 
-	__stats_laws(snap, laws, why, sizeof(why));
+	stats_laws(snap, laws, why, sizeof(why));
 	ok = stats_conservation(snap, line, sizeof(line)) == 0;
 	if (snap->n_ports > 0)
 		prc = stats_port_check(snap, ports, sizeof(ports), &dropped);
@@ -219,8 +188,8 @@ __conservation_json(const struct stats_snapshot *snap)
 }
 
 json_t *
-stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
-	   json_t *info, bool lcore_mib)
+export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
+	    json_t *info, bool lcore_mib)
 {
 	json_t *root = json_object(), *lcores = json_array(), *fold;
 	unsigned int w;
@@ -261,7 +230,33 @@ stats_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
 	if (snap->n_ports > 0)
-		json_object_set_new(root, "ports", __stats_port_json(snap));
+		json_object_set_new(root, "ports", __export_port_json(snap));
 	json_object_set_new(root, "conservation", __conservation_json(snap));
 	return root;
+}
+
+void
+export_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+
+			if (c != NULL) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = '\0';
+				snprintf(buf, len, "%s", c);
+			}
+			break;
+		}
+	}
+	fclose(f);
 }

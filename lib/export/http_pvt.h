@@ -15,13 +15,14 @@
 
 #include <microhttpd.h>
 
-#include "stats.h"
+#include "export.h"
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9120"
 
-extern int http_logtype;
+/* The log type pktpath.http (--log-level=pktpath.http:debug). */
+extern int export_http_logtype;
 #define HTTP_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_##level, http_logtype, "pktpath: http: " fmt "\n", \
+	rte_log(RTE_LOG_##level, export_http_logtype, "pktpath: http: " fmt "\n", \
 		##__VA_ARGS__)
 
 /* What a connection is waiting for; each phase but HOOK has a deadline. */
@@ -66,9 +67,9 @@ struct req {
 	char peer[48];		/* the client's address, for the log */
 };
 
-struct stats_http {
+struct export_http {
 	struct stats *s;
-	struct stats_http_conf conf;
+	struct export_http_conf conf;
 	json_t *info;			/* our deep copy, under info_lock */
 	pthread_mutex_t info_lock;	/* jansson objects are not for sharing */
 	struct MHD_Daemon *d;
@@ -90,7 +91,7 @@ struct stats_http {
 	pthread_mutex_t q_lock;
 	pthread_cond_t q_cond;
 	struct req *q_head, *q_tail;
-	bool q_closing;			/* under q_lock: stats_http_stop() */
+	bool q_closing;			/* under q_lock: export_http_stop() */
 	pthread_t ctl;
 	bool ctl_started;
 };
@@ -104,14 +105,14 @@ void __http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		      enum MHD_RequestTerminationCode toe);
 /* http.c: run r's control request (the control thread); sets r->code and
  * r->text. */
-void __http_control_run(struct stats_http *h, struct req *r);
+void __http_control_run(struct export_http *h, struct req *r);
 
 /* http_server.c */
 /* The connection c enters phase p (from its thread, any time). */
-void __http_conn_phase(struct stats_http *h, struct MHD_Connection *c,
+void __http_conn_phase(struct export_http *h, struct MHD_Connection *c,
 		       enum conn_phase p);
 /* Suspend c and queue r for the control thread: false if the server is
  * stopping (then nothing was done). From c's thread. */
-bool __http_ctl_enqueue(struct stats_http *h, struct req *r);
+bool __http_ctl_enqueue(struct export_http *h, struct req *r);
 
 #endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The build enforces the layers: app -> export -> stats -> ingress -> path
+-> pkt -> mib, lib/bench apart.
+
+For every library, one of its sources' compile commands (from the build's
+compile_commands.json) compiles a scratch file holding one #include of
+each library's public header, and of the application's headers: a header
+of a library above it (or of lib/bench, or of the application, or, for
+lib/bench, any other library's) must fail with "No such file", its own must
+compile; the application reaches every library but lib/bench. The
+scratch file sits outside the source tree, so only the
+include path the build gives the library counts.
+
+  layers.py BUILD_DIR     exit 0 when every case holds, 1 otherwise.
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+CHAIN = ["mib", "pkt", "path", "ingress", "stats", "export"]  # lowest first
+HEADERS = {lib: lib + ".h" for lib in CHAIN + ["bench"]}
+APP_HEADERS = ["app.h", "options.h"]
+
+
+def allowed(lib, hdr_lib):
+    """None: the design allows it (the library may or may not use it);
+    False: forbidden; True: must compile (its own header)."""
+    if hdr_lib == lib:
+        return True
+    if lib == "bench" or hdr_lib == "bench":
+        return False
+    return None if CHAIN.index(hdr_lib) < CHAIN.index(lib) else False
+
+
+def command_for(entries, folder):
+    for e in entries:
+        if f"/{folder}/" in "/" + os.path.normpath(e["file"]).replace(os.sep, "/"):
+            return e
+    return None
+
+
+def try_compile(entry, header, tmp):
+    src = os.path.join(tmp, "scratch.c")
+    with open(src, "w") as f:
+        f.write(f'#include "{header}"\nint scratch_unused;\n')
+    argv = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    out = []
+    skip = False
+    for i, a in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MQ", "-MF", "-c"):
+            skip = True
+            continue
+        if a in ("-MD",) or a == entry["file"]:
+            continue
+        out.append(a)
+    out += ["-fsyntax-only", src]
+    r = subprocess.run(out, cwd=entry["directory"], capture_output=True, text=True)
+    return r.returncode == 0, r.stderr
+
+
+def main():
+    build = sys.argv[1]
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        entries = json.load(f)
+    failed = checked = 0
+    with tempfile.TemporaryDirectory(prefix="export-layers-") as tmp:
+        for lib in CHAIN + ["bench", "app"]:
+            folder = "app/pktpath" if lib == "app" else "lib/" + lib
+            e = command_for(entries, folder)
+            if e is None:
+                print(f"FAIL {folder}: no compile command in compile_commands.json")
+                failed += 1
+                continue
+            if lib == "app":	# everything but lib/bench
+                cases = [(h, hl != "bench") for hl, h in HEADERS.items()]
+                cases += [(h, True) for h in APP_HEADERS]
+            else:
+                cases = [(h, allowed(lib, hl)) for hl, h in HEADERS.items()]
+                cases += [(h, False) for h in APP_HEADERS]
+            for header, want in cases:
+                if want is None:
+                    continue
+                ok, err = try_compile(e, header, tmp)
+                checked += 1
+                if want and not ok:
+                    print(f"FAIL {folder}: {header} does not compile:\n{err}")
+                    failed += 1
+                elif not want and ok:
+                    print(f"FAIL {folder} can #include \"{header}\": against the layers")
+                    failed += 1
+                elif not want and "No such file" not in err:
+                    print(f"FAIL {folder}: #include \"{header}\" fails, not for the "
+                          f"include path:\n{err}")
+                    failed += 1
+                else:
+                    print(f"ok   {folder}: #include \"{header}\" "
+                          f"{'compiles' if want else 'refused'}")
+    print(f"{checked} cases, {failed} failed")
+    return 1 if failed or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/export's text writers (prom.c, memory.c): the
+ * /proc/net/snmp and /netstat layouts checked field by field, the
+ * Prometheus families (raw counters, gauges, per-lcore and per-mode
+ * series, run info, memory gauges), each text through promtool when it is
+ * installed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include <rte_malloc.h>
+
+#include "fixture_export.h"
+
+static void
+test_writers(void **state)
+{
+	static const enum export_snmp_file which[] = { EXPORT_SNMP, EXPORT_NETSTAT };
+	struct export_prom_opts o = { info, NULL, true, NULL };
+	struct stats_snapshot *snap;
+	unsigned int i, icmpmsg = 0;
+	char *t;
+
+	(void)state;
+	snap = stats_get(st);
+	/* IcmpMsg prints only its non-zero types, as Linux does */
+	for (i = 0; i < MIB_ICMPMSG_MAX; i++)
+		icmpmsg += snap->totals[MIB_ICMPMSG_IN(i)] != 0;
+	t = render(w_snmp, &which[0]);
+	assert_true(strncmp(t, "Ip: Forwarding DefaultTTL InReceives", 36) == 0);
+	assert_non_null(strstr(t, "\nIp: 2 64 "));
+	assert_non_null(strstr(t, "Tcp: 1 200 120000 -1 "));
+	assert_non_null(strstr(t, "\nUdpLite: InDatagrams NoPorts "));
+	assert_int_equal(snmp_check(t, snap->totals), MIB_IP_MAX + MIB_ICMP_MAX +
+			 icmpmsg + MIB_TCP_MAX + MIB_UDP_MAX + MIB_UDPLITE_MAX);
+	free(t);
+	t = render(w_snmp, &which[1]);
+	assert_true(strncmp(t, "IpExt: InNoRoutes InTruncatedPkts", 33) == 0);
+	assert_int_equal(snmp_check(t, snap->totals), MIB_FIELD_MAX -
+			 (MIB_IP_MAX + MIB_ICMP_MAX + MIB_ICMPMSG_MAX + MIB_TCP_MAX +
+			  MIB_UDP_MAX + MIB_UDPLITE_MAX));
+	free(t);
+
+	t = render(w_prom, &o);
+	assert_true(prom_value(t, "pktpath_mib_total{group=\"Ip\",field=\"InReceives\"}")
+		    == (double)snap->raw_totals[MIB_F(IP, INRECEIVES)]);
+	assert_true(prom_value(t, "pktpath_mib_value{group=\"Tcp\",field=\"MaxConn\"}")
+		    == -1);
+	assert_true(prom_value(t, "pktpath_lcore_packets_total{lcore=\"2\"}") ==
+		    (double)snap->raw_per_block[MIB_FIELD_MAX + MIB_F(RX, PACKETS)]);
+	assert_true(prom_value(t, "pktpath_lcore_drops_total{lcore=\"1\"}") == 10);
+	assert_true(prom_value(t, "pktpath_ingress_grace_period_max_seconds") ==
+		    250e-6);
+	assert_non_null(strstr(t, "pktpath_lcore_mib_total{lcore=\"1\",group=\"Ip\","
+			       "field=\"InHdrErrors\"} 10\n"));
+	{
+		/* a family that is one field has the field's help */
+		const char *h = mib_field_help(MIB_F(RX, PACKETS));
+		char want[256];
+
+		snprintf(want, sizeof(want), "# HELP pktpath_lcore_packets_total %c%s "
+			 "(Rx RxPackets)\n", toupper((unsigned char)h[0]), h + 1);
+		assert_non_null(strstr(t, want));
+	}
+	assert_non_null(strstr(t, "pktpath_info{mode=\"off\",version=\"0.1.0\","
+			       "dpdk=\"DPDK 22.11.11\",fold=\"lcore\""));
+	assert_non_null(strstr(t, "cpu=\"Test \\\"CPU\\\"\"} 1\n"));
+	promtool_ok(t);
+	free(t);
+	o.lcore_mib = false;
+	o.info = NULL;
+	t = render(w_prom, &o);
+	assert_null(strstr(t, "pktpath_lcore_mib_total"));
+	promtool_ok(t);
+	free(t);
+	stats_put(st, snap);
+}
+
+/* /metrics: the per-mode families, for the modes the run offers. */
+static void
+test_mode_metrics(void **state)
+{
+	json_t *ing = hk_state(NULL);	/* modes off, lock, rcu */
+	struct export_prom_opts o = { info, ing, false, NULL };
+	struct mib_block b = mib_set_block(set, 1);
+	struct stats_snapshot *snap;
+	char want[256], *t;
+	double hz;
+
+	(void)state;
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_PACKETS), 777);
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_BUSY), 5000);
+	mib_add(&b, MIB_MODE_F(2, MIB_MODE_K_IDLE), 1000);
+	mib_add(&b, MIB_MODE_F(1, MIB_MODE_K_PACKETS), 5);	/* none: not offered */
+	stats_fold_now(st);
+	snap = stats_get(st);
+	hz = (double)snap->tsc_hz;
+	assert_true(hz > 0);
+	t = render(w_prom, &o);
+	assert_non_null(strstr(t, "# TYPE pktpath_lcore_mode_packets_total counter\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_packets_total{lcore=\"2\",mode=\"lock\"} 777\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_packets_total{lcore=\"1\",mode=\"rcu\"} 0\n"));
+	assert_non_null(strstr(t, "pktpath_lcore_mode_busy_cycles_total{lcore=\"2\",mode=\"lock\"} 5000\n"));
+	snprintf(want, sizeof(want), "pktpath_lcore_mode_seconds_total{lcore=\"2\","
+		 "mode=\"lock\"} %.10g\n", 6000.0 / hz);
+	assert_non_null(strstr(t, want));
+	assert_null(strstr(t, "mode=\"none\""));
+	assert_non_null(strstr(t, "pktpath_mib_total{group=\"Mode\",field=\"ModeNonePackets\"} "));
+	promtool_ok(t);
+	free(t);
+	stats_put(st, snap);
+	json_decref(ing);
+}
+
+/* The memory gauges: real readings move with a real allocation; the
+ * families print exactly what they are given. */
+static void
+test_memory(void **state)
+{
+	const struct export_memory fixed = { 123 << 20, 4567, 89, true };
+	struct export_prom_opts o = { NULL, NULL, false, &fixed };
+	struct export_memory m0, m1, m2;
+	const size_t big = 8u << 20;
+	char *p, *e, *t;
+
+	(void)state;
+	assert_int_equal(export_memory_read(NULL, false), -EINVAL);
+	assert_int_equal(export_memory_read(&m0, true), 0);
+	assert_true(m0.rss_bytes > 0 && m0.heap_bytes > 0 && m0.eal);
+	assert_true(m0.eal_heap_bytes > 0);	/* the stats blocks, at least */
+	p = malloc(big);
+	assert_non_null(p);
+	memset(p, 1, big);
+	e = rte_malloc("test_memory", 1u << 20, 0);
+	assert_non_null(e);
+	assert_int_equal(export_memory_read(&m1, true), 0);
+	assert_true(m1.heap_bytes >= m0.heap_bytes + big);
+	assert_true(m1.eal_heap_bytes >= m0.eal_heap_bytes + (1u << 20));
+	assert_true(m1.rss_bytes >= m0.rss_bytes + big / 2);
+	free(p);
+	rte_free(e);
+	assert_int_equal(export_memory_read(&m2, false), 0);
+	assert_true(m2.heap_bytes < m1.heap_bytes - big / 2);
+	assert_false(m2.eal);
+
+	t = render(w_prom, &o);
+	assert_non_null(strstr(t, "# TYPE pktpath_resident_memory_bytes gauge\n"
+				  "pktpath_resident_memory_bytes 128974848\n"));
+	assert_non_null(strstr(t, "# TYPE pktpath_heap_inuse_bytes gauge\n"
+				  "pktpath_heap_inuse_bytes{allocator=\"malloc\"} 4567\n"
+				  "pktpath_heap_inuse_bytes{allocator=\"rte_malloc\"} 89\n"));
+	free(t);
+	o.mem = NULL;
+	t = render(w_prom, &o);
+	assert_null(strstr(t, "pktpath_heap_inuse_bytes"));
+	assert_null(strstr(t, "pktpath_resident_memory_bytes"));
+	free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_mode_metrics),
+		cmocka_unit_test(test_memory),
+	};
+
+	return cmocka_run_group_tests(tests, fixture_export_setup,
+				      fixture_export_teardown);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/export's DPDK telemetry commands (telemetry.c), over
+ * the real telemetry socket of this process: every command and parameter,
+ * bad parameters and a detached state answering null.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+
+#include "fixture_export.h"
+
+/* ---- telemetry, over its socket ---- */
+
+/* Send cmd, return the value of the reply {"cmd": value} (a new ref). */
+static json_t *
+tel_query(int fd, const char *cmd)
+{
+	char buf[16384 + 1], name[64];
+	json_error_t jerr;
+	json_t *j, *v;
+	ssize_t n;
+
+	assert_int_equal(send(fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
+	n = recv(fd, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	j = json_loads(buf, 0, &jerr);
+	if (j == NULL)
+		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
+	v = json_incref(json_object_get(j, name));
+	json_decref(j);
+	return v;
+}
+
+static void
+test_telemetry(void **state)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct stats_snapshot *snap;
+	json_t *v;
+	char buf[1024];
+	unsigned int i;
+	int fd;
+
+	(void)state;
+	assert_int_equal(export_telemetry_register(st, info, &hooks), 0);
+	assert_int_equal(export_telemetry_register(st, info, &hooks), 0); /* again */
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		print_message("no telemetry socket %s: skipped\n", sun.sun_path);
+		close(fd);
+		return;
+	}
+	assert_true(recv(fd, buf, sizeof(buf), 0) > 0);	/* the info banner */
+	fill(0, 100, 0);
+	stats_fold_now(st);
+	snap = stats_get(st);
+	{
+		/* command, member, expected integer value (or array size) */
+		const struct { const char *cmd, *key; int64_t want; } c[] = {
+			{ "/pktpath/mib", NULL, MIB_GRP_MAX },
+			{ "/pktpath/mib,Ip", "InReceives",
+			  (int64_t)snap->totals[MIB_F(IP, INRECEIVES)] },
+			{ "/pktpath/mib,Ip", "Forwarding", 2 },
+			{ "/pktpath/mib,Tcp", "MaxConn", -1 },
+			{ "/pktpath/mib,Rx,2", "RxPackets",
+			  (int64_t)snap->per_block[MIB_FIELD_MAX + MIB_F(RX, PACKETS)] },
+			{ "/pktpath/rates", "seq", (int64_t)snap->seq },
+			{ "/pktpath/lcores", "lcore", NW },
+			{ "/pktpath/lcores", "busy_pct", NW },
+			{ "/pktpath/lcores,1", "lcore", 1 },
+			{ "/pktpath/ingress", "modes", 3 },
+			{ "/pktpath/ingress", "GracePeriods",
+			  (int64_t)snap->totals[MIB_F(INGRESS, GRACEPERIODS)] },
+			{ "/pktpath/config", "worker_lcores", 2 },
+			{ "/pktpath/config", "args", 2 },
+			{ "/pktpath/config", "ingress_modes", 3 },
+		};
+
+		for (i = 0; i < RTE_DIM(c); i++) {
+			json_t *r = tel_query(fd, c[i].cmd);
+			json_t *x = c[i].key ? json_object_get(r, c[i].key) : r;
+			int64_t got = json_is_array(x) ? (int64_t)json_array_size(x) :
+				json_is_integer(x) ? json_integer_value(x) : INT64_MIN;
+
+			if (got != c[i].want)
+				fail_msg("%s %s: %" PRId64 ", want %" PRId64, c[i].cmd,
+					 c[i].key ? c[i].key : "", got, c[i].want);
+			json_decref(r);
+		}
+	}
+	stats_put(st, snap);
+	v = tel_query(fd, "/pktpath/rates");
+	assert_true(json_is_string(json_object_get(v, "mpps")));	/* decimals */
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/config");
+	assert_string_equal(json_string_value(json_object_get(v, "fold")), "lcore");
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/ingress");
+	assert_string_equal(json_string_value(json_object_get(v, "mode")), "off");
+	json_decref(v);
+	/* what each field counts: the field table's help, every group */
+	v = tel_query(fd, "/pktpath/mib_help");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	for (i = 0; i < MIB_GRP_MAX; i++) {
+		enum mib_group g = (enum mib_group)i;
+		unsigned int f;
+
+		snprintf(buf, sizeof(buf), "/pktpath/mib_help,%s", mib_group_name(g));
+		v = tel_query(fd, buf);
+		assert_int_equal(json_object_size(v), mib_group_count(g));
+		for (f = mib_group_first(g); f < mib_group_first(g) + mib_group_count(g); f++)
+			assert_string_equal(json_string_value(json_object_get(v,
+					    mib_field_name(f))), mib_field_help(f));
+		json_decref(v);
+	}
+	/* Bad parameters, then detached: null, never a crash. */
+	for (i = 0; i < 4; i++) {
+		static const char *const bad[] = { "/pktpath/mib,Nope",
+			"/pktpath/lcores,7", "/pktpath/rates,x", "/pktpath/mib_help,Nope" };
+
+		v = tel_query(fd, bad[i]);
+		assert_true(json_is_null(v));
+		json_decref(v);
+	}
+	export_telemetry_unregister();
+	v = tel_query(fd, "/pktpath/rates");
+	assert_true(json_is_null(v));
+	json_decref(v);
+	close(fd);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_telemetry),
+	};
+
+	return cmocka_run_group_tests(tests, fixture_export_setup,
+				      fixture_export_teardown);
+}

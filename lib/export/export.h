@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_EXPORT_H
+#define PKTPATH_EXPORT_H
+
+/**
+ * @file
+ * What reads snapshots: the console lines and the run summary, the JSON
+ * document (--json, /stats.json), the /proc/net/snmp and Prometheus text
+ * writers, the HTTP endpoint and the DPDK telemetry commands.
+ *
+ * lib/stats folds and publishes; this library only reads what it
+ * publishes: immutable snapshots (stats_get()/stats_put()) and the
+ * functions stats.h documents over them (rates, conservation, ports), never
+ * worker memory and never the stats object's internals. The application
+ * wires the two together: stats_conf.on_publish calls
+ * export_print_interval() for the console, and the endpoints are started
+ * over the stats object. The HTTP and telemetry threads are created from
+ * DPDK control threads, so they run with the control-thread CPU affinity,
+ * never on a worker lcore.
+ *
+ * Thread-safety: the writers over a snapshot (export_print_*,
+ * export_json(), export_snmp_write(), export_prom_write()) are thread-safe
+ * for distinct output streams; the endpoints document their own.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ====================================================================
+ * Console and JSON (report.c, port_export.c)
+ * ==================================================================== */
+
+/**
+ * The per-interval console line(s): one per worker and the total (Mpps,
+ * Gbit/s, ns/pkt, cycles/pkt, busy %, packets), the drops by reason and the
+ * port drops of the interval between prev and snap; a header every 20
+ * intervals. What the application's stats_conf.on_publish prints.
+ */
+void export_print_interval(FILE *out, const struct stats_snapshot *snap,
+			   const struct stats_snapshot *prev);
+
+/** Print the summary, with environment (TSC Hz, DPDK version, CPU). */
+void export_print_summary(FILE *out, const struct stats_summary *sum,
+			  const struct stats_snapshot *final);
+
+/**
+ * The snapshot as JSON (the --json and /stats.json schema, see README):
+ * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
+ * MIB field), "interval" rates, "fold", "ports" (--source port: every
+ * port's counters), "conservation" (every law of stats_laws() on the raw
+ * totals, with both sides: exact on a final snapshot, within inflight_max
+ * packets on a live one; and stats_conservation()'s "line" with the port
+ * boundary and "port_dropped"). info (may be NULL) is added as "info"
+ * (borrowed reference). summary (may be NULL) as "summary", with
+ * "steady": null and "steady_reason" when there is no steady part.
+ */
+json_t *export_json(const struct stats_snapshot *snap,
+		    const struct stats_summary *sum, json_t *info,
+		    bool lcore_mib);
+
+/** CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
+void export_cpu_model(char *buf, size_t len);
+
+/* ====================================================================
+ * Text writers, the HTTP endpoint and DPDK telemetry (prom.c, http.c,
+ * http_server.c, telemetry.c, memory.c)
+ *
+ * Which values, and why
+ * ---------------------
+ *  - /metrics and the pktpath_* counters export the RAW totals (since
+ *    start, never baseline-cleared): a Prometheus counter may only go down
+ *    on a process restart, and rate()/increase() would read a clear as a
+ *    counter reset and make up a spike. Clears are visible as
+ *    pktpath_stats_clears_total instead. Counters are monotonic across
+ *    scrapes, mode flips and clears because each snapshot is a newer fold of
+ *    single-writer, only-increasing per-lcore counters.
+ *  - /snmp, /netstat, /stats.json and /pktpath/mib honour POST /stats/clear
+ *    (the snapshot's baseline-relative totals), exactly as --json and the
+ *    console do: they are what a human or nstat reads "since the clear".
+ *  - MIB_KIND_CONST fields (Ip Forwarding, Tcp MaxConn = -1...) and
+ *    MIB_KIND_HWM fields (Ingress GracePeriodMaxUs) are gauges, printed
+ *    signed; they are never cleared.
+ * ==================================================================== */
+
+/** Which /proc/net file export_snmp_write() mimics. */
+enum export_snmp_file {
+	EXPORT_SNMP,	/**< /proc/net/snmp: Ip, Icmp, IcmpMsg (its non-zero
+			 *   types), Tcp, Udp, UdpLite */
+	EXPORT_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
+			 *   Peer, Capture, Mode and one PortN per port in the
+			 *   same two-line layout */
+	EXPORT_SNMP_MAX
+};
+
+/**
+ * Write the baseline-relative totals of snap in the layout of Linux's
+ * /proc/net/snmp or /proc/net/netstat: per group, a line "Grp: Name1 Name2
+ * ..." then a line "Grp: v1 v2 ...", values unsigned except the constants
+ * (signed, so Tcp MaxConn prints -1 as Linux does).
+ *
+ * @param out    stream to write to
+ * @param snap   a snapshot (a reference held by the caller)
+ * @param which  EXPORT_SNMP or EXPORT_NETSTAT
+ * @return 0, or -EINVAL (bad which), -EIO (write error).
+ * Thread-safe (reads only the immutable snapshot).
+ */
+int export_snmp_write(FILE *out, const struct stats_snapshot *snap,
+		      enum export_snmp_file which);
+
+/** Options of export_prom_write(). */
+struct export_prom_opts {
+	/** Run info (export_json's "info": version, dpdk, cpu, config.fold,
+	 *  config.mib_layout, ...) for pktpath_info; may be NULL. Only read,
+	 *  but not thread-safe against a writer of the same object. */
+	const json_t *info;
+	/** Ingress state {"mode": "rcu", "modes": ["off", ...]} as returned by
+	 *  the ingress_state hook, for pktpath_ingress_mode and the "mode"
+	 *  label of pktpath_info; may be NULL. */
+	const json_t *ingress;
+	/** Add pktpath_lcore_mib_total{lcore,group,field} for every counter of
+	 *  every worker (large: workers x ~140 series). */
+	bool lcore_mib;
+	/** Process memory (export_memory_read()) for
+	 *  pktpath_resident_memory_bytes and pktpath_heap_inuse_bytes; NULL
+	 *  leaves them out. */
+	const struct export_memory *mem;
+};
+
+/** The process's memory, read at one moment. */
+struct export_memory {
+	uint64_t rss_bytes;	/**< resident set (/proc/self/statm) */
+	/** Live malloc() bytes: glibc's in-use bytes (mallinfo2 uordblks +
+	 *  hblkhd), or the allocator's own count in an AddressSanitizer build. */
+	uint64_t heap_bytes;
+	uint64_t eal_heap_bytes;	/**< live rte_malloc() bytes, all sockets */
+	bool eal;		/**< eal_heap_bytes was read (EAL initialised) */
+};
+
+/**
+ * Read the process's memory into m; the rte_malloc heaps only if eal (the
+ * EAL must be initialised then).
+ * @return 0, or -EINVAL (m NULL), -EIO (/proc/self/statm unreadable: the
+ * other fields are still set).
+ */
+int export_memory_read(struct export_memory *m, bool eal);
+
+/**
+ * What the EAL's memory is, for every report: "hugepages (2 MiB)" or
+ * "no-huge (4 KiB pages)" (figures differ between the two: README,
+ * Performance). Needs EAL; the string is static. Thread-safe once EAL is up
+ * (the first call is from the main thread).
+ */
+const char *export_memory_kind(void);
+
+/**
+ * Write snap in the Prometheus text exposition format 0.0.4 (# HELP and
+ * # TYPE for every family, pktpath_ prefix). Families (README has the list):
+ * pktpath_mib_total{group,field} (every counter field, raw),
+ * pktpath_mib_value{group,field} (constants and high-water marks),
+ * pktpath_drops_total{group,field} (the terminal drop outcomes),
+ * pktpath_lcore_*{lcore} (packets, bytes, busy/idle cycles, drops as
+ * counters; pps, seconds per packet, cycles per packet, busy ratio of the
+ * last interval as gauges), the same rates for all workers, fold and
+ * grace-period figures, pktpath_ingress_mode{mode}, pktpath_info{...} 1,
+ * and with opts->mem pktpath_resident_memory_bytes and
+ * pktpath_heap_inuse_bytes{allocator="malloc"|"rte_malloc"}.
+ *
+ * One family for all MIB fields, with group and field labels, rather than
+ * ~140 families: the field names stay exactly Linux's (label values may be
+ * CamelCase, metric names should not), a group or a regex over fields is
+ * one selector (rate(pktpath_mib_total{group="Udp"}[1m])), a new field
+ * needs no new family, and the schema only has one help text per group.
+ *
+ * @return 0, or -EINVAL (NULL argument), -EIO (write error).
+ * Thread-safe as long as opts->info and opts->ingress are not modified
+ * concurrently.
+ */
+int export_prom_write(FILE *out, const struct stats_snapshot *snap,
+		      const struct export_prom_opts *opts);
+
+/**
+ * Control and state hooks, implemented by the application. Any of them may
+ * be NULL: the matching request then gets 501 (HTTP) or the field is left
+ * out (telemetry, /metrics). The HTTP server calls set_mode and load_rules
+ * one at a time (it holds a mutex around them), from one of its threads; a
+ * hook may block (a grace period), which only delays its own request.
+ */
+struct export_hooks {
+	/**
+	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard.
+	 * Return 0, or a negative errno with a one-line reason in err:
+	 * -EINVAL -> 400 (unknown mode), -EPERM/-EBUSY -> 409, -ENOTSUP ->
+	 * 501, others -> 500. Must change nothing when it fails.
+	 */
+	int (*set_mode)(void *arg, const char *mode, char *err, size_t errlen);
+	/**
+	 * POST /ingress/rules: body is the text of a rules file (len bytes,
+	 * NUL-terminated by the server). Parse all of it, then install it, or
+	 * change nothing and return a negative errno as for set_mode.
+	 */
+	int (*load_rules)(void *arg, const char *body, size_t len, char *err,
+			  size_t errlen);
+	/**
+	 * Current ingress state as a new JSON object, at least
+	 * {"mode": "off", "modes": ["off", ...available modes]}; other string
+	 * or number members (e.g. "scope", "rules") are shown by
+	 * /pktpath/ingress. Called from HTTP and telemetry threads at any time:
+	 * must be thread-safe. NULL return: no ingress state.
+	 */
+	json_t *(*ingress_state)(void *arg);
+	void *arg;	/**< passed to every hook */
+};
+
+/** Configuration of export_http_start(). Start from export_http_conf_init(). */
+struct export_http_conf {
+	/** "ADDR:PORT": a numeric IPv4 address, or an IPv6 literal in brackets
+	 *  ("[::1]:9120"); port 0 picks a free port (see export_http_port()). */
+	const char *listen;
+	bool control;		/**< serve the POST endpoints (else 403) */
+	bool lcore_mib;		/**< per-lcore MIB series in /metrics, and per-
+				 *   lcore "mib" in /stats.json */
+	size_t body_limit;	/**< largest POST body accepted (else 413) */
+	unsigned int max_conns;	/**< concurrent connections (beyond: refused) */
+	unsigned int per_ip_conns; /**< of them from one client address (0: no
+				    *   limit of its own) */
+	/** Idle timeout, and the time a connection has for each phase of a
+	 *  request: its headers (from the accept or the previous response),
+	 *  its body, sending the response. Past it the connection is closed,
+	 *  however slowly the client keeps sending. */
+	unsigned int timeout_s;
+	unsigned int threads;	/**< polling threads (poll(2)), >= 1 */
+	/** Run info, copied at start (the caller keeps its reference): the
+	 *  "info" of /stats.json, the labels of pktpath_info. May be NULL. */
+	const json_t *info;
+	struct export_hooks hooks;
+};
+
+/** Defaults: 127.0.0.1:9120, no control, 1 MiB bodies, 256 connections
+ *  (64 per client address), 10 s timeouts, 2 threads, no info, no hooks.
+ *  Thread-safe. */
+void export_http_conf_init(struct export_http_conf *c);
+
+/**
+ * Check an "ADDR:PORT" listen string without binding anything (for option
+ * parsing). @return 0, or -EINVAL with a one-line reason in err that names
+ * the faulty part ("'1.2.3' is not an IPv4 address ...", "port '99999' is
+ * not 0..65535") but not the option or the whole string: the caller
+ * prefixes them. Thread-safe.
+ */
+int export_http_check_listen(const char *listen, char *err, size_t errlen);
+
+struct export_http;
+
+/**
+ * Bind, listen and start serving. Endpoints: GET/HEAD /, /healthz,
+ * /metrics, /snmp, /netstat, /stats.json; POST /ingress/mode,
+ * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
+ * wrong method 405 (with Allow), control disabled 403, body over
+ * c->body_limit 413, malformed body or framing 400 (two Content-Length
+ * headers that differ, or one with Transfer-Encoding); every error is one
+ * line of text/plain, and a rejected request changes nothing.
+ *
+ * libmicrohttpd serves every connection from c->threads poll(2) threads
+ * (c->max_conns connections at most, c->per_ip_conns from one address); a
+ * slow client costs a connection, not a thread. A watchdog closes a
+ * connection whose request headers (or body, or response) take longer than
+ * c->timeout_s, however slowly they trickle in, and, when more than half of
+ * the connections have not sent a complete request, the oldest of those:
+ * a scrape always finds room. Control hooks run on a thread of their own,
+ * the connection suspended meanwhile, so that a grace period or a rules
+ * compile holds up only its own request. Every thread is created from a
+ * DPDK control thread and so inherits its CPU affinity (never a worker
+ * lcore's).
+ *
+ * @param s    the stats (stats_start() done, or done before any request
+ *             matters: requests before the first snapshot get 503)
+ * @param c    configuration (copied; c->info deep-copied)
+ * @param err  out: a one-line reason on failure, naming the failing call
+ *             but not the address (the caller prefixes it): "bind: Address
+ *             already in use", or as export_http_check_listen()
+ * @return the server, or NULL with errno set (EINVAL bad address,
+ *         EADDRINUSE, EACCES, ENOMEM, ...) and err filled.
+ * Not thread-safe against export_http_stop() of the same server; needs EAL.
+ */
+struct export_http *export_http_start(struct stats *s,
+				      const struct export_http_conf *c,
+				      char *err, size_t errlen);
+
+/** The bound port (the chosen one when the configuration said 0). */
+uint16_t export_http_port(const struct export_http *h);
+
+/** "http://127.0.0.1:9120/" or "http://[::1]:9120/" with the bound port. */
+const char *export_http_url(const struct export_http *h);
+
+/**
+ * Stop serving: closes the listening socket, waits for the requests in
+ * progress (and their hooks) to finish, frees h. NULL is a no-op. Call
+ * before stats_free() and before whatever the hooks use is destroyed.
+ */
+void export_http_stop(struct export_http *h);
+
+/**
+ * Register the DPDK telemetry commands (dpdk-telemetry.py, socket
+ * <runtime dir>/dpdk_telemetry.v2):
+ *   /pktpath/mib       no parameter: the group names; "GROUP": its totals
+ *                      (honour clears); "GROUP,LCORE": one worker's block
+ *   /pktpath/rates     total rates of the last interval, fold figures
+ *   /pktpath/lcores    no parameter: per-worker columns (lcore, pps,
+ *                      ns/pkt, cycles/pkt, busy%); "LCORE": one worker
+ *   /pktpath/ingress   hook ingress_state, plus the Ingress group totals
+ *   /pktpath/config    the run info, flattened, and the ingress modes
+ *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
+ *                      since the last clear, DPDK's names, per-queue columns
+ * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the
+ * 16 KiB reply): big things are split by group or by lcore. DPDK 22.11
+ * telemetry has no floating-point type: decimals are strings ("14.52").
+ *
+ * Commands are registered once per process; a later call only points them
+ * at new state. info is deep-copied; hooks copied (may be NULL).
+ * @return 0, or -errno (EINVAL s NULL, ENOMEM, or the registration error).
+ * Thread-safe against the command callbacks.
+ */
+int export_telemetry_register(struct stats *s, const json_t *info,
+			      const struct export_hooks *hooks);
+
+/**
+ * Detach the commands from s (they answer null from now on) and free the
+ * copies; call before stats_free(). Waits for a callback in progress.
+ */
+void export_telemetry_unregister(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKTPATH_EXPORT_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_EXPORT_PVT_H
+#define PKTPATH_EXPORT_PVT_H
+
+/* Internals of lib/export, shared by its .c files; not for other modules. */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "export.h"
+
+/* port_export.c: the port counters in the console, the summary, the JSON,
+ * /metrics and /netstat (called by report.c, prom.c). */
+void __export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
+				  const struct stats_snapshot *prev);
+void __export_port_print_summary(FILE *out, const struct stats_snapshot *snap);
+json_t *__export_port_json(const struct stats_snapshot *snap);
+void __export_port_prom(FILE *out, const struct stats_snapshot *snap);
+void __export_port_netstat(FILE *out, const struct stats_snapshot *snap);
+
+/* prom.c: the Prometheus text format's pieces, shared with port_export.c:
+ * "# HELP pktpath_NAME HELP" and "# TYPE pktpath_NAME TYPE" lines, and a
+ * label value with backslash, double quote and newline escaped. */
+void __export_prom_family(FILE *out, const char *name, const char *type,
+			  const char *help);
+void __export_prom_escape(FILE *out, const char *s);
+
+#endif /* PKTPATH_EXPORT_PVT_H */
