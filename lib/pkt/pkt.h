@@ -28,6 +28,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -228,6 +229,53 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 		rte_pktmbuf_free_bulk(pkts, n);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Parsing: the values users write for packet fields                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Numbers, IPv4 addresses, address ranges, prefixes and port ranges as users
+ * write them in options, INI files and rules files: one parser for all of
+ * them, here because these are the values of a packet's fields (the flow
+ * ranges of struct pkt_flow_conf are made of them) and lib/pkt is the lowest
+ * library that knows them, so lib/path, lib/ingress and the application can
+ * all use it.
+ *
+ *  - Integers are decimal: digits only (no sign, no blank), the whole string,
+ *    leading zeros included ("010" is ten); hexadecimal is refused with its
+ *    own reason; a value outside lo..hi (however many digits) is out of range.
+ *  - Addresses are dotted quads as inet_pton(3) takes them: four decimal
+ *    parts 0..255 and no leading zero ("010.0.0.1" is refused: inet_aton(3)
+ *    would read it as octal, so no reading is guessed). Host byte order.
+ *  - Ranges are "A" or "A-B" with A <= B.
+ *
+ * Each returns 0, or a negative errno (-ERANGE for a number out of range,
+ * -EINVAL otherwise) with one reason in err that quotes the input:
+ *   '0x10' is not a decimal number (hexadecimal is not accepted)
+ *   '70000' is not a port or range P-Q (decimal, 0..65535)
+ * The caller prefixes what was parsed ("--dport: ", "FILE:LINE: dport: ").
+ * Outputs are untouched on error. Thread-safe (no state).
+ */
+
+/** A decimal integer in lo..hi. */
+int pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
+		  char *err, size_t errlen);
+/** An IPv4 address A.B.C.D. */
+int pkt_parse_ipv4(const char *s, uint32_t *addr, char *err, size_t errlen);
+/** An IPv4 address A or range A-B. */
+int pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
+			 size_t errlen);
+/**
+ * A.B.C.D or A.B.C.D/LEN, LEN 0..32 (32 without one). host_bits: an address
+ * within its subnet (198.51.100.1/24); otherwise a prefix, whose host bits
+ * must be clear (the reason then suggests the prefix that was meant).
+ */
+int pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr,
+		     uint8_t *len, char *err, size_t errlen);
+/** A port P or range P-Q, 0..65535. */
+int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
+			 size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Capture: workers copy chosen packets into per-worker rings, without  */
