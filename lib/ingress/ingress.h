@@ -154,6 +154,9 @@ enum ingress_scope {
 	INGRESS_SCOPE_MAX
 };
 
+/** The names of the modes and scopes, indexed by the enum. */
+extern const char *const ingress_mode_names[INGRESS_MODE_MAX];
+extern const char *const ingress_scope_names[INGRESS_SCOPE_MAX];
 /** "off", "none", "lock", "rwlock", "rcu"; NULL if m is out of range. Thread-safe. */
 const char *ingress_mode_name(enum ingress_mode m);
 /**

@@ -430,6 +430,9 @@ int mib_field_lookup(const char *group, const char *field);
 /** Short one-line description of field f (for HELP texts). */
 const char *mib_field_help(unsigned int f);
 
+/** "percpu", "shared" (resp. "field", "lcore"), indexed by the enum. */
+extern const char *const mib_layout_names[MIB_LAYOUT_MAX];
+extern const char *const mib_fold_names[MIB_FOLD_MAX];
 const char *mib_layout_name(enum mib_layout l);
 const char *mib_fold_name(enum mib_fold f);
 /** Parse "percpu"/"shared" (resp. "field"/"lcore"); -EINVAL if unknown. */

@@ -73,7 +73,9 @@ struct pkt_templates {
 	uint16_t max_len;
 };
 
-/** Fill c with pktpath's defaults (see --help). */
+/** Fill c with pktpath's defaults (see --help; ttl 64, which no option
+ *  sets). pktpath's option table holds the same defaults, and its unit test
+ *  checks that the two agree. */
 void pkt_flow_conf_default(struct pkt_flow_conf *c);
 
 /**
@@ -140,9 +142,38 @@ struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
  */
 int pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed);
 
+/** --pool-layout: rte_pktmbuf_pool_create()'s, or PKT_POOL_PACKED. */
+enum pkt_pool_layout { PKT_POOL_LAYOUT_PAGE, PKT_POOL_LAYOUT_PACKED, PKT_POOL_LAYOUT_MAX };
+/** --pool-order: as created, or PKT_POOL_SHUFFLE. */
+enum pkt_pool_order { PKT_POOL_ORDER_ADDRESS, PKT_POOL_ORDER_SHUFFLE, PKT_POOL_ORDER_MAX };
+
+/** Names of the pool layouts and orders ("page", "packed"; "address",
+ *  "shuffle"), indexed by the enum. */
+extern const char *const pkt_pool_layout_names[PKT_POOL_LAYOUT_MAX];
+extern const char *const pkt_pool_order_names[PKT_POOL_ORDER_MAX];
+
+/** The name, or "?" out of range. Thread-safe. */
+const char *pkt_pool_layout_name(enum pkt_pool_layout l);
+const char *pkt_pool_order_name(enum pkt_pool_order o);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
+int pkt_pool_layout_parse(const char *s, enum pkt_pool_layout *out);
+int pkt_pool_order_parse(const char *s, enum pkt_pool_order *out);
+
+/** pkt_pool_create()'s flags for a layout and an order. */
+static inline unsigned int
+pkt_pool_flags(enum pkt_pool_layout l, enum pkt_pool_order o)
+{
+	return (l == PKT_POOL_LAYOUT_PACKED ? PKT_POOL_PACKED : 0u) |
+	       (o == PKT_POOL_ORDER_SHUFFLE ? PKT_POOL_SHUFFLE : 0u);
+}
+
 enum pkt_alloc { PKT_ALLOC_REUSE, PKT_ALLOC_BULK, PKT_ALLOC_MAX };
 
+/** "reuse", "bulk", indexed by enum pkt_alloc. */
+extern const char *const pkt_alloc_names[PKT_ALLOC_MAX];
+/** The name, or "?" out of range. Thread-safe. */
 const char *pkt_alloc_name(enum pkt_alloc a);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
 int pkt_alloc_parse(const char *s, enum pkt_alloc *out);
 
 /** One worker's generator. */
@@ -289,7 +320,11 @@ enum pkt_capture_what {
 	PKT_CAPTURE_MAX
 };
 
+/** "drops", "marked", "all", indexed by enum pkt_capture_what. */
+extern const char *const pkt_capture_what_names[PKT_CAPTURE_MAX];
+/** The name, or "?" out of range. Thread-safe. */
 const char *pkt_capture_what_name(enum pkt_capture_what w);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
 int pkt_capture_what_parse(const char *s, enum pkt_capture_what *out);
 
 /** A copied frame. */
