@@ -103,7 +103,7 @@ bad "--rxq: '4294967297:0.0' is not LCORE:PORT.QUEUE" --source port --rxq 429496
 printf '[pktpath]\nburst = 0x20\n' > "$TMP/hex.ini"
 bad "hex.ini:2: burst: '0x20' is not a decimal number (hexadecimal is not accepted)" --config "$TMP/hex.ini"
 printf 'default pass\nprio 0x10 action drop\n' > "$TMP/hex.rules"
-bad "hex.rules:2: bad prio '0x10' (expected a number 0..65535)" --rules "$TMP/hex.rules"
+bad "hex.rules:2: prio: '0x10' is not a decimal number (hexadecimal is not accepted)" --rules "$TMP/hex.rules"
 "$PKTPATH" $(eal dec) -- --http 127.0.0.1:0 --duration 0.5 --warmup 0 --quiet --burst 010 \
 	--dport 080 --udp-ports 0080 --json "$TMP/dec.json" > "$TMP/dec.txt" 2>&1 ||
 	{ cat "$TMP/dec.txt"; fail "decimal run"; }
