@@ -51,8 +51,9 @@ struct app_opt {
 	enum app_help help_mode; /* APP_OPT_HELP */
 	const char *def;	/* the default value, or NULL */
 	const char *def_doc;	/* the default in words, when def cannot say it */
-	const char *help;	/* what it does; `code` is markdown, dropped in
-				 * --help and the INI file */
+	const char *help;	/* what it does, without range or default; in
+				 * markdown (`code`, [section](#anchor)), made
+				 * plain text in --help and the INI file */
 	bool no_ini;		/* not an INI key (--config, the help options) */
 };
 
