@@ -77,23 +77,6 @@ signals_init(void)
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
-/* "--help" after "--" is answered without starting EAL. */
-static bool
-wants_help(int argc, char **argv)
-{
-	int i;
-	bool app = false;
-
-	for (i = 1; i < argc; i++) {
-		if (!app && strcmp(argv[i], "--") == 0)
-			app = true;
-		else if (app && (strcmp(argv[i], "--help") == 0 ||
-				 strcmp(argv[i], "-h") == 0))
-			return true;
-	}
-	return false;
-}
-
 static void
 usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noreturn;
 
@@ -157,7 +140,8 @@ setup_workers(struct app *a)
 	uint16_t nb_ports = rte_eth_dev_count_avail();
 
 	/* A packed mbuf may span two pages: contiguous for DMA only as VA. */
-	if (o->pool_packed && rte_eal_iova_mode() != RTE_IOVA_VA)
+	if (o->pool_layout == PKT_POOL_LAYOUT_PACKED &&
+	    rte_eal_iova_mode() != RTE_IOVA_VA)
 		usage_exit("pktpath: --pool-layout packed: needs IOVA as VA "
 			   "(EAL --iova-mode=va); the EAL chose PA");
 
@@ -448,8 +432,8 @@ run_info(const struct app *a)
 		"main_worker", o->main_worker,
 		"mib_layout", mib_layout_name(o->mib_layout),
 		"fold", mib_fold_name(o->fold),
-		"pool_layout", o->pool_packed ? "packed" : "page",
-		"pool_order", o->pool_shuffle ? "shuffle" : "address",
+		"pool_layout", pkt_pool_layout_name(o->pool_layout),
+		"pool_order", pkt_pool_order_name(o->pool_order),
 		"duration_s", o->duration_s,
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,
@@ -681,10 +665,12 @@ main(int argc, char **argv)
 {
 	struct app *a = &the_app;
 	struct stats_conf sc;
+	enum app_help help = app_options_wants_help(argc, argv);
 	int ret, rc;
 
-	if (wants_help(argc, argv)) {
-		app_options_usage(argv[0]);
+	/* --help and its kin need no EAL */
+	if (help != APP_HELP_NONE) {
+		app_options_help(stdout, help, argv[0]);
 		return 0;
 	}
 	/* EAL rewrites argv: keep a copy for the JSON "args". */

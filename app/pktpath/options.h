@@ -6,11 +6,23 @@
  * Application options: the command line after "--", optionally on top of an
  * INI file (--config FILE, section [pktpath], keys are the long option names
  * without dashes). The command line overrides the file.
+ *
+ * One table (options_table.c) describes every option: its name (the long
+ * option and the INI key), its argument, its default, its help and how its
+ * value is parsed (a type and a range, or a function). getopt_long's options,
+ * app_options_default(), the INI keys, --help, --help-ini (config/default.ini)
+ * and --help-markdown (README.md's options table) all come from it; the
+ * integration test options.sh fails when the shipped files differ from it.
+ * Files: options.c (getopt, INI, defaults), options_table.c (the table and
+ * the app's enum names), options_value.c (value parsers), options_check.c
+ * (checks across options), options_help.c (the generated texts).
+ * Nothing here is thread-safe: options are parsed once, before any thread.
  */
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_config.h>
 
@@ -19,8 +31,25 @@
 #include "path.h"
 #include "pkt.h"
 
+/* The application's own choices, each with its names indexed by the enum
+ * (the libraries' enums have theirs next to them: mib_fold_names, ...). */
 enum app_source { APP_SRC_GEN, APP_SRC_PORT, APP_SRC_MAX };
+extern const char *const app_source_names[APP_SRC_MAX];	/* gen, port */
 enum app_path { APP_PATH_FULL, APP_PATH_RXONLY, APP_PATH_MAX };
+extern const char *const app_path_names[APP_PATH_MAX];	/* full, rx-only */
+enum app_rx_csum { APP_CSUM_AUTO, APP_CSUM_HW, APP_CSUM_SW, APP_CSUM_MAX };
+extern const char *const app_rx_csum_names[APP_CSUM_MAX];	/* auto, hw, sw */
+enum app_csum_partial { APP_PARTIAL_AUTO, APP_PARTIAL_ON, APP_PARTIAL_OFF,
+			APP_PARTIAL_MAX };
+extern const char *const app_csum_partial_names[APP_PARTIAL_MAX]; /* auto, on, off */
+enum app_ingress_kind { APP_KIND_RULES, APP_KIND_PCAP_FILTER, APP_KIND_BPF,
+			APP_KIND_MAX };
+extern const char *const app_ingress_kind_names[APP_KIND_MAX]; /* rules, pcap-filter, bpf */
+/* --unpolled-queues refuse|warn, stored as unpolled_warn */
+extern const char *const app_unpolled_names[2];
+
+/* --rxd's default: fitted to a driver's limits where --rxd is refused. */
+#define APP_RXD_DEFAULT 1024
 
 struct app_rxq {
 	unsigned int lcore;
@@ -52,18 +81,16 @@ struct app_options {
 	bool prefetch;
 	char template_file[PATH_MAX];
 	uint32_t mbufs;		/* per worker pool */
-	bool pool_packed;	/* --pool-layout packed (pkt_pool_create()) */
-	bool pool_shuffle;	/* --pool-order shuffle (pkt_pool_shuffle()) */
+	enum pkt_pool_layout pool_layout;	/* --pool-layout */
+	enum pkt_pool_order pool_order;		/* --pool-order */
 
 	/* ports */
 	unsigned int n_rxq;
 	struct app_rxq rxq[RTE_MAX_LCORE];
 	uint16_t rxd;
 	bool promisc;
-	enum app_rx_csum { APP_CSUM_AUTO, APP_CSUM_HW, APP_CSUM_SW,
-			   APP_CSUM_MAX } rx_csum;
-	enum app_csum_partial { APP_PARTIAL_AUTO, APP_PARTIAL_ON,
-				APP_PARTIAL_OFF, APP_PARTIAL_MAX } csum_partial;
+	enum app_rx_csum rx_csum;
+	enum app_csum_partial csum_partial;
 	uint16_t mbuf_size;	/* port pools' data room; 0: the default, or
 				 * what the driver needs (net_af_packet framesz) */
 	uint16_t mtu;		/* 0: the device's */
@@ -83,8 +110,7 @@ struct app_options {
 	bool kernel_pim;		/* --pim: CONFIG_IP_PIMSM_V2 */
 
 	/* ingress */
-	enum app_ingress_kind { APP_KIND_RULES, APP_KIND_PCAP_FILTER, APP_KIND_BPF,
-				APP_KIND_MAX } ingress_kind;
+	enum app_ingress_kind ingress_kind;
 	char filter[1024];		/* --filter EXPR */
 	struct ingress_verdict_conf filter_verdict;
 	char bpf_obj[PATH_MAX];
@@ -125,16 +151,33 @@ bool app_options_want_ingress(const struct app_options *o);
 
 /*
  * Parse argc/argv (argv[0] is the program name, as after rte_eal_init()).
- * Returns 0; 1 if --help was printed (exit 0); -1 on a user error, with one
- * line naming the option (or the file and line) already printed on stderr.
+ * Returns 0; 1 if --help, --help-ini or --help-markdown was printed (exit
+ * 0); -1 on a user error, with one line naming the option (or the file and
+ * line) already printed on stderr.
  */
 int app_options_parse(int argc, char **argv, struct app_options *o);
 
-/* Defaults (what --help prints). */
+/* Defaults: every option's table default, applied by its own parser. */
 void app_options_default(struct app_options *o);
 
-/* Print --help to stdout. */
-void app_options_usage(const char *prog);
+/* What the help options print. */
+enum app_help { APP_HELP_NONE, APP_HELP_USAGE, APP_HELP_INI, APP_HELP_MARKDOWN };
+
+/* --help: usage and every option, its argument, range and default. */
+void app_options_usage(FILE *f, const char *prog);
+/* --help-ini: every option as an INI file for --config (config/default.ini). */
+void app_options_ini(FILE *f);
+/* --help-markdown: the options table of README.md. */
+void app_options_markdown(FILE *f);
+/* Print what h asks for (APP_HELP_NONE prints nothing). */
+void app_options_help(FILE *f, enum app_help h, const char *prog);
+
+/*
+ * The help option among the application's arguments (after the first "--"
+ * of argv, spelled in full: --help, -h, --help-ini, --help-markdown), so
+ * that main() prints it before EAL starts; APP_HELP_NONE if there is none.
+ */
+enum app_help app_options_wants_help(int argc, char **argv);
 
 const char *app_source_name(enum app_source s);
 const char *app_path_name(enum app_path p);
@@ -143,8 +186,7 @@ const char *app_path_name(enum app_path p);
 static inline unsigned int
 app_pool_flags(const struct app_options *o)
 {
-	return (o->pool_packed ? PKT_POOL_PACKED : 0u) |
-	       (o->pool_shuffle ? PKT_POOL_SHUFFLE : 0u);
+	return pkt_pool_flags(o->pool_layout, o->pool_order);
 }
 
 #endif

@@ -21,7 +21,6 @@
 #include "port.h"
 
 #define MBUF_CACHE 256
-#define DFLT_RXD 1024		/* --rxd's default: adjusted, not refused */
 
 /* PMDs whose RX queues exist and receive whether or not they are
  * configured: net_af_packet opens one packet socket per queue pair at
@@ -159,7 +158,7 @@ __rxd(struct app *a, struct app_port *p, const struct rte_eth_dev_info *info,
 	uint16_t want = *rxd;
 	int rc;
 
-	if (want != DFLT_RXD &&
+	if (want != APP_RXD_DEFAULT &&
 	    (want < l->nb_min || want > l->nb_max ||
 	     (l->nb_align > 1 && want % l->nb_align != 0))) {
 		fprintf(stderr, "pktpath: --rxd %u: port %u (%s) takes %u..%u RX "

@@ -870,6 +870,194 @@ test_pool_shuffle(void **state)
 	rte_mempool_free(mp);
 }
 
+/* ---- pkt_parse_*(): numbers, addresses, prefixes, port ranges ---- */
+
+static void
+test_parse(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t lo, hi, want;
+		int rc;
+		const char *err;
+	} nums[] = {
+		{ "0", 0, 9, 0, 0, NULL },
+		{ "010", 0, 99, 10, 0, NULL },	/* leading zeros are decimal */
+		{ "0009", 0, 9, 9, 0, NULL },
+		{ "18446744073709551615", 0, UINT64_MAX, UINT64_MAX, 0, NULL },
+		{ "18446744073709551616", 0, UINT64_MAX, 0, -ERANGE,
+		  "'18446744073709551616' is out of range 0..18446744073709551615" },
+		{ "99999999999999999999999", 0, 65535, 0, -ERANGE,
+		  "'99999999999999999999999' is out of range 0..65535" },
+		{ "10", 11, 20, 0, -ERANGE, "'10' is out of range 11..20" },
+		{ "0x10", 0, 99, 0, -EINVAL,
+		  "'0x10' is not a decimal number (hexadecimal is not accepted)" },
+		{ "0X1", 0, 99, 0, -EINVAL,
+		  "'0X1' is not a decimal number (hexadecimal is not accepted)" },
+		{ "", 0, 9, 0, -EINVAL, "'' is not a number" },
+		{ NULL, 0, 9, 0, -EINVAL, "'' is not a number" },
+		{ "+5", 0, 9, 0, -EINVAL, "'+5' is not a number" },
+		{ "-0", 0, 9, 0, -EINVAL, "'-0' is not a number" },
+		{ " 5", 0, 9, 0, -EINVAL, "' 5' is not a number" },
+		{ "5 ", 0, 9, 0, -EINVAL, "'5 ' is not a number" },
+		{ "99999999999999999999999x", 0, 9, 0, -EINVAL,
+		  "'99999999999999999999999x' is not a number" },
+	};
+	static const struct {
+		const char *s;
+		bool host_bits;
+		uint32_t addr;
+		uint8_t len;
+		const char *err;
+	} prefixes[] = {
+		{ "10.0.0.0/8", false, IP4(10, 0, 0, 0), 8, NULL },
+		{ "10.1.2.3", false, IP4(10, 1, 2, 3), 32, NULL },
+		{ "0.0.0.0/0", false, 0, 0, NULL },
+		{ "10.0.0.0/08", false, IP4(10, 0, 0, 0), 8, NULL },
+		{ "198.51.100.1/24", true, IP4(198, 51, 100, 1), 24, NULL },
+		{ "198.51.100.1/24", false, 0, 0,
+		  "'198.51.100.1/24' has host bits set (did you mean 198.51.100.0/24?)" },
+		{ "10.0.0.0/33", true, 0, 0,
+		  "'10.0.0.0/33' is not an address A.B.C.D[/LEN]: length '33' is out of range 0..32" },
+		{ "10.0.0.0/", true, 0, 0,
+		  "'10.0.0.0/' is not an address A.B.C.D[/LEN]: length '' is not a number" },
+		{ "10.0.0.0/0x8", true, 0, 0,
+		  "'10.0.0.0/0x8' is not an address A.B.C.D[/LEN]: length '0x8' is not a decimal "
+		  "number (hexadecimal is not accepted)" },
+		{ "10.0.0", true, 0, 0, "'10.0.0' is not an address A.B.C.D[/LEN]" },
+		{ "010.0.0.1", true, 0, 0, "'010.0.0.1' is not an address A.B.C.D[/LEN]" },
+		{ "0x0a.0.0.1", true, 0, 0, "'0x0a.0.0.1' is not an address A.B.C.D[/LEN]" },
+		{ "256.0.0.1", true, 0, 0, "'256.0.0.1' is not an address A.B.C.D[/LEN]" },
+		{ "/8", true, 0, 0, "'/8' is not an address A.B.C.D[/LEN]" },
+		{ "1.2.3.4 ", true, 0, 0, "'1.2.3.4 ' is not an address A.B.C.D[/LEN]" },
+		{ "", true, 0, 0, "'' is not an address A.B.C.D[/LEN]" },
+		{ NULL, true, 0, 0, "'' is not an address A.B.C.D[/LEN]" },
+	};
+	static const struct {
+		const char *s;
+		uint16_t lo, hi;
+		const char *err;
+	} ports[] = {
+		{ "9", 9, 9, NULL },
+		{ "080", 80, 80, NULL },
+		{ "0-65535", 0, 65535, NULL },
+		{ "1024-1024", 1024, 1024, NULL },
+		{ "200-100", 0, 0, "'200-100': range is reversed" },
+		{ "70000", 0, 0, "'70000' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "1-70000", 0, 0, "'1-70000' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "0x50", 0, 0, "'0x50' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "-5", 0, 0, "'-5' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "5-", 0, 0, "'5-' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "1-2-3", 0, 0, "'1-2-3' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "", 0, 0, "'' is not a port or range P-Q (decimal, 0..65535)" },
+		{ "111111111111111111111111111111111", 0, 0,
+		  "'111111111111111111111111111111111' is not a port or range P-Q (decimal, 0..65535)" },
+	};
+	char err[256];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(nums); i++) {
+		uint64_t v = 0x5a5a;
+		int rc = pkt_parse_u64(nums[i].s, nums[i].lo, nums[i].hi, &v, err,
+				       sizeof(err));
+
+		if (rc != nums[i].rc || (rc == 0 && v != nums[i].want) ||
+		    (rc != 0 && (v != 0x5a5a || strcmp(err, nums[i].err) != 0)))
+			fail_msg("number '%s': rc %d value %" PRIu64 " err \"%s\"",
+				 nums[i].s ? nums[i].s : "(null)", rc, v, rc ? err : "");
+	}
+	for (i = 0; i < RTE_DIM(prefixes); i++) {
+		uint32_t a = 7;
+		uint8_t l = 7;
+		int rc = pkt_parse_prefix(prefixes[i].s, prefixes[i].host_bits, &a, &l,
+					  err, sizeof(err));
+
+		if (prefixes[i].err == NULL ?
+		    rc != 0 || a != prefixes[i].addr || l != prefixes[i].len :
+		    rc != -EINVAL || a != 7 || l != 7 || strcmp(err, prefixes[i].err) != 0)
+			fail_msg("prefix '%s': rc %d %08x/%u err \"%s\"",
+				 prefixes[i].s ? prefixes[i].s : "(null)", rc, a, l,
+				 rc ? err : "");
+	}
+	for (i = 0; i < RTE_DIM(ports); i++) {
+		uint16_t lo = 7, hi = 7;
+		int rc = pkt_parse_port_range(ports[i].s, &lo, &hi, err, sizeof(err));
+
+		if (ports[i].err == NULL ?
+		    rc != 0 || lo != ports[i].lo || hi != ports[i].hi :
+		    rc != -EINVAL || lo != 7 || hi != 7 || strcmp(err, ports[i].err) != 0)
+			fail_msg("ports '%s': rc %d %u-%u err \"%s\"", ports[i].s, rc,
+				 lo, hi, rc ? err : "");
+	}
+	{
+		uint32_t lo = 7, hi = 7;
+
+		assert_int_equal(pkt_parse_ipv4_range("10.0.0.9-10.0.0.1", &lo, &hi, err,
+						      sizeof(err)), -EINVAL);
+		assert_string_equal(err, "'10.0.0.9-10.0.0.1': range is reversed");
+		assert_int_equal(pkt_parse_ipv4_range("10.0.0.1-10.0.0", &lo, &hi, err,
+						      sizeof(err)), -EINVAL);
+		assert_string_equal(err, "'10.0.0.1-10.0.0' is not an IPv4 address or range A-B");
+		assert_int_equal(lo, 7);
+		assert_int_equal(pkt_parse_ipv4_range("255.255.255.255-255.255.255.255",
+						      &lo, &hi, err, sizeof(err)), 0);
+		assert_int_equal(lo, UINT32_MAX);
+		assert_int_equal(hi, UINT32_MAX);
+		assert_int_equal(pkt_parse_ipv4_range("10.0.0.1", &lo, &hi, err,
+						      sizeof(err)), 0);
+		assert_int_equal(lo, IP4(10, 0, 0, 1));
+		assert_int_equal(hi, IP4(10, 0, 0, 1));
+		assert_int_equal(pkt_parse_ipv4("1.2.3.04", &lo, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "'1.2.3.04' is not an IPv4 address A.B.C.D");
+		assert_int_equal(pkt_parse_ipv4("224.0.0.1", &lo, err, sizeof(err)), 0);
+		assert_int_equal(lo, IP4(224, 0, 0, 1));
+	}
+	/* A short buffer truncates the reason, never overflows. */
+	assert_int_equal(pkt_parse_u64("0x1", 0, 9, &(uint64_t){ 0 }, err, 8), -EINVAL);
+	assert_string_equal(err, "'0x1' i");
+}
+
+/* The enums' name tables: every entry named, name() and parse() agree. */
+static void
+test_names(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < PKT_POOL_LAYOUT_MAX; i++) {
+		enum pkt_pool_layout l = PKT_POOL_LAYOUT_MAX;
+
+		assert_non_null(pkt_pool_layout_names[i]);
+		assert_string_equal(pkt_pool_layout_name(i), pkt_pool_layout_names[i]);
+		assert_int_equal(pkt_pool_layout_parse(pkt_pool_layout_names[i], &l), 0);
+		assert_int_equal(l, i);
+	}
+	for (i = 0; i < PKT_POOL_ORDER_MAX; i++) {
+		enum pkt_pool_order o = PKT_POOL_ORDER_MAX;
+
+		assert_non_null(pkt_pool_order_names[i]);
+		assert_string_equal(pkt_pool_order_name(i), pkt_pool_order_names[i]);
+		assert_int_equal(pkt_pool_order_parse(pkt_pool_order_names[i], &o), 0);
+		assert_int_equal(o, i);
+	}
+	for (i = 0; i < PKT_CAPTURE_MAX; i++) {
+		enum pkt_capture_what w = PKT_CAPTURE_MAX;
+
+		assert_non_null(pkt_capture_what_names[i]);
+		assert_string_equal(pkt_capture_what_name(i), pkt_capture_what_names[i]);
+		assert_int_equal(pkt_capture_what_parse(pkt_capture_what_names[i], &w), 0);
+		assert_int_equal(w, i);
+	}
+	for (i = 0; i < PKT_ALLOC_MAX; i++)
+		assert_string_equal(pkt_alloc_name(i), pkt_alloc_names[i]);
+	assert_string_equal(pkt_pool_layout_name(PKT_POOL_LAYOUT_MAX), "?");
+	assert_int_equal(pkt_pool_order_parse("random", &(enum pkt_pool_order){ 0 }), -EINVAL);
+	assert_int_equal(pkt_pool_flags(PKT_POOL_LAYOUT_PAGE, PKT_POOL_ORDER_ADDRESS), 0);
+	assert_int_equal(pkt_pool_flags(PKT_POOL_LAYOUT_PACKED, PKT_POOL_ORDER_SHUFFLE),
+			 PKT_POOL_PACKED | PKT_POOL_SHUFFLE);
+}
+
 int
 main(void)
 {
@@ -885,6 +1073,8 @@ main(void)
 		cmocka_unit_test(test_gen_reuse),
 		cmocka_unit_test(test_gen_bulk),
 		cmocka_unit_test(test_gen_errors),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, __pkt_setup, __pkt_teardown);

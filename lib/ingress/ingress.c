@@ -35,21 +35,21 @@ RTE_LOG_REGISTER(ingress_logtype, pktpath.ingress, INFO);
 /* Names                                                             */
 /* ---------------------------------------------------------------- */
 
-static const char *const mode_names[] = {
+const char *const ingress_mode_names[] = {
 	[INGRESS_OFF] = "off", [INGRESS_NONE] = "none", [INGRESS_LOCK] = "lock",
 	[INGRESS_RWLOCK] = "rwlock", [INGRESS_RCU] = "rcu",
 };
-static_assert(RTE_DIM(mode_names) == INGRESS_MODE_MAX, "mode_names");
+static_assert(RTE_DIM(ingress_mode_names) == INGRESS_MODE_MAX, "mode_names");
 
-static const char *const scope_names[] = {
+const char *const ingress_scope_names[] = {
 	[INGRESS_SCOPE_PACKET] = "packet", [INGRESS_SCOPE_BURST] = "burst",
 };
-static_assert(RTE_DIM(scope_names) == INGRESS_SCOPE_MAX, "scope_names");
+static_assert(RTE_DIM(ingress_scope_names) == INGRESS_SCOPE_MAX, "scope_names");
 
 const char *
 ingress_mode_name(enum ingress_mode m)
 {
-	return (unsigned int)m < INGRESS_MODE_MAX ? mode_names[m] : NULL;
+	return (unsigned int)m < INGRESS_MODE_MAX ? ingress_mode_names[m] : NULL;
 }
 
 int
@@ -58,7 +58,7 @@ ingress_mode_parse(const char *s, enum ingress_mode *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < INGRESS_MODE_MAX; i++)
-		if (strcmp(s, mode_names[i]) == 0) {
+		if (strcmp(s, ingress_mode_names[i]) == 0) {
 			*out = (enum ingress_mode)i;
 			return 0;
 		}
@@ -68,7 +68,7 @@ ingress_mode_parse(const char *s, enum ingress_mode *out)
 const char *
 ingress_scope_name(enum ingress_scope s)
 {
-	return (unsigned int)s < INGRESS_SCOPE_MAX ? scope_names[s] : NULL;
+	return (unsigned int)s < INGRESS_SCOPE_MAX ? ingress_scope_names[s] : NULL;
 }
 
 int
@@ -77,7 +77,7 @@ ingress_scope_parse(const char *s, enum ingress_scope *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < INGRESS_SCOPE_MAX; i++)
-		if (strcmp(s, scope_names[i]) == 0) {
+		if (strcmp(s, ingress_scope_names[i]) == 0) {
 			*out = (enum ingress_scope)i;
 			return 0;
 		}
@@ -162,7 +162,7 @@ ingress_create(unsigned int n_workers, enum ingress_mode mode,
 		ing->w[i].lcore = LCORE_ID_ANY;
 	}
 	INGRESS_LOG(DEBUG, "hook for %u workers, mode %s, scope %s, %s",
-		    n_workers, mode_names[mode], scope_names[scope],
+		    n_workers, ingress_mode_names[mode], ingress_scope_names[scope],
 		    initial ? ingress_classifier_desc(initial) : "no classifier");
 	return ing;
 }
@@ -334,8 +334,8 @@ wait_workers(struct ingress *ing, uint32_t cfg)
 				INGRESS_LOG(WARNING,
 					    "flip to %s/%s: waiting %" PRIu64
 					    " ms for worker %u (lcore %u); does its loop call ingress_worker_quiescent() or ingress_worker_stop()?",
-					    mode_names[__INGRESS_CFG_MODE(cfg)],
-					    scope_names[__INGRESS_CFG_SCOPE(cfg)],
+					    ingress_mode_names[__INGRESS_CFG_MODE(cfg)],
+					    ingress_scope_names[__INGRESS_CFG_SCOPE(cfg)],
 					    (rte_rdtsc() - t0) * 1000 / hz, i,
 					    __atomic_load_n(&ing->w[i].lcore,
 							    __ATOMIC_RELAXED));
@@ -381,7 +381,8 @@ ingress_set_mode(struct ingress *ing, enum ingress_mode mode)
 		set_cfg(ing, __INGRESS_CFG(mode, __INGRESS_CFG_SCOPE(old)));
 		mib_inc(&c->mib, MIB_F(INGRESS, MODEFLIPS));
 		INGRESS_LOG(DEBUG, "mode %s -> %s",
-			    mode_names[__INGRESS_CFG_MODE(old)], mode_names[mode]);
+			    ingress_mode_names[__INGRESS_CFG_MODE(old)],
+			    ingress_mode_names[mode]);
 	}
 	pthread_mutex_unlock(&c->mtx);
 	return rc;

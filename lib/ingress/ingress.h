@@ -158,6 +158,9 @@ enum ingress_scope {
 	INGRESS_SCOPE_MAX
 };
 
+/** The names of the modes and scopes, indexed by the enum. */
+extern const char *const ingress_mode_names[INGRESS_MODE_MAX];
+extern const char *const ingress_scope_names[INGRESS_SCOPE_MAX];
 /** "off", "none", "lock", "rwlock", "rcu"; NULL if m is out of range. Thread-safe. */
 const char *ingress_mode_name(enum ingress_mode m);
 /**
@@ -890,6 +893,8 @@ enum ingress_bpf_engine {
 	INGRESS_BPF_ENGINE_MAX
 };
 
+/** The engines' names, indexed by enum ingress_bpf_engine. */
+extern const char *const ingress_bpf_engine_names[INGRESS_BPF_ENGINE_MAX];
 /** "jit", "interp", "libpcap"; NULL if out of range. Thread-safe. */
 const char *ingress_bpf_engine_name(enum ingress_bpf_engine e);
 /** Parse an engine name. @return 0, or -EINVAL. Thread-safe. */

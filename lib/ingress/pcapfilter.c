@@ -153,7 +153,7 @@ static const struct ingress_classifier_ops pf_ops = {
 	.free = pf_free,
 };
 
-static const char *const engine_names[INGRESS_BPF_ENGINE_MAX] = {
+const char *const ingress_bpf_engine_names[INGRESS_BPF_ENGINE_MAX] = {
 	[INGRESS_BPF_JIT] = "jit",
 	[INGRESS_BPF_INTERP] = "interp",
 	[INGRESS_BPF_LIBPCAP] = "libpcap",
@@ -162,7 +162,7 @@ static const char *const engine_names[INGRESS_BPF_ENGINE_MAX] = {
 const char *
 ingress_bpf_engine_name(enum ingress_bpf_engine e)
 {
-	return (unsigned int)e < INGRESS_BPF_ENGINE_MAX ? engine_names[e] : NULL;
+	return (unsigned int)e < INGRESS_BPF_ENGINE_MAX ? ingress_bpf_engine_names[e] : NULL;
 }
 
 int
@@ -171,7 +171,7 @@ ingress_bpf_engine_parse(const char *s, enum ingress_bpf_engine *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < INGRESS_BPF_ENGINE_MAX; i++) {
-		if (strcmp(s, engine_names[i]) == 0) {
+		if (strcmp(s, ingress_bpf_engine_names[i]) == 0) {
 			*out = (enum ingress_bpf_engine)i;
 			return 0;
 		}
@@ -322,9 +322,9 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 		}
 	}
 	pcap_freecode(&fp);
-	INGRESS_LOG(DEBUG, "filter '%s': engine %s", expr, engine_names[c->engine]);
+	INGRESS_LOG(DEBUG, "filter '%s': engine %s", expr, ingress_bpf_engine_names[c->engine]);
 	snprintf(desc, sizeof(desc), "pcap-filter '%.96s' %s -> %s", expr,
-		 engine_names[c->engine],
+		 ingress_bpf_engine_names[c->engine],
 		 v->marked ? "mark" : v->action == INGRESS_ACT_DROP ? "drop" : "pass");
 	*out = ingress_classifier_create(&pf_ops, c, desc);
 	if (*out == NULL) {	/* c was freed by ingress_classifier_create */

@@ -8,10 +8,11 @@
  *   default pass|drop
  *
  * Every error is reported as "NAME:LINE: reason", the first one only.
+ * Numbers, prefixes and ports are pkt_parse_*()'s (lib/pkt): decimal, the
+ * whole word, ranges checked, with the reasons the options give for the same
+ * mistake ("NAME:LINE: dport: '70000' is not a port or range P-Q ...").
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +20,10 @@
 #include <string.h>
 
 #include "ingress_pvt.h"
+#include "pkt.h"
 
 #define MAX_TOKENS 32
+#define PARSE_WHY_LEN 192
 
 struct parser {
 	const char *name;
@@ -46,116 +49,55 @@ fail(struct parser *p, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* Strict unsigned decimal: digits only, no sign, no leading junk; value in
- * *v (saturated at UINT64_MAX / 10 overflow). Returns false if not a number. */
-static bool
-parse_dec(const char *s, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (*s == '\0')
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		if (x > UINT64_MAX / 10 - 9)
-			x = UINT64_MAX / 10;	/* out of any range we accept */
-		else
-			x = x * 10 + (uint64_t)(*s - '0');
-	}
-	*v = x;
-	return true;
-}
-
-/* A number in lo..hi named what; error text on failure. */
+/* A number in lo..hi for key: pkt_parse_u64()'s decimal, and its reason. */
 static int
 parse_num(struct parser *p, const char *key, const char *s, uint64_t lo,
 	  uint64_t hi, uint64_t *v)
 {
-	if (!parse_dec(s, v))
-		return fail(p, -EINVAL, "bad %s '%s' (expected a number %"
-			    PRIu64 "..%" PRIu64 ")", key, s, lo, hi);
-	if (*v < lo || *v > hi)
-		return fail(p, -EINVAL, "%s %s out of range (%" PRIu64 "..%"
-			    PRIu64 ")", key, s, lo, hi);
+	char why[PARSE_WHY_LEN];
+
+	if (pkt_parse_u64(s, lo, hi, v, why, sizeof(why)) != 0)
+		return fail(p, -EINVAL, "%s: %s", key, why);
 	return 0;
 }
 
+/* A number in 0..hi, or one of the words alt names: a word that is not
+ * one of them gets "'s' is not WHAT", a number pkt_parse_u64()'s reason. */
+static int
+parse_num_or(struct parser *p, const char *key, const char *s, uint64_t hi,
+	     const char *what, uint64_t *v)
+{
+	char why[PARSE_WHY_LEN];
+	int rc = pkt_parse_u64(s, 0, hi, v, why, sizeof(why));
+
+	if (rc == 0)
+		return 0;
+	if (rc == -ERANGE || (*s >= '0' && *s <= '9'))
+		return fail(p, -EINVAL, "%s: %s", key, why);
+	return fail(p, -EINVAL, "%s: '%s' is not %s", key, s, what);
+}
+
+/* A prefix (host bits clear): pkt_parse_prefix() and its reason. */
 static int
 parse_prefix(struct parser *p, const char *key, const char *s, uint32_t *addr,
 	     uint8_t *len)
 {
-	char buf[32];
-	const char *slash = strchr(s, '/');
-	size_t alen = slash ? (size_t)(slash - s) : strlen(s);
-	struct in_addr a;
-	uint64_t l = 32;
-	uint32_t mask;
+	char why[PARSE_WHY_LEN];
 
-	if (alen == 0 || alen >= sizeof(buf))
-		return fail(p, -EINVAL, "bad prefix '%s' for %s (expected A.B.C.D/L)",
-			    s, key);
-	memcpy(buf, s, alen);
-	buf[alen] = '\0';
-	if (inet_pton(AF_INET, buf, &a) != 1)
-		return fail(p, -EINVAL, "bad prefix '%s' for %s (expected A.B.C.D/L)",
-			    s, key);
-	if (slash != NULL) {
-		if (!parse_dec(slash + 1, &l))
-			return fail(p, -EINVAL,
-				    "bad prefix '%s' for %s (expected A.B.C.D/L, L 0..32)",
-				    s, key);
-		if (l > 32)
-			return fail(p, -EINVAL,
-				    "bad prefix '%s' for %s (length %s out of range 0..32)",
-				    s, key, slash + 1);
-	}
-	*addr = ntohl(a.s_addr);
-	*len = (uint8_t)l;
-	mask = l == 0 ? 0 : ~0u << (32 - l);
-	if (*addr & ~mask) {
-		struct in_addr n = { .s_addr = htonl(*addr & mask) };
-		char nb[INET_ADDRSTRLEN];
-
-		inet_ntop(AF_INET, &n, nb, sizeof(nb));
-		return fail(p, -EINVAL,
-			    "bad prefix '%s' for %s: host bits set (did you mean %s/%u?)",
-			    s, key, nb, (unsigned int)l);
-	}
+	if (pkt_parse_prefix(s, false, addr, len, why, sizeof(why)) != 0)
+		return fail(p, -EINVAL, "%s: %s", key, why);
 	return 0;
 }
 
+/* A port or range: pkt_parse_port_range() and its reason. */
 static int
 parse_ports(struct parser *p, const char *key, const char *s, uint16_t *lo,
 	    uint16_t *hi)
 {
-	char buf[16];
-	const char *dash = strchr(s, '-');
-	uint64_t a, b;
-	int rc;
+	char why[PARSE_WHY_LEN];
 
-	if (dash == NULL) {
-		rc = parse_num(p, key, s, 0, 65535, &a);
-		if (rc)
-			return rc;
-		*lo = *hi = (uint16_t)a;
-		return 0;
-	}
-	if ((size_t)(dash - s) >= sizeof(buf) || dash == s)
-		return fail(p, -EINVAL, "bad %s '%s' (expected P or LO-HI, 0..65535)",
-			    key, s);
-	memcpy(buf, s, dash - s);
-	buf[dash - s] = '\0';
-	if (!parse_dec(buf, &a) || !parse_dec(dash + 1, &b))
-		return fail(p, -EINVAL, "bad %s '%s' (expected P or LO-HI, 0..65535)",
-			    key, s);
-	if (a > 65535 || b > 65535)
-		return fail(p, -EINVAL, "%s %s out of range (0..65535)", key, s);
-	if (a > b)
-		return fail(p, -EINVAL, "%s range %s reversed (%" PRIu64 " > %"
-			    PRIu64 ")", key, s, a, b);
-	*lo = (uint16_t)a;
-	*hi = (uint16_t)b;
+	if (pkt_parse_port_range(s, lo, hi, why, sizeof(why)) != 0)
+		return fail(p, -EINVAL, "%s: %s", key, why);
 	return 0;
 }
 
@@ -215,15 +157,14 @@ parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 				r->proto = IPPROTO_TCP;
 			else if (strcmp(val, "icmp") == 0)
 				r->proto = IPPROTO_ICMP;
-			else if (parse_dec(val, &v)) {
-				if (v > 255)
-					return fail(p, -EINVAL,
-						    "proto %s out of range (0..255)", val);
+			else {
+				rc = parse_num_or(p, "proto", val, 255,
+						  "udp, tcp, icmp or a number 0..255",
+						  &v);
+				if (rc)
+					return rc;
 				r->proto = (uint8_t)v;
-			} else
-				return fail(p, -EINVAL,
-					    "bad proto '%s' (expected udp, tcp, icmp or 0..255)",
-					    val);
+			}
 			break;
 		case RULE_K_SRC:
 			rc = parse_prefix(p, "src", val, &r->src, &r->src_len);
@@ -250,12 +191,10 @@ parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 				r->vlan = RULE_VLAN_NONE;
 				break;
 			}
-			if (!parse_dec(val, &v))
-				return fail(p, -EINVAL,
-					    "bad vlan '%s' (expected 0..4095 or none)", val);
-			if (v > 4095)
-				return fail(p, -EINVAL, "vlan %s out of range (0..4095)",
-					    val);
+			rc = parse_num_or(p, "vlan", val, 4095,
+					  "a VLAN ID 0..4095 or none", &v);
+			if (rc)
+				return rc;
 			r->vlan = (uint16_t)v;
 			break;
 		case RULE_K_DSCP:

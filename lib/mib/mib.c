@@ -15,23 +15,23 @@
 #include "mib.h"
 #include "mib_pvt.h"
 
-static const char *const layout_names[] = {
+const char *const mib_layout_names[] = {
 	[MIB_LAYOUT_PERCPU] = "percpu", [MIB_LAYOUT_SHARED] = "shared" };
-static_assert(RTE_DIM(layout_names) == MIB_LAYOUT_MAX, "layout names");
-static const char *const fold_names[] = {
+static_assert(RTE_DIM(mib_layout_names) == MIB_LAYOUT_MAX, "layout names");
+const char *const mib_fold_names[] = {
 	[MIB_FOLD_FIELD] = "field", [MIB_FOLD_LCORE] = "lcore" };
-static_assert(RTE_DIM(fold_names) == MIB_FOLD_MAX, "fold names");
+static_assert(RTE_DIM(mib_fold_names) == MIB_FOLD_MAX, "fold names");
 
 const char *
 mib_layout_name(enum mib_layout l)
 {
-	return (unsigned int)l < MIB_LAYOUT_MAX ? layout_names[l] : "?";
+	return (unsigned int)l < MIB_LAYOUT_MAX ? mib_layout_names[l] : "?";
 }
 
 const char *
 mib_fold_name(enum mib_fold f)
 {
-	return (unsigned int)f < MIB_FOLD_MAX ? fold_names[f] : "?";
+	return (unsigned int)f < MIB_FOLD_MAX ? mib_fold_names[f] : "?";
 }
 
 int
@@ -40,7 +40,7 @@ mib_layout_parse(const char *s, enum mib_layout *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < MIB_LAYOUT_MAX; i++)
-		if (strcmp(s, layout_names[i]) == 0) {
+		if (strcmp(s, mib_layout_names[i]) == 0) {
 			*out = (enum mib_layout)i;
 			return 0;
 		}
@@ -53,7 +53,7 @@ mib_fold_parse(const char *s, enum mib_fold *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < MIB_FOLD_MAX; i++)
-		if (strcmp(s, fold_names[i]) == 0) {
+		if (strcmp(s, mib_fold_names[i]) == 0) {
 			*out = (enum mib_fold)i;
 			return 0;
 		}

@@ -571,6 +571,9 @@ const char *mib_group_help(enum mib_group g);
 const char *mib_kind_name(enum mib_kind k);
 const char *mib_role_name(enum mib_role r);
 
+/** "percpu", "shared" (resp. "field", "lcore"), indexed by the enum. */
+extern const char *const mib_layout_names[MIB_LAYOUT_MAX];
+extern const char *const mib_fold_names[MIB_FOLD_MAX];
 const char *mib_layout_name(enum mib_layout l);
 const char *mib_fold_name(enum mib_fold f);
 /** Parse "percpu"/"shared" (resp. "field"/"lcore"); -EINVAL if unknown. */

@@ -22,17 +22,17 @@ static_assert(sizeof(struct peer_entry) == 16, "4 shared entries per line");
 static_assert(sizeof(struct __peer_hot_line) == RTE_CACHE_LINE_SIZE,
 	      "one split entry per line");
 
-static const char *const layout_names[] = {
+const char *const peer_layout_names[] = {
 	[PEER_LAYOUT_SHARED] = "shared",
 	[PEER_LAYOUT_SPLIT] = "split",
 };
-static_assert(RTE_DIM(layout_names) == PEER_LAYOUT_MAX,
+static_assert(RTE_DIM(peer_layout_names) == PEER_LAYOUT_MAX,
 	      "peer layout names and enum disagree");
 
 const char *
 peer_layout_name(enum peer_layout l)
 {
-	return (unsigned int)l < PEER_LAYOUT_MAX ? layout_names[l] : "?";
+	return (unsigned int)l < PEER_LAYOUT_MAX ? peer_layout_names[l] : "?";
 }
 
 int
@@ -41,7 +41,7 @@ peer_layout_parse(const char *s, enum peer_layout *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < PEER_LAYOUT_MAX; i++)
-		if (strcmp(s, layout_names[i]) == 0) {
+		if (strcmp(s, peer_layout_names[i]) == 0) {
 			*out = (enum peer_layout)i;
 			return 0;
 		}

@@ -161,6 +161,8 @@ int64_t peer_table_refcnt_sum(const struct peer_table *t);
 int peer_table_info(const struct peer_table *t, uint32_t addr,
 		    uint32_t *refcnt, uint64_t *dtime);
 
+/** "shared", "split", indexed by enum peer_layout. */
+extern const char *const peer_layout_names[PEER_LAYOUT_MAX];
 /** "shared" / "split" (or "?"). Thread-safe. */
 const char *peer_layout_name(enum peer_layout l);
 /** Parse "shared" / "split"; -EINVAL if s is anything else. Thread-safe. */

@@ -19,15 +19,15 @@
 
 #include "pkt.h"
 
-static const char *const what_names[] = {
+const char *const pkt_capture_what_names[] = {
 	[PKT_CAPTURE_DROPS] = "drops", [PKT_CAPTURE_MARKED] = "marked",
 	[PKT_CAPTURE_ALL] = "all" };
-static_assert(RTE_DIM(what_names) == PKT_CAPTURE_MAX, "capture names");
+static_assert(RTE_DIM(pkt_capture_what_names) == PKT_CAPTURE_MAX, "capture names");
 
 const char *
 pkt_capture_what_name(enum pkt_capture_what w)
 {
-	return (unsigned int)w < PKT_CAPTURE_MAX ? what_names[w] : "?";
+	return (unsigned int)w < PKT_CAPTURE_MAX ? pkt_capture_what_names[w] : "?";
 }
 
 int
@@ -36,7 +36,7 @@ pkt_capture_what_parse(const char *s, enum pkt_capture_what *out)
 	unsigned int i;
 
 	for (i = 0; s != NULL && i < PKT_CAPTURE_MAX; i++)
-		if (strcmp(s, what_names[i]) == 0) {
+		if (strcmp(s, pkt_capture_what_names[i]) == 0) {
 			*out = (enum pkt_capture_what)i;
 			return 0;
 		}

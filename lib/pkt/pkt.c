@@ -271,27 +271,77 @@ pkt_templates_to_pcap(const struct pkt_templates *t, const char *file)
 	return 0;
 }
 
-static const char *const alloc_names[] = {
+const char *const pkt_alloc_names[] = {
 	[PKT_ALLOC_REUSE] = "reuse", [PKT_ALLOC_BULK] = "bulk" };
-static_assert(RTE_DIM(alloc_names) == PKT_ALLOC_MAX, "alloc names");
+static_assert(RTE_DIM(pkt_alloc_names) == PKT_ALLOC_MAX, "alloc names");
+const char *const pkt_pool_layout_names[] = {
+	[PKT_POOL_LAYOUT_PAGE] = "page", [PKT_POOL_LAYOUT_PACKED] = "packed" };
+static_assert(RTE_DIM(pkt_pool_layout_names) == PKT_POOL_LAYOUT_MAX, "pool layouts");
+const char *const pkt_pool_order_names[] = {
+	[PKT_POOL_ORDER_ADDRESS] = "address", [PKT_POOL_ORDER_SHUFFLE] = "shuffle" };
+static_assert(RTE_DIM(pkt_pool_order_names) == PKT_POOL_ORDER_MAX, "pool orders");
+
+/* The index of s in names[0..n-1], or -1. */
+static int
+__pkt_name_find(const char *const *names, unsigned int n, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < n; i++)
+		if (names[i] != NULL && strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
 
 const char *
 pkt_alloc_name(enum pkt_alloc a)
 {
-	return (unsigned int)a < PKT_ALLOC_MAX ? alloc_names[a] : "?";
+	return (unsigned int)a < PKT_ALLOC_MAX ? pkt_alloc_names[a] : "?";
 }
 
 int
 pkt_alloc_parse(const char *s, enum pkt_alloc *out)
 {
-	unsigned int i;
+	int i = __pkt_name_find(pkt_alloc_names, PKT_ALLOC_MAX, s);
 
-	for (i = 0; s != NULL && i < PKT_ALLOC_MAX; i++)
-		if (strcmp(s, alloc_names[i]) == 0) {
-			*out = (enum pkt_alloc)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum pkt_alloc)i;
+	return 0;
+}
+
+const char *
+pkt_pool_layout_name(enum pkt_pool_layout l)
+{
+	return (unsigned int)l < PKT_POOL_LAYOUT_MAX ? pkt_pool_layout_names[l] : "?";
+}
+
+int
+pkt_pool_layout_parse(const char *s, enum pkt_pool_layout *out)
+{
+	int i = __pkt_name_find(pkt_pool_layout_names, PKT_POOL_LAYOUT_MAX, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum pkt_pool_layout)i;
+	return 0;
+}
+
+const char *
+pkt_pool_order_name(enum pkt_pool_order o)
+{
+	return (unsigned int)o < PKT_POOL_ORDER_MAX ? pkt_pool_order_names[o] : "?";
+}
+
+int
+pkt_pool_order_parse(const char *s, enum pkt_pool_order *out)
+{
+	int i = __pkt_name_find(pkt_pool_order_names, PKT_POOL_ORDER_MAX, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum pkt_pool_order)i;
+	return 0;
 }
 
 int

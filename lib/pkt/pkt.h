@@ -32,6 +32,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -76,7 +77,9 @@ struct pkt_templates {
 	uint16_t max_len;
 };
 
-/** Fill c with pktpath's defaults (see --help). */
+/** Fill c with pktpath's defaults (see --help; ttl 64, which no option
+ *  sets). pktpath's option table holds the same defaults, and its unit test
+ *  checks that the two agree. */
 void pkt_flow_conf_default(struct pkt_flow_conf *c);
 
 /**
@@ -143,9 +146,38 @@ struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
  */
 int pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed);
 
+/** --pool-layout: rte_pktmbuf_pool_create()'s, or PKT_POOL_PACKED. */
+enum pkt_pool_layout { PKT_POOL_LAYOUT_PAGE, PKT_POOL_LAYOUT_PACKED, PKT_POOL_LAYOUT_MAX };
+/** --pool-order: as created, or PKT_POOL_SHUFFLE. */
+enum pkt_pool_order { PKT_POOL_ORDER_ADDRESS, PKT_POOL_ORDER_SHUFFLE, PKT_POOL_ORDER_MAX };
+
+/** Names of the pool layouts and orders ("page", "packed"; "address",
+ *  "shuffle"), indexed by the enum. */
+extern const char *const pkt_pool_layout_names[PKT_POOL_LAYOUT_MAX];
+extern const char *const pkt_pool_order_names[PKT_POOL_ORDER_MAX];
+
+/** The name, or "?" out of range. Thread-safe. */
+const char *pkt_pool_layout_name(enum pkt_pool_layout l);
+const char *pkt_pool_order_name(enum pkt_pool_order o);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
+int pkt_pool_layout_parse(const char *s, enum pkt_pool_layout *out);
+int pkt_pool_order_parse(const char *s, enum pkt_pool_order *out);
+
+/** pkt_pool_create()'s flags for a layout and an order. */
+static inline unsigned int
+pkt_pool_flags(enum pkt_pool_layout l, enum pkt_pool_order o)
+{
+	return (l == PKT_POOL_LAYOUT_PACKED ? PKT_POOL_PACKED : 0u) |
+	       (o == PKT_POOL_ORDER_SHUFFLE ? PKT_POOL_SHUFFLE : 0u);
+}
+
 enum pkt_alloc { PKT_ALLOC_REUSE, PKT_ALLOC_BULK, PKT_ALLOC_MAX };
 
+/** "reuse", "bulk", indexed by enum pkt_alloc. */
+extern const char *const pkt_alloc_names[PKT_ALLOC_MAX];
+/** The name, or "?" out of range. Thread-safe. */
 const char *pkt_alloc_name(enum pkt_alloc a);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
 int pkt_alloc_parse(const char *s, enum pkt_alloc *out);
 
 /** One worker's generator. */
@@ -234,6 +266,53 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 
 
 /* ------------------------------------------------------------------ */
+/* Parsing: the values users write for packet fields                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Numbers, IPv4 addresses, address ranges, prefixes and port ranges as users
+ * write them in options, INI files and rules files: one parser for all of
+ * them, here because these are the values of a packet's fields (the flow
+ * ranges of struct pkt_flow_conf are made of them) and lib/pkt is the lowest
+ * library that knows them, so lib/path, lib/ingress and the application can
+ * all use it.
+ *
+ *  - Integers are decimal: digits only (no sign, no blank), the whole string,
+ *    leading zeros included ("010" is ten); hexadecimal is refused with its
+ *    own reason; a value outside lo..hi (however many digits) is out of range.
+ *  - Addresses are dotted quads as inet_pton(3) takes them: four decimal
+ *    parts 0..255 and no leading zero ("010.0.0.1" is refused: inet_aton(3)
+ *    would read it as octal, so no reading is guessed). Host byte order.
+ *  - Ranges are "A" or "A-B" with A <= B.
+ *
+ * Each returns 0, or a negative errno (-ERANGE for a number out of range,
+ * -EINVAL otherwise) with one reason in err that quotes the input:
+ *   '0x10' is not a decimal number (hexadecimal is not accepted)
+ *   '70000' is not a port or range P-Q (decimal, 0..65535)
+ * The caller prefixes what was parsed ("--dport: ", "FILE:LINE: dport: ").
+ * Outputs are untouched on error. Thread-safe (no state).
+ */
+
+/** A decimal integer in lo..hi. */
+int pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
+		  char *err, size_t errlen);
+/** An IPv4 address A.B.C.D. */
+int pkt_parse_ipv4(const char *s, uint32_t *addr, char *err, size_t errlen);
+/** An IPv4 address A or range A-B. */
+int pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
+			 size_t errlen);
+/**
+ * A.B.C.D or A.B.C.D/LEN, LEN 0..32 (32 without one). host_bits: an address
+ * within its subnet (198.51.100.1/24); otherwise a prefix, whose host bits
+ * must be clear (the reason then suggests the prefix that was meant).
+ */
+int pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr,
+		     uint8_t *len, char *err, size_t errlen);
+/** A port P or range P-Q, 0..65535. */
+int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
+			 size_t errlen);
+
+/* ------------------------------------------------------------------ */
 /* Capture: workers copy chosen packets into per-worker rings, without  */
 /* ever blocking; a control thread writes them with pcap_dump.          */
 /* ------------------------------------------------------------------ */
@@ -245,7 +324,11 @@ enum pkt_capture_what {
 	PKT_CAPTURE_MAX
 };
 
+/** "drops", "marked", "all", indexed by enum pkt_capture_what. */
+extern const char *const pkt_capture_what_names[PKT_CAPTURE_MAX];
+/** The name, or "?" out of range. Thread-safe. */
 const char *pkt_capture_what_name(enum pkt_capture_what w);
+/** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
 int pkt_capture_what_parse(const char *s, enum pkt_capture_what *out);
 
 /** A copied frame. */

@@ -103,7 +103,7 @@ bad "--rxq: '4294967297:0.0' is not LCORE:PORT.QUEUE" --source port --rxq 429496
 printf '[pktpath]\nburst = 0x20\n' > "$TMP/hex.ini"
 bad "hex.ini:2: burst: '0x20' is not a decimal number (hexadecimal is not accepted)" --config "$TMP/hex.ini"
 printf 'default pass\nprio 0x10 action drop\n' > "$TMP/hex.rules"
-bad "hex.rules:2: bad prio '0x10' (expected a number 0..65535)" --rules "$TMP/hex.rules"
+bad "hex.rules:2: prio: '0x10' is not a decimal number (hexadecimal is not accepted)" --rules "$TMP/hex.rules"
 "$PKTPATH" $(eal dec) -- --http 127.0.0.1:0 --duration 0.5 --warmup 0 --quiet --burst 010 \
 	--dport 080 --udp-ports 0080 --json "$TMP/dec.json" > "$TMP/dec.txt" 2>&1 ||
 	{ cat "$TMP/dec.txt"; fail "decimal run"; }
@@ -118,6 +118,50 @@ if [ -n "${PKTPATH_BENCH:-}" ]; then
 	[ "$rc" = 2 ] && grep -q -- "--reps 0x3: not a non-negative decimal integer" "$TMP/e.txt" ||
 		{ cat "$TMP/e.txt"; fail "pktpath-bench --reps 0x3: exit $rc"; }
 fi
+
+# One parser (lib/pkt) for numbers, addresses, prefixes and port ranges: the
+# same mistake gets the same reason from an option, an INI key and a rules
+# file, after their own "--dport: ", "FILE:LINE: dport: ", "FILE:LINE: dport: ".
+reason() { # reason PREFIX APP-ARGS...: the stderr line after PREFIX, exit 2
+	local pre=$1; shift
+	n=$((n + 1))
+	set +e
+	"$PKTPATH" $(eal "same$n") -- --http 127.0.0.1:0 "$@" > /dev/null 2> "$TMP/e.txt"
+	local rc=$?
+	set -e
+	[ "$rc" = 2 ] || { cat "$TMP/e.txt"; fail "'$*': exit $rc, want 2"; }
+	grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | sed -n "s|^.*$pre||p"
+}
+same() { # same OPTION RULES-KEY VALUE: the option, the INI key and the rule agree
+	local opt=$1 key=$2 v=$3 a b c
+	a=$(reason "--$opt: " "--$opt" "$v")
+	printf '[pktpath]\n%s = %s\n' "$opt" "$v" > "$TMP/same.ini"
+	b=$(reason "same.ini:2: $opt: " --config "$TMP/same.ini")
+	printf '%s %s action drop\n' "$key" "$v" > "$TMP/same.rules"
+	c=$(reason "same.rules:1: $key: " --ingress rcu --rules "$TMP/same.rules")
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] ||
+		fail "'$v': --$opt says '$a', the INI file '$b', a rules file '$c'"
+}
+for v in 70000 0x50 080x 9-5 -5 1-2-3 1-70000 99999999999999999999999; do
+	same dport dport "$v"
+done
+same sport sport 7-6
+# --local takes an address in its subnet, a rule a prefix: both refuse these
+for v in 10.0.0.0/33 10.0.0.0/ 10.0.0 300.0.0.0/8 10.0.0.0/0x8 010.0.0.0/8 10.0.0.0/+8; do
+	same local dst "$v"
+done
+# the reasons themselves
+printf 'dport 70000 action drop\n' > "$TMP/p.rules"
+bad "p.rules:1: dport: '70000' is not a port or range P-Q (decimal, 0..65535)" --rules "$TMP/p.rules"
+printf 'src 10.0.0.1/8 action drop\n' > "$TMP/p.rules"
+bad "p.rules:1: src: '10.0.0.1/8' has host bits set (did you mean 10.0.0.0/8?)" --rules "$TMP/p.rules"
+bad "--local: '10.0.0.0/33' is not an address A.B.C.D[/LEN]: length '33' is out of range 0..32" --local 10.0.0.0/33
+bad "--sport: '7-6': range is reversed" --sport 7-6
+# leading zeros are decimal in a rules file too: prio 010 is ten, dport 09 nine
+printf 'prio 010 dport 09 action drop\n' > "$TMP/z.rules"
+"$PKTPATH" $(eal zero) -- --http 127.0.0.1:0 --duration 0.3 --warmup 0 --quiet --ingress rcu \
+	--rules "$TMP/z.rules" --json "$TMP/z.json" > "$TMP/z.txt" 2>&1 || { cat "$TMP/z.txt"; fail "rules 09"; }
+jcheck "$TMP/z.json" 'f("Rx.RxPackets") > 0' 'f("Ingress.IngressDropped") == f("Rx.RxPackets")'
 
 # The smaller refusals: each one line naming the option.
 bad "--ingress: needs --path full (rx-only frees every frame untouched: nothing would be classified)" \
@@ -225,6 +269,50 @@ done
 	--duration 0.3 --warmup 0 --quiet --json "$TMP/dflt.json" > "$TMP/dflt.txt" 2>&1 ||
 	{ cat "$TMP/dflt.txt"; fail "config/default.ini refused"; }
 jcheck "$TMP/dflt.json" 'f("Rx.RxPackets") > 0' 'f("Udp.InDatagrams") == f("Rx.RxPackets")'
+# ... and it sets what no file sets: the run's configuration is the same.
+"$PKTPATH" $(eal nodflt) -- --http 127.0.0.1:0 --duration 0.3 --warmup 0 --quiet \
+	--json "$TMP/nodflt.json" > "$TMP/nodflt.txt" 2>&1 || { cat "$TMP/nodflt.txt"; fail "no config"; }
+python3 - "$TMP/dflt.json" "$TMP/nodflt.json" <<'PY' || fail "config/default.ini changes the run's configuration"
+import json, sys
+a, b = (json.load(open(f))["info"]["config"] for f in sys.argv[1:])
+diff = {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
+if diff:
+    print("default.ini vs no file:", diff, file=sys.stderr)
+    sys.exit(1)
+PY
+
+# config/default.ini and README.md's options table are what the option
+# table prints (--help-ini, --help-markdown): an option missing, a default
+# or a help text that differs fails here, with the difference.
+"$SOURCE_DIR/scripts/options-doc.sh" --check "$PKTPATH" > "$TMP/doc.txt" 2>&1 ||
+	{ cat "$TMP/doc.txt"; fail "config/default.ini or README.md differ from the option table"; }
+# The help options need no EAL, and -h is --help.
+for h in --help -h --help-ini --help-markdown; do
+	"$PKTPATH" -- "$h" > "$TMP/h.txt" 2> "$TMP/h.err" || fail "$h: exit $?"
+	[ -s "$TMP/h.txt" ] && [ ! -s "$TMP/h.err" ] || fail "$h: no text, or text on stderr"
+done
+"$PKTPATH" -- -h | cmp -s - "$TMP/help.txt" || fail "-h differs from --help"
+# Every option of --help is a row of --help-markdown and a key (or a
+# commented-out key) of --help-ini, but --config and the help options.
+"$PKTPATH" -- --help-ini > "$TMP/ini.txt"
+"$PKTPATH" -- --help-markdown > "$TMP/md.txt"
+# Every README section the option table links to exists (GitHub's anchors).
+python3 - "$SOURCE_DIR/README.md" "$TMP/md.txt" <<'PY' || fail "the option table links to a missing README section"
+import re, sys
+def anchor(h):
+    return re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+heads = {anchor(m) for m in re.findall(r"^#+ (.*)$", open(sys.argv[1]).read(), re.M)}
+links = re.findall(r"\]\(#([^)]+)\)", open(sys.argv[2]).read())
+bad = [a for a in links if a not in heads]
+if not links or bad:
+    print("links %s, not README sections: %s" % (links, bad), file=sys.stderr)
+    sys.exit(1)
+PY
+for o in $(sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' "$TMP/help.txt"); do
+	grep -q "^| \`--$o[ \`]" "$TMP/md.txt" || fail "--help-markdown lacks --$o"
+	case $o in config|help*) continue ;; esac
+	grep -qE "^;?$o = " "$TMP/ini.txt" || fail "--help-ini lacks $o"
+done
 
 # An INI file, and the command line overriding it.
 cat > "$TMP/ok.ini" <<'INI'

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_OPTIONS_PVT_H
+#define PKTPATH_OPTIONS_PVT_H
+
+/*
+ * The option table and what the options files share (options.h says which
+ * file does what). Only the options files and test_options.c use this.
+ *
+ * An option is either typed (APP_OPT_UINT and the others below: the table
+ * gives the field of struct app_options it sets, and its range or names, and
+ * the generic parser of the type sets it) or APP_OPT_FN (its own set()).
+ * Its default, when it has one, is a value as a user would write it (def),
+ * applied by app_options_default() through the same parser as the user's;
+ * a default that is not a value ("the --dport range") is described (def_doc)
+ * and left to the zero of the field.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+/* An error reason (without the option's name). */
+#define APP_OPT_ERR_LEN 256
+
+enum app_opt_type {
+	APP_OPT_FLAG,	/* no value on the command line; on/off in the INI file */
+	APP_OPT_BOOL,	/* on|off (yes/no, true/false, 1/0) */
+	APP_OPT_UINT,	/* a decimal integer in lo..hi */
+	APP_OPT_DOUBLE,	/* a decimal number in dlo..dhi */
+	APP_OPT_CHOICE,	/* one of names[0..n_names - 1], stored as its index */
+	APP_OPT_PATH,	/* a file name, shorter than PATH_MAX */
+	APP_OPT_FN,	/* set() parses and stores */
+	APP_OPT_HELP,	/* --help and its kin: prints, and the run ends */
+};
+
+typedef int (*app_opt_set_fn)(struct app_options *o, const char *v, char *err);
+
+struct app_opt {
+	const char *name;	/* --NAME, and the INI key */
+	const char *arg;	/* the value's name in --help; NULL: the type's
+				 * (N, on|off, the names a|b|c) */
+	enum app_opt_type type;
+	size_t off;		/* the field (typed options) */
+	size_t size;
+	uint64_t lo, hi;	/* APP_OPT_UINT */
+	double dlo, dhi;	/* APP_OPT_DOUBLE */
+	const char *const *names; /* APP_OPT_CHOICE */
+	unsigned int n_names;
+	app_opt_set_fn set;	/* APP_OPT_FN */
+	enum app_help help_mode; /* APP_OPT_HELP */
+	const char *def;	/* the default value, or NULL */
+	const char *def_doc;	/* the default in words, when def cannot say it */
+	const char *help;	/* what it does, without range or default; in
+				 * markdown (`code`, [section](#anchor)), made
+				 * plain text in --help and the INI file */
+	bool no_ini;		/* not an INI key (--config, the help options) */
+};
+
+extern const struct app_opt app_opts[];
+extern const unsigned int app_n_opts;
+
+/* The option named name (in full), or NULL. */
+const struct app_opt *__opt_find(const char *name);
+
+/* Parse v as option d's value into o; 0, or -1 with the reason in err
+ * (APP_OPT_ERR_LEN bytes). A flag takes NULL (the command line) or on/off. */
+int __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
+	      char *err);
+
+/* The text of d's argument: d->arg, or the type's ("a|b|c", "on|off", "N"). */
+const char *__opt_arg(const struct app_opt *d, char *buf, size_t len);
+
+/* Checks across options, after both passes; 0 or -1 with the line printed. */
+int __opt_check(const struct app_options *o);
+
+/* The setters of the APP_OPT_FN options (options_value.c). */
+int __opt_set_src(struct app_options *o, const char *v, char *err);
+int __opt_set_dst(struct app_options *o, const char *v, char *err);
+int __opt_set_sport(struct app_options *o, const char *v, char *err);
+int __opt_set_dport(struct app_options *o, const char *v, char *err);
+int __opt_set_src_mac(struct app_options *o, const char *v, char *err);
+int __opt_set_dst_mac(struct app_options *o, const char *v, char *err);
+int __opt_set_rxq(struct app_options *o, const char *v, char *err);
+int __opt_set_local(struct app_options *o, const char *v, char *err);
+int __opt_set_mcast(struct app_options *o, const char *v, char *err);
+int __opt_set_udp_ports(struct app_options *o, const char *v, char *err);
+int __opt_set_udplite_ports(struct app_options *o, const char *v, char *err);
+int __opt_set_filter(struct app_options *o, const char *v, char *err);
+int __opt_set_filter_action(struct app_options *o, const char *v, char *err);
+int __opt_set_bpf_sec(struct app_options *o, const char *v, char *err);
+int __opt_set_bpf_jit(struct app_options *o, const char *v, char *err);
+int __opt_set_filter_netmask(struct app_options *o, const char *v, char *err);
+int __opt_set_compare(struct app_options *o, const char *v, char *err);
+int __opt_set_http(struct app_options *o, const char *v, char *err);
+
+#endif

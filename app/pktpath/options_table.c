@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The option table: every option of pktpath, once. getopt_long's options,
+ * the defaults, the INI keys, --help, --help-ini (config/default.ini) and
+ * --help-markdown (README.md's options table) are made from it; to add an
+ * option, add its row here and regenerate the two files with
+ * scripts/options-doc.sh (integration/options.sh fails until they agree).
+ *
+ * A row: the name; the argument's name (NULL: the type's: N, on|off, the
+ * choices); the type with the field and range, or the setter; the default
+ * as a value (def, parsed like the user's) or in words (def_doc); the help
+ * text, without its range and default (the printers add them), in markdown:
+ * `code` and [README sections](#anchor), made plain in --help and the INI file.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "options_pvt.h"
+
+/* ---- the application's enums (options.h) ---- */
+
+const char *const app_source_names[] = {
+	[APP_SRC_GEN] = "gen", [APP_SRC_PORT] = "port" };
+static_assert(RTE_DIM(app_source_names) == APP_SRC_MAX, "source names");
+const char *const app_path_names[] = {
+	[APP_PATH_FULL] = "full", [APP_PATH_RXONLY] = "rx-only" };
+static_assert(RTE_DIM(app_path_names) == APP_PATH_MAX, "path names");
+const char *const app_rx_csum_names[] = {
+	[APP_CSUM_AUTO] = "auto", [APP_CSUM_HW] = "hw", [APP_CSUM_SW] = "sw" };
+static_assert(RTE_DIM(app_rx_csum_names) == APP_CSUM_MAX, "rx-csum names");
+const char *const app_csum_partial_names[] = {
+	[APP_PARTIAL_AUTO] = "auto", [APP_PARTIAL_ON] = "on",
+	[APP_PARTIAL_OFF] = "off" };
+static_assert(RTE_DIM(app_csum_partial_names) == APP_PARTIAL_MAX,
+	      "rx-csum-partial names");
+const char *const app_ingress_kind_names[] = {
+	[APP_KIND_RULES] = "rules", [APP_KIND_PCAP_FILTER] = "pcap-filter",
+	[APP_KIND_BPF] = "bpf" };
+static_assert(RTE_DIM(app_ingress_kind_names) == APP_KIND_MAX, "kind names");
+const char *const app_unpolled_names[] = { [false] = "refuse", [true] = "warn" };
+static_assert(RTE_DIM(app_unpolled_names) == 2, "unpolled names");
+
+const char *
+app_source_name(enum app_source s)
+{
+	return (unsigned int)s < APP_SRC_MAX ? app_source_names[s] : "?";
+}
+
+const char *
+app_path_name(enum app_path p)
+{
+	return (unsigned int)p < APP_PATH_MAX ? app_path_names[p] : "?";
+}
+
+/* ---- the table ---- */
+
+#define FIELD(f) .off = offsetof(struct app_options, f), \
+	.size = sizeof(((struct app_options *)0)->f)
+#define UINT(f, l, h) .type = APP_OPT_UINT, FIELD(f), .lo = (l), .hi = (h)
+#define DOUBLE(f, l, h) .type = APP_OPT_DOUBLE, FIELD(f), .dlo = (l), .dhi = (h)
+#define BOOL(f) .type = APP_OPT_BOOL, FIELD(f)
+#define FLAG(f) .type = APP_OPT_FLAG, FIELD(f)
+#define CHOICE(f, tbl) .type = APP_OPT_CHOICE, FIELD(f), .names = (tbl), \
+	.n_names = RTE_DIM(tbl)
+#define PATHNAME(f) .type = APP_OPT_PATH, FIELD(f)
+#define FN(fn) .type = APP_OPT_FN, .set = (fn)
+#define HELP(m) .type = APP_OPT_HELP, .help_mode = (m), .no_ini = true
+
+const struct app_opt app_opts[] = {
+	{ "config", "FILE", PATHNAME(config), .no_ini = true,
+	  .help = "read options from an INI file: one `[pktpath]` section, "
+		  "`key = value` lines (keys are the long option names, flags take "
+		  "on/off), comment lines starting with `;` or `#`; the command line "
+		  "overrides it" },
+	{ "source", NULL, CHOICE(source, app_source_names), .def = "gen",
+	  .help = "packet source: the built-in generator, or `rte_eth_rx_burst` "
+		  "from ethdev ports (any PMD)" },
+	{ "path", NULL, CHOICE(path, app_path_names), .def = "full",
+	  .help = "the whole receive path, or receive and free with no path work: "
+		  "the testpmd `rxonly` baseline (no packet is touched, so RxOctets "
+		  "is not counted)" },
+	{ "duration", "SECONDS", DOUBLE(duration_s, 0, 1e7), .def = "10",
+	  .help = "run time; 0 runs until SIGINT/SIGTERM" },
+	{ "interval", "SECONDS", DOUBLE(interval_s, 0.01, 3600), .def = "1",
+	  .help = "stats fold and report interval" },
+	{ "warmup", "SECONDS", DOUBLE(warmup_s, 0, 3600), .def = "1",
+	  .help = "the steady-state summary starts at the first fold after this" },
+	{ "json", "FILE", PATHNAME(json),
+	  .help = "write the run summary, all MIB totals and per-lcore values as "
+		  "JSON" },
+	{ "quiet", NULL, FLAG(quiet),
+	  .help = "no per-interval lines, only the summary" },
+	{ "burst", NULL, UINT(burst, 1, APP_MAX_BURST), .def = "32",
+	  .help = "packets per burst" },
+	{ "main-worker", NULL, FLAG(main_worker),
+	  .help = "the main lcore runs a receive loop too (the stats thread then "
+		  "shares its core)" },
+	{ "mib-layout", NULL, CHOICE(mib_layout, mib_layout_names), .def = "percpu",
+	  .help = "one cache-aligned MIB block per lcore on its socket, or all "
+		  "lcores' counters interleaved in the same cache lines (false "
+		  "sharing, to measure its cost)" },
+	{ "fold", NULL, CHOICE(fold, mib_fold_names), .def = "lcore",
+	  .help = "fold strategy: `snmp_fold_field` order (each field over all "
+		  "lcores) or `snmp_get_cpu_field64_batch` order (each lcore, all "
+		  "fields)" },
+	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
+	  .def = "60", .help = "generated frame size without FCS" },
+	{ "flows", NULL, UINT(flow.flows, 1, 1u << 20), .def = "64",
+	  .help = "distinct generated flows (pktgen range mode: source address, "
+		  "source port, destination address and port vary in that order)" },
+	{ "src", "A[-B]", FN(__opt_set_src), .def = "198.18.0.1-198.18.0.254",
+	  .help = "generated source addresses" },
+	{ "dst", "A[-B]", FN(__opt_set_dst), .def = "198.19.0.1",
+	  .help = "generated destination addresses" },
+	{ "sport", "P[-Q]", FN(__opt_set_sport), .def = "1024-65535",
+	  .help = "generated UDP source ports" },
+	{ "dport", "P[-Q]", FN(__opt_set_dport), .def = "9",
+	  .help = "generated UDP destination ports" },
+	{ "src-mac", "MAC", FN(__opt_set_src_mac), .def = "02:00:00:00:00:02",
+	  .help = "generated source MAC" },
+	{ "dst-mac", "MAC", FN(__opt_set_dst_mac), .def = "02:00:00:00:00:01",
+	  .help = "generated destination MAC; the default is the generator port's "
+		  "own, so another one makes every frame PACKET_OTHERHOST" },
+	{ "tos", NULL, UINT(flow.tos, 0, 255), .def = "0",
+	  .help = "generated IP TOS byte (DSCP and ECN bits)" },
+	{ "udp-csum", NULL, BOOL(flow.udp_csum), .def = "off",
+	  .help = "compute UDP checksums (pktgen's UDPCSUM); off sends checksum 0, "
+		  "which Linux accepts without verifying" },
+	{ "template", "FILE.pcap", PATHNAME(template_file),
+	  .help = "generate the frames of a pcap file, round-robin, instead of "
+		  "synthesised ones (each worker its own mbufs)" },
+	{ "alloc", NULL, CHOICE(alloc, pkt_alloc_names), .def = "reuse",
+	  .help = "generator mbufs recycled burst after burst (pktgen `clone_skb`), "
+		  "or `rte_pktmbuf_alloc_bulk` + `rte_pktmbuf_free_bulk` every "
+		  "burst" },
+	{ "prefetch", NULL, BOOL(prefetch), .def = "on",
+	  .help = "prefetch the next packet's header while processing one" },
+	{ "pool-layout", NULL, CHOICE(pool_layout, pkt_pool_layout_names),
+	  .def = "page",
+	  .help = "mbuf pools as `rte_pktmbuf_pool_create()` lays them out (page: "
+		  "with `--no-huge` one mbuf per 4 KiB page, all at the same offset, "
+		  "so a burst's mbufs share L1 sets), or back to back as on "
+		  "hugepages (packed: `RTE_MEMPOOL_F_NO_IOVA_CONTIG`, refused unless "
+		  "the EAL runs IOVA as VA); see [Performance](#performance)" },
+	{ "pool-order", NULL, CHOICE(pool_order, pkt_pool_order_names),
+	  .def = "shuffle",
+	  .help = "the order in which a new pool hands out its mbufs: address "
+		  "leaves `rte_pktmbuf_pool_create()`'s, in which a receive loop "
+		  "recycles mbufs of consecutive addresses (with `--no-huge`, "
+		  "consecutive 4 KiB pages); shuffle puts them in a fixed "
+		  "pseudo-random order (the same every run), as a pool in use for a "
+		  "while holds them; see [Performance](#performance), Pool order" },
+	{ "mbufs", NULL, UINT(mbufs, 1024, 1u << 24), .def = "8191",
+	  .help = "mbufs per generator worker pool, and at least this many per "
+		  "port pool" },
+	{ "rxq", "L:P.Q,...", FN(__opt_set_rxq),
+	  .def_doc = "workers over ports 0.., a queue per worker",
+	  .help = "port source: lcore L polls port P queue Q; one lcore per queue, "
+		  "every queue of a port polled; see [Real ports](#real-ports)" },
+	{ "rxd", NULL, UINT(rxd, 32, 16384), .def = RTE_STR(APP_RXD_DEFAULT),
+	  .help = "RX descriptors per queue; refused outside the driver's "
+		  "`rx_desc_lim` (the default is fitted to it)" },
+	{ "promisc", NULL, BOOL(promisc), .def = "off",
+	  .help = "port source: promiscuous mode (frames to other MACs are then "
+		  "counted RxOtherHost); put back as found at exit" },
+	{ "rx-csum", NULL, CHOICE(rx_csum, app_rx_csum_names), .def = "auto",
+	  .help = "RX checksum offload: hw enables `IPV4_CKSUM`, `UDP_CKSUM`, "
+		  "`TCP_CKSUM` (refused if the port lacks one) and trusts the mbuf's "
+		  "flags as Linux trusts `CHECKSUM_UNNECESSARY`; sw verifies every "
+		  "checksum in software; auto is hw where the port offers all three. "
+		  "On the generator hw marks its frames GOOD, as an offloading NIC "
+		  "would, and auto is sw" },
+	{ "rx-csum-partial", NULL, CHOICE(csum_partial, app_csum_partial_names),
+	  .def = "auto",
+	  .help = "a TCP/UDP checksum field that holds the pseudo-header sum is a "
+		  "partial checksum (`CHECKSUM_PARTIAL`: valid local traffic); auto "
+		  "is on for `net_af_packet`, which loses the kernel's checksum "
+		  "state" },
+	{ "mbuf-size", "BYTES", UINT(mbuf_size, 1024, 65535),
+	  .def_doc = "2176, or what `net_af_packet`'s `framesz` needs",
+	  .help = "port source: the mbuf data room with its 128-byte headroom, as "
+		  "testpmd's `--mbuf-size`" },
+	{ "mtu", "BYTES", UINT(mtu, 68, 65535), .def_doc = "the device's",
+	  .help = "port source: the ports' MTU; a frame longer than an mbuf is "
+		  "received scattered, or refused if the driver cannot scatter" },
+	{ "unpolled-queues", NULL, CHOICE(unpolled_warn, app_unpolled_names),
+	  .def = "refuse",
+	  .help = "port source: a device whose RX queues exist whether configured "
+		  "or not (`net_af_packet` `qpairs`) with fewer of them polled is "
+		  "refused, or accepted with a warning" },
+	{ "local", "A/L,...", FN(__opt_set_local),
+	  .def_doc = "the `--dst` addresses, /24",
+	  .help = "local addresses and their subnets (directed broadcast is the "
+		  "subnet's all-ones address)" },
+	{ "mcast", "G,...", FN(__opt_set_mcast),
+	  .help = "joined multicast groups; 224.0.0.1 always is" },
+	{ "udp-ports", "P[-Q],...|none", FN(__opt_set_udp_ports),
+	  .def_doc = "the `--dport` range",
+	  .help = "UDP ports with a listening socket" },
+	{ "udplite-ports", "P[-Q],...|none", FN(__opt_set_udplite_ports),
+	  .def = "none",
+	  .help = "UDP-Lite (IP protocol 136) ports with a listening socket" },
+	{ "netlabel", NULL, BOOL(kernel_netlabel), .def = "on",
+	  .help = "the kernel pktpath mimics has NetLabel (`CONFIG_NETLABEL`): a "
+		  "CIPSO option is refused (InHdrErrors) as on a host with no CIPSO "
+		  "DOI configured; off: only the checks of the kernel's stub" },
+	{ "pim", NULL, BOOL(kernel_pim), .def = "on",
+	  .help = "the kernel has PIM-SM v2 (`CONFIG_IP_PIMSM_V2`): IP protocol "
+		  "103 goes to `pim_rcv` (InDelivers, Path PimDelivered); off: "
+		  "InUnknownProtos" },
+	{ "ingress", NULL, CHOICE(ingress_mode, ingress_mode_names), .def = "off",
+	  .help = "ingress hook guard: off, none (unguarded), spinlock, rwlock or "
+		  "RCU; any ingress option creates the hook (off: the hook is there "
+		  "and classifies nothing); see "
+		  "[Ingress](#ingress-classifier-guards-and-rule-churn-libingress)" },
+	{ "lock-scope", NULL, CHOICE(lock_scope, ingress_scope_names),
+	  .def = "packet",
+	  .help = "classify (and lock) per packet, like the old ingress qdisc, or "
+		  "per burst" },
+	{ "ingress-kind", NULL, CHOICE(ingress_kind, app_ingress_kind_names),
+	  .def = "rules",
+	  .help = "classifier kind: rules (`--rules`), a tcpdump expression "
+		  "(`--filter`) or an eBPF object (`--bpf-obj`)" },
+	{ "filter", "EXPR", FN(__opt_set_filter),
+	  .help = "pcap-filter: the tcpdump expression (libpcap, then pktpath's "
+		  "eBPF conversion, run by rte_bpf; or libpcap itself: see "
+		  "`--bpf-engine`)" },
+	{ "filter-action", "drop|pass|mark N", FN(__opt_set_filter_action),
+	  .def = "drop", .help = "pcap-filter: what a match does" },
+	{ "bpf-obj", "FILE.o", PATHNAME(bpf_obj),
+	  .help = "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
+	{ "bpf-sec", "NAME", FN(__opt_set_bpf_sec), .def = "classifier",
+	  .help = "bpf: the program's section or name" },
+	{ "bpf-jit", "on|off", FN(__opt_set_bpf_jit), .def_doc = "on",
+	  .help = "pcap-filter and bpf: `--bpf-engine jit` (on) or `interp` (off)" },
+	{ "bpf-engine", NULL, CHOICE(bpf.engine, ingress_bpf_engine_names),
+	  .def = "jit",
+	  .help = "pcap-filter and bpf: rte_bpf's JIT (its code checked, else the "
+		  "interpreter), rte_bpf's interpreter, or libpcap's own "
+		  "(pcap-filter only; also what runs the filters rte_bpf cannot)" },
+	{ "filter-netmask", "A.B.C.D", FN(__opt_set_filter_netmask),
+	  .def = "0.0.0.0",
+	  .help = "pcap-filter: the netmask `ip broadcast` uses (0.0.0.0 as "
+		  "`tcpdump -r`)" },
+	{ "bpf-load-timeout", "SECONDS", DOUBLE(bpf.load_timeout_s, 0.01, 3600),
+	  .def = "5",
+	  .help = "pcap-filter and bpf: longest time `rte_bpf_load` may take to "
+		  "verify a program" },
+	{ "rules", "FILE", PATHNAME(rules), .def_doc = "no rule, `default pass`",
+	  .help = "ingress rules file, at most 16 MiB; SIGHUP reloads it (a broken "
+		  "file is reported as FILE:LINE: reason and the running rules "
+		  "stay), and the churn goes on with it" },
+	{ "rules-alt", "FILE", PATHNAME(rules_alt),
+	  .def_doc = "no rule, `default pass`",
+	  .help = "the second ruleset `--update-rate` alternates with the first" },
+	{ "update-rate", NULL, DOUBLE(update_rate, 0, 1e6), .def = "0",
+	  .help = "replace the ruleset N times a second from a control thread "
+		  "(paused while in none)" },
+	{ "gp-log-us", "US", UINT(gp_log_us, 0, 60000000), .def = "1000",
+	  .help = "log RCU grace periods slower than this many microseconds" },
+	{ "compare", "MODE,...", FN(__opt_set_compare),
+	  .help = "run the ingress modes as back-to-back phases of `--duration` "
+		  "each, rounds interleaved, and print the comparison table" },
+	{ "rounds", NULL, UINT(rounds, 1, 1000), .def = "3",
+	  .help = "`--compare`: rounds, phases interleaved A B C A B C..." },
+	{ "phase-warmup", "SECONDS", DOUBLE(phase_warmup_s, 0, 60), .def = "0.5",
+	  .help = "`--compare`: settle time before each measured phase" },
+	{ "peer", NULL, BOOL(peer), .def = "off",
+	  .help = "inetpeer-like stage for delivered packets: source lookup, get, "
+		  "touch, put (Peer group)" },
+	{ "peer-layout", NULL, CHOICE(peer_layout, peer_layout_names),
+	  .def = "shared",
+	  .help = "refcount and last-use on the key's cache line, or on their own" },
+	{ "peers", NULL, UINT(peers, 1, PEER_MAX),
+	  .def_doc = "one per `--src` address",
+	  .help = "peers in the table, from the first `--src` address" },
+	{ "http", "ADDR:PORT|off", FN(__opt_set_http), .def = "127.0.0.1:9120",
+	  .help = "stats endpoint (/metrics, /snmp, /netstat, /stats.json); port 0 "
+		  "picks a free one; IPv6 as [::1]:PORT; see "
+		  "[Stats endpoint](#stats-endpoint-prometheus-snmp-json-dpdk-telemetry)" },
+	{ "http-control", NULL, FLAG(http_control),
+	  .help = "serve the control endpoints: POST /ingress/mode, "
+		  "/ingress/rules, /stats/clear" },
+	{ "metrics-lcore-mib", NULL, FLAG(metrics_lcore_mib),
+	  .help = "/metrics: every MIB field per worker lcore too (large)" },
+	{ "capture", "FILE.pcap", PATHNAME(capture),
+	  .help = "copy chosen packets to per-worker rings, written to FILE.pcap by "
+		  "a control thread; see [Capture](#capture)" },
+	{ "capture-what", NULL, CHOICE(capture_what, pkt_capture_what_names),
+	  .def = "drops",
+	  .help = "which packets `--capture` copies: those not delivered to a "
+		  "listener (ingress drops included), those the ingress hook "
+		  "marked, or all" },
+	{ "capture-max", NULL, UINT(capture_max, 0, UINT64_MAX), .def = "0",
+	  .help = "capture at most N packets over all workers; 0: no limit" },
+	{ "capture-ring", NULL, UINT(capture_ring, 16, 1u << 20), .def = "4096",
+	  .help = "slots per worker ring; a full ring counts CaptureOverflow" },
+	{ "capture-snaplen", "BYTES", UINT(capture_snaplen, 14, 65535),
+	  .def = "2048", .help = "bytes copied per packet" },
+	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
+	{ "help-ini", NULL, HELP(APP_HELP_INI),
+	  .help = "every option with its default as an INI file for `--config` "
+		  "(config/default.ini)" },
+	{ "help-markdown", NULL, HELP(APP_HELP_MARKDOWN),
+	  .help = "every option with its default as a markdown table (README.md's)" },
+};
+
+const unsigned int app_n_opts = RTE_DIM(app_opts);
+
+const struct app_opt *
+__opt_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name != NULL && i < app_n_opts; i++)
+		if (strcmp(app_opts[i].name, name) == 0)
+			return &app_opts[i];
+	return NULL;
+}

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The parsers of option values: the generic one of each type of the option
+ * table (options_pvt.h) and the setters of the options that need their own.
+ * Integers, addresses, prefixes and port ranges are lib/pkt's parsers
+ * (pkt_parse_*(), the rules files use the same ones): decimal everywhere,
+ * leading zeros included (010 is ten); hexadecimal is refused.
+ * Each returns 0, or -1 with the reason in err (APP_OPT_ERR_LEN bytes),
+ * which the caller prefixes with the option ("--burst: ", "FILE:LINE: burst: ").
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <rte_ether.h>
+
+#include "options_pvt.h"
+#include "export.h"
+
+#define ERR_LEN APP_OPT_ERR_LEN
+#define LIST_MAX 4096
+
+/* ---- the types ---- */
+
+/* A decimal number: [-]digits[.digits][e[+-]digits]; strtod alone would
+ * take hexadecimal ("0x10" is 16), "inf", "nan" and leading blanks. */
+static int
+__opt_double(const char *v, double lo, double hi, double *out, char *err)
+{
+	const char *c;
+	bool digit = false;
+	char *end;
+	double x;
+
+	if (v == NULL || *v == '\0')
+		goto bad;
+	if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) {
+		snprintf(err, ERR_LEN, "'%s' is not a decimal number (hexadecimal is "
+			 "not accepted)", v);
+		return -1;
+	}
+	c = v + (*v == '-');
+	for (; *c >= '0' && *c <= '9'; c++)
+		digit = true;
+	if (*c == '.')
+		for (c++; *c >= '0' && *c <= '9'; c++)
+			digit = true;
+	if (digit && (*c == 'e' || *c == 'E')) {
+		c++;
+		c += *c == '+' || *c == '-';
+		if (*c < '0' || *c > '9')
+			goto bad;
+		while (*c >= '0' && *c <= '9')
+			c++;
+	}
+	if (!digit || *c != '\0')
+		goto bad;
+	errno = 0;
+	x = strtod(v, &end);
+	if (*end != '\0' || isnan(x))
+		goto bad;
+	if (errno == ERANGE || x < lo || x > hi) {
+		snprintf(err, ERR_LEN, "'%s' is out of range %g..%g", v, lo, hi);
+		return -1;
+	}
+	*out = x;
+	return 0;
+bad:
+	snprintf(err, ERR_LEN, "'%s' is not a number", v ? v : "");
+	return -1;
+}
+
+static int
+__opt_bool(const char *v, bool *out, char *err)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1" };
+	static const char *const no[] = { "off", "no", "false", "0" };
+	unsigned int i;
+
+	for (i = 0; v != NULL && i < RTE_DIM(yes); i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	snprintf(err, ERR_LEN, "'%s' is not on/off", v ? v : "");
+	return -1;
+}
+
+/* names[0..n-1] joined with '|' into buf */
+static const char *
+__opt_join(const char *const *names, unsigned int n, char *buf, size_t len)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "|" : "",
+			 names[i]);
+	return buf;
+}
+
+static const char *
+__opt_names(const struct app_opt *d, char *buf, size_t len)
+{
+	return __opt_join(d->names, d->n_names, buf, len);
+}
+
+const char *
+__opt_arg(const struct app_opt *d, char *buf, size_t len)
+{
+	if (d->arg != NULL)
+		return d->arg;
+	switch (d->type) {
+	case APP_OPT_BOOL:
+		return "on|off";
+	case APP_OPT_CHOICE:
+		return __opt_names(d, buf, len);
+	case APP_OPT_UINT:
+	case APP_OPT_DOUBLE:
+		return "N";
+	case APP_OPT_PATH:
+		return "FILE";
+	default:
+		return "";
+	}
+}
+
+static int
+__opt_path(const char *v, char *dst, char *err)
+{
+	if (v == NULL || *v == '\0') {
+		snprintf(err, ERR_LEN, "needs a file name");
+		return -1;
+	}
+	if (strlen(v) >= PATH_MAX) {
+		snprintf(err, ERR_LEN, "file name longer than %d characters",
+			 PATH_MAX - 1);
+		return -1;
+	}
+	strcpy(dst, v);
+	return 0;
+}
+
+/* x into the field of d (1, 2, 4 or 8 bytes: the table's sizeof). */
+static void
+__opt_store(const struct app_opt *d, struct app_options *o, uint64_t x)
+{
+	char *p = (char *)o + d->off;
+	uint8_t u8 = (uint8_t)x;
+	uint16_t u16 = (uint16_t)x;
+	uint32_t u32 = (uint32_t)x;
+
+	switch (d->size) {
+	case 1:
+		memcpy(p, &u8, 1);
+		break;
+	case 2:
+		memcpy(p, &u16, 2);
+		break;
+	case 4:
+		memcpy(p, &u32, 4);
+		break;
+	default:
+		memcpy(p, &x, 8);
+		break;
+	}
+}
+
+int
+__opt_set(const struct app_opt *d, struct app_options *o, const char *v,
+	  char *err)
+{
+	char *field = (char *)o + d->off;
+	uint64_t x;
+	double dx;
+	bool b;
+	unsigned int i;
+
+	switch (d->type) {
+	case APP_OPT_FLAG:
+		if (v != NULL && __opt_bool(v, &b, err) != 0)
+			return -1;
+		if (v == NULL || b)
+			__opt_store(d, o, 1);	/* off leaves the flag as it is */
+		return 0;
+	case APP_OPT_BOOL:
+		if (__opt_bool(v, &b, err) != 0)
+			return -1;
+		__opt_store(d, o, b);
+		return 0;
+	case APP_OPT_UINT:
+		if (pkt_parse_u64(v, d->lo, d->hi, &x, err, ERR_LEN) != 0)
+			return -1;
+		__opt_store(d, o, x);
+		return 0;
+	case APP_OPT_DOUBLE:
+		if (__opt_double(v, d->dlo, d->dhi, &dx, err) != 0)
+			return -1;
+		memcpy(field, &dx, sizeof(dx));
+		return 0;
+	case APP_OPT_CHOICE:
+		for (i = 0; v != NULL && i < d->n_names; i++)
+			if (strcmp(v, d->names[i]) == 0) {
+				__opt_store(d, o, i);
+				return 0;
+			}
+		{
+			char list[128];
+
+			snprintf(err, ERR_LEN, "'%s' is not one of %s", v ? v : "",
+				 __opt_names(d, list, sizeof(list)));
+		}
+		return -1;
+	case APP_OPT_PATH:
+		return __opt_path(v, field, err);
+	case APP_OPT_FN:
+		return d->set(o, v, err);
+	default:
+		snprintf(err, ERR_LEN, "not a setting");
+		return -1;
+	}
+}
+
+/* ---- the generator ---- */
+
+int
+__opt_set_src(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_ipv4_range(v, &o->flow.src_lo, &o->flow.src_hi, err,
+				    ERR_LEN) != 0 ? -1 : 0;
+}
+
+int
+__opt_set_dst(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_ipv4_range(v, &o->flow.dst_lo, &o->flow.dst_hi, err,
+				    ERR_LEN) != 0 ? -1 : 0;
+}
+
+int
+__opt_set_sport(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_port_range(v, &o->flow.sport_lo, &o->flow.sport_hi, err,
+				    ERR_LEN) != 0 ? -1 : 0;
+}
+
+int
+__opt_set_dport(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_port_range(v, &o->flow.dport_lo, &o->flow.dport_hi, err,
+				    ERR_LEN) != 0 ? -1 : 0;
+}
+
+static int
+__opt_mac(const char *v, struct rte_ether_addr *out, char *err)
+{
+	if (v == NULL || rte_ether_unformat_addr(v, out) != 0) {
+		snprintf(err, ERR_LEN, "'%s' is not a MAC address", v ? v : "");
+		return -1;
+	}
+	return 0;
+}
+
+int
+__opt_set_src_mac(struct app_options *o, const char *v, char *err)
+{
+	return __opt_mac(v, &o->flow.src_mac, err);
+}
+
+int
+__opt_set_dst_mac(struct app_options *o, const char *v, char *err)
+{
+	return __opt_mac(v, &o->flow.dst_mac, err);
+}
+
+/* ---- lists ---- */
+
+/* Iterate a comma-separated list; an empty item ("," or "a,,b" or "a,") is
+ * an error, not "no item" (strtok would skip it and leave the default). */
+static int
+__opt_list(const char *v, int (*item)(struct app_options *, const char *, char *),
+	   struct app_options *o, char *err)
+{
+	char buf[LIST_MAX];
+	char *tok, *comma;
+
+	if (v == NULL || *v == '\0') {
+		snprintf(err, ERR_LEN, "needs a non-empty list");
+		return -1;
+	}
+	if (strlen(v) >= sizeof(buf)) {
+		snprintf(err, ERR_LEN, "list longer than %d characters", LIST_MAX - 1);
+		return -1;
+	}
+	strcpy(buf, v);
+	for (tok = buf; tok != NULL; tok = comma) {
+		comma = strchr(tok, ',');
+		if (comma != NULL)
+			*comma++ = '\0';
+		if (*tok == '\0') {
+			snprintf(err, ERR_LEN, "'%.160s' has an empty item (items are "
+				 "separated by single commas)", v);
+			return -1;
+		}
+		if (item(o, tok, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* LCORE:PORT.QUEUE, three decimal numbers (sscanf's %u would take signs,
+ * blanks and wrap values over 2^32). */
+static int
+__opt_rxq_item(struct app_options *o, const char *t, char *err)
+{
+	char buf[64], *colon, *dot;
+	uint64_t lcore, port, queue;
+	char why[ERR_LEN];
+
+	if (strlen(t) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, t);
+	colon = strchr(buf, ':');
+	dot = colon != NULL ? strchr(colon + 1, '.') : NULL;
+	if (dot == NULL)
+		goto bad;
+	*colon++ = '\0';
+	*dot++ = '\0';
+	if (pkt_parse_u64(buf, 0, RTE_MAX_LCORE - 1, &lcore, why, ERR_LEN) != 0 ||
+	    pkt_parse_u64(colon, 0, RTE_MAX_ETHPORTS - 1, &port, why, ERR_LEN) != 0 ||
+	    pkt_parse_u64(dot, 0, 1023, &queue, why, ERR_LEN) != 0)
+		goto bad;
+	if (o->n_rxq >= RTE_MAX_LCORE) {
+		snprintf(err, ERR_LEN, "too many entries");
+		return -1;
+	}
+	o->rxq[o->n_rxq].lcore = (unsigned int)lcore;
+	o->rxq[o->n_rxq].port = (uint16_t)port;
+	o->rxq[o->n_rxq].queue = (uint16_t)queue;
+	o->n_rxq++;
+	return 0;
+bad:
+	snprintf(err, ERR_LEN, "'%s' is not LCORE:PORT.QUEUE (decimal; lcore < %d, "
+		 "port < %d, queue <= 1023)", t, RTE_MAX_LCORE, RTE_MAX_ETHPORTS);
+	return -1;
+}
+
+int
+__opt_set_rxq(struct app_options *o, const char *v, char *err)
+{
+	o->n_rxq = 0;
+	return __opt_list(v, __opt_rxq_item, o, err);
+}
+
+/* ---- the receive path ---- */
+
+static int
+__opt_local_item(struct app_options *o, const char *t, char *err)
+{
+	uint32_t a;
+	uint8_t plen;
+
+	if (pkt_parse_prefix(t, true, &a, &plen, err, ERR_LEN) != 0)
+		return -1;
+	if (o->n_local >= PATH_MAX_LOCAL) {
+		snprintf(err, ERR_LEN, "more than %d local addresses", PATH_MAX_LOCAL);
+		return -1;
+	}
+	o->local[o->n_local].addr = a;
+	o->local[o->n_local].prefix_len = plen;
+	o->n_local++;
+	return 0;
+}
+
+int
+__opt_set_local(struct app_options *o, const char *v, char *err)
+{
+	o->n_local = 0;
+	return __opt_list(v, __opt_local_item, o, err);
+}
+
+static int
+__opt_mcast_item(struct app_options *o, const char *t, char *err)
+{
+	uint32_t a;
+
+	if (pkt_parse_ipv4(t, &a, err, ERR_LEN) != 0 || (a >> 28) != 0xe) {
+		snprintf(err, ERR_LEN, "'%s' is not a multicast group (224.0.0.0/4)", t);
+		return -1;
+	}
+	if (o->n_mcast >= PATH_MAX_MCAST - 1) {
+		snprintf(err, ERR_LEN, "more than %d groups", PATH_MAX_MCAST - 1);
+		return -1;
+	}
+	o->mcast[o->n_mcast++] = a;
+	return 0;
+}
+
+int
+__opt_set_mcast(struct app_options *o, const char *v, char *err)
+{
+	o->n_mcast = 0;
+	return __opt_list(v, __opt_mcast_item, o, err);
+}
+
+/* One range into ports[*n] (at most APP_MAX_PORT_RANGES). */
+static int
+__opt_port_item(uint16_t (*ports)[2], unsigned int *n, const char *t, char *err)
+{
+	uint16_t lo, hi;
+
+	if (pkt_parse_port_range(t, &lo, &hi, err, ERR_LEN) != 0)
+		return -1;
+	if (*n >= APP_MAX_PORT_RANGES) {
+		snprintf(err, ERR_LEN, "more than %d port ranges", APP_MAX_PORT_RANGES);
+		return -1;
+	}
+	ports[*n][0] = lo;
+	ports[*n][1] = hi;
+	(*n)++;
+	return 0;
+}
+
+static int
+__opt_udp_item(struct app_options *o, const char *t, char *err)
+{
+	return __opt_port_item(o->udp_ports, &o->n_udp_ports, t, err);
+}
+
+static int
+__opt_udplite_item(struct app_options *o, const char *t, char *err)
+{
+	return __opt_port_item(o->udplite_ports, &o->n_udplite_ports, t, err);
+}
+
+int
+__opt_set_udp_ports(struct app_options *o, const char *v, char *err)
+{
+	o->n_udp_ports = 0;
+	o->udp_ports_set = true;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __opt_list(v, __opt_udp_item, o, err);
+}
+
+int
+__opt_set_udplite_ports(struct app_options *o, const char *v, char *err)
+{
+	o->n_udplite_ports = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __opt_list(v, __opt_udplite_item, o, err);
+}
+
+/* ---- ingress ---- */
+
+int
+__opt_set_filter(struct app_options *o, const char *v, char *err)
+{
+	const char *c = v;
+
+	while (c != NULL && isspace((unsigned char)*c))
+		c++;
+	/* libpcap compiles "" (and blanks) to "accept every frame". */
+	if (c == NULL || *c == '\0') {
+		snprintf(err, ERR_LEN, "empty expression (libpcap would match every "
+			 "frame); give one, e.g. 'udp dst port 9'");
+		return -1;
+	}
+	if (strlen(v) >= sizeof(o->filter)) {
+		snprintf(err, ERR_LEN, "expression longer than %zu characters",
+			 sizeof(o->filter) - 1);
+		return -1;
+	}
+	strcpy(o->filter, v);
+	return 0;
+}
+
+/* drop | pass | mark N (also mark:N, mark=N) */
+int
+__opt_set_filter_action(struct app_options *o, const char *v, char *err)
+{
+	uint64_t m;
+
+	memset(&o->filter_verdict, 0, sizeof(o->filter_verdict));
+	if (v != NULL && strcmp(v, "drop") == 0) {
+		o->filter_verdict.action = INGRESS_ACT_DROP;
+		return 0;
+	}
+	if (v != NULL && strcmp(v, "pass") == 0)
+		return 0;
+	if (v != NULL && strncmp(v, "mark", 4) == 0 &&
+	    (v[4] == ' ' || v[4] == ':' || v[4] == '=') &&
+	    pkt_parse_u64(v + 5, 0, UINT32_MAX, &m, err, ERR_LEN) == 0) {
+		o->filter_verdict.marked = 1;
+		o->filter_verdict.mark = (uint32_t)m;
+		return 0;
+	}
+	snprintf(err, ERR_LEN, "'%s' is not drop, pass or 'mark N'", v ? v : "");
+	return -1;
+}
+
+int
+__opt_set_bpf_sec(struct app_options *o, const char *v, char *err)
+{
+	if (v == NULL || *v == '\0' || strlen(v) >= sizeof(o->bpf_sec)) {
+		snprintf(err, ERR_LEN, "needs a section name of at most %zu bytes",
+			 sizeof(o->bpf_sec) - 1);
+		return -1;
+	}
+	strcpy(o->bpf_sec, v);
+	return 0;
+}
+
+int
+__opt_set_bpf_jit(struct app_options *o, const char *v, char *err)
+{
+	bool on;
+
+	if (__opt_bool(v, &on, err) != 0)
+		return -1;
+	o->bpf.engine = on ? INGRESS_BPF_JIT : INGRESS_BPF_INTERP;
+	return 0;
+}
+
+int
+__opt_set_filter_netmask(struct app_options *o, const char *v, char *err)
+{
+	char why[ERR_LEN];
+
+	if (pkt_parse_ipv4(v, &o->bpf.netmask, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, ERR_LEN, "'%s' is not an IPv4 netmask A.B.C.D", v ? v : "");
+	return -1;
+}
+
+static int
+__opt_compare_item(struct app_options *o, const char *t, char *err)
+{
+	enum ingress_mode m;
+	unsigned int i;
+
+	if (ingress_mode_parse(t, &m) != 0) {
+		char list[128];
+
+		snprintf(err, ERR_LEN, "'%s' is not one of %s", t,
+			 __opt_join(ingress_mode_names, INGRESS_MODE_MAX, list,
+				    sizeof(list)));
+		return -1;
+	}
+	for (i = 0; i < o->n_compare; i++)
+		if (o->compare[i] == m) {
+			snprintf(err, ERR_LEN, "'%s' is listed twice", t);
+			return -1;
+		}
+	if (o->n_compare >= APP_MAX_COMPARE) {
+		snprintf(err, ERR_LEN, "more than %d modes", APP_MAX_COMPARE);
+		return -1;
+	}
+	o->compare[o->n_compare++] = m;
+	return 0;
+}
+
+int
+__opt_set_compare(struct app_options *o, const char *v, char *err)
+{
+	o->n_compare = 0;
+	return __opt_list(v, __opt_compare_item, o, err);
+}
+
+/* ---- the stats endpoint ---- */
+
+int
+__opt_set_http(struct app_options *o, const char *v, char *err)
+{
+	char why[ERR_LEN / 2];
+
+	if (v != NULL && strcmp(v, "off") == 0) {
+		o->http[0] = '\0';
+		return 0;
+	}
+	if (v == NULL || strlen(v) >= sizeof(o->http)) {
+		snprintf(err, ERR_LEN, "address too long");
+		return -1;
+	}
+	if (export_http_check_listen(v, why, sizeof(why)) != 0) {
+		snprintf(err, ERR_LEN, "%s", why);
+		return -1;
+	}
+	strcpy(o->http, v);
+	return 0;
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * test_options, the values: every type and setter of the option table,
+ * accepted and refused with the exact line on stderr; the checks across
+ * options; getopt's mistakes; the INI file's keys.
+ */
+#include "test_options.h"
+
+/* ---- values ---- */
+
+void
+test_numbers(void **state)
+{
+	(void)state;
+	OK("--burst", "010");
+	assert_int_equal(o.burst, 10);
+	OK("--burst=512", "--tos", "0255");
+	assert_int_equal(o.burst, 512);
+	assert_int_equal(o.flow.tos, 255);
+	OK("--capture-max", "18446744073709551615");
+	assert_true(o.capture_max == UINT64_MAX);
+	BAD("pktpath: --capture-max: '18446744073709551616' is out of range "
+	    "0..18446744073709551615", "--capture-max", "18446744073709551616");
+	BAD("pktpath: --burst: '0' is out of range 1..512", "--burst", "0");
+	BAD("pktpath: --burst: '513' is out of range 1..512", "--burst", "513");
+	BAD("pktpath: --burst: 'x' is not a number", "--burst", "x");
+	BAD("pktpath: --burst: '' is not a number", "--burst", "");
+	BAD("pktpath: --burst: '+5' is not a number", "--burst", "+5");
+	BAD("pktpath: --burst: ' 5' is not a number", "--burst", " 5");
+	BAD("pktpath: --burst: '0x10' is not a decimal number (hexadecimal is not "
+	    "accepted)", "--burst", "0x10");
+	BAD("pktpath: --pkt-size: '41' is out of range 42..9000", "--pkt-size", "41");
+	BAD("pktpath: --mbufs: '1023' is out of range 1024..16777216", "--mbufs", "1023");
+	OK("--duration", "0.25", "--interval", "1e-1", "--warmup", "-0");
+	assert_true(o.duration_s == 0.25);
+	assert_true(o.interval_s == 0.1);
+	assert_true(o.warmup_s == 0);
+	OK("--duration", "010");
+	assert_true(o.duration_s == 10);
+	BAD("pktpath: --duration: '0x1' is not a decimal number (hexadecimal is not "
+	    "accepted)", "--duration", "0x1");
+	BAD("pktpath: --duration: 'inf' is not a number", "--duration", "inf");
+	BAD("pktpath: --duration: 'nan' is not a number", "--duration", "nan");
+	BAD("pktpath: --duration: '1e999' is out of range 0..1e+07", "--duration", "1e999");
+	BAD("pktpath: --duration: '-1' is out of range 0..1e+07", "--duration", "-1");
+	BAD("pktpath: --duration: '.' is not a number", "--duration", ".");
+	BAD("pktpath: --duration: '1e' is not a number", "--duration", "1e");
+	BAD("pktpath: --interval: '0.001' is out of range 0.01..3600", "--interval", "0.001");
+	OK("--update-rate", "2.5", "--ingress", "rcu");
+	assert_true(o.update_rate == 2.5);
+}
+
+void
+test_words(void **state)
+{
+	(void)state;
+	OK("--prefetch", "off", "--udp-csum", "ON", "--promisc", "yes", "--peer", "1");
+	assert_false(o.prefetch);
+	assert_true(o.flow.udp_csum);
+	assert_true(o.promisc);
+	assert_true(o.peer);
+	OK("--bpf-jit", "false", "--netlabel", "no", "--pim", "0");
+	assert_int_equal(o.bpf.engine, INGRESS_BPF_INTERP);
+	assert_false(o.kernel_netlabel);
+	assert_false(o.kernel_pim);
+	OK("--bpf-jit", "on");
+	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
+	/* --bpf-engine is a choice of lib/ingress's names; the last of
+	 * --bpf-jit and --bpf-engine wins */
+	OK("--bpf-engine", "libpcap", "--ingress-kind", "pcap-filter", "--filter", "udp");
+	assert_int_equal(o.bpf.engine, INGRESS_BPF_LIBPCAP);
+	OK("--bpf-jit", "off", "--bpf-engine", "jit");
+	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
+	BAD("pktpath: --bpf-engine: 'jot' is not one of jit|interp|libpcap",
+	    "--bpf-engine", "jot");
+	OK("--filter-netmask", "255.255.255.0");
+	assert_int_equal(o.bpf.netmask, 0xffffff00);
+	BAD("pktpath: --filter-netmask: '255.255.0' is not an IPv4 netmask A.B.C.D",
+	    "--filter-netmask", "255.255.0");
+	BAD("pktpath: --filter-netmask: '' is not an IPv4 netmask A.B.C.D",
+	    "--filter-netmask", "");
+	OK("--bpf-load-timeout", "0.5");
+	assert_true(o.bpf.load_timeout_s == 0.5);
+	BAD("pktpath: --bpf-load-timeout: '0' is out of range 0.01..3600",
+	    "--bpf-load-timeout", "0");
+	BAD("pktpath: --prefetch: 'maybe' is not on/off", "--prefetch", "maybe");
+	OK("--quiet", "--main-worker", "--http-control", "--metrics-lcore-mib");
+	assert_true(o.quiet && o.main_worker && o.http_control && o.metrics_lcore_mib);
+	BAD("pktpath: --quiet takes no value (in the INI file: quiet = on)",
+	    "--quiet=on");
+	OK("--pool-layout", "packed", "--pool-order", "address");
+	assert_int_equal(o.pool_layout, PKT_POOL_LAYOUT_PACKED);
+	assert_int_equal(o.pool_order, PKT_POOL_ORDER_ADDRESS);
+	assert_int_equal(app_pool_flags(&o), PKT_POOL_PACKED);
+	OK("--unpolled-queues", "warn");
+	assert_true(o.unpolled_warn);
+	BAD("pktpath: --source: 'nic' is not one of gen|port", "--source", "nic");
+	BAD("pktpath: --pool-layout: 'huge' is not one of page|packed", "--pool-layout", "huge");
+	BAD("pktpath: --pool-order: 'random' is not one of address|shuffle",
+	    "--pool-order", "random");
+	BAD("pktpath: --ingress: 'RCU' is not one of off|none|lock|rwlock|rcu",
+	    "--ingress", "RCU");
+	BAD("pktpath: --capture-what: 'some' is not one of drops|marked|all",
+	    "--capture-what", "some");
+	BAD("pktpath: --fold: '' is not one of field|lcore", "--fold", "");
+	/* files */
+	OK("--json", "/tmp/x.json", "--template", "t.pcap");
+	assert_string_equal(o.json, "/tmp/x.json");
+	assert_string_equal(o.template_file, "t.pcap");
+	BAD("pktpath: --json: needs a file name", "--json", "");
+	{
+		static char longname[PATH_MAX + 8];
+		char want[128];
+
+		memset(longname, 'a', PATH_MAX);
+		longname[PATH_MAX] = '\0';
+		snprintf(want, sizeof(want), "pktpath: --rules: file name longer than %d "
+			 "characters", PATH_MAX - 1);
+		BAD(want, "--rules", longname);
+	}
+	/* MACs */
+	OK("--src-mac", "02:aa:bb:cc:dd:ee");
+	assert_int_equal(o.flow.src_mac.addr_bytes[1], 0xaa);
+	BAD("pktpath: --dst-mac: '02:00:00:00:00' is not a MAC address", "--dst-mac",
+	    "02:00:00:00:00");
+	/* the ingress kinds' own values */
+	OK("--ingress-kind", "pcap-filter", "--filter", "udp", "--filter-action", "mark:7");
+	assert_string_equal(o.filter, "udp");
+	assert_int_equal(o.filter_verdict.marked, 1);
+	assert_int_equal(o.filter_verdict.mark, 7);
+	assert_int_equal(o.filter_verdict.action, 0);
+	OK("--ingress-kind", "pcap-filter", "--filter", "udp", "--filter-action", "pass");
+	assert_int_equal(o.filter_verdict.marked, 0);
+	assert_int_equal(o.filter_verdict.action, 0);
+	BAD("pktpath: --filter-action: 'mark 0x7' is not drop, pass or 'mark N'",
+	    "--filter-action", "mark 0x7");
+	BAD("pktpath: --filter: empty expression (libpcap would match every frame); "
+	    "give one, e.g. 'udp dst port 9'", "--filter", " \t");
+	BAD("pktpath: --bpf-sec: needs a section name of at most 63 bytes", "--bpf-sec", "");
+	OK("--http", "off");
+	assert_string_equal(o.http, "");
+	OK("--http", "[::1]:0");
+	assert_string_equal(o.http, "[::1]:0");
+	BAD("pktpath: --http: expected ADDR:PORT (127.0.0.1:9120 or [::1]:9120)",
+	    "--http", "nonsense");
+}
+
+void
+test_addresses(void **state)
+{
+	(void)state;
+	OK("--src", "10.0.0.1-10.0.0.9", "--dst", "10.1.0.1", "--sport", "7", "--dport",
+	   "080-0100");
+	assert_int_equal(o.flow.src_lo, IP4(10, 0, 0, 1));
+	assert_int_equal(o.flow.src_hi, IP4(10, 0, 0, 9));
+	assert_int_equal(o.flow.dst_lo, IP4(10, 1, 0, 1));
+	assert_int_equal(o.flow.dst_hi, IP4(10, 1, 0, 1));
+	assert_int_equal(o.flow.sport_lo, 7);
+	assert_int_equal(o.flow.sport_hi, 7);
+	assert_int_equal(o.flow.dport_lo, 80);
+	assert_int_equal(o.flow.dport_hi, 100);
+	BAD("pktpath: --src: '10.0.0.9-10.0.0.1': range is reversed", "--src",
+	    "10.0.0.9-10.0.0.1");
+	BAD("pktpath: --dst: '10.0.0' is not an IPv4 address or range A-B", "--dst", "10.0.0");
+	BAD("pktpath: --dport: '70000' is not a port or range P-Q (decimal, 0..65535)",
+	    "--dport", "70000");
+	BAD("pktpath: --dport: '0x50' is not a port or range P-Q (decimal, 0..65535)",
+	    "--dport", "0x50");
+	BAD("pktpath: --sport: '9-5': range is reversed", "--sport", "9-5");
+	/* --dst wider than the local addresses pktpath can hold */
+	BAD("pktpath: --dst: more than 64 destinations; give --local", "--dst",
+	    "10.0.0.0-10.0.1.0");
+	OK("--dst", "10.0.0.0-10.0.1.0", "--local", "10.0.0.0/16");
+
+	OK("--local", "198.51.100.1/24,10.0.0.1,10.0.0.1/08");
+	assert_int_equal(o.n_local, 3);
+	assert_int_equal(o.local[0].addr, IP4(198, 51, 100, 1));
+	assert_int_equal(o.local[0].prefix_len, 24);
+	assert_int_equal(o.local[1].prefix_len, 32);
+	assert_int_equal(o.local[2].addr, IP4(10, 0, 0, 1));
+	assert_int_equal(o.local[2].prefix_len, 8);
+	BAD("pktpath: --local: '1.2.3.4/33' is not an address A.B.C.D[/LEN]: length '33' "
+	    "is out of range 0..32", "--local", "1.2.3.4/33");
+	BAD("pktpath: --local: '1.2.3' is not an address A.B.C.D[/LEN]", "--local", "1.2.3");
+	/* inet_aton() would read 010 as octal: refused, not guessed */
+	BAD("pktpath: --local: '010.0.0.1/8' is not an address A.B.C.D[/LEN]", "--local",
+	    "010.0.0.1/8");
+	BAD("pktpath: --local: ',' has an empty item (items are separated by single "
+	    "commas)", "--local", ",");
+	BAD("pktpath: --local: '198.19.0.1/24,' has an empty item (items are separated "
+	    "by single commas)", "--local", "198.19.0.1/24,");
+	BAD("pktpath: --local: needs a non-empty list", "--local", "");
+	OK("--mcast", "239.1.1.1,224.0.0.251");
+	assert_int_equal(o.n_mcast, 2);
+	assert_int_equal(o.mcast[1], IP4(224, 0, 0, 251));
+	BAD("pktpath: --mcast: '10.0.0.1' is not a multicast group (224.0.0.0/4)",
+	    "--mcast", "10.0.0.1");
+	BAD("pktpath: --mcast: 'x' is not a multicast group (224.0.0.0/4)", "--mcast", "x");
+
+	OK("--udp-ports", "9,1000-2000,0053");
+	assert_true(o.udp_ports_set);
+	assert_int_equal(o.n_udp_ports, 3);
+	assert_int_equal(o.udp_ports[1][0], 1000);
+	assert_int_equal(o.udp_ports[1][1], 2000);
+	assert_int_equal(o.udp_ports[2][0], 53);
+	OK("--udp-ports", "none", "--udplite-ports", "5-6");
+	assert_true(o.udp_ports_set);
+	assert_int_equal(o.n_udp_ports, 0);
+	assert_int_equal(o.n_udplite_ports, 1);
+	assert_int_equal(o.udplite_ports[0][1], 6);
+	BAD("pktpath: --udp-ports: '9,,10' has an empty item (items are separated by "
+	    "single commas)", "--udp-ports", "9,,10");
+	BAD("pktpath: --udplite-ports: 'x' is not a port or range P-Q (decimal, 0..65535)",
+	    "--udplite-ports", "x");
+	{
+		char list[1024] = "", want[128];
+		unsigned int i;
+
+		for (i = 0; i <= APP_MAX_PORT_RANGES; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
+				 i ? "," : "", i);
+		snprintf(want, sizeof(want), "pktpath: --udp-ports: more than %d port ranges",
+			 APP_MAX_PORT_RANGES);
+		BAD(want, "--udp-ports", list);
+	}
+
+	OK("--source", "port", "--rxq", "1:0.0,2:0.01");
+	assert_int_equal(o.n_rxq, 2);
+	assert_int_equal(o.rxq[1].lcore, 2);
+	assert_int_equal(o.rxq[1].queue, 1);
+	BAD("pktpath: --rxq: '1:+0.0' is not LCORE:PORT.QUEUE (decimal; lcore < 128, "
+	    "port < 32, queue <= 1023)", "--source", "port", "--rxq", "1:+0.0");
+	BAD("pktpath: --rxq: '1:0' is not LCORE:PORT.QUEUE (decimal; lcore < 128, "
+	    "port < 32, queue <= 1023)", "--source", "port", "--rxq", "1:0");
+}
+
+void
+test_compare(void **state)
+{
+	(void)state;
+	OK("--compare", "off,rcu,lock", "--ingress", "rwlock");
+	assert_int_equal(o.n_compare, 3);
+	assert_int_equal(o.compare[1], INGRESS_RCU);
+	assert_int_equal(o.ingress_mode, INGRESS_RWLOCK);
+	assert_true(app_options_want_ingress(&o));
+	BAD("pktpath: --compare: 'lock' is listed twice", "--compare", "lock,rcu,lock");
+	BAD("pktpath: --compare: 'spin' is not one of off|none|lock|rwlock|rcu",
+	    "--compare", "off,spin");
+	BAD("pktpath: --compare: 'off,,rcu' has an empty item (items are separated by "
+	    "single commas)", "--compare", "off,,rcu");
+	BAD("pktpath: --compare: needs --duration > 0 (the length of a phase)",
+	    "--compare", "off,rcu", "--duration", "0");
+	OK("--rounds", "1", "--phase-warmup", "0");
+	BAD("pktpath: --rounds: '0' is out of range 1..1000", "--rounds", "0");
+}
+
+/* Each check across options, with its line. */
+void
+test_checks(void **state)
+{
+	(void)state;
+	BAD("pktpath: --compare: needs --path full", "--path", "rx-only", "--compare", "off");
+	BAD("pktpath: --ingress: needs --path full (rx-only frees every frame untouched: "
+	    "nothing would be classified)", "--path", "rx-only", "--ingress", "rcu");
+	BAD("pktpath: --ingress-kind: needs --path full (rx-only frees every frame "
+	    "untouched: nothing would be classified)", "--path", "rx-only",
+	    "--ingress-kind", "bpf", "--bpf-obj", "x.o");
+	BAD("pktpath: --rules: needs --path full (rx-only frees every frame untouched: "
+	    "nothing would be classified)", "--path", "rx-only", "--rules", "x.rules");
+	BAD("pktpath: --update-rate: needs --path full (rx-only frees every frame "
+	    "untouched: nothing would be classified)", "--path", "rx-only",
+	    "--update-rate", "10");
+	BAD("pktpath: --rxq: only with --source port", "--rxq", "1:0.0");
+	BAD("pktpath: --mtu: only with --source port", "--mtu", "9000");
+	BAD("pktpath: --mbuf-size: only with --source port", "--mbuf-size", "4096");
+	BAD("pktpath: --template: only with --source gen", "--source", "port",
+	    "--template", "t.pcap");
+	BAD("pktpath: --update-rate: refused with --ingress none (unguarded readers "
+	    "cannot survive rule updates)", "--ingress", "none", "--update-rate", "5");
+	BAD("pktpath: --ingress-kind pcap-filter: needs --filter EXPR", "--ingress-kind",
+	    "pcap-filter");
+	BAD("pktpath: --ingress-kind bpf: needs --bpf-obj FILE", "--ingress-kind", "bpf");
+	BAD("pktpath: --filter: only with --ingress-kind pcap-filter", "--filter", "udp");
+	BAD("pktpath: --bpf-obj: only with --ingress-kind bpf", "--bpf-obj", "x.o");
+	BAD("pktpath: --rules: only with --ingress-kind rules", "--ingress-kind", "bpf",
+	    "--bpf-obj", "x.o", "--rules", "x.rules");
+	BAD("pktpath: --peer: needs --path full", "--path", "rx-only", "--peer", "on");
+	BAD("pktpath: --capture: needs --path full (rx-only touches no packet)", "--path",
+	    "rx-only", "--capture", "x.pcap");
+	OK("--path", "rx-only", "--source", "port", "--mtu", "1500");
+	assert_int_equal(o.mtu, 1500);
+}
+
+/* getopt's side: unknown, ambiguous, missing values, stray words. */
+void
+test_getopt(void **state)
+{
+	char err[512];
+
+	(void)state;
+	BAD("pktpath: unknown option '--nope' (see --help)", "--nope");
+	BAD("pktpath: unknown option '-x' (see --help)", "-x");
+	BAD("pktpath: option '--co' is ambiguous (--config, --compare)", "--co", "x");
+	BAD("pktpath: option '--capture-' is ambiguous (--capture-what, --capture-max, "
+	    "--capture-ring, --capture-snaplen)", "--capture-=1");
+	BAD("pktpath: option '--help-' is ambiguous (--help-ini, --help-markdown)",
+	    "--help-");
+	BAD("pktpath: --burst needs a value N", "--burst");
+	BAD("pktpath: --source needs a value gen|port", "--source");
+	BAD("pktpath: unexpected argument 'stray' (see --help)", "stray");
+	/* an abbreviation is the option */
+	OK("--bur", "16", "--fo=field");
+	assert_int_equal(o.burst, 16);
+	assert_int_equal(o.fold, MIB_FOLD_FIELD);
+	/* the last one wins */
+	OK("--burst", "16", "--burst", "8");
+	assert_int_equal(o.burst, 8);
+	/* the help options print and end the run */
+	assert_int_equal(__parse(&o, err, sizeof(err), "--burst", "8", "--help", NULL), 1);
+	assert_int_equal(__parse(&o, err, sizeof(err), "-h", NULL), 1);
+	assert_int_equal(__parse(&o, err, sizeof(err), "--help-ini", NULL), 1);
+	assert_int_equal(__parse(&o, err, sizeof(err), "--help-mark", NULL), 1);
+	assert_string_equal(err, "");
+	{
+		char *argv[] = { "pktpath", "-l", "0", "--", "--help-markdown", NULL };
+		char *argv2[] = { "pktpath", "--help", NULL };	/* EAL's, not ours */
+		char *argv3[] = { "pktpath", "--", "--burst", "1", "-h", NULL };
+		char *argv4[] = { "pktpath", "--", "--help-m", NULL };
+
+		assert_int_equal(app_options_wants_help(5, argv), APP_HELP_MARKDOWN);
+		assert_int_equal(app_options_wants_help(2, argv2), APP_HELP_NONE);
+		assert_int_equal(app_options_wants_help(5, argv3), APP_HELP_USAGE);
+		assert_int_equal(app_options_wants_help(3, argv4), APP_HELP_NONE);
+	}
+}
+
+/* The INI file: keys are the table's names; the command line wins. */
+void
+test_ini(void **state)
+{
+	char path[128], want[256];
+
+	(void)state;
+	__file(path, sizeof(path), "a.ini", "; c\n[pktpath]\nburst = 16\nquiet = on\n"
+	       "main-worker = off\nfold = field\nlocal = 10.0.0.1/8\n");
+	OK("--config", path, "--fold", "lcore");
+	assert_int_equal(o.burst, 16);
+	assert_true(o.quiet);
+	assert_false(o.main_worker);
+	assert_int_equal(o.fold, MIB_FOLD_LCORE);
+	assert_int_equal(o.n_local, 1);
+	/* whatever the order on the command line */
+	OK("--fold", "lcore", "--conf", path);
+	assert_int_equal(o.fold, MIB_FOLD_LCORE);
+	__file(path, sizeof(path), "b.ini", "[pktpath]\nburst = 16\nfoo = 1\n");
+	snprintf(want, sizeof(want), "pktpath: %s:3: unknown key 'foo'", path);
+	BAD(want, "--config", path);
+	__file(path, sizeof(path), "c.ini", "[pktpath]\nconfig = other.ini\n");
+	snprintf(want, sizeof(want), "pktpath: %s:2: unknown key 'config'", path);
+	BAD(want, "--config", path);
+	__file(path, sizeof(path), "d.ini", "[pktpath]\nhelp = on\n");
+	snprintf(want, sizeof(want), "pktpath: %s:2: unknown key 'help'", path);
+	BAD(want, "--config", path);
+	__file(path, sizeof(path), "e.ini", "[pktpath]\nquiet = sometimes\n");
+	snprintf(want, sizeof(want), "pktpath: %s:2: quiet: 'sometimes' is not on/off", path);
+	BAD(want, "--config", path);
+	__file(path, sizeof(path), "f.ini", "[pktpath]\nburst = 0x20\n");
+	snprintf(want, sizeof(want), "pktpath: %s:2: burst: '0x20' is not a decimal number "
+		 "(hexadecimal is not accepted)", path);
+	BAD(want, "--config", path);
+	__file(path, sizeof(path), "g.ini", "[pktpath]\ndport = 70000\n");
+	snprintf(want, sizeof(want), "pktpath: %s:2: dport: '70000' is not a port or range "
+		 "P-Q (decimal, 0..65535)", path);
+	BAD(want, "--config", path);
+	/* a check across options sees the file and the command line together */
+	__file(path, sizeof(path), "h.ini", "[pktpath]\npath = rx-only\n");
+	BAD("pktpath: --peer: needs --path full", "--config", path, "--peer", "on");
+	BAD("pktpath: --config: needs a file name", "--config", "");
+	BAD("pktpath: --config /nonexistent.ini: No such file or directory", "--config",
+	    "/nonexistent.ini");
+}

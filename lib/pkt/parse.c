@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The values users write for packets' fields (pkt.h, "Parsing"): decimal
+ * integers, IPv4 addresses, address ranges, prefixes and port ranges. The
+ * options, the INI file and the rules files all parse them here, so that one
+ * mistake gets one reason wherever it is made.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pkt.h"
+
+static const char *
+__pkt_str(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+int
+pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
+	      char *err, size_t errlen)
+{
+	uint64_t x = 0;
+	bool over = false;
+	const char *c;
+
+	if (s == NULL || *s == '\0')
+		goto nan;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		snprintf(err, errlen, "'%s' is not a decimal number (hexadecimal is "
+			 "not accepted)", s);
+		return -EINVAL;
+	}
+	for (c = s; *c != '\0'; c++) {
+		unsigned int d = (unsigned int)(*c - '0');
+
+		if (*c < '0' || *c > '9')
+			goto nan;
+		if (x > (UINT64_MAX - d) / 10)
+			over = true;	/* keep checking the digits */
+		else
+			x = x * 10 + d;
+	}
+	if (over || x < lo || x > hi) {
+		snprintf(err, errlen, "'%s' is out of range %" PRIu64 "..%" PRIu64,
+			 s, lo, hi);
+		return -ERANGE;
+	}
+	*out = x;
+	return 0;
+nan:
+	snprintf(err, errlen, "'%s' is not a number", __pkt_str(s));
+	return -EINVAL;
+}
+
+/* s as a dotted quad, host order; no message. */
+static int
+__pkt_ipv4(const char *s, uint32_t *addr)
+{
+	struct in_addr a;
+
+	if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*addr = ntohl(a.s_addr);
+	return 0;
+}
+
+int
+pkt_parse_ipv4(const char *s, uint32_t *addr, char *err, size_t errlen)
+{
+	if (__pkt_ipv4(s, addr) != 0) {
+		snprintf(err, errlen, "'%s' is not an IPv4 address A.B.C.D",
+			 __pkt_str(s));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Copy s into buf and cut it at the first '-': the part after it, or NULL
+ * if there is none; -1 if s does not fit. */
+static int
+__pkt_split(const char *s, char *buf, size_t len, char **second)
+{
+	char *dash;
+
+	if (s == NULL || strlen(s) >= len)
+		return -1;
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash != NULL)
+		*dash++ = '\0';
+	*second = dash;
+	return 0;
+}
+
+int
+pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
+		     size_t errlen)
+{
+	char buf[2 * INET_ADDRSTRLEN], *second;
+	uint32_t a, b;
+
+	if (__pkt_split(s, buf, sizeof(buf), &second) != 0 ||
+	    __pkt_ipv4(buf, &a) != 0 ||
+	    __pkt_ipv4(second != NULL ? second : buf, &b) != 0) {
+		snprintf(err, errlen, "'%s' is not an IPv4 address or range A-B",
+			 __pkt_str(s));
+		return -EINVAL;
+	}
+	if (a > b) {
+		snprintf(err, errlen, "'%s': range is reversed", s);
+		return -EINVAL;
+	}
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+int
+pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
+		 char *err, size_t errlen)
+{
+	char buf[INET_ADDRSTRLEN], why[128];
+	const char *slash = s != NULL ? strchr(s, '/') : NULL;
+	size_t alen = s == NULL ? 0 : slash != NULL ? (size_t)(slash - s) : strlen(s);
+	uint64_t l = 32;
+	uint32_t a, mask;
+
+	if (alen == 0 || alen >= sizeof(buf))
+		goto bad;
+	memcpy(buf, s, alen);
+	buf[alen] = '\0';
+	if (__pkt_ipv4(buf, &a) != 0)
+		goto bad;
+	if (slash != NULL &&
+	    pkt_parse_u64(slash + 1, 0, 32, &l, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]: length %s",
+			 s, why);
+		return -EINVAL;
+	}
+	mask = l == 0 ? 0 : ~UINT32_C(0) << (32 - l);
+	if (!host_bits && (a & ~mask) != 0) {
+		struct in_addr n = { .s_addr = htonl(a & mask) };
+		char nb[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &n, nb, sizeof(nb));
+		snprintf(err, errlen, "'%s' has host bits set (did you mean %s/%u?)",
+			 s, nb, (unsigned int)l);
+		return -EINVAL;
+	}
+	*addr = a;
+	*len = (uint8_t)l;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", __pkt_str(s));
+	return -EINVAL;
+}
+
+int
+pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
+		     size_t errlen)
+{
+	char buf[32], why[128], *second;
+	uint64_t a, b;
+
+	if (__pkt_split(s, buf, sizeof(buf), &second) != 0 ||
+	    pkt_parse_u64(buf, 0, 65535, &a, why, sizeof(why)) != 0 ||
+	    pkt_parse_u64(second != NULL ? second : buf, 0, 65535, &b, why,
+			  sizeof(why)) != 0) {
+		snprintf(err, errlen, "'%s' is not a port or range P-Q (decimal, "
+			 "0..65535)", __pkt_str(s));
+		return -EINVAL;
+	}
+	if (a > b) {
+		snprintf(err, errlen, "'%s': range is reversed", s);
+		return -EINVAL;
+	}
+	*lo = (uint16_t)a;
+	*hi = (uint16_t)b;
+	return 0;
+}
