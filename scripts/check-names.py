@@ -7,7 +7,8 @@ their module or file concept when the short name is taken).
 
     scripts/check-names.py [ROOT]
 
-Reads the .c and .h files git tracks under ROOT (default: the repository
+Reads the .c and .h files git tracks under ROOT (all of them when ROOT
+is not a git checkout) (default: the repository
 this script is in). Prints one line per name defined in two or more files,
 "NAME: FILE FILE...", and exits 1 if there is one; prints nothing and exits 0
 otherwise. A definition is a `#define __x` or a function body `__x(...) {` at
@@ -63,8 +64,17 @@ def definitions(text):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else \
         os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    files = subprocess.run(["git", "-C", root, "ls-files", "*.c", "*.h"],
-                           capture_output=True, text=True, check=True).stdout.split()
+    try:
+        # the stage-0 entries only: during a merge, one path per file
+        files = sorted(set(subprocess.run(
+            ["git", "-C", root, "ls-files", "*.c", "*.h"],
+            capture_output=True, text=True, check=True).stdout.split()))
+    except (OSError, subprocess.CalledProcessError):
+        # not a git checkout (an exported tree): every .c and .h under it
+        files = sorted(os.path.relpath(os.path.join(d, f), root)
+                       for d, _, fs in os.walk(root)
+                       if "/build" not in d and "/." not in d
+                       for f in fs if f.endswith((".c", ".h")))
     where = collections.defaultdict(list)
     for f in files:
         with open(os.path.join(root, f), errors="replace") as fh:

@@ -49,7 +49,7 @@
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t
-__rand(void)
+__schema_rand(void)
 {
 	rng ^= rng >> 12;
 	rng ^= rng << 25;
@@ -58,7 +58,7 @@ __rand(void)
 }
 
 static const char *
-__fname(unsigned int f)
+__schema_fname(unsigned int f)
 {
 	static char s[4][64];
 	static unsigned int k;
@@ -105,10 +105,10 @@ test_rows(void **state)
 				fail_msg("field %u: name length %zu", f, nl);
 			for (i = 0; i < nl; i++)
 				if (!isalnum((unsigned char)r->name[i]))
-					fail_msg("%s: '%c' in the name", __fname(f), r->name[i]);
+					fail_msg("%s: '%c' in the name", __schema_fname(f), r->name[i]);
 			for (i = first; i < f; i++)
 				if (strcmp(mib_fields[i].name, r->name) == 0)
-					fail_msg("%s twice in its group (%u, %u)", __fname(f), i, f);
+					fail_msg("%s twice in its group (%u, %u)", __schema_fname(f), i, f);
 			assert_int_equal(mib_field_lookup(mib_group_name((enum mib_group)g),
 							  r->name), (int)f);
 			/* help: one printable line that every exporter can print as
@@ -117,15 +117,15 @@ test_rows(void **state)
 			assert_non_null(r->help);
 			hl = strlen(r->help);
 			if (hl == 0 || hl >= MIB_HELP_MAX)
-				fail_msg("%s: help length %zu", __fname(f), hl);
+				fail_msg("%s: help length %zu", __schema_fname(f), hl);
 			for (i = 0; i < hl; i++)
 				if (r->help[i] < 0x20 || r->help[i] > 0x7e ||
 				    strchr("\"\\|`", r->help[i]) != NULL)
-					fail_msg("%s: character %#x in the help", __fname(f),
+					fail_msg("%s: character %#x in the help", __schema_fname(f),
 						 (unsigned char)r->help[i]);
 			if (r->help[0] == ' ' || r->help[hl - 1] == ' ' ||
 			    r->help[hl - 1] == '.')
-				fail_msg("%s: help \"%s\" is not trimmed", __fname(f), r->help);
+				fail_msg("%s: help \"%s\" is not trimmed", __schema_fname(f), r->help);
 			assert_string_equal(mib_field_help(f), r->help);
 			assert_string_equal(mib_field_name(f), r->name);
 			/* kind, role, laws */
@@ -138,10 +138,10 @@ test_rows(void **state)
 			assert_int_equal(__mib_kinds[f], r->kind);
 			if (r->kind != MIB_KIND_SUM &&
 			    (r->role != MIB_ROLE_INFO || r->laws != 0))
-				fail_msg("%s: a %s is an outcome or in a law", __fname(f),
+				fail_msg("%s: a %s is an outcome or in a law", __schema_fname(f),
 					 mib_kind_name(r->kind));
 			if (r->kind != MIB_KIND_CONST && r->value != 0)
-				fail_msg("%s: a value without being a constant", __fname(f));
+				fail_msg("%s: a value without being a constant", __schema_fname(f));
 			assert_int_equal(mib_field_const(f), r->value);
 			assert_int_equal(mib_field_terminal(f), r->role == MIB_ROLE_DELIVER ||
 					 r->role == MIB_ROLE_DROP || r->role == MIB_ROLE_SINK);
@@ -195,32 +195,32 @@ test_outcomes(void **state)
 		if (mib_field_terminal(f)) {
 			assert_true(nt < mib_n_terminals);
 			if (mib_terminals[nt] != f)
-				fail_msg("terminal %s not in mib_terminals[%u]", __fname(f), nt);
+				fail_msg("terminal %s not in mib_terminals[%u]", __schema_fname(f), nt);
 			nt++;
 			/* in exactly one outcome law */
 			if (__popcount(out) != 1)
-				fail_msg("terminal %s is in %u outcome laws", __fname(f),
+				fail_msg("terminal %s is in %u outcome laws", __schema_fname(f),
 					 __popcount(out));
 			/* a terminal ends the frame: it is no law's left side */
 			for (l = 0; l < MIB_LAW_MAX; l++)
 				if (mib_law_lhs(l) == f)
 					fail_msg("terminal %s is the left side of law %s",
-						 __fname(f), mib_law_name(l));
+						 __schema_fname(f), mib_law_name(l));
 		} else if (out != 0) {
 			/* a non-terminal term of an outcome law is a sub-total:
 			 * the left side of another outcome law */
 			l = __outcome_law_of_lhs(f);
 			if (l == MIB_LAW_MAX || (out & MIB_LAW_BIT(l)))
 				fail_msg("%s is in an outcome law, neither a terminal nor "
-					 "the left side of another", __fname(f));
+					 "the left side of another", __schema_fname(f));
 			if (__popcount(out) != 1)
-				fail_msg("sub-total %s is in %u outcome laws", __fname(f),
+				fail_msg("sub-total %s is in %u outcome laws", __schema_fname(f),
 					 __popcount(out));
 		}
 		if (r == MIB_ROLE_DROP || r == MIB_ROLE_DROP_LATE) {
 			assert_true(nd < mib_n_drop_fields);
 			if (mib_drop_fields[nd] != f)
-				fail_msg("drop %s not in mib_drop_fields[%u]", __fname(f), nd);
+				fail_msg("drop %s not in mib_drop_fields[%u]", __schema_fname(f), nd);
 			nd++;
 		}
 		/* every drop is a terminal, or explicitly not: a late drop is in
@@ -238,7 +238,7 @@ test_outcomes(void **state)
 			for (i = mib_group_first(g); i < end; i++)
 				delivery |= mib_field_role(i) == MIB_ROLE_DELIVER;
 			if (!delivery)
-				fail_msg("late drop %s: no delivery in its group", __fname(f));
+				fail_msg("late drop %s: no delivery in its group", __schema_fname(f));
 		}
 	}
 	assert_int_equal(nt, mib_n_terminals);
@@ -268,7 +268,7 @@ test_outcomes(void **state)
 
 	/* mib_drops_total: every drop once */
 	for (f = 0; f < MIB_FIELD_MAX; f++)
-		v[f] = __rand() >> 20;
+		v[f] = __schema_rand() >> 20;
 	for (k = 0; k < mib_n_drop_fields; k++)
 		want += v[mib_drop_fields[k]];
 	assert_int_equal(mib_drops_total(v), want);
@@ -296,16 +296,16 @@ __lhs_laws(unsigned int f)
  * left side) gets those terms at random.
  */
 static void
-__consistent(uint64_t *t)
+__schema_consistent(uint64_t *t)
 {
 	bool known[MIB_FIELD_MAX];
 	unsigned int f, l, rounds, progress = 1;
 
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
-		t[f] = __rand();
+		t[f] = __schema_rand();
 		known[f] = mib_field_terminal(f);
 		if (known[f])
-			t[f] = __rand() % 1000;
+			t[f] = __schema_rand() % 1000;
 	}
 	for (rounds = 0; progress && rounds < 64; rounds++) {
 		progress = 0;
@@ -333,7 +333,7 @@ __consistent(uint64_t *t)
 				for (f = 0; f < MIB_FIELD_MAX; f++) {
 					if (!(mib_field_laws(f) & MIB_LAW_BIT(l)) || known[f])
 						continue;
-					t[f] = f == last ? left : __rand() % (left + 1);
+					t[f] = f == last ? left : __schema_rand() % (left + 1);
 					left -= t[f];
 					known[f] = true;
 				}
@@ -354,7 +354,7 @@ __consistent(uint64_t *t)
 				continue;
 			for (f = 0; f < MIB_FIELD_MAX; f++)
 				if ((mib_field_laws(f) & MIB_LAW_BIT(l)) && !known[f]) {
-					t[f] = __rand() % 1000;
+					t[f] = __schema_rand() % 1000;
 					known[f] = true;
 				}
 			progress = 1;
@@ -375,7 +375,7 @@ test_laws(void **state)
 
 	(void)state;
 	for (iter = 0; iter < 20; iter++) {
-		__consistent(t);
+		__schema_consistent(t);
 		mib_conservation_eval(t, laws);
 		for (l = 0; l < MIB_LAW_MAX; l++) {
 			if (laws[l].lhs != laws[l].rhs)
@@ -399,7 +399,7 @@ test_laws(void **state)
 	/* Moving any field by +1 breaks exactly the laws it is a term or the
 	 * left side of, each by exactly 1; the check names the first path law
 	 * broken, in law order, in its one-line format. */
-	__consistent(t);
+	__schema_consistent(t);
 	mib_conservation_eval(t, base);
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
 		int first = -1;
@@ -413,7 +413,7 @@ test_laws(void **state)
 					      (base[l].lhs - base[l].rhs));
 
 			if (in ? (d != 1 && d != -1) : d != 0)
-				fail_msg("%s + 1: law %s moved by %" PRId64, __fname(f),
+				fail_msg("%s + 1: law %s moved by %" PRId64, __schema_fname(f),
 					 mib_law_name(l), d);
 			if (in && first < 0 && (MIB_LAWS_PATH & MIB_LAW_BIT(l)))
 				first = (int)l;
@@ -507,7 +507,7 @@ __fold_round(const uint8_t *kinds, unsigned int n, enum mib_layout lay)
 		struct mib_block b = mib_set_block(s, l);
 
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			uint64_t v = __rand() & 1 ? __rand() : __rand() % 100000;
+			uint64_t v = __schema_rand() & 1 ? __schema_rand() : __schema_rand() % 100000;
 
 			if (kinds[f] == MIB_KIND_HWM) {
 				mib_max(&b, f, v);
@@ -528,7 +528,7 @@ __fold_round(const uint8_t *kinds, unsigned int n, enum mib_layout lay)
 		if (tf[f] != exp[f] || tl[f] != exp[f])
 			fail_msg("%s n=%u %s (%s): field fold %" PRIu64 ", lcore fold %"
 				 PRIu64 ", expected %" PRIu64, mib_layout_name(lay), n,
-				 __fname(f), mib_kind_name(kinds[f]), tf[f], tl[f], exp[f]);
+				 __schema_fname(f), mib_kind_name(kinds[f]), tf[f], tl[f], exp[f]);
 	assert_memory_equal(pb_f, want, (size_t)n * MIB_FIELD_MAX * sizeof(uint64_t));
 	assert_memory_equal(pb_l, want, (size_t)n * MIB_FIELD_MAX * sizeof(uint64_t));
 	/* mib_fold is the same fold with the table's kinds */
@@ -554,7 +554,7 @@ test_folds_agree(void **state)
 	for (round = 0; round < 6; round++) {
 		memset(count, 0, sizeof(count));
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			unsigned int r = (unsigned int)(__rand() % 8);
+			unsigned int r = (unsigned int)(__schema_rand() % 8);
 
 			kinds[f] = r < 5 ? MIB_KIND_SUM : r < 7 ? MIB_KIND_HWM :
 				   MIB_KIND_CONST;
@@ -821,7 +821,7 @@ __readme_block(void)
 }
 
 static char *
-__slurp(const char *path, size_t *len)
+__schema_slurp(const char *path, size_t *len)
 {
 	FILE *fp = fopen(path, "r");
 	char *buf;
@@ -850,7 +850,7 @@ test_readme(void **state)
 	size_t len;
 
 	(void)state;
-	doc = __slurp(README, &len);
+	doc = __schema_slurp(README, &len);
 	b = strstr(doc, BEGIN_MARK);
 	e = b != NULL ? strstr(b, END_MARK) : NULL;
 	if (b == NULL || e == NULL)

@@ -108,7 +108,7 @@ __print(void (*fn)(FILE *))
 }
 
 static void
-__usage(FILE *f)
+__opts_usage(FILE *f)
 {
 	app_options_usage(f, "pktpath");
 }
@@ -173,7 +173,7 @@ __historical_defaults(struct app_options *r)
 
 /* a and b are the same options (the name of --config aside) */
 static void
-__same(const struct app_options *a, const struct app_options *b, const char *what)
+__opts_same(const struct app_options *a, const struct app_options *b, const char *what)
 {
 	static struct app_options x, y;
 	size_t i;
@@ -355,7 +355,7 @@ test_defaults(void **state)
 	__historical_defaults(&ref);
 	memset(&o, 0x5a, sizeof(o));
 	app_options_default(&o);
-	__same(&o, &ref, "app_options_default() vs the historical defaults");
+	__opts_same(&o, &ref, "app_options_default() vs the historical defaults");
 	/* lib/pkt's flow defaults are the table's */
 	pkt_flow_conf_default(&flow);
 	assert_memory_equal(&o.flow, &flow, sizeof(flow));
@@ -364,7 +364,7 @@ test_defaults(void **state)
 
 	/* an empty command line */
 	assert_int_equal(__parse(&o, err, sizeof(err), NULL), 0);
-	__same(&o, &ref, "no option");
+	__opts_same(&o, &ref, "no option");
 
 	/* --help-ini read back as the INI file */
 	ini = __print(app_options_ini);
@@ -372,7 +372,7 @@ test_defaults(void **state)
 	free(ini);
 	if (__parse(&o, err, sizeof(err), "--config", path, NULL) != 0)
 		fail_msg("--help-ini refused: %s", err);
-	__same(&o, &ref, "--config (--help-ini)");
+	__opts_same(&o, &ref, "--config (--help-ini)");
 	assert_string_equal(o.config, path);
 
 	/* every option given its default */
@@ -385,7 +385,7 @@ test_defaults(void **state)
 		snprintf(arg, sizeof(arg), "--%s=%s", d->name, d->def);
 		if (__parse(&o, err, sizeof(err), arg, NULL) != 0)
 			fail_msg("%s: %s", arg, err);
-		__same(&o, &ref, arg);
+		__opts_same(&o, &ref, arg);
 	}
 }
 
@@ -394,7 +394,7 @@ test_defaults(void **state)
 static void
 test_help(void **state)
 {
-	char *usage = __print(__usage), *ini = __print(app_options_ini);
+	char *usage = __print(__opts_usage), *ini = __print(app_options_ini);
 	char *md = __print(app_options_markdown);
 	char line[4096], *p;
 	unsigned int i, rows = 0;
