@@ -5,13 +5,14 @@
 # 'pktpath*:debug' turns on all of them, and by default none is shown.
 . "$(dirname "$0")/lib.sh"
 
-# The debug line each component writes in every run of the command below.
+# The debug line each component writes in every run of the command below
+# (extended regular expressions).
 declare -A line=(
-	[pktpath]="pktpath: worker 0 on lcore "
-	[pktpath.http]="pktpath: http: serving http://127.0.0.1:"
-	[pktpath.ingress]="pktpath: ingress: hook for "
-	[pktpath.stats]="pktpath: stats: thread started: "
-	[pktpath.telemetry]="pktpath: telemetry: 6 commands under /pktpath/"
+	[pktpath]="^pktpath: worker 0 on lcore "
+	[pktpath.http]="^pktpath: http: serving http://127\.0\.0\.1:"
+	[pktpath.ingress]="^pktpath: ingress: hook for "
+	[pktpath.stats]="^pktpath: stats: thread started: "
+	[pktpath.telemetry]="^pktpath: telemetry: [0-9]+ commands under /pktpath/"
 )
 n=0
 run() { # run LOG-LEVEL-ARGS...: a short run with them, output in $TMP/out
@@ -26,9 +27,9 @@ expect() {
 	run "$@"
 	for t in "${!line[@]}"; do
 		if [[ $on == *" $t "* ]]; then
-			grep -qF -- "${line[$t]}" "$TMP/out" ||
+			grep -qE -- "${line[$t]}" "$TMP/out" ||
 				{ cat "$TMP/out"; fail "$*: no $t debug line '${line[$t]}'"; }
-		elif grep -qF -- "${line[$t]}" "$TMP/out"; then
+		elif grep -qE -- "${line[$t]}" "$TMP/out"; then
 			cat "$TMP/out"
 			fail "$*: $t debug line '${line[$t]}' without asking for it"
 		fi
