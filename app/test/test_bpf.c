@@ -17,10 +17,10 @@
  *    interpreter of bpfgen_ebpf.c, JIT and rte_bpf interpreter; the JIT
  *    must be used for every program it can compile (a program whose JIT
  *    code failed pktpath's check would mean its model of the JIT is wrong).
- *  - dpdk_faults: each fault of DPDK 22.11's lib/bpf (README, "DPDK 22.11
- *    lib/bpf faults") on its reproducer: what DPDK does (printed), what
- *    pktpath gives (checked against libpcap); fault C's program is caught by
- *    the JIT check and settled by the loader.
+ *  - dpdk_faults: each fault of DPDK 22.11's lib/bpf (lib/ingress/README.md,
+ *    "DPDK 22.11 lib/bpf faults") on its reproducer: what DPDK does
+ *    (printed), what pktpath gives (checked against libpcap); fault C's
+ *    program is caught by the JIT check and settled by the loader.
  *  - obj_refusals: the exact one-line refusals of the bpf kind (context
  *    write, loop, shift, size, verifier reason, timeout, signal), the
  *    JIT-form rewrites and their fallback.
