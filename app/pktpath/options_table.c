@@ -229,7 +229,7 @@ const struct app_opt app_opts[] = {
 	{ "filter-action", "drop|pass|mark N", FN(__opt_set_filter_action),
 	  .def = "drop", .help = "pcap-filter: what a match does" },
 	{ "bpf-obj", "FILE.o", PATHNAME(bpf_obj),
-	  .help = "bpf: the eBPF ELF object (e.g. build/config/bpf/drop_udp_port.o)" },
+	  .help = "bpf: the eBPF ELF object (e.g. build/config/drop_udp_port.o, built from config/bpf/drop_udp_port.c)" },
 	{ "bpf-sec", "NAME", FN(__opt_set_bpf_sec), .def = "classifier",
 	  .help = "bpf: the program's section or name" },
 	{ "bpf-jit", "on|off", FN(__opt_set_bpf_jit), .def_doc = "on",
