@@ -110,6 +110,12 @@ stats_series_add(struct stats_series *se, const struct stats_snapshot *snap)
 }
 
 unsigned int
+stats_series_workers(const struct stats_series *se)
+{
+	return se != NULL ? se->n_workers : 0;
+}
+
+unsigned int
 stats_series_count(const struct stats_series *se)
 {
 	return se != NULL ? se->n : 0;

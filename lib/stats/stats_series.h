@@ -48,6 +48,8 @@ void stats_series_free(struct stats_series *se);
  *  workers differ, or it is not later than the last point), -ENOMEM. */
 int stats_series_add(struct stats_series *se, const struct stats_snapshot *snap);
 
+/** The workers of each point. */
+unsigned int stats_series_workers(const struct stats_series *se);
 /** Points so far (the intervals are one fewer). */
 unsigned int stats_series_count(const struct stats_series *se);
 /** Point i's uptime (seconds since stats_start()). */
