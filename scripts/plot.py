@@ -176,7 +176,7 @@ def plot_timeseries(docs, labels, out, total):
                 ln = ax.axvline(e["t_s"], color="C%d" % i, ls=":", lw=1)
                 ln.set_gid("events-mode-%d/%d" % (i, nev))
                 nev += 1
-                ax.annotate(e.get("mode") or "?", (e["t_s"], ymax * 1.02),
+                ax.annotate(e.get("mode") or "flip", (e["t_s"], ymax * 1.02),
                             fontsize=7, rotation=90, ha="right", va="bottom")
             elif e["kind"] == "rule-updates":
                 (ln,) = ax.plot([(e["t0_s"] + e["t_s"]) / 2], [0], "|",

@@ -339,6 +339,7 @@ test_series(void **state)
 	sum.lcore_steady = lst;
 	assert_int_equal(stats_series_steady(se, &fin.s, 0.1, -1, &sum, &sd), 0);
 	assert_true(sd.detected && !sd.explicit_warmup);
+	assert_false(sd.at_limit);
 	assert_int_equal(sd.first_interval, 3);
 	NEAR(sd.start_s, 0.3, 1e-12);
 	assert_int_equal(sd.intervals, 12);
@@ -372,6 +373,23 @@ test_series(void **state)
 	assert_int_equal(stats_series_steady(se, &fin.s, 0.1, 0.5, &sum, &sd), 0);
 	assert_int_equal(sd.first_interval, 5);
 	assert_int_equal(sd.spread.n, 7);
+	stats_series_free(se);
+
+	/* a rate that keeps rising: MSER stops at half the run, flagged */
+	se = stats_series_create(SW);
+	pk[0] = pk[1] = 0;
+	for (k = 0; k <= 8; k++) {
+		__fake(&f, 0.1 * k, pk, 0, 0);
+		assert_int_equal(stats_series_add(se, &f.s), 0);
+		pk[0] += 1000 * (k + 1);
+	}
+	memset(&sum, 0, sizeof(sum));
+	sum.n_workers = SW;
+	sum.lcore_steady = lst;
+	assert_int_equal(stats_series_steady(se, &f.s, 0.1, -1, &sum, &sd), 0);
+	assert_true(sd.detected && sd.at_limit);
+	assert_int_equal(sd.first_interval, 4);
+	assert_true(sum.steady_valid);
 	stats_series_free(se);
 
 	/* three intervals: too few to detect; no steady part, and why */

@@ -41,8 +41,10 @@ json_t *export_intervals_json(const struct stats_series *se,
  */
 json_t *export_events_json(const struct stats_series *se);
 
-/** "summary.steady_state": how the steady part was found, and its spread
- *  ("cv_threshold" STATS_CV_UNSTABLE, "unstable" above it). */
+/** "summary.steady_state": how the steady part was found ("warmup" auto or
+ *  explicit, "detected", "at_limit", "start_s", "first_interval",
+ *  "intervals", "why"), and its spread ("spread_mpps": n, min, median, max,
+ *  mean, sd, cv; "cv_threshold" STATS_CV_UNSTABLE, "unstable" above it). */
 json_t *export_steady_json(const struct stats_steady *st);
 
 /** The summary's steady-state lines: where it began (detected or

@@ -112,10 +112,10 @@ export_steady_json(const struct stats_steady *st)
 {
 	const struct stats_spread *sp = &st->spread;
 
-	return json_pack("{s:s, s:b, s:o, s:i, s:i, s:{s:i, s:f, s:f, s:f, s:f, s:f, s:f},"
-			 " s:f, s:b, s:o}",
+	return json_pack("{s:s, s:b, s:b, s:o, s:i, s:i, s:{s:i, s:f, s:f, s:f, s:f, s:f,"
+			 " s:f}, s:f, s:b, s:o}",
 		"warmup", st->explicit_warmup ? "explicit" : "auto",
-		"detected", st->detected,
+		"detected", st->detected, "at_limit", st->at_limit,
 		"start_s", st->start_s >= 0 ? json_real(st->start_s) : json_null(),
 		"first_interval", (int)st->first_interval,
 		"intervals", (int)st->intervals,
@@ -135,8 +135,9 @@ export_print_steady(FILE *out, const struct stats_steady *st)
 			st->start_s, st->first_interval + 1, st->intervals);
 	else if (st->detected)
 		fprintf(out, "steady state: from %.2f s (warm-up detected: interval "
-			"%u of %u)\n", st->start_s, st->first_interval + 1,
-			st->intervals);
+			"%u of %u)%s\n", st->start_s, st->first_interval + 1,
+			st->intervals, st->at_limit ? "; at the search limit (half "
+			"the run): the rate never settled" : "");
 	else
 		fprintf(out, "steady state: not detected: %s\n", st->why);
 	if (sp->n == 0)

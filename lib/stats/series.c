@@ -257,6 +257,7 @@ stats_series_steady(const struct stats_series *se,
 			double win;
 
 			st->detected = true;
+			st->at_limit = first > 0 && first == n / 2;
 			st->start_s = se->p[first].uptime_s;
 			win = final->tsc > se->p[first].tsc && final->tsc_hz > 0 ?
 			      (double)(final->tsc - se->p[first].tsc) /

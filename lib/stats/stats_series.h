@@ -72,6 +72,10 @@ unsigned int stats_series_mpps(const struct stats_series *se, unsigned int first
 /** Where the steady state of a run begins, and how steady it is. */
 struct stats_steady {
 	bool detected;		/**< auto: MSER answered */
+	/** auto: MSER chose the last start it may (half the intervals): the
+	 *  series did not settle (a trend, a mode flip, a stall), and what
+	 *  follows is the second half rather than a steady state. */
+	bool at_limit;
 	bool explicit_warmup;	/**< --warmup SECONDS: no detection */
 	unsigned int first_interval;	/**< the first steady interval */
 	double start_s;		/**< its start (uptime), -1 when none */
