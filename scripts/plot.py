@@ -146,6 +146,7 @@ def plot_timeseries(docs, labels, out, total):
     fig, ax = plt.subplots(figsize=(10, 4.5))
     styles = ["-", "--", ":", "-."]
     ymax = 0.0
+    nser = 0
     for i, (d, lab) in enumerate(zip(docs, labels)):
         iv = d.get("intervals")
         if not iv:
@@ -157,7 +158,8 @@ def plot_timeseries(docs, labels, out, total):
             y = [x["lcores"][k]["mpps"] for x in iv]
             ymax = max([ymax] + y)
             (ln,) = ax.plot(t, y, styles[i % len(styles)], marker=".",
-                            color="C%d" % k, label="%s lcore %d" % (lab, lc))
+                            color="C%d" % (nser % 10), label="%s lcore %d" % (lab, lc))
+            nser += 1
             ln.set_gid("series-mpps-%d-%d" % (i, lc))
         if total:
             y = [x["mpps"] for x in iv]
