@@ -4,7 +4,12 @@
  * rounds interleaved (A B C A B C ...) so that drift (thermal, neighbours)
  * spreads over every mode, then the table of the netdev thread it imitates:
  * Mpps median/min/max over rounds, ns/pkt and cycles/pkt of the median, and
- * the differences in ns/pkt (1e9/pps) against off and against lock.
+ * the differences in ns/pkt (1e9/pps) against off and against lock: the mean
+ * over rounds of the paired per-round differences, each with its 95%
+ * confidence interval and verdict (stats_ci_rounds(): paired t over the
+ * rounds, Welch over the phases' per-interval samples with one round).
+ * Each phase is cut into per-interval samples by folds of its own
+ * (phase_intervals()); the JSON carries them with the intervals.
  *
  * A phase is measured in one mode only: flips from outside (SIGUSR1, POST
  * /ingress/mode) and reloads are refused while the phases run, and each

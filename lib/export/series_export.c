@@ -130,7 +130,10 @@ export_print_steady(FILE *out, const struct stats_steady *st)
 {
 	const struct stats_spread *sp = &st->spread;
 
-	if (st->explicit_warmup)
+	if (st->explicit_warmup && st->start_s < 0)
+		fprintf(out, "steady state: none of the %u intervals starts after "
+			"--warmup\n", st->intervals);
+	else if (st->explicit_warmup)
 		fprintf(out, "steady state: from %.2f s (--warmup), interval %u of %u\n",
 			st->start_s, st->first_interval + 1, st->intervals);
 	else if (st->detected)
