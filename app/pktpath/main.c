@@ -752,7 +752,7 @@ main(int argc, char **argv)
 	sc.warmup_s = a->opt.warmup_s < 0 ? 0 : a->opt.warmup_s;
 	sc.on_publish = print_interval;
 	sc.publish_arg = a;
-	a->series = stats_series_create(a->n_workers);
+	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s);
 	if (a->series == NULL)
 		rte_exit(EXIT_FAILURE, "stats_series_create: out of memory\n");
 	/* A live snapshot's laws may be off by each worker's unflushed polls

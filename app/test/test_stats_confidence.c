@@ -291,7 +291,7 @@ test_series(void **state)
 	/* 12 intervals of 0.1 s: worker 0 at 0.2, 0.5, 0.8 Mpps for the
 	 * first three, then 1 Mpps; worker 1 at 1 Mpps throughout. */
 	const double rate0[12] = { 0.2, 0.5, 0.8, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
-	struct stats_series *se = stats_series_create(SW);
+	struct stats_series *se = stats_series_create(SW, 0);
 	struct stats_summary sum;
 	struct stats_rate lst[SW], r;
 	struct stats_steady sd;
@@ -376,7 +376,7 @@ test_series(void **state)
 	stats_series_free(se);
 
 	/* a rate that keeps rising: MSER stops at half the run, flagged */
-	se = stats_series_create(SW);
+	se = stats_series_create(SW, 0);
 	pk[0] = pk[1] = 0;
 	for (k = 0; k <= 8; k++) {
 		__fake(&f, 0.1 * k, pk, 0, 0);
@@ -392,8 +392,33 @@ test_series(void **state)
 	assert_true(sum.steady_valid);
 	stats_series_free(se);
 
+	/* folds back to back (a starved stats thread catching up on its
+	 * deadlines) are not intervals: closer than min_gap_s, not kept; the
+	 * next kept point's interval counts their packets */
+	se = stats_series_create(SW, 0.05);
+	pk[0] = pk[1] = 0;
+	__fake(&f, 0, pk, 0, 0);
+	assert_int_equal(stats_series_add(se, &f.s), 0);
+	pk[0] = 1000;
+	__fake(&f, 0.1, pk, 0, 0);
+	assert_int_equal(stats_series_add(se, &f.s), 0);
+	pk[0] = 1010;
+	__fake(&f, 0.101, pk, 0, 0);
+	assert_int_equal(stats_series_add(se, &f.s), 1);
+	pk[0] = 1020;
+	__fake(&f, 0.102, pk, 0, 0);
+	assert_int_equal(stats_series_add(se, &f.s), 1);
+	pk[0] = 2000;
+	__fake(&f, 0.2, pk, 0, 0);
+	assert_int_equal(stats_series_add(se, &f.s), 0);
+	assert_int_equal(stats_series_count(se), 3);
+	assert_int_equal(stats_series_rate(se, 1, 2, 0, &r), 0);
+	NEAR(r.seconds, 0.1, 1e-9);
+	assert_int_equal(r.packets, 1000);
+	stats_series_free(se);
+
 	/* three intervals: too few to detect; no steady part, and why */
-	se = stats_series_create(SW);
+	se = stats_series_create(SW, 0);
 	pk[0] = pk[1] = 0;
 	for (k = 0; k < 4; k++) {
 		__fake(&f, 0.1 * k, pk, 0, 0);

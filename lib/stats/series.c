@@ -21,18 +21,21 @@ struct __series_point {
 
 struct stats_series {
 	unsigned int n_workers;
+	double min_gap_s;
 	uint64_t hz;
 	unsigned int n, cap;
 	struct __series_point *p;
 };
 
 struct stats_series *
-stats_series_create(unsigned int n_workers)
+stats_series_create(unsigned int n_workers, double min_gap_s)
 {
 	struct stats_series *se = calloc(1, sizeof(*se));
 
-	if (se != NULL)
+	if (se != NULL) {
 		se->n_workers = n_workers;
+		se->min_gap_s = min_gap_s > 0 ? min_gap_s : 0;
+	}
 	return se;
 }
 
@@ -87,6 +90,10 @@ stats_series_add(struct stats_series *se, const struct stats_snapshot *snap)
 	if (se == NULL || snap == NULL || snap->n_workers != se->n_workers ||
 	    (se->n > 0 && snap->tsc <= se->p[se->n - 1].tsc))
 		return -EINVAL;
+	if (se->n > 0 && snap->tsc_hz > 0 &&
+	    (double)(snap->tsc - se->p[se->n - 1].tsc) <
+	    se->min_gap_s * (double)snap->tsc_hz)
+		return 1;
 	if (se->n == se->cap) {
 		unsigned int cap = se->cap ? 2 * se->cap : 64;
 		struct __series_point *p = realloc(se->p, cap * sizeof(*p));

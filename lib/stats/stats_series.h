@@ -40,12 +40,19 @@ enum stats_series_field {
 
 struct stats_series;
 
-/** An empty history for n_workers workers (NULL: out of memory). */
-struct stats_series *stats_series_create(unsigned int n_workers);
+/**
+ * An empty history for n_workers workers (NULL: out of memory). Points
+ * closer than min_gap_s to the last one are not kept: when the stats thread
+ * was starved, it folds the deadlines it missed back to back, and those
+ * folds would be intervals of microseconds (pktpath passes half the
+ * --interval: the stalled stretch becomes one long, slow interval).
+ */
+struct stats_series *stats_series_create(unsigned int n_workers, double min_gap_s);
 void stats_series_free(struct stats_series *se);
 
-/** Append snap (its raw values, TSC and uptime). 0, -EINVAL (snap's
- *  workers differ, or it is not later than the last point), -ENOMEM. */
+/** Append snap (its raw values, TSC and uptime). 0; 1: not kept (closer
+ *  than min_gap_s to the last point); -EINVAL (snap's workers differ, or
+ *  it is not later than the last point), -ENOMEM. */
 int stats_series_add(struct stats_series *se, const struct stats_snapshot *snap);
 
 /** The workers of each point. */
