@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(
-  build-essential meson ninja-build pkg-config python3
+  build-essential meson ninja-build pkg-config python3 python3-matplotlib
   libdpdk-dev dpdk dpdk-dev
   libbpf-dev libpcap-dev libjansson-dev libmicrohttpd-dev libcmocka-dev
   clang llvm libclang-rt-14-dev

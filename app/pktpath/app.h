@@ -27,6 +27,7 @@
 #include "path.h"
 #include "pkt.h"
 #include "stats.h"
+#include "stats_series.h"
 
 extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
@@ -96,6 +97,7 @@ struct app {
 	bool compare_running;		/* atomic: --compare owns the mode */
 	bool ctl_closed;		/* under ctl_lock: the run is ending */
 	json_t *compare;		/* --compare results, for the JSON */
+	struct stats_series *series;	/* the run's history (stats thread adds) */
 	struct pkt_capture *cap;	/* --capture */
 	struct export_http *http;	/* --http */
 	struct peer_table *peers;	/* --peer on */

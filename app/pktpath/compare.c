@@ -4,7 +4,12 @@
  * rounds interleaved (A B C A B C ...) so that drift (thermal, neighbours)
  * spreads over every mode, then the table of the netdev thread it imitates:
  * Mpps median/min/max over rounds, ns/pkt and cycles/pkt of the median, and
- * the differences in ns/pkt (1e9/pps) against off and against lock.
+ * the differences in ns/pkt (1e9/pps) against off and against lock: the mean
+ * over rounds of the paired per-round differences, each with its 95%
+ * confidence interval and verdict (stats_ci_rounds(): paired t over the
+ * rounds, Welch over the phases' per-interval samples with one round).
+ * Each phase is cut into per-interval samples by folds of its own
+ * (phase_intervals()); the JSON carries them with the intervals.
  *
  * A phase is measured in one mode only: flips from outside (SIGUSR1, POST
  * /ingress/mode) and reloads are refused while the phases run, and each
@@ -23,12 +28,32 @@
 #include <rte_cycles.h>
 
 #include "app.h"
+#include "stats_confidence.h"
 
 struct phase {
 	struct stats_rate total;
 	struct stats_rate *lcore;	/* n_workers */
 	uint64_t acquires, contended, quiescent;
+	/* The phase's per-interval pps: n_iv x (n_workers + 1), the total
+	 * first in each row (row k: interval k). */
+	double *iv_pps;
+	unsigned int n_iv;
 };
+
+/* Intervals a phase is cut into, for the confidence intervals: one per
+ * --interval, at least COMPARE_MIN_IV (so that one round still gives
+ * samples), at most COMPARE_MAX_IV. */
+#define COMPARE_MIN_IV 4
+#define COMPARE_MAX_IV 1000
+
+static unsigned int
+phase_intervals(const struct app_options *o)
+{
+	double k = floor(o->duration_s / o->interval_s + 0.5);
+
+	return k < COMPARE_MIN_IV ? COMPARE_MIN_IV :
+	       k > COMPARE_MAX_IV ? COMPARE_MAX_IV : (unsigned int)k;
+}
 
 /* Sleep s seconds in small steps; false if the run is being stopped. */
 static bool
@@ -52,27 +77,46 @@ __d(const uint64_t *x, const uint64_t *y, unsigned int f)
 	return y[f] >= x[f] ? y[f] - x[f] : 0;
 }
 
-/* One measured phase between two fresh folds, in mode m. *mixed: packets
- * the workers counted in another mode meanwhile (0 unless something
- * flipped the mode under the phase). */
+/* One measured phase between two fresh folds, in mode m, cut into n_iv
+ * intervals by folds of its own (each a per-interval sample). *mixed:
+ * packets the workers counted in another mode meanwhile (0 unless
+ * something flipped the mode under the phase). */
 static bool
 measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 {
-	struct stats_snapshot *s0, *s1;
+	struct stats_snapshot *s0, *s1, *prev;
 	const uint64_t *x, *y;
-	unsigned int w, k;
+	unsigned int w, k, nw = a->n_workers, stride = a->n_workers + 1;
+	double step = a->opt.duration_s / (double)ph->n_iv;
 
 	stats_fold_now(a->stats);
 	s0 = stats_get(a->stats);
-	if (!nap(a, a->opt.duration_s)) {
-		stats_put(a->stats, s0);
-		return false;
+	prev = s0;
+	for (k = 0; k < ph->n_iv; k++) {
+		struct stats_rate r;
+
+		if (!nap(a, step)) {
+			if (prev != s0)
+				stats_put(a->stats, prev);
+			stats_put(a->stats, s0);
+			return false;
+		}
+		stats_fold_now(a->stats);
+		s1 = stats_get(a->stats);
+		stats_rate_between(prev, s1, -1, &r);
+		ph->iv_pps[(size_t)k * stride] = r.pps;
+		for (w = 0; w < nw; w++) {
+			stats_rate_between(prev, s1, (int)w, &r);
+			ph->iv_pps[(size_t)k * stride + 1 + w] = r.pps;
+		}
+		if (prev != s0)
+			stats_put(a->stats, prev);
+		prev = s1;
 	}
-	stats_fold_now(a->stats);
-	s1 = stats_get(a->stats);
+	s1 = prev;
 	/* Raw: a clear's baseline must not cut through a phase. */
 	stats_rate_between(s0, s1, -1, &ph->total);
-	for (w = 0; w < a->n_workers; w++)
+	for (w = 0; w < nw; w++)
 		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
 	x = s0->raw_totals;
 	y = s1->raw_totals;
@@ -126,16 +170,174 @@ mode_index(const struct app *a, enum ingress_mode m)
 	return -1;
 }
 
+/* ns/pkt of a rate; NaN without packets (no figure, no interval). */
+static double
+ns_of(double pps)
+{
+	return pps > 0 ? 1e9 / pps : NAN;
+}
+
+/* pps of phase ph for lcore w (the total when w < 0), the whole phase or
+ * its interval k. */
+static double
+phase_pps(const struct phase *ph, int w)
+{
+	return w < 0 ? ph->total.pps : ph->lcore[w].pps;
+}
+
+static double
+iv_pps(const struct phase *ph, unsigned int n_workers, int w, unsigned int k)
+{
+	return ph->iv_pps[(size_t)k * (n_workers + 1) + (w < 0 ? 0 : 1 + (unsigned int)w)];
+}
+
+/* The 95% interval on ns/pkt of mode i minus mode ref, lcore w (or the
+ * total): stats_ci_rounds() over the rounds' ns/pkt, or, with one round,
+ * its phases' per-interval ns/pkt. */
+static void
+delta_ci(const struct app *a, struct phase **res, unsigned int rounds, int w,
+	 unsigned int i, unsigned int ref, struct stats_ci *ci)
+{
+	double ra[1024], rb[1024], ia[COMPARE_MAX_IV], ib[COMPARE_MAX_IV];
+	unsigned int r, k, na = 0, nb = 0, n = RTE_MIN(rounds, RTE_DIM(ra));
+
+	for (r = 0; r < n; r++) {
+		ra[r] = ns_of(phase_pps(&res[i][r], w));
+		rb[r] = ns_of(phase_pps(&res[ref][r], w));
+	}
+	if (rounds == 1) {
+		for (k = 0; k < res[i][0].n_iv; k++) {
+			double x = ns_of(iv_pps(&res[i][0], a->n_workers, w, k));
+
+			if (!isnan(x))
+				ia[na++] = x;
+		}
+		for (k = 0; k < res[ref][0].n_iv; k++) {
+			double x = ns_of(iv_pps(&res[ref][0], a->n_workers, w, k));
+
+			if (!isnan(x))
+				ib[nb++] = x;
+		}
+	}
+	stats_ci_rounds(ra, rb, n, ia, na, ib, nb, ci);
+}
+
+static const char *
+verdict_name(const struct stats_ci *ci)
+{
+	switch (stats_ci_verdict(ci)) {
+	case STATS_VERDICT_NOISE:
+		return "within noise";
+	case STATS_VERDICT_ABOVE:
+		return "slower";
+	case STATS_VERDICT_BELOW:
+		return "faster";
+	default:
+		return "no interval";
+	}
+}
+
+static json_t *
+jreal(double x)
+{
+	return isnan(x) || isinf(x) ? json_null() : json_real(x);
+}
+
+/* A difference with its interval, as the JSON carries it. */
+static json_t *
+ci_json(const struct stats_ci *ci)
+{
+	return json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:f, s:i, s:s}",
+		"method", stats_ci_method_name(ci->method), "level", 0.95,
+		"estimate", jreal(ci->estimate), "lo", jreal(ci->lo),
+		"hi", jreal(ci->hi), "half", jreal(ci->half), "df", ci->df,
+		"n", (int)ci->n, "verdict", verdict_name(ci));
+}
+
+/* The samples behind lcore w's (or the total's) figures of mode i: each
+ * round's ns/pkt and each round's per-interval Mpps. */
+static void
+samples_json(const struct app *a, const struct phase *ph, unsigned int rounds,
+	     int w, json_t *o)
+{
+	json_t *rns = json_array(), *riv = json_array();
+	unsigned int r, k;
+
+	for (r = 0; r < rounds; r++) {
+		json_t *iv = json_array();
+
+		json_array_append_new(rns, jreal(ns_of(phase_pps(&ph[r], w))));
+		for (k = 0; k < ph[r].n_iv; k++)
+			json_array_append_new(iv, json_real(iv_pps(&ph[r], a->n_workers,
+								   w, k) / 1e6));
+		json_array_append_new(riv, iv);
+	}
+	json_object_set_new(o, "rounds_ns", rns);
+	json_object_set_new(o, "rounds_intervals_mpps", riv);
+}
+
+static void
+print_cis(const struct app *a, struct stats_ci ci[][2], const int ref[2],
+	  unsigned int rounds)
+{
+	unsigned int nm = a->opt.n_compare, i, j;
+	bool any = false;
+
+	for (i = 0; i < nm; i++)
+		for (j = 0; j < 2; j++)
+			any |= ref[j] >= 0 && (unsigned int)ref[j] != i;
+	if (!any)
+		return;
+	if (rounds >= 2)
+		printf("  95%% confidence intervals: paired t over %u rounds (%u df)\n",
+		       rounds, rounds - 1);
+	else
+		printf("  95%% confidence intervals: Welch t over the %u intervals of "
+		       "each phase (1 round: round-to-round drift not included)\n",
+		       phase_intervals(&a->opt));
+	printf("  %-8s %-7s %9s %21s  %s\n", "mode", "vs", "dns/pkt", "95% CI",
+	       "verdict");
+	for (i = 0; i < nm; i++) {
+		for (j = 0; j < 2; j++) {
+			const struct stats_ci *c = &ci[i][j];
+			char iv[48] = "";
+
+			if (ref[j] < 0 || (unsigned int)ref[j] == i)
+				continue;
+			if (!isnan(c->lo))
+				snprintf(iv, sizeof(iv), "[%+8.2f, %+8.2f]", c->lo, c->hi);
+			printf("  %-8s %-7s %+9.2f %21s  %s\n",
+			       ingress_mode_name(a->opt.compare[i]),
+			       ingress_mode_name(a->opt.compare[ref[j]]), c->estimate,
+			       iv, verdict_name(c));
+		}
+	}
+}
+
+/*
+ * One table: the total (w < 0) or lcore w. Mpps median/min/max over the
+ * rounds and ns/pkt, cycles/pkt of the median; the differences (dns vs
+ * off, vs lock) are the mean over rounds of the paired differences of
+ * ns/pkt (round r of a mode minus round r of the reference), the figure
+ * their 95% interval is about, listed below the table with its verdict.
+ */
 static void
 print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 	    json_t *jmodes)
 {
-	unsigned int nm = a->opt.n_compare, i;
-	int ioff = mode_index(a, INGRESS_OFF), ilock = mode_index(a, INGRESS_LOCK);
+	unsigned int nm = a->opt.n_compare, i, j;
+	const int ref[2] = { mode_index(a, INGRESS_OFF), mode_index(a, INGRESS_LOCK) };
+	static const char *const ref_key[2] = { "delta_ns_vs_off", "delta_ns_vs_lock" };
 	struct agg g[APP_MAX_COMPARE];
+	struct stats_ci ci[APP_MAX_COMPARE][2];
 
-	for (i = 0; i < nm; i++)
+	for (i = 0; i < nm; i++) {
 		g[i] = aggregate(res[i], rounds, w);
+		for (j = 0; j < 2; j++)
+			if (ref[j] >= 0)
+				delta_ci(a, res, rounds, w, i, (unsigned int)ref[j],
+					 &ci[i][j]);
+	}
 	if (w < 0)
 		printf("total (%u worker%s)\n", a->n_workers, a->n_workers == 1 ? "" : "s");
 	else
@@ -144,16 +346,14 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 	       "min", "max", "ns/pkt", "cycles/pkt", "dns vs off", "dns vs lock",
 	       w < 0 ? "lock contended" : "");
 	for (i = 0; i < nm; i++) {
-		char doff[16] = "", dlock[16] = "", cont[24] = "";
-		double vs_off = NAN, vs_lock = NAN;
+		char dcol[2][16] = { "", "" }, cont[24] = "";
+		double dv[2] = { NAN, NAN };
 
-		if (ioff >= 0 && g[ioff].ns > 0 && g[i].ns > 0) {
-			vs_off = g[i].ns - g[ioff].ns;
-			snprintf(doff, sizeof(doff), "%+.2f", vs_off);
-		}
-		if (ilock >= 0 && g[ilock].ns > 0 && g[i].ns > 0) {
-			vs_lock = g[i].ns - g[ilock].ns;
-			snprintf(dlock, sizeof(dlock), "%+.2f", vs_lock);
+		for (j = 0; j < 2; j++) {
+			if (ref[j] < 0 || isnan(ci[i][j].estimate))
+				continue;
+			dv[j] = ci[i][j].estimate;
+			snprintf(dcol[j], sizeof(dcol[j]), "%+.2f", dv[j]);
 		}
 		if (w < 0 && (a->opt.compare[i] == INGRESS_LOCK ||
 			      a->opt.compare[i] == INGRESS_RWLOCK)) {
@@ -169,17 +369,24 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 		}
 		printf("%-8s %7.3f %7.3f %7.3f  %8.2f %10.2f %11s %12s %14s\n",
 		       ingress_mode_name(a->opt.compare[i]), g[i].mpps_med,
-		       g[i].mpps_min, g[i].mpps_max, g[i].ns, g[i].cyc, doff, dlock,
-		       cont);
+		       g[i].mpps_min, g[i].mpps_max, g[i].ns, g[i].cyc, dcol[0],
+		       dcol[1], cont);
 		if (jmodes != NULL) {
 			json_t *m = json_array_get(jmodes, i);
-			json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:o, s:o}",
+			json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f}",
 				"mpps_median", g[i].mpps_med, "mpps_min", g[i].mpps_min,
 				"mpps_max", g[i].mpps_max, "ns_per_pkt", g[i].ns,
-				"cycles_per_pkt", g[i].cyc,
-				"delta_ns_vs_off", isnan(vs_off) ? json_null() : json_real(vs_off),
-				"delta_ns_vs_lock", isnan(vs_lock) ? json_null() : json_real(vs_lock));
+				"cycles_per_pkt", g[i].cyc);
 
+			for (j = 0; j < 2; j++) {
+				char key[40];
+
+				json_object_set_new(o, ref_key[j], jreal(dv[j]));
+				snprintf(key, sizeof(key), "%s_ci", ref_key[j]);
+				json_object_set_new(o, key, ref[j] >= 0 ?
+						    ci_json(&ci[i][j]) : json_null());
+			}
+			samples_json(a, res[i], rounds, w, o);
 			if (w < 0) {
 				json_object_update(m, o);
 				json_decref(o);
@@ -189,6 +396,7 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 			}
 		}
 	}
+	print_cis(a, ci, ref, rounds);
 }
 
 void
@@ -201,16 +409,25 @@ app_compare_run(struct app *a)
 	char err[256];
 	bool done = true;
 
-	printf("== compare: %u round%s x %u modes, %.2f s phases after %.2f s settle, "
-	       "scope %s, %u worker%s%s\n", rounds, rounds == 1 ? "" : "s", nm,
-	       o->duration_s, o->phase_warmup_s, ingress_scope_name(o->lock_scope),
+	printf("== compare: %u round%s x %u modes, %.2f s phases (%u intervals) after "
+	       "%.2f s settle, scope %s, %u worker%s%s\n", rounds, rounds == 1 ? "" : "s",
+	       nm, o->duration_s, phase_intervals(o), o->phase_warmup_s,
+	       ingress_scope_name(o->lock_scope),
 	       a->n_workers, a->n_workers == 1 ? "" : "s",
 	       o->update_rate > 0 ? ", rule churn on (paused in none)" : "");
 	fflush(stdout);
 	for (i = 0; i < nm; i++) {
 		res[i] = calloc(rounds, sizeof(*res[i]));
-		for (r = 0; res[i] != NULL && r < rounds; r++)
+		for (r = 0; res[i] != NULL && r < rounds; r++) {
 			res[i][r].lcore = calloc(a->n_workers, sizeof(struct stats_rate));
+			res[i][r].n_iv = phase_intervals(o);
+			res[i][r].iv_pps = calloc((size_t)res[i][r].n_iv *
+						  (a->n_workers + 1), sizeof(double));
+			if (res[i][r].lcore == NULL || res[i][r].iv_pps == NULL)
+				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
+		}
+		if (res[i] == NULL)
+			rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 	}
 	/* From here to the table, the phases own the mode (and the rules). */
 	__atomic_store_n(&a->compare_running, true, __ATOMIC_RELEASE);
@@ -276,10 +493,14 @@ app_compare_run(struct app *a)
 			printf("\n");
 			print_table(a, res, rounds, (int)w, jmodes);
 		}
-		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:o}",
+		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:i, s:s, s:f, s:o}",
 			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s,
 			"rounds", (int)rounds, "scope", ingress_scope_name(o->lock_scope),
-			"update_rate", o->update_rate, "modes", jmodes);
+			"update_rate", o->update_rate,
+			"intervals_per_phase", (int)phase_intervals(o),
+			"ci_method", stats_ci_method_name(rounds >= 2 ? STATS_CI_PAIRED_T :
+							 STATS_CI_WELCH),
+			"ci_level", 0.95, "modes", jmodes);
 	} else {
 		json_decref(jmodes);
 		printf("compare: interrupted, no table\n");
@@ -287,8 +508,10 @@ app_compare_run(struct app *a)
 	__atomic_store_n(&a->compare_running, false, __ATOMIC_RELEASE);
 	fflush(stdout);
 	for (i = 0; i < nm; i++) {
-		for (r = 0; res[i] != NULL && r < rounds; r++)
+		for (r = 0; res[i] != NULL && r < rounds; r++) {
 			free(res[i][r].lcore);
+			free(res[i][r].iv_pps);
+		}
 		free(res[i]);
 	}
 }

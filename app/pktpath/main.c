@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "export_series.h"
 #include "port.h"
 
 #define EXIT_USAGE 2
@@ -438,6 +439,9 @@ run_info(const struct app *a)
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,
 		"worker_lcores", lcores);
+	/* --warmup auto: the steady state is detected (summary.steady_state) */
+	if (o->warmup_s < 0)
+		json_object_set_new(cfg, "warmup_s", json_string("auto"));
 	if (o->source == APP_SRC_GEN) {
 		json_object_set_new(cfg, "alloc", json_string(pkt_alloc_name(o->alloc)));
 		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
@@ -493,13 +497,24 @@ control_loop(void *arg)
 
 static void cleanup(struct app *a);
 
-/* The stats thread's per-interval report: the console line(s). */
+/* The stats thread's per-interval report: the run's history (the JSON's
+ * "intervals" and "events", the spread and warm-up detection), then the
+ * console line(s) unless --quiet. */
 static void
 print_interval(const struct stats_snapshot *snap,
 	       const struct stats_snapshot *prev, void *arg)
 {
-	RTE_SET_USED(arg);
-	export_print_interval(stdout, snap, prev);
+	struct app *a = arg;
+
+	if (a->series != NULL) {
+		/* the first interval starts at stats_start()'s fold */
+		if (stats_series_count(a->series) == 0)
+			stats_series_add(a->series, prev);
+		if (stats_series_add(a->series, snap) == -ENOMEM)
+			APP_LOG(WARNING, "interval history: out of memory");
+	}
+	if (!a->opt.quiet)
+		export_print_interval(stdout, snap, prev);
 }
 
 /* DPDK telemetry commands, and the HTTP endpoint unless --http off. */
@@ -600,10 +615,18 @@ report(struct app *a)
 {
 	struct stats_summary *sum = stats_summary(a->stats);
 	struct stats_snapshot *fin = stats_get(a->stats);
+	struct stats_steady steady;
+	bool have_steady = false;
 	int rc = 0;
 
+	/* The steady part: detected (--warmup auto) or from --warmup. */
+	if (sum != NULL && fin != NULL && a->series != NULL)
+		have_steady = stats_series_steady(a->series, fin, a->opt.interval_s,
+						  a->opt.warmup_s, sum, &steady) == 0;
 	if (sum != NULL && fin != NULL)
 		export_print_summary(stdout, sum, fin);
+	if (have_steady)
+		export_print_steady(stdout, &steady);
 	if (sum != NULL)
 		app_ingress_report_rate(a, sum->total.seconds, stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
@@ -618,6 +641,14 @@ report(struct app *a)
 				"refcnt_sum", (json_int_t)peer_table_refcnt_sum(a->peers)));
 		if (a->compare != NULL)
 			json_object_set(root, "compare", a->compare);
+		if (a->series != NULL) {
+			json_object_set_new(root, "intervals",
+				export_intervals_json(a->series, a->lcore_ids));
+			json_object_set_new(root, "events", export_events_json(a->series));
+		}
+		if (have_steady && json_object_get(root, "summary") != NULL)
+			json_object_set_new(json_object_get(root, "summary"),
+					    "steady_state", export_steady_json(&steady));
 
 		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
 			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
@@ -644,6 +675,7 @@ cleanup(struct app *a)
 	pkt_capture_free(a->cap);
 	peer_table_free(a->peers);
 	json_decref(a->compare);
+	stats_series_free(a->series);
 	for (i = 0; i < a->n_workers; i++) {
 		pkt_gen_fini(&a->workers[i].gen);
 		rte_mempool_free(a->workers[i].mp);
@@ -716,8 +748,13 @@ main(int argc, char **argv)
 	sc.lcore_ids = a->lcore_ids;
 	sc.fold = a->opt.fold;
 	sc.interval_s = a->opt.interval_s;
-	sc.warmup_s = a->opt.warmup_s;
-	sc.on_publish = a->opt.quiet ? NULL : print_interval;
+	/* --warmup auto: from the start; stats_series_steady() moves it */
+	sc.warmup_s = a->opt.warmup_s < 0 ? 0 : a->opt.warmup_s;
+	sc.on_publish = print_interval;
+	sc.publish_arg = a;
+	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s);
+	if (a->series == NULL)
+		rte_exit(EXIT_FAILURE, "stats_series_create: out of memory\n");
 	/* A live snapshot's laws may be off by each worker's unflushed polls
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */
@@ -735,7 +772,13 @@ main(int argc, char **argv)
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
 	fflush(stdout);
-	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 &&
+	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s < 0 &&
+	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS + 0.95) * a->opt.interval_s)
+		printf("note: no steady summary: warm-up detection needs %u intervals "
+		       "and one more of steady state; --duration %g is too short for "
+		       "--interval %g (--warmup SECONDS sets the warm-up by hand)\n",
+		       STATS_WARMUP_MIN_INTERVALS, a->opt.duration_s, a->opt.interval_s);
+	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s >= 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
 		printf("note: no steady summary: --duration %g ends before "
 		       "--warmup %g + one --interval %g\n", a->opt.duration_s,

@@ -66,7 +66,7 @@ struct app_options {
 	enum app_path path;
 	double duration_s;	/* 0: until SIGINT/SIGTERM */
 	double interval_s;
-	double warmup_s;
+	double warmup_s;	/* -1: auto (detected); else seconds */
 	char json[PATH_MAX];
 	char config[PATH_MAX];
 	bool quiet;

@@ -75,6 +75,7 @@ const char *__opt_arg(const struct app_opt *d, char *buf, size_t len);
 int __opt_check(const struct app_options *o);
 
 /* The setters of the APP_OPT_FN options (options_value.c). */
+int __opt_set_warmup(struct app_options *o, const char *v, char *err);
 int __opt_set_src(struct app_options *o, const char *v, char *err);
 int __opt_set_dst(struct app_options *o, const char *v, char *err);
 int __opt_set_sport(struct app_options *o, const char *v, char *err);

@@ -84,8 +84,12 @@ const struct app_opt app_opts[] = {
 	  .help = "run time; 0 runs until SIGINT/SIGTERM" },
 	{ "interval", "SECONDS", DOUBLE(interval_s, 0.01, 3600), .def = "1",
 	  .help = "stats fold and report interval" },
-	{ "warmup", "SECONDS", DOUBLE(warmup_s, 0, 3600), .def = "1",
-	  .help = "the steady-state summary starts at the first fold after this" },
+	{ "warmup", "auto|SECONDS", FN(__opt_set_warmup), .def = "auto",
+	  .help = "where the steady-state summary starts: `auto` detects the end "
+		  "of the warm-up from the per-interval rates (MSER: the start that "
+		  "minimises the standard error of the steady mean); SECONDS "
+		  "(0..3600) starts it at the first fold after that many seconds "
+		  "instead" },
 	{ "json", "FILE", PATHNAME(json),
 	  .help = "write the run summary, all MIB totals and per-lcore values as "
 		  "JSON" },

@@ -230,6 +230,20 @@ __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	}
 }
 
+/* ---- the run ---- */
+
+/* --warmup auto (-1: detect the steady state, stats_series_steady()) or
+ * SECONDS (0..3600: the steady state starts at the first fold after it). */
+int
+__opt_set_warmup(struct app_options *o, const char *v, char *err)
+{
+	if (v != NULL && strcmp(v, "auto") == 0) {
+		o->warmup_s = -1;
+		return 0;
+	}
+	return __opt_double(v, 0, 3600, &o->warmup_s, err);
+}
+
 /* ---- the generator ---- */
 
 int

@@ -126,7 +126,7 @@ __historical_defaults(struct app_options *r)
 	r->path = APP_PATH_FULL;
 	r->duration_s = 10;
 	r->interval_s = 1;
-	r->warmup_s = 1;
+	r->warmup_s = -1;	/* auto since issue 15 (was 1 s) */
 	r->burst = 32;
 	r->mib_layout = MIB_LAYOUT_PERCPU;
 	r->fold = MIB_FOLD_LCORE;

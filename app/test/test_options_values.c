@@ -35,6 +35,13 @@ test_numbers(void **state)
 	assert_true(o.duration_s == 0.25);
 	assert_true(o.interval_s == 0.1);
 	assert_true(o.warmup_s == 0);
+	/* --warmup auto: detected (-1); an explicit value is an override */
+	OK("--warmup", "auto");
+	assert_true(o.warmup_s == -1);
+	OK("--warmup", "2.5");
+	assert_true(o.warmup_s == 2.5);
+	BAD("pktpath: --warmup: '-1' is out of range 0..3600", "--warmup", "-1");
+	BAD("pktpath: --warmup: 'Auto' is not a number", "--warmup", "Auto");
 	OK("--duration", "010");
 	assert_true(o.duration_s == 10);
 	BAD("pktpath: --duration: '0x1' is not a decimal number (hexadecimal is not "

@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Pictures of pktpath runs, from their --json documents, as SVG.
+
+  scripts/plot.py RUN.json [RUN.json ...] -o OUT.svg [--kind KIND] [--label L ...]
+
+Kinds:
+  compare     a --compare run: ns/pkt per mode (the median over rounds as a
+              bar, each round as a dot), and the differences against off
+              (or lock) with their 95% confidence intervals, coloured by
+              verdict; a third panel stacks the per-stage ns/pkt of each
+              mode when the JSON has them (compare.modes[].stages, an
+              object {stage: ns_per_pkt}: not written by pktpath yet).
+  timeseries  Mpps per lcore over the run (the JSON's "intervals"), the
+              warm-up shaded up to summary.steady_state.start_s, mode flips
+              as vertical lines labelled with the new mode, intervals with
+              rule updates as ticks along the bottom.
+  auto        compare when every file has a "compare" object, else
+              timeseries (the default).
+Histograms (the distributions of --perf-detail) are not drawn: no pktpath
+JSON has them yet.
+
+Run by /usr/bin/python3: Debian's python3-matplotlib is installed for it.
+
+Several files go on one picture (A/B across commits or machines), one
+series each, labelled with --label (once per file) or the file's name.
+Every drawn element of a series has an SVG id "series-KIND-N/K" (N the
+series, K the element: a bar, an error bar's parts; a line is one element)
+and every event mark "events-KIND-F/K", so that a test can count the
+series: the distinct ids before the "/".
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+except ImportError:  # pragma: no cover - setup.sh installs it
+    sys.exit("plot.py: needs matplotlib (Debian python3-matplotlib; "
+             "scripts/setup.sh installs it)")
+
+VERDICT_COLOUR = {"slower": "tab:red", "faster": "tab:green",
+                  "within noise": "tab:gray", "no interval": "tab:gray"}
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("plot.py: %s: %s" % (path, e))
+
+
+def finite(x):
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def plot_compare(docs, labels, out):
+    modes = []
+    for d in docs:
+        for m in d["compare"]["modes"]:
+            if m["mode"] not in modes:
+                modes.append(m["mode"])
+    has_stages = any("stages" in m for d in docs for m in d["compare"]["modes"])
+    npanel = 3 if has_stages else 2
+    fig, axes = plt.subplots(1, npanel, figsize=(5.5 * npanel, 4.5))
+    n = len(docs)
+    width = 0.8 / n
+    ax_ns, ax_d = axes[0], axes[1]
+    for i, (d, lab) in enumerate(zip(docs, labels)):
+        cmp = d["compare"]
+        bym = {m["mode"]: m for m in cmp["modes"]}
+        ref = "off" if "off" in bym else "lock" if "lock" in bym else None
+        xs = [k + (i - (n - 1) / 2) * width for k in range(len(modes))]
+        ns = [bym[m]["ns_per_pkt"] if m in bym else float("nan") for m in modes]
+        bars = ax_ns.bar(xs, ns, width * 0.9, label=lab, alpha=0.8)
+        for k, b in enumerate(bars):
+            b.set_gid("series-ns-%d/%d" % (i, k))
+        for x, m in zip(xs, modes):
+            if m in bym:
+                rns = [v for v in bym[m].get("rounds_ns", []) if finite(v)]
+                ax_ns.plot([x] * len(rns), rns, ".", color="black", ms=3)
+        # the differences with their intervals, against ref
+        dx, dy, lo, hi, col = [], [], [], [], []
+        key = "delta_ns_vs_%s" % ref if ref else None
+        for x, m in zip(xs, modes):
+            if key is None or m not in bym or m == ref:
+                continue
+            ci = bym[m].get(key + "_ci") or {}
+            est = bym[m].get(key)
+            if not finite(est):
+                continue
+            dx.append(x)
+            dy.append(est)
+            lo.append(est - ci["lo"] if finite(ci.get("lo")) else 0)
+            hi.append(ci["hi"] - est if finite(ci.get("hi")) else 0)
+            col.append(VERDICT_COLOUR.get(ci.get("verdict"), "tab:gray"))
+        grp = ax_d.errorbar(dx, dy, yerr=[lo, hi], fmt="o", capsize=4,
+                            label="%s (vs %s)" % (lab, ref), color="C%d" % i)
+        for k, art in enumerate(grp.get_children()):
+            art.set_gid("series-delta-%d/%d" % (i, k))
+        ax_d.scatter(dx, dy, c=col, zorder=3, s=18)
+        if has_stages:
+            ax_s = axes[2]
+            bottom = [0.0] * len(modes)
+            stages = []
+            for m in cmp["modes"]:
+                for s in m.get("stages", {}):
+                    if s not in stages:
+                        stages.append(s)
+            for j, s in enumerate(stages):
+                v = [bym[m].get("stages", {}).get(s, 0) if m in bym else 0
+                     for m in modes]
+                b = ax_s.bar(xs, v, width * 0.9, bottom=bottom,
+                             label="%s %s" % (lab, s), color="C%d" % j,
+                             alpha=1.0 - 0.4 * i / max(1, n - 1))
+                for k, bb in enumerate(b):
+                    bb.set_gid("series-stages-%d-%d/%d" % (i, j, k))
+                bottom = [p + q for p, q in zip(bottom, v)]
+    title = docs[0]["compare"]
+    ax_ns.set_xticks(range(len(modes)), modes)
+    ax_ns.set_ylabel("ns/pkt (median over rounds; dots: rounds)")
+    ax_ns.set_title("%d rounds x %.2f s phases" % (title["rounds"], title["phase_s"]))
+    ax_ns.legend(fontsize=8)
+    ax_d.axhline(0, color="black", lw=0.8)
+    ax_d.set_xticks(range(len(modes)), modes)
+    ax_d.set_ylabel("Δns/pkt with its 95%% CI (%s)" % ", ".join(sorted(
+        {d["compare"].get("ci_method", "?") for d in docs})))
+    ax_d.set_title("difference (red slower, green faster, grey within noise)",
+                   fontsize=9)
+    ax_d.legend(fontsize=8)
+    if has_stages:
+        axes[2].set_xticks(range(len(modes)), modes)
+        axes[2].set_ylabel("ns/pkt per stage")
+        axes[2].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, format="svg")
+
+
+def plot_timeseries(docs, labels, out, total):
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    styles = ["-", "--", ":", "-."]
+    ymax = 0.0
+    nser = 0
+    for i, (d, lab) in enumerate(zip(docs, labels)):
+        iv = d.get("intervals")
+        if not iv:
+            sys.exit("plot.py: %s has no \"intervals\" (a run too short for "
+                     "one interval, or an older pktpath)" % lab)
+        t = [x["t_s"] for x in iv]
+        lcores = [l["lcore"] for l in iv[0]["lcores"]]
+        for k, lc in enumerate(lcores):
+            y = [x["lcores"][k]["mpps"] for x in iv]
+            ymax = max([ymax] + y)
+            (ln,) = ax.plot(t, y, styles[i % len(styles)], marker=".",
+                            color="C%d" % (nser % 10), label="%s lcore %d" % (lab, lc))
+            nser += 1
+            ln.set_gid("series-mpps-%d-%d" % (i, lc))
+        if total:
+            y = [x["mpps"] for x in iv]
+            ymax = max([ymax] + y)
+            (ln,) = ax.plot(t, y, styles[i % len(styles)], color="black",
+                            label="%s total" % lab)
+            ln.set_gid("series-mpps-%d-total" % i)
+        st = (d.get("summary") or {}).get("steady_state") or {}
+        if finite(st.get("start_s")) and st["start_s"] > 0:
+            span = ax.axvspan(0, st["start_s"], color="C%d" % i, alpha=0.08)
+            span.set_gid("events-warmup-%d" % i)
+    nev = 0
+    for i, d in enumerate(docs):
+        for e in d.get("events", []):
+            if e["kind"] == "mode-flip":
+                ln = ax.axvline(e["t_s"], color="C%d" % i, ls=":", lw=1)
+                ln.set_gid("events-mode-%d/%d" % (i, nev))
+                nev += 1
+                ax.annotate(e.get("mode") or "flip", (e["t_s"], ymax * 1.02),
+                            fontsize=7, rotation=90, ha="right", va="bottom")
+            elif e["kind"] == "rule-updates":
+                (ln,) = ax.plot([(e["t0_s"] + e["t_s"]) / 2], [0], "|",
+                                color="C%d" % i, ms=10)
+                ln.set_gid("events-rules-%d/%d" % (i, nev))
+                nev += 1
+    ax.set_ylim(0, ymax * 1.15 if ymax > 0 else 1)
+    ax.set_xlabel("seconds since start (end of each interval)")
+    ax.set_ylabel("Mpps")
+    ax.set_title("Mpps per lcore; shaded: warm-up; dotted: mode flips; "
+                 "ticks: intervals with rule updates", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, format="svg")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("json", nargs="+", help="pktpath --json documents")
+    p.add_argument("-o", "--output", required=True, help="the SVG to write")
+    p.add_argument("--kind", choices=["auto", "compare", "timeseries", "histogram"],
+                   default="auto")
+    p.add_argument("--label", action="append", default=[],
+                   help="a name per file, in order (default: the file name)")
+    p.add_argument("--total", action="store_true",
+                   help="timeseries: the total of all lcores too")
+    a = p.parse_args()
+    if a.label and len(a.label) != len(a.json):
+        sys.exit("plot.py: %d --label for %d files" % (len(a.label), len(a.json)))
+    labels = a.label or [os.path.basename(f) for f in a.json]
+    docs = [load(f) for f in a.json]
+    kind = a.kind
+    if kind == "histogram":
+        sys.exit("plot.py: histograms need --perf-detail, which pktpath "
+                 "does not have yet")
+    if kind == "auto":
+        kind = "compare" if all("compare" in d for d in docs) else "timeseries"
+    if kind == "compare":
+        for f, d in zip(a.json, docs):
+            if "compare" not in d:
+                sys.exit("plot.py: %s is not a --compare run" % f)
+        plot_compare(docs, labels, a.output)
+    else:
+        plot_timeseries(docs, labels, a.output, a.total)
+
+
+if __name__ == "__main__":
+    main()
