@@ -23,6 +23,7 @@
 #include <rte_cycles.h>
 
 #include "app.h"
+#include "base.h"
 
 struct phase {
 	struct stats_rate total;
@@ -107,11 +108,11 @@ aggregate(struct phase *ph, unsigned int rounds, int w)
 		pps[r] = x->pps;
 		cyc[r] = x->cycles_per_pkt;
 	}
-	g.mpps_med = stats_median(pps, r, &g.mpps_min, &g.mpps_max) / 1e6;
+	g.mpps_med = base_median(pps, r, &g.mpps_min, &g.mpps_max) / 1e6;
 	g.mpps_min /= 1e6;
 	g.mpps_max /= 1e6;
 	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
-	g.cyc = stats_median(cyc, r, NULL, NULL);
+	g.cyc = base_median(cyc, r, NULL, NULL);
 	return g;
 }
 

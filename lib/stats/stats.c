@@ -125,26 +125,6 @@ stats_rate_between(const struct stats_snapshot *a,
 	return 0;
 }
 
-static int
-__cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-double
-stats_median(double *v, unsigned int n, double *min, double *max)
-{
-	if (n > 0)
-		qsort(v, n, sizeof(*v), __cmp_double);
-	if (min != NULL)
-		*min = n > 0 ? v[0] : 0;
-	if (max != NULL)
-		*max = n > 0 ? v[n - 1] : 0;
-	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void
 __snap_release(struct stats *s, struct stats_snapshot *p)
 {
