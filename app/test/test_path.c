@@ -30,6 +30,7 @@
 
 #include "mib.h"
 #include "path.h"
+#include "wire.h"
 
 /* The case tables start from a default spec and override a few fields. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -82,30 +83,6 @@ struct fspec {
 	uint8_t quote_len;		/*   at the start of the payload (pay >= it) */
 };
 
-static void __put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void __put32(uint8_t *p, uint32_t v) { __put16(p, v >> 16); __put16(p + 2, v); }
-
-/* One's complement sum of big-endian 16-bit words. */
-static uint32_t
-__sum(const uint8_t *p, size_t n, uint32_t s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static uint16_t
-__csum(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 /* A wrong checksum: never c, nor its one's complement twin, nor 0. */
 static uint16_t
 __bad(uint16_t c)
@@ -121,7 +98,7 @@ __l4_csum(const struct fspec *f, const uint8_t *l4, uint32_t n, uint32_t plen)
 {
 	uint32_t ph = (f->saddr >> 16) + (f->saddr & 0xffff) + (f->daddr >> 16) +
 		      (f->daddr & 0xffff) + f->proto + plen;
-	uint16_t c = __csum(__sum(l4, n, ph));
+	uint16_t c = wire_csum(wire_sum(l4, n, ph));
 
 	return c == 0 ? 0xffff : c;
 }
@@ -139,11 +116,11 @@ __build(const struct fspec *f, uint8_t *b)
 	memcpy(b + 6, src_mac, 6);
 	ip = 14;
 	if (f->vlan) {
-		__put16(b + 12, 0x8100);
-		__put16(b + 14, f->tci);
+		wire_put16(b + 12, 0x8100);
+		wire_put16(b + 14, f->tci);
 		ip = 18;
 	}
-	__put16(b + ip - 2, f->etype ? f->etype : 0x0800);
+	wire_put16(b + ip - 2, f->etype ? f->etype : 0x0800);
 	hl = 20 + f->optlen;
 	u = b + ip + hl;
 
@@ -157,30 +134,30 @@ __build(const struct fspec *f, uint8_t *b)
 	l4n = f->l4len ? f->l4len : nat;
 	ulen = f->ulen == ULEN0 ? 0 : f->ulen ? f->ulen : nat;
 	if (f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP || f->proto == P_UDPLITE) {
-		__put16(u, f->sport);
-		__put16(u + 2, f->dport);
+		wire_put16(u, f->sport);
+		wire_put16(u + 2, f->dport);
 	}
 	if (f->proto == P_UDPLITE) {
 		/* the length field is the checksum coverage (0: all) */
-		__put16(u + 4, ulen);
+		wire_put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
 			c = __l4_csum(f, u, ulen == 0 || ulen > nat ? nat : ulen, nat);
-			__put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_UDP) {
-		__put16(u + 4, ulen);
+		wire_put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
 			c = __l4_csum(f, u, RTE_MIN(ulen, nat), ulen);
-			__put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_TCP) {
-		__put32(u + 4, 1000);
+		wire_put32(u + 4, 1000);
 		u[12] = (uint8_t)((f->doff ? f->doff : 5) << 4);
 		u[13] = 0x02;	/* SYN */
-		__put16(u + 14, 65535);
+		wire_put16(u + 14, 65535);
 		if (l4n >= 18) {
 			c = __l4_csum(f, u, l4n, l4n);
-			__put16(u + 16, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 16, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_IGMP) {
 		u[0] = f->proto == IPPROTO_ICMP ? f->icmp_type : 0x11;
@@ -190,25 +167,25 @@ __build(const struct fspec *f, uint8_t *b)
 		if (f->quote_len)
 			memcpy(u + 8, f->quote, f->quote_len);
 		if (l4n >= 4) {
-			c = __csum(__sum(u, l4n, 0));
-			__put16(u + 2, f->csum == CS_BAD ? __bad(c) : c);
+			c = wire_csum(wire_sum(u, l4n, 0));
+			wire_put16(u + 2, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	}
 
 	/* IPv4 header */
 	b[ip] = (uint8_t)((f->ver ? f->ver : 4) << 4 | (f->ihl ? f->ihl : hl / 4));
 	b[ip + 1] = f->tos;
-	__put16(b + ip + 2, f->tot_len ? f->tot_len : hl + l4n);
-	__put16(b + ip + 4, 0x1234);
-	__put16(b + ip + 6, f->frag);
+	wire_put16(b + ip + 2, f->tot_len ? f->tot_len : hl + l4n);
+	wire_put16(b + ip + 4, 0x1234);
+	wire_put16(b + ip + 6, f->frag);
 	b[ip + 8] = 64;
 	b[ip + 9] = f->proto;
-	__put32(b + ip + 12, f->saddr);
-	__put32(b + ip + 16, f->daddr);
+	wire_put32(b + ip + 12, f->saddr);
+	wire_put32(b + ip + 16, f->daddr);
 	if (f->optlen)
 		memcpy(b + ip + 20, f->opt, f->optlen);
-	c = __csum(__sum(b + ip, hl, 0));
-	__put16(b + ip + 10, f->bad_ipcsum ? (uint16_t)(c ^ 1) : c);
+	c = wire_csum(wire_sum(b + ip, hl, 0));
+	wire_put16(b + ip + 10, f->bad_ipcsum ? (uint16_t)(c ^ 1) : c);
 
 	len = ip + hl + l4n;
 	if (f->pad_to > len) {
@@ -871,7 +848,7 @@ test_random(void **state)
 
 			if (hl >= 20 && ip + hl <= len) {
 				frame[ip + 10] = frame[ip + 11] = 0;
-				__put16(frame + ip + 10, __csum(__sum(frame + ip, hl, 0)));
+				wire_put16(frame + ip + 10, wire_csum(wire_sum(frame + ip, hl, 0)));
 			}
 		}
 		for (f = 0; f < MIB_FIELD_MAX; f++)
