@@ -30,6 +30,7 @@
 
 #include "mib.h"
 #include "path.h"
+#include "test_rand.h"
 #include "wire.h"
 
 /* The case tables start from a default spec and override a few fields. */
@@ -786,17 +787,7 @@ test_truncated(void **state)
 
 /* ---- randomized ---- */
 
-
 static uint64_t rng_state;
-
-static uint64_t
-__path_rand(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
 
 static const struct fspec seeds[] = {
 	UDP(.pay = 18), UDP(.dport = 10), UDP(.dmac = bcast_mac, .daddr = LBCAST),
@@ -826,23 +817,23 @@ test_random(void **state)
 	assert_non_null(acc);
 	ab = mib_set_block(acc, 0);
 	for (i = 0; i < n; i++) {
-		const struct fspec *sp = &seeds[__path_rand() % RTE_DIM(seeds)];
+		const struct fspec *sp = &seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
 		uint16_t len = __build(sp, frame);
-		unsigned int flips = 1 + __path_rand() % 4, r, out, moved = 0;
+		unsigned int flips = 1 + test_rand(&rng_state) % 4, r, out, moved = 0;
 		uint64_t d[MIB_FIELD_MAX];
 
 		for (k = 0; k < flips; k++) {
 			/* mostly headers */
-			unsigned int pos = (unsigned int)(__path_rand() % (__path_rand() & 1 ? 64 : MAXF));
+			unsigned int pos = (unsigned int)(test_rand(&rng_state) % (test_rand(&rng_state) & 1 ? 64 : MAXF));
 
-			frame[pos] ^= (uint8_t)(1 + __path_rand() % 255);
+			frame[pos] ^= (uint8_t)(1 + test_rand(&rng_state) % 255);
 		}
-		r = __path_rand() % 10;
+		r = test_rand(&rng_state) % 10;
 		if (r < 3)
-			len = (uint16_t)(__path_rand() % (len + 1u));
+			len = (uint16_t)(test_rand(&rng_state) % (len + 1u));
 		else if (r < 5)
-			len = (uint16_t)RTE_MIN(len + __path_rand() % 64, (uint64_t)MAXF);
-		if (__path_rand() & 1) {	/* re-sum the IP header: reach deeper */
+			len = (uint16_t)RTE_MIN(len + test_rand(&rng_state) % 64, (uint64_t)MAXF);
+		if (test_rand(&rng_state) & 1) {	/* re-sum the IP header: reach deeper */
 			unsigned int ip = frame[12] == 0x81 ? 18 : 14;
 			unsigned int hl = (frame[ip] & 0xf) * 4u;
 
