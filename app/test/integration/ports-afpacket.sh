@@ -28,18 +28,7 @@ run_case() { # run_case NAME VDEV_ARGS PKTPATH_ARGS... ; checks
 	wait_for "$TMP/$name.tcpdump" "listening on"
 	peer_neigh "$mac"
 	inB ip link set "$IF_B" up	# carrier: the kernel starts talking now
-	inB python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$IF_B"
-	inB python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
-		"$(inB cat /sys/class/net/$IF_B/address)" "$mac" "$ADDR_B" "$ADDR_A" "$N"
-	inB tcpreplay -q -t -i "$IF_B" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
-		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
-	inB ip link set "$IF_B" down	# nothing more is sent
-	rx_settle "$NS_A" 9120
-	stop_pid "$pp" INT
-	[ "$RC" = 0 ] || { cat "$out"; fail "$name: pktpath exit $RC"; }
-	stop_pid "$td" INT
-	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
-		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
+	send_stop "$name" "$NS_B" "$IF_B" "$mac" "$pp" "$td"
 	python3 "$PORTS_PY" check "$TMP/$name.json" "$cap" --partial ${QUEUES:+--queues=$QUEUES} ||
 		{ cat "$out"; fail "$name: counters"; }
 	grep -q "conservation: ok; port 0: ipackets" "$out" || { cat "$out"; fail "$name: summary"; }

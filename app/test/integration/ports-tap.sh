@@ -40,18 +40,7 @@ run_case() { # run_case NAME PKTPATH_ARGS...
 	local td=$BGPID
 	wait_for "$TMP/$name.tcpdump" "listening on"
 	inA sysctl -qw "net.ipv6.conf.$IF_A.disable_ipv6=0"
-	inA python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$IF_A"
-	inA python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
-		"$(inA cat /sys/class/net/$IF_A/address)" "$mac" "$ADDR_B" "$ADDR_A" "$N"
-	inA tcpreplay -q -t -i "$IF_A" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
-		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
-	inA ip link set "$IF_A" down	# nothing more is sent
-	rx_settle "$NS_A" 9120
-	stop_pid "$pp" INT
-	[ "$RC" = 0 ] || { cat "$out"; fail "$name: pktpath exit $RC"; }
-	stop_pid "$td" INT
-	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
-		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
+	send_stop "$name" "$NS_A" "$IF_A" "$mac" "$pp" "$td"
 	python3 "$PORTS_PY" check "$TMP/$name.json" "$cap" ${QUEUES:+--queues=$QUEUES} ||
 		{ cat "$out"; fail "$name: counters"; }
 	ip netns del "$NS_A"
