@@ -10,14 +10,6 @@
 	{ echo "http: SKIP: this pktpath has no --http option"; exit 77; }
 command -v curl > /dev/null || { echo "http: SKIP: no curl"; exit 77; }
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 # start NAME ARGS...: run pktpath in the background until stopped, wait for
 # its "http: listening on URL" line; sets URL and PID.
 start() {

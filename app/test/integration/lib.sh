@@ -2,7 +2,16 @@
 set -euo pipefail
 : "${PKTPATH:?PKTPATH must point to the pktpath binary}"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# PIDS: what a test starts in the background (PIDS+=("$!")); on exit each is
+# killed and TMP removed (lib_cleanup, the EXIT trap; a test with more to
+# undo calls it from its own).
+PIDS=()
+lib_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
+	rm -rf "$TMP"
+}
+trap lib_cleanup EXIT
 PREFIX="pt$$"
 eal() { # eal NAME: EAL options for a test process with its own file prefix
 	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ${PREFIX}_$1 --log-level=lib.eal:error"

@@ -14,14 +14,6 @@ done
 : "${SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 CONF=$SOURCE_DIR/config
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 # ---- the shipped config and rules --------------------------------------------
 promtool check config "$CONF/prometheus.yml" > "$TMP/check" 2>&1 ||
 	{ cat "$TMP/check"; fail "promtool check config config/prometheus.yml"; }
