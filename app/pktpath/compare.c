@@ -47,12 +47,6 @@ nap(struct app *a, double s)
 	return !app_quit;
 }
 
-static uint64_t
-__d(const uint64_t *x, const uint64_t *y, unsigned int f)
-{
-	return y[f] >= x[f] ? y[f] - x[f] : 0;
-}
-
 /* One measured phase between two fresh folds, in mode m. *mixed: packets
  * the workers counted in another mode meanwhile (0 unless something
  * flipped the mode under the phase). */
@@ -60,7 +54,6 @@ static bool
 measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 {
 	struct stats_snapshot *s0, *s1;
-	const uint64_t *x, *y;
 	unsigned int w, k;
 
 	stats_fold_now(a->stats);
@@ -75,15 +68,13 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	stats_rate_between(s0, s1, -1, &ph->total);
 	for (w = 0; w < a->n_workers; w++)
 		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
-	x = s0->raw_totals;
-	y = s1->raw_totals;
-	ph->acquires = __d(x, y, MIB_F(INGRESS, LOCKACQUIRES));
-	ph->contended = __d(x, y, MIB_F(INGRESS, LOCKCONTENDED));
-	ph->quiescent = __d(x, y, MIB_F(INGRESS, RCUQUIESCENT));
+	ph->acquires = stats_grown(s0, s1, MIB_F(INGRESS, LOCKACQUIRES));
+	ph->contended = stats_grown(s0, s1, MIB_F(INGRESS, LOCKCONTENDED));
+	ph->quiescent = stats_grown(s0, s1, MIB_F(INGRESS, RCUQUIESCENT));
 	*mixed = 0;
 	for (k = 0; k < MIB_MODES; k++)
 		if (k != (unsigned int)m)
-			*mixed += __d(x, y, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
+			*mixed += stats_grown(s0, s1, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
 	stats_put(a->stats, s0);
 	stats_put(a->stats, s1);
 	return true;

@@ -159,10 +159,15 @@ test_rate_between(void **state)
 	assert_int_equal(w0.packets, 320);
 	assert_int_equal(w1.packets, 80);
 	assert_true(fabs(w0.pps + w1.pps - r.pps) <= 1e-9 * r.pps);
+	/* The same growth field by field, raw across the clear. */
+	assert_int_equal(stats_grown(a, b, MIB_F(RX, PACKETS)), 400);
+	assert_int_equal(stats_grown(a, b, MIB_F(RX, OCTETS)), 400 * 60);
+	assert_int_equal(stats_grown(a, b, MIB_FIELD_MAX), 0);
 	/* Backwards: every counter "fell", none is counted. */
 	assert_int_equal(stats_rate_between(b, a, -1, &r), 0);
 	assert_int_equal(r.packets, 0);
 	assert_true(r.pps == 0 && r.seconds == 0);
+	assert_int_equal(stats_grown(b, a, MIB_F(RX, PACKETS)), 0);
 	assert_int_equal(stats_rate_between(a, b, NW, &r), -EINVAL);
 	assert_int_equal(stats_rate_between(NULL, b, 0, &r), -EINVAL);
 	stats_put(st, a);

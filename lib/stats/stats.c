@@ -96,6 +96,13 @@ __grown(const uint64_t *x, const uint64_t *y, unsigned int f)
 	return y[f] >= x[f] ? y[f] - x[f] : 0;
 }
 
+uint64_t
+stats_grown(const struct stats_snapshot *a, const struct stats_snapshot *b,
+	    unsigned int f)
+{
+	return f < MIB_FIELD_MAX ? __grown(a->raw_totals, b->raw_totals, f) : 0;
+}
+
 /* The total's ns/pkt is 1e9 / the total pps, as stats_rate_compute()
  * gives it: the aggregate cost of a packet, not a mean of the workers'. */
 int

@@ -309,6 +309,16 @@ int stats_rate_between(const struct stats_snapshot *a,
 		       struct stats_rate *r);
 
 /**
+ * How much MIB field f (MIB_F()) of all workers grew from a to b, a folded
+ * before b, on their raw values (a clear between them changes nothing);
+ * 0 if it is lower in b (counters only grow). What stats_rate_between()
+ * is made of, for the fields it does not rate (--compare's lock and mode
+ * counters). Thread-safe.
+ */
+uint64_t stats_grown(const struct stats_snapshot *a,
+		     const struct stats_snapshot *b, unsigned int f);
+
+/**
  * Packets by which snap's conservation laws may be off: 0 on the final
  * snapshot (the workers stopped), stats_conf.inflight_max on a live one.
  */
