@@ -13,16 +13,10 @@ N=20
 
 run_case() { # run_case NAME VDEV_ARGS PKTPATH_ARGS... ; checks
 	local name=$1 vdev=$2; shift 2
-	local out="$TMP/$name.out" cap="$TMP/$name.pcap" mac
+	local out="$TMP/$name.out" cap="$TMP/$name.pcap"
 	veth_pair
-	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
-		--vdev "net_af_packet0,iface=$IF_A$vdev" -- --source port \
-		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
-		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
-	local pp=$BGPID
-	wait_for "$out" "http: listening"
-	mac=$(port_mac "$out")
-	[ -n "$mac" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+	pp_start "$name" "net_af_packet0,iface=$IF_A$vdev" "$@"
+	local pp=$PP mac=$MAC
 	start_bg "$NS_A" "$TMP/$name.tcpdump" tcpdump -i "$IF_A" -n -U -w "$cap"
 	local td=$BGPID
 	wait_for "$TMP/$name.tcpdump" "listening on"

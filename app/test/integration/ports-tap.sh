@@ -24,16 +24,10 @@ tap_ns() {
 
 run_case() { # run_case NAME PKTPATH_ARGS...
 	local name=$1; shift
-	local out="$TMP/$name.out" cap="$TMP/$name.pcap" mac
+	local out="$TMP/$name.out" cap="$TMP/$name.pcap"
 	tap_ns
-	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
-		--vdev "net_tap0,iface=$IF_A" -- --source port \
-		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
-		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
-	local pp=$BGPID
-	wait_for "$out" "http: listening"
-	mac=$(port_mac "$out")
-	[ -n "$mac" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+	pp_start "$name" "net_tap0,iface=$IF_A" "$@"
+	local pp=$PP mac=$MAC
 	inA ip addr add "$ADDR_B/24" dev "$IF_A"
 	inA ip neigh replace "$ADDR_A" lladdr "$mac" dev "$IF_A" nud permanent
 	start_bg "$NS_A" "$TMP/$name.tcpdump" tcpdump -i "$IF_A" -n -U -w "$cap"

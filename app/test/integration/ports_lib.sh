@@ -99,6 +99,22 @@ stop_pid() {
 	set -e
 }
 
+# pp_start NAME VDEV PKTPATH_ARGS...: pktpath in NS_A on the port VDEV
+# (--source port, --local ADDR_A, HTTP on 9120, its JSON $TMP/NAME.json,
+# its output $TMP/NAME.out), once it listens; its PID in PP and its port's
+# MAC in MAC.
+pp_start() {
+	local name=$1 vdev=$2 out="$TMP/$1.out"; shift 2
+	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
+		--vdev "$vdev" -- --source port \
+		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
+		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
+	PP=$BGPID
+	wait_for "$out" "http: listening"
+	MAC=$(port_mac "$out")
+	[ -n "$MAC" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+}
+
 # send_stop NAME NS IF MAC PP TD: from namespace NS through IF, ports.py's
 # Linux sockets send, then tcpreplay replays its right and wrong checksums
 # to MAC (pktpath's port); IF goes down, and once pktpath's counters settle
