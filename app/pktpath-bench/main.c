@@ -24,6 +24,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "pkt.h"
 #include "pktpath_bench.h"
 
 #define PB_DEFAULT_REPS 5
@@ -164,32 +165,25 @@ pb_parse_names(const char *arg, const struct pb_bench **sel, unsigned int *n)
 	return ret;
 }
 
+/* An option's number: decimal, lib/pkt's parser and reasons, as pktpath's
+ * options ("--reps: '0x3' is not a decimal number ..."). */
 static int
 pb_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 	     uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	char why[160];
+	uint64_t v;
 
-	/* Decimal only, as pktpath's options: base 0 read "010" as 8. */
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0) {
-		fprintf(stderr, "pktpath-bench: %s %s: not a non-negative decimal integer\n",
-			opt, s);
-		return -EINVAL;
-	}
-	if (v < min && strcmp(opt, "--loops") == 0) {
+	if (strcmp(opt, "--loops") == 0 &&
+	    pkt_parse_u64(s, 0, min - 1, &v, why, sizeof(why)) == 0) {
 		fprintf(stderr, "pktpath-bench: --loops %s: below the minimum of %" PRIu64 " loops (fewer would let the TSC reads dominate the figure)\n",
 			s, min);
 		return -EINVAL;
 	}
-	if (v < min || v > max) {
-		fprintf(stderr, "pktpath-bench: %s %s: out of range %" PRIu64 "..%" PRIu64 "\n",
-			opt, s, min, max);
+	if (pkt_parse_u64(s, min, max, out, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pktpath-bench: %s: %s\n", opt, why);
 		return -EINVAL;
 	}
-	*out = v;
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <rte_cycles.h>
 
 #include "app.h"
+#include "base.h"
 #include "stats_confidence.h"
 
 struct phase {
@@ -71,12 +72,6 @@ nap(struct app *a, double s)
 	return !app_quit;
 }
 
-static uint64_t
-__d(const uint64_t *x, const uint64_t *y, unsigned int f)
-{
-	return y[f] >= x[f] ? y[f] - x[f] : 0;
-}
-
 /* One measured phase between two fresh folds, in mode m, cut into n_iv
  * intervals by folds of its own (each a per-interval sample). *mixed:
  * packets the workers counted in another mode meanwhile (0 unless
@@ -85,7 +80,6 @@ static bool
 measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 {
 	struct stats_snapshot *s0, *s1, *prev;
-	const uint64_t *x, *y;
 	unsigned int w, k, nw = a->n_workers, stride = a->n_workers + 1;
 	double step = a->opt.duration_s / (double)ph->n_iv;
 
@@ -118,15 +112,13 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	stats_rate_between(s0, s1, -1, &ph->total);
 	for (w = 0; w < nw; w++)
 		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
-	x = s0->raw_totals;
-	y = s1->raw_totals;
-	ph->acquires = __d(x, y, MIB_F(INGRESS, LOCKACQUIRES));
-	ph->contended = __d(x, y, MIB_F(INGRESS, LOCKCONTENDED));
-	ph->quiescent = __d(x, y, MIB_F(INGRESS, RCUQUIESCENT));
+	ph->acquires = stats_grown(s0, s1, MIB_F(INGRESS, LOCKACQUIRES));
+	ph->contended = stats_grown(s0, s1, MIB_F(INGRESS, LOCKCONTENDED));
+	ph->quiescent = stats_grown(s0, s1, MIB_F(INGRESS, RCUQUIESCENT));
 	*mixed = 0;
 	for (k = 0; k < MIB_MODES; k++)
 		if (k != (unsigned int)m)
-			*mixed += __d(x, y, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
+			*mixed += stats_grown(s0, s1, MIB_MODE_F(k, MIB_MODE_K_PACKETS));
 	stats_put(a->stats, s0);
 	stats_put(a->stats, s1);
 	return true;
@@ -151,11 +143,11 @@ aggregate(struct phase *ph, unsigned int rounds, int w)
 		pps[r] = x->pps;
 		cyc[r] = x->cycles_per_pkt;
 	}
-	g.mpps_med = stats_median(pps, r, &g.mpps_min, &g.mpps_max) / 1e6;
+	g.mpps_med = base_median(pps, r, &g.mpps_min, &g.mpps_max) / 1e6;
 	g.mpps_min /= 1e6;
 	g.mpps_max /= 1e6;
 	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
-	g.cyc = stats_median(cyc, r, NULL, NULL);
+	g.cyc = base_median(cyc, r, NULL, NULL);
 	return g;
 }
 

@@ -18,6 +18,7 @@
 
 #include <rte_ether.h>
 
+#include "base.h"
 #include "options_pvt.h"
 #include "export.h"
 
@@ -183,7 +184,7 @@ __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	uint64_t x;
 	double dx;
 	bool b;
-	unsigned int i;
+	int i;
 
 	switch (d->type) {
 	case APP_OPT_FLAG:
@@ -208,11 +209,11 @@ __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 		memcpy(field, &dx, sizeof(dx));
 		return 0;
 	case APP_OPT_CHOICE:
-		for (i = 0; v != NULL && i < d->n_names; i++)
-			if (strcmp(v, d->names[i]) == 0) {
-				__opt_store(d, o, i);
-				return 0;
-			}
+		i = base_name_index(d->names, d->n_names, v);
+		if (i >= 0) {
+			__opt_store(d, o, (uint64_t)i);
+			return 0;
+		}
 		{
 			char list[128];
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The build enforces the layers: app -> export -> stats -> ingress -> path
--> pkt -> mib, lib/bench apart.
+-> pkt -> mib, lib/bench apart, lib/base below all of them (lib/bench too).
 
 For every library, one of its sources' compile commands (from the build's
 compile_commands.json) compiles a scratch file holding one #include of
 each library's public header, and of the application's headers: a header
 of a library above it (or of lib/bench, or of the application, or, for
-lib/bench, any other library's) must fail with "No such file", its own must
-compile; the application reaches every library but lib/bench. The
+lib/bench, any other library's but lib/base, or, for lib/base, any other)
+must fail with "No such file", its own and lib/base's must compile; the
+application reaches every library but lib/bench. The
 scratch file sits outside the source tree, so only the
 include path the build gives the library counts.
 
@@ -22,14 +23,19 @@ import sys
 import tempfile
 
 CHAIN = ["mib", "pkt", "path", "ingress", "stats", "export"]  # lowest first
-HEADERS = {lib: lib + ".h" for lib in CHAIN + ["bench"]}
+BASE = "base"  # below every library, lib/bench included
+HEADERS = {lib: lib + ".h" for lib in [BASE] + CHAIN + ["bench"]}
 APP_HEADERS = ["app.h", "options.h"]
 
 
 def allowed(lib, hdr_lib):
     """None: the design allows it (the library may or may not use it);
-    False: forbidden; True: must compile (its own header)."""
+    False: forbidden; True: must compile (its own header, lib/base's)."""
     if hdr_lib == lib:
+        return True
+    if lib == BASE:
+        return False
+    if hdr_lib == BASE:
         return True
     if lib == "bench" or hdr_lib == "bench":
         return False
@@ -71,7 +77,7 @@ def main():
         entries = json.load(f)
     failed = checked = 0
     with tempfile.TemporaryDirectory(prefix="export-layers-") as tmp:
-        for lib in CHAIN + ["bench", "app"]:
+        for lib in [BASE] + CHAIN + ["bench", "app"]:
             folder = "app/pktpath" if lib == "app" else "lib/" + lib
             e = command_for(entries, folder)
             if e is None:

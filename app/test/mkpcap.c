@@ -17,6 +17,8 @@
 
 #include <pcap/pcap.h>
 
+#include "wire.h"
+
 static uint8_t dmac[6];
 static const uint8_t smac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 
@@ -39,34 +41,6 @@ expect(const char *field, unsigned long n)
 	n_exps++;
 }
 
-static uint16_t
-csum(const uint8_t *p, size_t len, uint32_t sum)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 /* Ethernet + IPv4 (20 bytes) + L4 payload of l4len bytes; frame padded to
  * 60. Returns the frame length. */
 static size_t
@@ -79,15 +53,15 @@ ip_frame(uint8_t *f, const uint8_t *dst_mac, uint32_t src, uint32_t dst,
 	memset(f, 0, 1514);
 	memcpy(f, dst_mac, 6);
 	memcpy(f + 6, smac, 6);
-	put16(f + 12, 0x0800);
+	wire_put16(f + 12, 0x0800);
 	ip[0] = 0x45;
-	put16(ip + 2, (uint16_t)(20 + l4len));
-	put16(ip + 6, frag);
+	wire_put16(ip + 2, (uint16_t)(20 + l4len));
+	wire_put16(ip + 6, frag);
 	ip[8] = 64;
 	ip[9] = proto;
-	put32(ip + 12, src);
-	put32(ip + 16, dst);
-	put16(ip + 10, csum(ip, 20, 0));
+	wire_put32(ip + 12, src);
+	wire_put32(ip + 16, dst);
+	wire_put16(ip + 10, wire_csum(wire_sum(ip, 20, 0)));
 	return len < 60 ? 60 : len;
 }
 
@@ -98,16 +72,16 @@ udp_frame(uint8_t *f, const uint8_t *dst_mac, uint32_t dst, uint16_t dport,
 	size_t len = ip_frame(f, dst_mac, 0xc6120001, dst, 17, 8 + 18, 0);
 	uint8_t *u = f + 34;
 
-	put16(u, 1234);
-	put16(u + 2, dport);
-	put16(u + 4, 8 + 18);
+	wire_put16(u, 1234);
+	wire_put16(u + 2, dport);
+	wire_put16(u + 4, 8 + 18);
 	if (with_csum) {
 		uint32_t ph = 0;
 		uint16_t c;
 
 		ph += 0xc612 + 0x0001 + (dst >> 16) + (dst & 0xffff) + 17 + 26;
-		c = csum(u, 26, ph);
-		put16(u + 6, (uint16_t)((c == 0 ? 0xffff : c) ^ (bad_csum ? 0x5a5a : 0)));
+		c = wire_csum(wire_sum(u, 26, ph));
+		wire_put16(u + 6, (uint16_t)((c == 0 ? 0xffff : c) ^ (bad_csum ? 0x5a5a : 0)));
 	}
 	return len;
 }
@@ -182,7 +156,7 @@ main(int argc, char **argv)
 			memset(f, 0, 60);
 			memcpy(f, bcast, 6);
 			memcpy(f + 6, smac, 6);
-			put16(f + 12, 0x0806);
+			wire_put16(f + 12, 0x0806);
 			EMITD(60);
 		}
 		expect("Rx.RxNotIp", 2);
@@ -221,25 +195,25 @@ main(int argc, char **argv)
 		/* 1 ICMP echo request. */
 		len = ip_frame(f, dmac, 0xc6120001, local, 1, 16, 0);
 		f[34] = 8;
-		put16(f + 36, csum(f + 34, 16, 0));
+		wire_put16(f + 36, wire_csum(wire_sum(f + 34, 16, 0)));
 		EMIT(len);
 		expect("Icmp.InMsgs", 1);
 		expect("Icmp.InEchos", 1);
 		/* 1 TCP SYN with a valid checksum. */
 		len = ip_frame(f, dmac, 0xc6120001, local, 6, 20, 0);
-		put16(f + 34, 4321);
-		put16(f + 36, 80);
+		wire_put16(f + 34, 4321);
+		wire_put16(f + 36, 80);
 		f[46] = 5 << 4;
 		f[47] = 0x02;
-		put16(f + 50, csum(f + 34, 20, 0xc612 + 0x0001 + 0xc613 + 0x0001 + 6 + 20));
+		wire_put16(f + 50, wire_csum(wire_sum(f + 34, 20, 0xc612 + 0x0001 + 0xc613 + 0x0001 + 6 + 20)));
 		EMIT(len);
 		expect("Tcp.InSegs", 1);
 		/* 1 VLAN-tagged valid datagram. */
 		len = udp_frame(f + 4, dmac, local, 9, 0, 0);
 		memmove(f, f + 4, 12);
-		put16(f + 12, 0x8100);
-		put16(f + 14, 100);
-		put16(f + 16, 0x0800);
+		wire_put16(f + 12, 0x8100);
+		wire_put16(f + 14, 100);
+		wire_put16(f + 16, 0x0800);
 		EMIT(len + 4);
 		expect("Udp.InDatagrams", 1);
 		expect("Rx.RxVlan", 1);

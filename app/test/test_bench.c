@@ -27,10 +27,9 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "fixture_eal.h"
 #include "bench.h"
 #include "bench_pvt.h"
-
-static bool eal_ok;
 
 /* ---- benchmark functions of known relative cost ---- */
 
@@ -112,7 +111,7 @@ test_relative_cost(void **state)
 	struct bench_result re, ra;
 
 	(void)state;
-	if (!eal_ok)
+	if (!fixture_eal_ok)
 		skip();
 	assert_int_equal(bench_run(&e, 200000, 5, &re), 0);
 	assert_int_equal(bench_run(&a, 200000, 5, &ra), 0);
@@ -142,7 +141,7 @@ test_concurrent(void **state)
 	unsigned int i;
 
 	(void)state;
-	if (!eal_ok || rte_lcore_count() < 2)
+	if (!fixture_eal_ok || rte_lcore_count() < 2)
 		skip();
 	assert_int_equal(bench_run_concurrent(&e, 200000, 3, &re), 0);
 	assert_int_equal(bench_run_concurrent(&a, 200000, 3, &ra), 0);
@@ -174,7 +173,7 @@ test_refusals(void **state)
 	int i, ret = 0;
 
 	(void)state;
-	if (!eal_ok)
+	if (!fixture_eal_ok)
 		skip();
 	assert_int_equal(bench_run(&s, 0, 3, &r), -EINVAL);
 	assert_int_equal(bench_run(&s, BENCH_MIN_LOOPS - 1, 3, &r), -EINVAL);
@@ -220,7 +219,7 @@ test_json_schema(void **state)
 	int fd;
 
 	(void)state;
-	if (!eal_ok)
+	if (!fixture_eal_ok)
 		skip();
 	assert_int_equal(bench_run(&s, 20000, 3, &r), 0);
 	o = bench_result_json(&r);
@@ -315,7 +314,7 @@ test_timer_select(void **state)
 	json_t *o;
 
 	(void)state;
-	if (!eal_ok)
+	if (!fixture_eal_ok)
 		skip();
 	assert_string_equal(bench_timer_name(BENCH_TIMER_RDTSCP), "rdtscp");
 	assert_string_equal(bench_timer_name(BENCH_TIMER_LFENCE), "lfence");
@@ -383,31 +382,6 @@ __timer_auto(void **state)
 	return bench_timer_select("auto", NULL, 0) == 0 ? 0 : -1;
 }
 
-static int
-__bench_setup(void **state)
-{
-	char *argv[] = {
-		"test_bench", "--no-huge", "--no-shconf", "-m", "256",
-		"--no-pci", "--file-prefix", "test_bench", "-l", "0-1",
-		"--log-level", "lib.eal:error", NULL,
-	};
-
-	(void)state;
-	eal_ok = rte_eal_init((int)RTE_DIM(argv) - 1, argv) >= 0;
-	if (!eal_ok)
-		fprintf(stderr, "test_bench: rte_eal_init failed; EAL tests skipped\n");
-	return 0;
-}
-
-static int
-__bench_teardown(void **state)
-{
-	(void)state;
-	if (eal_ok)
-		rte_eal_cleanup();
-	return 0;
-}
-
 int
 main(void)
 {
@@ -428,5 +402,6 @@ main(void)
 						__timer_lfence, __timer_auto),
 	};
 
-	return cmocka_run_group_tests(tests, __bench_setup, __bench_teardown);
+	return cmocka_run_group_tests(tests, fixture_eal_setup,
+				      fixture_eal_teardown);
 }

@@ -32,6 +32,7 @@
 
 #include "mib.h"
 #include "path.h"
+#include "wire.h"
 
 #define IP4(a, b, c, d) \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
@@ -42,29 +43,6 @@
 static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 static const uint8_t src_mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 static struct path_conf conf;
-
-static void __csum_put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void __csum_put32(uint8_t *p, uint32_t v) { __csum_put16(p, v >> 16); __csum_put16(p + 2, v); }
-
-static uint32_t
-__csum_sum(const uint8_t *p, size_t n, uint32_t s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static uint16_t
-__csum_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
 
 enum l4cs { CS_RIGHT, CS_WRONG, CS_PARTIAL };
 
@@ -83,50 +61,50 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	memcpy(b, our_mac, 6);
 	memcpy(b + 6, src_mac, 6);
 	if (vlan) {
-		__csum_put16(b + 12, 0x8100);
-		__csum_put16(b + 14, 5);
+		wire_put16(b + 12, 0x8100);
+		wire_put16(b + 14, 5);
 	}
-	__csum_put16(b + ip - 2, 0x0800);
+	wire_put16(b + ip - 2, 0x0800);
 	u = b + ip + hl;
 	l4h = proto == IPPROTO_TCP ? 20u + 12u : 8u;	/* TCP: MSS, SACK, TS-ish */
 	l4n = l4h + pay;
 	for (i = 0; i < pay; i++)
 		u[l4h + i] = (uint8_t)(i * 13 + 5);
 	if (proto == IPPROTO_UDP) {
-		__csum_put16(u, 40000);
-		__csum_put16(u + 2, dport);
-		__csum_put16(u + 4, l4n);
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put16(u + 4, l4n);
 		off = 6;
 	} else if (proto == IPPROTO_TCP) {
-		__csum_put16(u, 40000);
-		__csum_put16(u + 2, dport);
-		__csum_put32(u + 4, 12345);
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put32(u + 4, 12345);
 		u[12] = (uint8_t)((l4h / 4) << 4);
 		u[13] = 0x02;		/* SYN */
-		__csum_put16(u + 14, 64240);
-		u[20] = 2; u[21] = 4; __csum_put16(u + 22, 1460);	/* MSS */
+		wire_put16(u + 14, 64240);
+		u[20] = 2; u[21] = 4; wire_put16(u + 22, 1460);	/* MSS */
 		u[24] = 4; u[25] = 2;	/* SACK permitted */
 		u[26] = 1; u[27] = 1; u[28] = 1; u[29] = 3; u[30] = 3; u[31] = 7;
 		off = 16;
 	} else {
 		u[0] = 8;		/* echo request */
-		__csum_put16(u + 4, 77);
-		__csum_put16(u + 6, 1);
+		wire_put16(u + 4, 77);
+		wire_put16(u + 6, 1);
 		off = 2;
 	}
 	/* IPv4 header */
 	b[ip] = (uint8_t)(0x40 | hl / 4);
-	__csum_put16(b + ip + 2, hl + l4n);
-	__csum_put16(b + ip + 4, 0x4321);
-	__csum_put16(b + ip + 6, 0x4000);	/* DF */
+	wire_put16(b + ip + 2, hl + l4n);
+	wire_put16(b + ip + 4, 0x4321);
+	wire_put16(b + ip + 6, 0x4000);	/* DF */
 	b[ip + 8] = 64;
 	b[ip + 9] = proto;
-	__csum_put32(b + ip + 12, SRC);
-	__csum_put32(b + ip + 16, DST);
+	wire_put32(b + ip + 12, SRC);
+	wire_put32(b + ip + 16, DST);
 	for (i = 0; i + 1 < optlen; i++)	/* NOPs, then an EOL */
 		b[ip + 20 + i] = 1;
-	c = (uint16_t)~__csum_fold(__csum_sum(b + ip, hl, 0));
-	__csum_put16(b + ip + 10, bad_ip ? (uint16_t)(c ^ 0x0100) : c);
+	c = wire_csum(wire_sum(b + ip, hl, 0));
+	wire_put16(b + ip + 10, bad_ip ? (uint16_t)(c ^ 0x0100) : c);
 
 	/* L4 checksum: the pseudo header (RFC 768/793) only for UDP/TCP. */
 	ph = proto == IPPROTO_ICMP ? 0 : (SRC >> 16) + (SRC & 0xffff) +
@@ -134,15 +112,15 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	if (cs == CS_PARTIAL) {
 		/* udp4_hwcsum / __tcp_v4_send_check: ~csum_tcpudp_magic(.., 0),
 		 * the folded pseudo-header sum, left for the device. */
-		c = __csum_fold(ph);
+		c = wire_fold(ph);
 	} else {
-		c = (uint16_t)~__csum_fold(__csum_sum(u, l4n, ph));
+		c = wire_csum(wire_sum(u, l4n, ph));
 		if (proto == IPPROTO_UDP && c == 0)
 			c = 0xffff;
 		if (cs == CS_WRONG)
 			c ^= 0x0010;
 	}
-	__csum_put16(u + off, c);
+	wire_put16(u + off, c);
 	return (uint16_t)(ip + hl + l4n);
 }
 
@@ -337,7 +315,7 @@ test_partial_only_that_value(void **state)
 		for (x = 0; x < 65536; x++) {
 			unsigned int err;
 
-			__csum_put16(frame + field, x);
+			wire_put16(frame + field, x);
 			__run_flat(&c, frame, len, 0, v);
 			err = (unsigned int)(proto == IPPROTO_UDP ?
 				v[MIB_F(UDP, INCSUMERRORS)] : v[MIB_F(TCP, INCSUMERRORS)]);

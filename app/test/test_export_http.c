@@ -180,28 +180,45 @@ get_body(uint16_t port, const char *path, const char *ctype_prefix)
 	return r.body;
 }
 
+/* A test server's configuration: an ephemeral port on 127.0.0.1, 64-byte
+ * bodies, the fixture's info, and what the test says. */
+static void
+conf_for(struct export_http_conf *c, bool control, const struct export_hooks *hk,
+	 unsigned int max_conns, unsigned int timeout_s)
+{
+	export_http_conf_init(c);
+	c->listen = "127.0.0.1:0";
+	c->control = control;
+	c->body_limit = 64;
+	c->info = info;
+	c->max_conns = max_conns;
+	c->timeout_s = timeout_s;
+	if (hk != NULL)
+		c->hooks = *hk;
+}
+
+/* The server of c, listening (fails the test otherwise). */
+static struct export_http *
+start_conf(const struct export_http_conf *c)
+{
+	struct export_http *h;
+	char err[256];
+
+	h = export_http_start(st, c, err, sizeof(err));
+	if (h == NULL)
+		fail_msg("export_http_start: %s", err);
+	assert_true(export_http_port(h) != 0);
+	return h;
+}
+
 static struct export_http *
 start(bool control, const struct export_hooks *hk, unsigned int max_conns,
       unsigned int timeout_s)
 {
 	struct export_http_conf c;
-	struct export_http *h;
-	char err[256];
 
-	export_http_conf_init(&c);
-	c.listen = "127.0.0.1:0";
-	c.control = control;
-	c.body_limit = 64;
-	c.info = info;
-	c.max_conns = max_conns;
-	c.timeout_s = timeout_s;
-	if (hk != NULL)
-		c.hooks = *hk;
-	h = export_http_start(st, &c, err, sizeof(err));
-	if (h == NULL)
-		fail_msg("export_http_start: %s", err);
-	assert_true(export_http_port(h) != 0);
-	return h;
+	conf_for(&c, control, hk, max_conns, timeout_s);
+	return start_conf(&c);
 }
 
 static void
@@ -591,20 +608,10 @@ test_http_slow_clients(void **state)
 	 * slow ones early, depending on when the watchdog looks. */
 	{
 		struct export_http_conf c;
-		char err[256];
 
-		export_http_conf_init(&c);
-		c.listen = "127.0.0.1:0";
-		c.control = true;
-		c.body_limit = 64;
-		c.info = info;
-		c.max_conns = 128;
+		conf_for(&c, true, &hooks, 128, 2);
 		c.per_ip_conns = 128;
-		c.timeout_s = 2;
-		c.hooks = hooks;
-		h2 = export_http_start(st, &c, err, sizeof(err));
-		if (h2 == NULL)
-			fail_msg("export_http_start: %s", err);
+		h2 = start_conf(&c);
 		port = export_http_port(h2);
 	}
 	t0 = now_s();

@@ -115,9 +115,11 @@ int join(unsigned int lcore);	/* fn's return value */
 /* cmocka group set-up                                                 */
 /* ------------------------------------------------------------------ */
 
-/* EAL (no hugepages, lcores 0-1, --file-prefix prog), the pool, the source
- * tree ($INGRESS_SRCDIR, or found from this file's path). 0 or -1. */
-int ingress_test_setup(const char *prog);
-int ingress_test_teardown(void);
+/* The group set-up and tear-down of each program's cmocka_run_group_tests():
+ * EAL (no hugepages, lcores 0-1, --file-prefix the program's name), the
+ * pool, the source tree ($INGRESS_SRCDIR, or found from this file's path).
+ * 0 or -1. */
+int ingress_test_setup(void **state);
+int ingress_test_teardown(void **state);
 
 #endif /* PKTPATH_TEST_INGRESS_H */

@@ -435,20 +435,6 @@ test_writer_vs_stopped_worker(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return ingress_test_setup("test_ingress_hook");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return ingress_test_teardown();
-}
-
 int
 main(void)
 {
@@ -459,5 +445,6 @@ main(void)
 		cmocka_unit_test(test_writer_vs_stopped_worker),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, ingress_test_setup,
+				      ingress_test_teardown);
 }

@@ -2,6 +2,7 @@
 /*
  * The helpers the lib/ingress unit tests share (test_ingress.h).
  */
+#include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,12 +260,14 @@ join(unsigned int lcore)
 /* ------------------------------------------------------------------ */
 
 int
-ingress_test_setup(const char *prog)
+ingress_test_setup(void **state)
 {
-	char *argv[] = { (char *)prog, "--no-huge", "--no-shconf", "-m", "512",
-			 "--no-pci", "--file-prefix", (char *)prog, "-l", "0-1",
+	char *prog = program_invocation_short_name;
+	char *argv[] = { prog, "--no-huge", "--no-shconf", "-m", "512",
+			 "--no-pci", "--file-prefix", prog, "-l", "0-1",
 			 "--log-level", "lib.eal:error" };
 
+	(void)state;
 	if (rte_eal_init(RTE_DIM(argv), argv) < 0) {
 		print_error("rte_eal_init: %s\n", rte_strerror(rte_errno));
 		return -1;
@@ -278,8 +281,9 @@ ingress_test_setup(const char *prog)
 }
 
 int
-ingress_test_teardown(void)
+ingress_test_teardown(void **state)
 {
+	(void)state;
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	return 0;

@@ -659,20 +659,6 @@ test_clone_refcount(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return ingress_test_setup("test_ingress_rules");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return ingress_test_teardown();
-}
-
 int
 main(void)
 {
@@ -686,5 +672,6 @@ main(void)
 		cmocka_unit_test(test_clone_refcount),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, ingress_test_setup,
+				      ingress_test_teardown);
 }

@@ -320,22 +320,7 @@ test_concurrency(void **state)
 	mib_set_free(ms);
 }
 
-
 /* ------------------------------------------------------------------ */
-
-static int
-setup(void **state)
-{
-	(void)state;
-	return ingress_test_setup("test_ingress_stress");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return ingress_test_teardown();
-}
 
 int
 main(void)
@@ -344,5 +329,6 @@ main(void)
 		cmocka_unit_test(test_concurrency),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, ingress_test_setup,
+				      ingress_test_teardown);
 }

@@ -19,6 +19,7 @@
 #include <rte_common.h>
 
 #include "mib.h"
+#include "test_rand.h"
 
 /* ---- schema ---- */
 
@@ -318,24 +319,15 @@ test_sets(void **state)
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
-static uint64_t
-__rand(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * UINT64_C(2685821657736338717);
-}
-
 /* Some fields get huge values (the sums wrap), most small ones. */
 static uint64_t
 __rand_val(void)
 {
-	uint64_t r = __rand();
+	uint64_t r = test_rand(&rng);
 
 	switch (r & 7) {
 	case 0: return 0;
-	case 1: return __rand();
+	case 1: return test_rand(&rng);
 	default: return (r >> 8) & 0xffff;
 	}
 }
@@ -425,8 +417,8 @@ test_delta(void **state)
 
 	(void)state;
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
-		base[f] = __rand();
-		cur[f] = base[f] + (__rand() & 0xffffff);
+		base[f] = test_rand(&rng);
+		cur[f] = base[f] + (test_rand(&rng) & 0xffffff);
 	}
 	mib_delta(cur, base, out);
 	for (f = 0; f < MIB_FIELD_MAX; f++)
@@ -445,14 +437,14 @@ test_delta(void **state)
 			if (mib_field_kind(f) == MIB_KIND_HWM)
 				mib_max(&b, f, 100 + l);
 			else
-				mib_add(&b, f, __rand() & 0xffff);
+				mib_add(&b, f, test_rand(&rng) & 0xffff);
 	}
 	mib_fold(s, MIB_FOLD_LCORE, base, NULL);
 	memset(add, 0, sizeof(add));
 	for (l = 0; l < 4; l++) {
 		b = mib_set_block(s, l);
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			uint64_t v = __rand() & 0xff;
+			uint64_t v = test_rand(&rng) & 0xff;
 
 			if (mib_field_kind(f) == MIB_KIND_HWM)
 				continue;
@@ -518,7 +510,7 @@ __consistent(uint64_t *t)
 	/* every field not in a law is noise the check must ignore; a term of
 	 * a law that the list below leaves out (the table has more) is 0 */
 	for (f = 0; f < MIB_FIELD_MAX; f++)
-		t[f] = mib_field_laws(f) != 0 ? 0 : __rand();
+		t[f] = mib_field_laws(f) != 0 ? 0 : test_rand(&rng);
 	for (i = 0; i < RTE_DIM(terms); i++)
 		t[terms[i].f] = terms[i].v;
 }

@@ -41,21 +41,13 @@
 
 #include "mib.h"
 #include "mib_pvt.h"
+#include "test_rand.h"
 
 #ifndef PKTPATH_SOURCE_ROOT
 #error "PKTPATH_SOURCE_ROOT: the source tree (app/test/meson.build sets it)"
 #endif
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-__schema_rand(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * UINT64_C(2685821657736338717);
-}
 
 static const char *
 __schema_fname(unsigned int f)
@@ -268,7 +260,7 @@ test_outcomes(void **state)
 
 	/* mib_drops_total: every drop once */
 	for (f = 0; f < MIB_FIELD_MAX; f++)
-		v[f] = __schema_rand() >> 20;
+		v[f] = test_rand(&rng) >> 20;
 	for (k = 0; k < mib_n_drop_fields; k++)
 		want += v[mib_drop_fields[k]];
 	assert_int_equal(mib_drops_total(v), want);
@@ -302,10 +294,10 @@ __schema_consistent(uint64_t *t)
 	unsigned int f, l, rounds, progress = 1;
 
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
-		t[f] = __schema_rand();
+		t[f] = test_rand(&rng);
 		known[f] = mib_field_terminal(f);
 		if (known[f])
-			t[f] = __schema_rand() % 1000;
+			t[f] = test_rand(&rng) % 1000;
 	}
 	for (rounds = 0; progress && rounds < 64; rounds++) {
 		progress = 0;
@@ -333,7 +325,7 @@ __schema_consistent(uint64_t *t)
 				for (f = 0; f < MIB_FIELD_MAX; f++) {
 					if (!(mib_field_laws(f) & MIB_LAW_BIT(l)) || known[f])
 						continue;
-					t[f] = f == last ? left : __schema_rand() % (left + 1);
+					t[f] = f == last ? left : test_rand(&rng) % (left + 1);
 					left -= t[f];
 					known[f] = true;
 				}
@@ -354,7 +346,7 @@ __schema_consistent(uint64_t *t)
 				continue;
 			for (f = 0; f < MIB_FIELD_MAX; f++)
 				if ((mib_field_laws(f) & MIB_LAW_BIT(l)) && !known[f]) {
-					t[f] = __schema_rand() % 1000;
+					t[f] = test_rand(&rng) % 1000;
 					known[f] = true;
 				}
 			progress = 1;
@@ -507,7 +499,7 @@ __fold_round(const uint8_t *kinds, unsigned int n, enum mib_layout lay)
 		struct mib_block b = mib_set_block(s, l);
 
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			uint64_t v = __schema_rand() & 1 ? __schema_rand() : __schema_rand() % 100000;
+			uint64_t v = test_rand(&rng) & 1 ? test_rand(&rng) : test_rand(&rng) % 100000;
 
 			if (kinds[f] == MIB_KIND_HWM) {
 				mib_max(&b, f, v);
@@ -554,7 +546,7 @@ test_folds_agree(void **state)
 	for (round = 0; round < 6; round++) {
 		memset(count, 0, sizeof(count));
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
-			unsigned int r = (unsigned int)(__schema_rand() % 8);
+			unsigned int r = (unsigned int)(test_rand(&rng) % 8);
 
 			kinds[f] = r < 5 ? MIB_KIND_SUM : r < 7 ? MIB_KIND_HWM :
 				   MIB_KIND_CONST;

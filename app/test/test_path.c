@@ -30,6 +30,8 @@
 
 #include "mib.h"
 #include "path.h"
+#include "test_rand.h"
+#include "wire.h"
 
 /* The case tables start from a default spec and override a few fields. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -82,30 +84,6 @@ struct fspec {
 	uint8_t quote_len;		/*   at the start of the payload (pay >= it) */
 };
 
-static void __put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void __put32(uint8_t *p, uint32_t v) { __put16(p, v >> 16); __put16(p + 2, v); }
-
-/* One's complement sum of big-endian 16-bit words. */
-static uint32_t
-__sum(const uint8_t *p, size_t n, uint32_t s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static uint16_t
-__csum(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 /* A wrong checksum: never c, nor its one's complement twin, nor 0. */
 static uint16_t
 __bad(uint16_t c)
@@ -121,7 +99,7 @@ __l4_csum(const struct fspec *f, const uint8_t *l4, uint32_t n, uint32_t plen)
 {
 	uint32_t ph = (f->saddr >> 16) + (f->saddr & 0xffff) + (f->daddr >> 16) +
 		      (f->daddr & 0xffff) + f->proto + plen;
-	uint16_t c = __csum(__sum(l4, n, ph));
+	uint16_t c = wire_csum(wire_sum(l4, n, ph));
 
 	return c == 0 ? 0xffff : c;
 }
@@ -139,11 +117,11 @@ __build(const struct fspec *f, uint8_t *b)
 	memcpy(b + 6, src_mac, 6);
 	ip = 14;
 	if (f->vlan) {
-		__put16(b + 12, 0x8100);
-		__put16(b + 14, f->tci);
+		wire_put16(b + 12, 0x8100);
+		wire_put16(b + 14, f->tci);
 		ip = 18;
 	}
-	__put16(b + ip - 2, f->etype ? f->etype : 0x0800);
+	wire_put16(b + ip - 2, f->etype ? f->etype : 0x0800);
 	hl = 20 + f->optlen;
 	u = b + ip + hl;
 
@@ -157,30 +135,30 @@ __build(const struct fspec *f, uint8_t *b)
 	l4n = f->l4len ? f->l4len : nat;
 	ulen = f->ulen == ULEN0 ? 0 : f->ulen ? f->ulen : nat;
 	if (f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP || f->proto == P_UDPLITE) {
-		__put16(u, f->sport);
-		__put16(u + 2, f->dport);
+		wire_put16(u, f->sport);
+		wire_put16(u + 2, f->dport);
 	}
 	if (f->proto == P_UDPLITE) {
 		/* the length field is the checksum coverage (0: all) */
-		__put16(u + 4, ulen);
+		wire_put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
 			c = __l4_csum(f, u, ulen == 0 || ulen > nat ? nat : ulen, nat);
-			__put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_UDP) {
-		__put16(u + 4, ulen);
+		wire_put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
 			c = __l4_csum(f, u, RTE_MIN(ulen, nat), ulen);
-			__put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 6, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_TCP) {
-		__put32(u + 4, 1000);
+		wire_put32(u + 4, 1000);
 		u[12] = (uint8_t)((f->doff ? f->doff : 5) << 4);
 		u[13] = 0x02;	/* SYN */
-		__put16(u + 14, 65535);
+		wire_put16(u + 14, 65535);
 		if (l4n >= 18) {
 			c = __l4_csum(f, u, l4n, l4n);
-			__put16(u + 16, f->csum == CS_BAD ? __bad(c) : c);
+			wire_put16(u + 16, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	} else if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_IGMP) {
 		u[0] = f->proto == IPPROTO_ICMP ? f->icmp_type : 0x11;
@@ -190,25 +168,25 @@ __build(const struct fspec *f, uint8_t *b)
 		if (f->quote_len)
 			memcpy(u + 8, f->quote, f->quote_len);
 		if (l4n >= 4) {
-			c = __csum(__sum(u, l4n, 0));
-			__put16(u + 2, f->csum == CS_BAD ? __bad(c) : c);
+			c = wire_csum(wire_sum(u, l4n, 0));
+			wire_put16(u + 2, f->csum == CS_BAD ? __bad(c) : c);
 		}
 	}
 
 	/* IPv4 header */
 	b[ip] = (uint8_t)((f->ver ? f->ver : 4) << 4 | (f->ihl ? f->ihl : hl / 4));
 	b[ip + 1] = f->tos;
-	__put16(b + ip + 2, f->tot_len ? f->tot_len : hl + l4n);
-	__put16(b + ip + 4, 0x1234);
-	__put16(b + ip + 6, f->frag);
+	wire_put16(b + ip + 2, f->tot_len ? f->tot_len : hl + l4n);
+	wire_put16(b + ip + 4, 0x1234);
+	wire_put16(b + ip + 6, f->frag);
 	b[ip + 8] = 64;
 	b[ip + 9] = f->proto;
-	__put32(b + ip + 12, f->saddr);
-	__put32(b + ip + 16, f->daddr);
+	wire_put32(b + ip + 12, f->saddr);
+	wire_put32(b + ip + 16, f->daddr);
 	if (f->optlen)
 		memcpy(b + ip + 20, f->opt, f->optlen);
-	c = __csum(__sum(b + ip, hl, 0));
-	__put16(b + ip + 10, f->bad_ipcsum ? (uint16_t)(c ^ 1) : c);
+	c = wire_csum(wire_sum(b + ip, hl, 0));
+	wire_put16(b + ip + 10, f->bad_ipcsum ? (uint16_t)(c ^ 1) : c);
 
 	len = ip + hl + l4n;
 	if (f->pad_to > len) {
@@ -809,17 +787,7 @@ test_truncated(void **state)
 
 /* ---- randomized ---- */
 
-
 static uint64_t rng_state;
-
-static uint64_t
-__path_rand(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
 
 static const struct fspec seeds[] = {
 	UDP(.pay = 18), UDP(.dport = 10), UDP(.dmac = bcast_mac, .daddr = LBCAST),
@@ -849,29 +817,29 @@ test_random(void **state)
 	assert_non_null(acc);
 	ab = mib_set_block(acc, 0);
 	for (i = 0; i < n; i++) {
-		const struct fspec *sp = &seeds[__path_rand() % RTE_DIM(seeds)];
+		const struct fspec *sp = &seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
 		uint16_t len = __build(sp, frame);
-		unsigned int flips = 1 + __path_rand() % 4, r, out, moved = 0;
+		unsigned int flips = 1 + test_rand(&rng_state) % 4, r, out, moved = 0;
 		uint64_t d[MIB_FIELD_MAX];
 
 		for (k = 0; k < flips; k++) {
 			/* mostly headers */
-			unsigned int pos = (unsigned int)(__path_rand() % (__path_rand() & 1 ? 64 : MAXF));
+			unsigned int pos = (unsigned int)(test_rand(&rng_state) % (test_rand(&rng_state) & 1 ? 64 : MAXF));
 
-			frame[pos] ^= (uint8_t)(1 + __path_rand() % 255);
+			frame[pos] ^= (uint8_t)(1 + test_rand(&rng_state) % 255);
 		}
-		r = __path_rand() % 10;
+		r = test_rand(&rng_state) % 10;
 		if (r < 3)
-			len = (uint16_t)(__path_rand() % (len + 1u));
+			len = (uint16_t)(test_rand(&rng_state) % (len + 1u));
 		else if (r < 5)
-			len = (uint16_t)RTE_MIN(len + __path_rand() % 64, (uint64_t)MAXF);
-		if (__path_rand() & 1) {	/* re-sum the IP header: reach deeper */
+			len = (uint16_t)RTE_MIN(len + test_rand(&rng_state) % 64, (uint64_t)MAXF);
+		if (test_rand(&rng_state) & 1) {	/* re-sum the IP header: reach deeper */
 			unsigned int ip = frame[12] == 0x81 ? 18 : 14;
 			unsigned int hl = (frame[ip] & 0xf) * 4u;
 
 			if (hl >= 20 && ip + hl <= len) {
 				frame[ip + 10] = frame[ip + 11] = 0;
-				__put16(frame + ip + 10, __csum(__sum(frame + ip, hl, 0)));
+				wire_put16(frame + ip + 10, wire_csum(wire_sum(frame + ip, hl, 0)));
 			}
 		}
 		for (f = 0; f < MIB_FIELD_MAX; f++)

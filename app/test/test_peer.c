@@ -28,10 +28,9 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "fixture_eal.h"
 #include "mib.h"
 #include "peer.h"
-
-static bool eal_ok;
 
 #define PEER_BASE 0x0a000001u	/* 10.0.0.1 */
 
@@ -156,7 +155,7 @@ test_peer_two_lcores(void **state)
 	enum peer_layout l;
 
 	(void)state;
-	if (!eal_ok || rte_lcore_count() < 2)
+	if (!fixture_eal_ok || rte_lcore_count() < 2)
 		skip();
 	worker = rte_get_next_lcore(-1, 1, 0);
 	for (l = 0; l < PEER_LAYOUT_MAX; l++) {
@@ -189,31 +188,6 @@ test_peer_two_lcores(void **state)
 	}
 }
 
-static int
-__peer_setup(void **state)
-{
-	char *argv[] = {
-		"test_peer", "--no-huge", "--no-shconf", "-m", "256",
-		"--no-pci", "--file-prefix", "test_peer", "-l", "0-1",
-		"--log-level", "lib.eal:error", NULL,
-	};
-
-	(void)state;
-	eal_ok = rte_eal_init((int)RTE_DIM(argv) - 1, argv) >= 0;
-	if (!eal_ok)
-		fprintf(stderr, "test_peer: rte_eal_init failed; EAL tests skipped\n");
-	return 0;
-}
-
-static int
-__peer_teardown(void **state)
-{
-	(void)state;
-	if (eal_ok)
-		rte_eal_cleanup();
-	return 0;
-}
-
 int
 main(void)
 {
@@ -222,5 +196,6 @@ main(void)
 		cmocka_unit_test(test_peer_two_lcores),
 	};
 
-	return cmocka_run_group_tests(tests, __peer_setup, __peer_teardown);
+	return cmocka_run_group_tests(tests, fixture_eal_setup,
+				      fixture_eal_teardown);
 }

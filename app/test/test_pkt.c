@@ -28,6 +28,7 @@
 #include <rte_mempool.h>
 
 #include "pkt.h"
+#include "wire.h"
 
 static char tmpdir[64];
 
@@ -35,33 +36,6 @@ static char tmpdir[64];
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
 /* ---- helpers ---- */
-
-static uint16_t
-__get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-__get32(const uint8_t *p)
-{
-	return (uint32_t)__get16(p) << 16 | __get16(p + 2);
-}
-
-/* One's complement sum of big-endian words, folded. */
-static uint16_t
-__fold(const uint8_t *p, size_t n, uint32_t s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
 
 static void
 __path(char *buf, size_t len, const char *name)
@@ -85,14 +59,14 @@ __check_frame(const struct pkt_flow_conf *c, uint32_t i, const uint8_t *f, int l
 	assert_int_equal(len, c->pkt_size);
 	assert_memory_equal(f, c->dst_mac.addr_bytes, 6);
 	assert_memory_equal(f + 6, c->src_mac.addr_bytes, 6);
-	assert_int_equal(__get16(f + 12), 0x0800);
+	assert_int_equal(wire_get16(f + 12), 0x0800);
 	assert_int_equal(ip[0], 0x45);
 	assert_int_equal(ip[1], c->tos);
-	assert_int_equal(__get16(ip + 2), c->pkt_size - 14);
-	assert_int_equal(__get16(ip + 6), 0);	/* not a fragment */
+	assert_int_equal(wire_get16(ip + 2), c->pkt_size - 14);
+	assert_int_equal(wire_get16(ip + 6), 0);	/* not a fragment */
 	assert_int_equal(ip[8], c->ttl);
 	assert_int_equal(ip[9], IPPROTO_UDP);
-	assert_int_equal(__fold(ip, 20, 0), 0xffff);	/* header checksum */
+	assert_int_equal(wire_fold(wire_sum(ip, 20, 0)), 0xffff);	/* header checksum */
 	/* mixed radix, source address fastest */
 	src = c->src_lo + (uint32_t)(r % nsrc);
 	r /= nsrc;
@@ -101,20 +75,20 @@ __check_frame(const struct pkt_flow_conf *c, uint32_t i, const uint8_t *f, int l
 	dst = c->dst_lo + (uint32_t)(r % ndst);
 	r /= ndst;
 	dport = (uint16_t)(c->dport_lo + r % ndport);
-	assert_int_equal(__get32(ip + 12), src);
-	assert_int_equal(__get32(ip + 16), dst);
-	assert_int_equal(__get16(udp), sport);
-	assert_int_equal(__get16(udp + 2), dport);
-	ulen = __get16(udp + 4);
+	assert_int_equal(wire_get32(ip + 12), src);
+	assert_int_equal(wire_get32(ip + 16), dst);
+	assert_int_equal(wire_get16(udp), sport);
+	assert_int_equal(wire_get16(udp + 2), dport);
+	ulen = wire_get16(udp + 4);
 	assert_int_equal(ulen, c->pkt_size - 34);
 	if (!c->udp_csum) {
-		assert_int_equal(__get16(udp + 6), 0);
+		assert_int_equal(wire_get16(udp + 6), 0);
 	} else {
 		uint32_t ph = (src >> 16) + (src & 0xffff) + (dst >> 16) + (dst & 0xffff) +
 			      IPPROTO_UDP + ulen;
 
-		assert_int_not_equal(__get16(udp + 6), 0);
-		assert_int_equal(__fold(udp, ulen, ph), 0xffff);
+		assert_int_not_equal(wire_get16(udp + 6), 0);
+		assert_int_equal(wire_fold(wire_sum(udp, ulen, ph)), 0xffff);
 	}
 	for (k = 42; k < c->pkt_size; k++)
 		assert_int_equal(f[k], 0);
@@ -218,9 +192,9 @@ test_flow_enumeration(void **state)
 	for (i = 0; i < n; i++) {
 		assert_int_equal(pkt_build_udp(&c, i, a, sizeof(a)), 60);
 		__check_frame(&c, i, a, 60);
-		keys[i] = (uint64_t)(__get32(a + 26) - c.src_lo) << 48 |
-			  (uint64_t)__get16(a + 34) << 32 |
-			  (uint64_t)(__get32(a + 30) - c.dst_lo) << 16 | __get16(a + 36);
+		keys[i] = (uint64_t)(wire_get32(a + 26) - c.src_lo) << 48 |
+			  (uint64_t)wire_get16(a + 34) << 32 |
+			  (uint64_t)(wire_get32(a + 30) - c.dst_lo) << 16 | wire_get16(a + 36);
 		for (j = 0; j < i; j++)
 			if (keys[j] == keys[i])
 				fail_msg("flows %u and %u share a 4-tuple", j, i);

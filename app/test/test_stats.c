@@ -2,9 +2,10 @@
 /*
  * Unit tests of lib/stats, linked with it alone: rate arithmetic, fold,
  * baseline and clear over a MIB set filled by hand, snapshot reference
- * counting, rates between snapshots, the median, the conservation verdict,
- * the run summary's steady part and the publish callback. The exporters'
- * tests are test_export_*.c; the port counters', test_ports.c.
+ * counting, rates between snapshots, the conservation verdict, the run
+ * summary's steady part and the publish callback. The exporters' tests are
+ * test_export_*.c; the port counters', test_ports.c; the median (lib/base),
+ * test_base.c.
  *
  * EAL runs without hugepages or PCI; the stats thread runs with a one-hour
  * interval so that every snapshot is taken by stats_fold_now() here.
@@ -158,29 +159,19 @@ test_rate_between(void **state)
 	assert_int_equal(w0.packets, 320);
 	assert_int_equal(w1.packets, 80);
 	assert_true(fabs(w0.pps + w1.pps - r.pps) <= 1e-9 * r.pps);
+	/* The same growth field by field, raw across the clear. */
+	assert_int_equal(stats_grown(a, b, MIB_F(RX, PACKETS)), 400);
+	assert_int_equal(stats_grown(a, b, MIB_F(RX, OCTETS)), 400 * 60);
+	assert_int_equal(stats_grown(a, b, MIB_FIELD_MAX), 0);
 	/* Backwards: every counter "fell", none is counted. */
 	assert_int_equal(stats_rate_between(b, a, -1, &r), 0);
 	assert_int_equal(r.packets, 0);
 	assert_true(r.pps == 0 && r.seconds == 0);
+	assert_int_equal(stats_grown(b, a, MIB_F(RX, PACKETS)), 0);
 	assert_int_equal(stats_rate_between(a, b, NW, &r), -EINVAL);
 	assert_int_equal(stats_rate_between(NULL, b, 0, &r), -EINVAL);
 	stats_put(st, a);
 	stats_put(st, b);
-}
-
-static void
-test_median(void **state)
-{
-	double odd[] = { 5, 1, 3 }, even[] = { 4, 8, 2, 6 }, one[] = { 7 };
-	double mn, mx;
-
-	(void)state;
-	assert_true(stats_median(odd, 3, &mn, &mx) == 3);
-	assert_true(mn == 1 && mx == 5 && odd[0] == 1 && odd[2] == 5);
-	assert_true(stats_median(even, 4, &mn, &mx) == 5);
-	assert_true(mn == 2 && mx == 8);
-	assert_true(stats_median(one, 1, NULL, NULL) == 7);
-	assert_true(stats_median(NULL, 0, &mn, &mx) == 0 && mn == 0 && mx == 0);
 }
 
 /* The verdict itself (the JSON's is test_export_report.c's): each law
@@ -354,7 +345,6 @@ main(void)
 		cmocka_unit_test(test_fold_clear),
 		cmocka_unit_test(test_refcount),
 		cmocka_unit_test(test_rate_between),
-		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_laws),
 		cmocka_unit_test(test_publish),
 		cmocka_unit_test(test_steady),

@@ -14,6 +14,7 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "base.h"
 #include "bench_pvt.h"
 
 #ifndef PKTPATH_VERSION
@@ -87,29 +88,13 @@ __bench_lost_pct(const struct __bench_clock *c0)
 	return wall > 0 && wall > cpu ? 100.0 * (wall - cpu) / wall : 0.0;
 }
 
-static int
-__bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* min / median / max of n values (n >= 1); v is sorted in place. The
- * application's stats_median() (lib/stats) computes the same for --compare;
- * lib/bench keeps its own because it stands apart from the layered
- * libraries (pktpath-bench and its tests link it without lib/stats, and the
- * build gives it no path to them), and a library below both for one sort
- * would be a library without a concept of its own. */
+/* min / median / max of n values (n >= 1); v is sorted in place. */
 static struct bench_stat
 __bench_stat(double *v, unsigned int n)
 {
 	struct bench_stat s;
 
-	qsort(v, n, sizeof(*v), __bench_cmp_double);
-	s.min = v[0];
-	s.max = v[n - 1];
-	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s.median = base_median(v, n, &s.min, &s.max);
 	return s;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench_pvt.h"	/* first: rte_config.h defines RTE_ARCH_X86 */
+#include "base.h"
 
 #if defined(RTE_ARCH_X86)
 #include <cpuid.h>
@@ -103,6 +104,7 @@ bench_timer_select(const char *name, char *err, size_t len)
 	const char *src = "timer";
 	bool has = bench_cpu_has_rdtscp();
 	enum bench_timer t;
+	int i;
 
 	if (name == NULL) {
 		name = getenv("PKTPATH_BENCH_TIMER");
@@ -110,23 +112,20 @@ bench_timer_select(const char *name, char *err, size_t len)
 		if (name == NULL || name[0] == '\0')
 			name = "auto";
 	}
-	if (strcmp(name, "auto") == 0) {
-		t = has ? BENCH_TIMER_RDTSCP : BENCH_TIMER_LFENCE;
-	} else if (strcmp(name, "rdtscp") == 0) {
-		if (!has) {
-			if (err != NULL)
-				snprintf(err, len, "%s rdtscp: this CPU has no rdtscp (cpuid 80000001h EDX bit 27); use lfence (lfence; rdtsc; lfence), which auto picks here",
-					 src);
-			return -ENOTSUP;
-		}
-		t = BENCH_TIMER_RDTSCP;
-	} else if (strcmp(name, "lfence") == 0) {
-		t = BENCH_TIMER_LFENCE;
-	} else {
+	i = strcmp(name, "auto") == 0 ? (has ? BENCH_TIMER_RDTSCP : BENCH_TIMER_LFENCE) :
+		base_name_index(timer_names, BENCH_TIMER_MAX, name);
+	if (i < 0) {
 		if (err != NULL)
 			snprintf(err, len, "%s '%s': unknown timer (auto, rdtscp or lfence)",
 				 src, name);
 		return -EINVAL;
+	}
+	t = (enum bench_timer)i;
+	if (t == BENCH_TIMER_RDTSCP && !has) {
+		if (err != NULL)
+			snprintf(err, len, "%s rdtscp: this CPU has no rdtscp (cpuid 80000001h EDX bit 27); use lfence (lfence; rdtsc; lfence), which auto picks here",
+				 src);
+		return -ENOTSUP;
 	}
 	__atomic_store_n(&timer_in_force, (int)t, __ATOMIC_RELAXED);
 	return 0;

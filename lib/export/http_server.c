@@ -40,6 +40,7 @@
 #include <rte_log.h>
 
 #include "http_pvt.h"
+#include "pkt.h"
 
 RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
 
@@ -280,11 +281,11 @@ static int
 __parse_listen(const char *addr, struct sockaddr_storage *ss, socklen_t *sl,
 	       char *err, size_t errlen)
 {
-	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2], *end;
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2], why[96];
 	const char *colon, *port, *h0 = addr;
 	struct addrinfo hints, *ai = NULL;
 	bool v6 = false;
-	unsigned long p;
+	uint64_t p;
 	size_t hl;
 	int rc;
 
@@ -319,10 +320,9 @@ __parse_listen(const char *addr, struct sockaddr_storage *ss, socklen_t *sl,
 	memcpy(host, h0, hl);
 	host[hl] = '\0';
 	port = colon + 1;
-	errno = 0;
-	p = strtoul(port, &end, 10);
-	if (*port < '0' || *port > '9' || *end != '\0' || errno != 0 || p > 65535) {
-		snprintf(err, errlen, "port '%s' is not 0..65535", port);
+	/* Decimal, as every number pktpath reads (lib/pkt's parser). */
+	if (pkt_parse_u64(port, 0, 65535, &p, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "port %s", why);
 		return -EINVAL;
 	}
 	memset(&hints, 0, sizeof(hints));

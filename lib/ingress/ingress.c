@@ -21,6 +21,7 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
+#include "base.h"
 #include "ingress_pvt.h"
 
 /* "pktpath", the app's type: whoever registers first creates it, the other
@@ -55,14 +56,12 @@ ingress_mode_name(enum ingress_mode m)
 int
 ingress_mode_parse(const char *s, enum ingress_mode *out)
 {
-	unsigned int i;
+	int i = base_name_index(ingress_mode_names, INGRESS_MODE_MAX, s);
 
-	for (i = 0; s != NULL && i < INGRESS_MODE_MAX; i++)
-		if (strcmp(s, ingress_mode_names[i]) == 0) {
-			*out = (enum ingress_mode)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum ingress_mode)i;
+	return 0;
 }
 
 const char *
@@ -74,14 +73,12 @@ ingress_scope_name(enum ingress_scope s)
 int
 ingress_scope_parse(const char *s, enum ingress_scope *out)
 {
-	unsigned int i;
+	int i = base_name_index(ingress_scope_names, INGRESS_SCOPE_MAX, s);
 
-	for (i = 0; s != NULL && i < INGRESS_SCOPE_MAX; i++)
-		if (strcmp(s, ingress_scope_names[i]) == 0) {
-			*out = (enum ingress_scope)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum ingress_scope)i;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- */

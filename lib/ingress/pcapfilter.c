@@ -38,6 +38,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "base.h"
 #include "bpf_pvt.h"
 #include "ingress_pvt.h"
 
@@ -168,15 +169,12 @@ ingress_bpf_engine_name(enum ingress_bpf_engine e)
 int
 ingress_bpf_engine_parse(const char *s, enum ingress_bpf_engine *out)
 {
-	unsigned int i;
+	int i = base_name_index(ingress_bpf_engine_names, INGRESS_BPF_ENGINE_MAX, s);
 
-	for (i = 0; s != NULL && i < INGRESS_BPF_ENGINE_MAX; i++) {
-		if (strcmp(s, ingress_bpf_engine_names[i]) == 0) {
-			*out = (enum ingress_bpf_engine)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum ingress_bpf_engine)i;
+	return 0;
 }
 
 void

@@ -12,6 +12,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "base.h"
 #include "mib.h"
 #include "mib_pvt.h"
 
@@ -37,27 +38,23 @@ mib_fold_name(enum mib_fold f)
 int
 mib_layout_parse(const char *s, enum mib_layout *out)
 {
-	unsigned int i;
+	int i = base_name_index(mib_layout_names, MIB_LAYOUT_MAX, s);
 
-	for (i = 0; s != NULL && i < MIB_LAYOUT_MAX; i++)
-		if (strcmp(s, mib_layout_names[i]) == 0) {
-			*out = (enum mib_layout)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum mib_layout)i;
+	return 0;
 }
 
 int
 mib_fold_parse(const char *s, enum mib_fold *out)
 {
-	unsigned int i;
+	int i = base_name_index(mib_fold_names, MIB_FOLD_MAX, s);
 
-	for (i = 0; s != NULL && i < MIB_FOLD_MAX; i++)
-		if (strcmp(s, mib_fold_names[i]) == 0) {
-			*out = (enum mib_fold)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum mib_fold)i;
+	return 0;
 }
 
 /* ---- sets ---- */

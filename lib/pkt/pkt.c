@@ -18,6 +18,7 @@
 #include <rte_mbuf_pool_ops.h>
 #include <rte_udp.h>
 
+#include "base.h"
 #include "pkt.h"
 
 #define PKT_MAX_FLOWS (1u << 20)
@@ -281,18 +282,6 @@ const char *const pkt_pool_order_names[] = {
 	[PKT_POOL_ORDER_ADDRESS] = "address", [PKT_POOL_ORDER_SHUFFLE] = "shuffle" };
 static_assert(RTE_DIM(pkt_pool_order_names) == PKT_POOL_ORDER_MAX, "pool orders");
 
-/* The index of s in names[0..n-1], or -1. */
-static int
-__pkt_name_find(const char *const *names, unsigned int n, const char *s)
-{
-	unsigned int i;
-
-	for (i = 0; s != NULL && i < n; i++)
-		if (names[i] != NULL && strcmp(s, names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
 const char *
 pkt_alloc_name(enum pkt_alloc a)
 {
@@ -302,7 +291,7 @@ pkt_alloc_name(enum pkt_alloc a)
 int
 pkt_alloc_parse(const char *s, enum pkt_alloc *out)
 {
-	int i = __pkt_name_find(pkt_alloc_names, PKT_ALLOC_MAX, s);
+	int i = base_name_index(pkt_alloc_names, PKT_ALLOC_MAX, s);
 
 	if (i < 0)
 		return -EINVAL;
@@ -319,7 +308,7 @@ pkt_pool_layout_name(enum pkt_pool_layout l)
 int
 pkt_pool_layout_parse(const char *s, enum pkt_pool_layout *out)
 {
-	int i = __pkt_name_find(pkt_pool_layout_names, PKT_POOL_LAYOUT_MAX, s);
+	int i = base_name_index(pkt_pool_layout_names, PKT_POOL_LAYOUT_MAX, s);
 
 	if (i < 0)
 		return -EINVAL;
@@ -336,7 +325,7 @@ pkt_pool_order_name(enum pkt_pool_order o)
 int
 pkt_pool_order_parse(const char *s, enum pkt_pool_order *out)
 {
-	int i = __pkt_name_find(pkt_pool_order_names, PKT_POOL_ORDER_MAX, s);
+	int i = base_name_index(pkt_pool_order_names, PKT_POOL_ORDER_MAX, s);
 
 	if (i < 0)
 		return -EINVAL;

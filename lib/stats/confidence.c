@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "base.h"
 #include "stats_confidence.h"
 
 /* t(0.975, df) for df = 1..30 (the usual tables, 6 digits). */
@@ -224,7 +225,7 @@ stats_spread_of(const double *v, unsigned int n, struct stats_spread *sp)
 	if (c == NULL)
 		return -ENOMEM;
 	memcpy(c, v, n * sizeof(*c));
-	sp->median = stats_median(c, n, &sp->min, &sp->max);
+	sp->median = base_median(c, n, &sp->min, &sp->max);
 	free(c);
 	__mean_var(v, n, &sp->mean, &sp->sd);
 	sp->sd = sqrt(sp->sd);

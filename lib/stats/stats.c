@@ -96,6 +96,13 @@ __grown(const uint64_t *x, const uint64_t *y, unsigned int f)
 	return y[f] >= x[f] ? y[f] - x[f] : 0;
 }
 
+uint64_t
+stats_grown(const struct stats_snapshot *a, const struct stats_snapshot *b,
+	    unsigned int f)
+{
+	return f < MIB_FIELD_MAX ? __grown(a->raw_totals, b->raw_totals, f) : 0;
+}
+
 /* The total's ns/pkt is 1e9 / the total pps, as stats_rate_compute()
  * gives it: the aggregate cost of a packet, not a mean of the workers'. */
 int
@@ -123,26 +130,6 @@ stats_rate_between(const struct stats_snapshot *a,
 			   __grown(x, y, MIB_F(RX, BUSYCYCLES)),
 			   __grown(x, y, MIB_F(RX, IDLECYCLES)), dt);
 	return 0;
-}
-
-static int
-__cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-double
-stats_median(double *v, unsigned int n, double *min, double *max)
-{
-	if (n > 0)
-		qsort(v, n, sizeof(*v), __cmp_double);
-	if (min != NULL)
-		*min = n > 0 ? v[0] : 0;
-	if (max != NULL)
-		*max = n > 0 ? v[n - 1] : 0;
-	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void

@@ -31,8 +31,8 @@
  * Thread-safety: stats_get()/stats_put()/stats_clear()/stats_running()/
  * stats_interval() may be called from any non-worker thread at any time;
  * the functions over a snapshot or plain values (stats_rate_*,
- * stats_laws(), stats_conservation(), stats_port_check(), stats_median())
- * from any thread; the rest is for the owning (main) thread.
+ * stats_laws(), stats_conservation(), stats_port_check()) from any thread;
+ * the rest is for the owning (main) thread.
  */
 
 #include <stdbool.h>
@@ -309,11 +309,14 @@ int stats_rate_between(const struct stats_snapshot *a,
 		       struct stats_rate *r);
 
 /**
- * The median of n values (the mean of the middle two when n is even; 0 when
- * n is 0), for figures over repeated rounds (--compare). Sorts v in place;
- * min and max (may be NULL) get the extremes (0 when n is 0). Thread-safe.
+ * How much MIB field f (MIB_F()) of all workers grew from a to b, a folded
+ * before b, on their raw values (a clear between them changes nothing);
+ * 0 if it is lower in b (counters only grow). What stats_rate_between()
+ * is made of, for the fields it does not rate (--compare's lock and mode
+ * counters). Thread-safe.
  */
-double stats_median(double *v, unsigned int n, double *min, double *max);
+uint64_t stats_grown(const struct stats_snapshot *a,
+		     const struct stats_snapshot *b, unsigned int f);
 
 /**
  * Packets by which snap's conservation laws may be off: 0 on the final

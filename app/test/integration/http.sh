@@ -10,31 +10,15 @@
 	{ echo "http: SKIP: this pktpath has no --http option"; exit 77; }
 command -v curl > /dev/null || { echo "http: SKIP: no curl"; exit 77; }
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 # start NAME ARGS...: run pktpath in the background until stopped, wait for
 # its "http: listening on URL" line; sets URL and PID.
 start() {
-	local name=$1 i; shift
+	local name=$1; shift
 	"$PKTPATH" $(eal "$name") -- --duration 120 --quiet "$@" \
 		> "$TMP/$name.out" 2>&1 &
 	PID=$!
 	PIDS+=("$PID")
-	for i in $(seq 100); do
-		URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/$name.out" |
-			sed 's/http: listening on //') || true
-		[ -n "$URL" ] && return 0
-		kill -0 "$PID" 2> /dev/null || break
-		sleep 0.1
-	done
-	cat "$TMP/$name.out"
-	fail "$name: no 'http: listening on' line"
+	http_url "$name" "$TMP/$name.out" "$PID"
 }
 stop() { # stop: SIGINT, must exit 0
 	kill -INT "$PID"

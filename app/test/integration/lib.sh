@@ -2,12 +2,37 @@
 set -euo pipefail
 : "${PKTPATH:?PKTPATH must point to the pktpath binary}"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# PIDS: what a test starts in the background (PIDS+=("$!")); on exit each is
+# killed and TMP removed (lib_cleanup, the EXIT trap; a test with more to
+# undo calls it from its own).
+PIDS=()
+lib_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
+	rm -rf "$TMP"
+}
+trap lib_cleanup EXIT
 PREFIX="pt$$"
 eal() { # eal NAME: EAL options for a test process with its own file prefix
 	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ${PREFIX}_$1 --log-level=lib.eal:error"
 }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# http_url NAME OUT PID [TRIES]: until pktpath (PID, its output in OUT)
+# prints "http: listening on URL", every 0.1 s, TRIES times (100); URL gets
+# it. Fails with OUT if it never does or PID exits first.
+http_url() {
+	local name=$1 out=$2 pid=$3 i
+	URL=
+	for i in $(seq "${4:-100}"); do
+		URL=$(grep -so 'http: listening on http://[^ ]*/' "$out" |
+			sed 's/http: listening on //') || true
+		[ -n "$URL" ] && return 0
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	cat "$out"
+	fail "$name: no 'http: listening on' line"
+}
 # jcheck FILE PYTHON-EXPR...: each expression over d (the JSON) must be true.
 jcheck() {
 	local f=$1; shift

@@ -115,7 +115,7 @@ if [ -n "${PKTPATH_BENCH:-}" ]; then
 		--log-level=lib.eal:error -- --run spinlock --reps 0x3 > /dev/null 2> "$TMP/e.txt"
 	rc=$?
 	set -e
-	[ "$rc" = 2 ] && grep -q -- "--reps 0x3: not a non-negative decimal integer" "$TMP/e.txt" ||
+	[ "$rc" = 2 ] && grep -qx -- "pktpath-bench: --reps: '0x3' is not a decimal number (hexadecimal is not accepted)" "$TMP/e.txt" ||
 		{ cat "$TMP/e.txt"; fail "pktpath-bench --reps 0x3: exit $rc"; }
 fi
 

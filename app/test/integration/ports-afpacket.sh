@@ -13,33 +13,16 @@ N=20
 
 run_case() { # run_case NAME VDEV_ARGS PKTPATH_ARGS... ; checks
 	local name=$1 vdev=$2; shift 2
-	local out="$TMP/$name.out" cap="$TMP/$name.pcap" mac
+	local out="$TMP/$name.out" cap="$TMP/$name.pcap"
 	veth_pair
-	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
-		--vdev "net_af_packet0,iface=$IF_A$vdev" -- --source port \
-		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
-		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
-	local pp=$BGPID
-	wait_for "$out" "http: listening"
-	mac=$(port_mac "$out")
-	[ -n "$mac" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+	pp_start "$name" "net_af_packet0,iface=$IF_A$vdev" "$@"
+	local pp=$PP mac=$MAC
 	start_bg "$NS_A" "$TMP/$name.tcpdump" tcpdump -i "$IF_A" -n -U -w "$cap"
 	local td=$BGPID
 	wait_for "$TMP/$name.tcpdump" "listening on"
 	peer_neigh "$mac"
 	inB ip link set "$IF_B" up	# carrier: the kernel starts talking now
-	inB python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$IF_B"
-	inB python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
-		"$(inB cat /sys/class/net/$IF_B/address)" "$mac" "$ADDR_B" "$ADDR_A" "$N"
-	inB tcpreplay -q -t -i "$IF_B" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
-		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
-	inB ip link set "$IF_B" down	# nothing more is sent
-	rx_settle "$NS_A" 9120
-	stop_pid "$pp" INT
-	[ "$RC" = 0 ] || { cat "$out"; fail "$name: pktpath exit $RC"; }
-	stop_pid "$td" INT
-	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
-		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
+	send_stop "$name" "$NS_B" "$IF_B" "$mac" "$pp" "$td"
 	python3 "$PORTS_PY" check "$TMP/$name.json" "$cap" --partial ${QUEUES:+--queues=$QUEUES} ||
 		{ cat "$out"; fail "$name: counters"; }
 	grep -q "conservation: ok; port 0: ipackets" "$out" || { cat "$out"; fail "$name: summary"; }

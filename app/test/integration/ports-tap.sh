@@ -24,34 +24,17 @@ tap_ns() {
 
 run_case() { # run_case NAME PKTPATH_ARGS...
 	local name=$1; shift
-	local out="$TMP/$name.out" cap="$TMP/$name.pcap" mac
+	local out="$TMP/$name.out" cap="$TMP/$name.pcap"
 	tap_ns
-	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
-		--vdev "net_tap0,iface=$IF_A" -- --source port \
-		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
-		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
-	local pp=$BGPID
-	wait_for "$out" "http: listening"
-	mac=$(port_mac "$out")
-	[ -n "$mac" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+	pp_start "$name" "net_tap0,iface=$IF_A" "$@"
+	local pp=$PP mac=$MAC
 	inA ip addr add "$ADDR_B/24" dev "$IF_A"
 	inA ip neigh replace "$ADDR_A" lladdr "$mac" dev "$IF_A" nud permanent
 	start_bg "$NS_A" "$TMP/$name.tcpdump" tcpdump -i "$IF_A" -n -U -w "$cap"
 	local td=$BGPID
 	wait_for "$TMP/$name.tcpdump" "listening on"
 	inA sysctl -qw "net.ipv6.conf.$IF_A.disable_ipv6=0"
-	inA python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$IF_A"
-	inA python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
-		"$(inA cat /sys/class/net/$IF_A/address)" "$mac" "$ADDR_B" "$ADDR_A" "$N"
-	inA tcpreplay -q -t -i "$IF_A" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
-		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
-	inA ip link set "$IF_A" down	# nothing more is sent
-	rx_settle "$NS_A" 9120
-	stop_pid "$pp" INT
-	[ "$RC" = 0 ] || { cat "$out"; fail "$name: pktpath exit $RC"; }
-	stop_pid "$td" INT
-	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
-		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
+	send_stop "$name" "$NS_A" "$IF_A" "$mac" "$pp" "$td"
 	python3 "$PORTS_PY" check "$TMP/$name.json" "$cap" ${QUEUES:+--queues=$QUEUES} ||
 		{ cat "$out"; fail "$name: counters"; }
 	ip netns del "$NS_A"

@@ -17,16 +17,11 @@ IF_A="ports${TOK}a0"
 IF_B="ports${TOK}b0"
 ADDR_A=198.51.100.1		# pktpath's --local
 ADDR_B=198.51.100.2
-PIDS=()
 
 ports_cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill -9 "$p" 2>/dev/null || true
-	done
+	lib_cleanup
 	ip netns del "$NS_A" 2>/dev/null || true
 	ip netns del "$NS_B" 2>/dev/null || true
-	rm -rf "$TMP"
 }
 trap ports_cleanup EXIT
 
@@ -102,6 +97,44 @@ stop_pid() {
 	wait "$1"
 	RC=$?
 	set -e
+}
+
+# pp_start NAME VDEV PKTPATH_ARGS...: pktpath in NS_A on the port VDEV
+# (--source port, --local ADDR_A, HTTP on 9120, its JSON $TMP/NAME.json,
+# its output $TMP/NAME.out), once it listens; its PID in PP and its port's
+# MAC in MAC.
+pp_start() {
+	local name=$1 vdev=$2 out="$TMP/$1.out"; shift 2
+	start_bg "$NS_A" "$out" "$PKTPATH" $(pp_eal "$name") \
+		--vdev "$vdev" -- --source port \
+		--local "$ADDR_A/24" --udp-ports 9 --duration 0 --interval 0.5 \
+		--http 127.0.0.1:9120 --json "$TMP/$name.json" "$@"
+	PP=$BGPID
+	wait_for "$out" "http: listening"
+	MAC=$(port_mac "$out")
+	[ -n "$MAC" ] || { cat "$out"; fail "$name: no port MAC in the log"; }
+}
+
+# send_stop NAME NS IF MAC PP TD: from namespace NS through IF, ports.py's
+# Linux sockets send, then tcpreplay replays its right and wrong checksums
+# to MAC (pktpath's port); IF goes down, and once pktpath's counters settle
+# pktpath (PP) and tcpdump (TD) stop. Fails unless pktpath exits 0 and
+# tcpdump lost nothing. Files: $TMP/NAME.{out,tcpdump,replay.pcap,tcpreplay}.
+send_stop() {
+	local name=$1 ns=$2 ifc=$3 mac=$4 pp=$5 td=$6
+	local in="ip netns exec $ns"
+	$in python3 "$PORTS_PY" sockets "$ADDR_A" "$N" "$ifc"
+	$in python3 "$PORTS_PY" mkpcap "$TMP/$name.replay.pcap" \
+		"$($in cat "/sys/class/net/$ifc/address")" "$mac" "$ADDR_B" "$ADDR_A" "$N"
+	$in tcpreplay -q -t -i "$ifc" "$TMP/$name.replay.pcap" > "$TMP/$name.tcpreplay" 2>&1 ||
+		{ cat "$TMP/$name.tcpreplay"; fail "$name: tcpreplay"; }
+	$in ip link set "$ifc" down	# nothing more is sent
+	rx_settle "$NS_A" 9120
+	stop_pid "$pp" INT
+	[ "$RC" = 0 ] || { cat "$TMP/$name.out"; fail "$name: pktpath exit $RC"; }
+	stop_pid "$td" INT
+	grep -q "^0 packets dropped by kernel" "$TMP/$name.tcpdump" ||
+		{ cat "$TMP/$name.tcpdump"; fail "$name: tcpdump lost frames"; }
 }
 
 # port_mac OUT: the "MAC xx:..." of pktpath's port line in its output.

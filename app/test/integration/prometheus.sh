@@ -14,14 +14,6 @@ done
 : "${SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 CONF=$SOURCE_DIR/config
 
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
 # ---- the shipped config and rules --------------------------------------------
 promtool check config "$CONF/prometheus.yml" > "$TMP/check" 2>&1 ||
 	{ cat "$TMP/check"; fail "promtool check config config/prometheus.yml"; }
@@ -140,14 +132,7 @@ promtool test rules "$TMP/rules_test.yml" > "$TMP/check" 2>&1 ||
 "$PKTPATH" $(eal prom) -- --duration 120 --quiet --interval 1 --ingress rcu \
 	--http 127.0.0.1:0 > "$TMP/pktpath.out" 2>&1 &
 PIDS+=($!); PKT=$!
-for i in $(seq 100); do
-	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/pktpath.out" |
-		sed 's/http: listening on //') || true
-	[ -n "$URL" ] && break
-	kill -0 "$PKT" 2> /dev/null || break
-	sleep 0.1
-done
-[ -n "$URL" ] || { cat "$TMP/pktpath.out"; fail "pktpath: no 'http: listening on' line"; }
+http_url pktpath "$TMP/pktpath.out" "$PKT"
 TARGET=${URL#http://}; TARGET=${TARGET%/}
 curl -sf "${URL}metrics" > "$TMP/metrics" || fail "GET /metrics"
 promtool check metrics < "$TMP/metrics" || fail "promtool check metrics"
@@ -241,14 +226,7 @@ wait "$PKT" || fail "pktpath exited $?"
 	> "$TMP/flip.out" 2>&1 &
 PIDS+=($!); PKT=$!
 URL=
-for i in $(seq 200); do
-	URL=$(grep -so 'http: listening on http://[^ ]*/' "$TMP/flip.out" |
-		sed 's/http: listening on //') || true
-	[ -n "$URL" ] && break
-	kill -0 "$PKT" 2> /dev/null || break
-	sleep 0.1
-done
-[ -n "$URL" ] || { cat "$TMP/flip.out"; fail "flip: no 'http: listening on' line"; }
+http_url flip "$TMP/flip.out" "$PKT" 200
 TARGET=${URL#http://}; TARGET=${TARGET%/}
 sed -i "s/- targets: \['[^']*'\]/- targets: ['$TARGET']/" "$TMP/prometheus.yml"
 rm -rf "$TMP/data"

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/base, linked with it alone (no EAL): base_name_index()
+ * over a table with a hole, and base_median() over odd, even, one and no
+ * values. The libraries' own parse() of each enum is tested with its
+ * library (test_mib, test_pkt, test_peer, test_ingress_rules).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "base.h"
+
+static void
+test_name_index(void **state)
+{
+	static const char *const names[] = { "off", NULL, "on", "on-too" };
+
+	(void)state;
+	assert_int_equal(base_name_index(names, 4, "off"), 0);
+	assert_int_equal(base_name_index(names, 4, "on"), 2);
+	assert_int_equal(base_name_index(names, 4, "on-too"), 3);
+	/* exact: no prefix, no case folding, nothing past n */
+	assert_int_equal(base_name_index(names, 4, "o"), -1);
+	assert_int_equal(base_name_index(names, 4, "OFF"), -1);
+	assert_int_equal(base_name_index(names, 3, "on-too"), -1);
+	assert_int_equal(base_name_index(names, 4, ""), -1);
+	assert_int_equal(base_name_index(names, 4, NULL), -1);
+	assert_int_equal(base_name_index(names, 0, "off"), -1);
+}
+
+static void
+test_median(void **state)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 8, 2, 6 }, one[] = { 7 };
+	double mn, mx;
+
+	(void)state;
+	assert_true(base_median(odd, 3, &mn, &mx) == 3);
+	assert_true(mn == 1 && mx == 5 && odd[0] == 1 && odd[2] == 5);
+	assert_true(base_median(even, 4, &mn, &mx) == 5);
+	assert_true(mn == 2 && mx == 8);
+	assert_true(base_median(one, 1, NULL, NULL) == 7);
+	assert_true(base_median(NULL, 0, &mn, &mx) == 0 && mn == 0 && mx == 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_name_index),
+		cmocka_unit_test(test_median),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Enum name lookup and the median. See base.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+int
+base_name_index(const char *const *names, unsigned int n, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; s != NULL && i < n; i++)
+		if (names[i] != NULL && strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+__base_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double
+base_median(double *v, unsigned int n, double *min, double *max)
+{
+	if (n > 0)
+		qsort(v, n, sizeof(*v), __base_cmp_double);
+	if (min != NULL)
+		*min = n > 0 ? v[0] : 0;
+	if (max != NULL)
+		*max = n > 0 ? v[n - 1] : 0;
+	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
