@@ -1,0 +1,154 @@
+# bench.sh section "fold" (sourced): the seeds' reader, in the application.
+#
+# The two snmp threads timed a program reading /proc/net/snmp in an endless
+# loop (read, lseek 0, read) on a 160-CPU server: every read folds the
+# per-CPU MIBs, field-major (snmp_fold_field) or lcore-major
+# (snmp_get_cpu_field64_batch). Here pktpath runs its worker on the
+# generator with --mib-lcores N (the worker's block and N - 1 phantom ones,
+# page-aligned as per-CPU units) and --fold-on-read, and a client reads
+# /snmp back to back over one keep-alive connection for SECS seconds: the
+# seed's test program over HTTP. Per --fold and N, rounds interleaved, the
+# medians of: reads/s, the fold's ns per read (median and p99 of that run's
+# X-Pktpath-Fold-Ns headers), the worker's Mpps while read, and its Mpps in
+# a run with no reader (the same client, idle between its two samples).
+# Then the stats thread's own fold per interval (--interval 0.01, no
+# reader) at FOLD_STATS_LCORES.
+# Environment: FOLD_LCORES (default "2 16 64 160 256"), FOLD_STATS_LCORES
+# (default "2 160 256").
+FOLD_LCORES=${FOLD_LCORES:-"2 16 64 160 256"}
+FOLD_STATS_LCORES=${FOLD_STATS_LCORES:-"2 160 256"}
+echo "== fold: /snmp read back to back over one keep-alive connection (--fold-on-read)," \
+	"--fold field|lcore x --mib-lcores ($FOLD_LCORES), $SECS s per run, median of $ROUNDS interleaved rounds"
+echo "  L1d $(getconf LEVEL1_DCACHE_SIZE 2>/dev/null) B, $(getconf LEVEL1_DCACHE_ASSOC 2>/dev/null)-way," \
+	"$(getconf LEVEL1_DCACHE_LINESIZE 2>/dev/null) B lines; L2 $(getconf LEVEL2_CACHE_SIZE 2>/dev/null) B," \
+	"$(getconf LEVEL2_CACHE_ASSOC 2>/dev/null)-way; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+cat > "$TMP/fold_reader.py" <<'PY'
+# fold_reader.py PORT SECS read|idle: wait for the endpoint and a 1 s
+# warm-up, sample the worker's RxPackets (a /stats.json read folds too),
+# read /snmp back to back (or sleep) for SECS, sample again. Prints
+# "reads reads_per_s fold_p50_ns fold_p99_ns worker_mpps".
+import http.client, json, math, sys, time
+port, secs, mode = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+for _ in range(400):
+    try:
+        c.request("GET", "/healthz"); c.getresponse().read(); break
+    except Exception:
+        c.close(); time.sleep(0.05)
+time.sleep(1.0)
+def sample():
+    c.request("GET", "/stats.json")
+    d = json.loads(c.getresponse().read())
+    return d["uptime_s"], d["mib"]["Rx"]["RxPackets"]
+u0, p0 = sample()
+folds, n = [], 0
+t0 = time.perf_counter(); end = t0 + secs; t = t0
+if mode == "read":
+    while t < end:
+        c.request("GET", "/snmp")
+        r = c.getresponse(); r.read()
+        h = r.getheader("X-Pktpath-Fold-Ns")
+        if h is not None:
+            folds.append(float(h))
+        n += 1
+        t = time.perf_counter()
+else:
+    time.sleep(secs); t = time.perf_counter()
+u1, p1 = sample()
+folds.sort()
+q = lambda p: folds[max(0, math.ceil(p * len(folds)) - 1)] if folds else 0
+print("%d %.1f %.0f %.0f %.4f" % (n, n / (t - t0), q(0.5), q(0.99),
+                                  (p1 - p0) / (u1 - u0) / 1e6 if u1 > u0 else 0))
+PY
+fold_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# fold_run NAME MODE FOLD N: one pktpath run with the client; prints the
+# client's line, or "0 0 0 0 0".
+fold_run() {
+	local name=$1 mode=$2 fold=$3 n=$4 port pid out
+	port=$(fold_free_port)
+	$PKTPATH $EAL --file-prefix "bench_$name" -- --duration 0 --warmup 0 --quiet \
+		--fold "$fold" --mib-lcores "$n" --fold-on-read --http "127.0.0.1:$port" \
+		--json "$TMP/$name.json" > "$TMP/$name.out" 2>&1 &
+	pid=$!
+	out=$(python3 "$TMP/fold_reader.py" "$port" "$SECS" "$mode" 2> "$TMP/$name.err")
+	kill -INT "$pid" 2> /dev/null
+	wait "$pid" || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; out=""; }
+	echo "${out:-0 0 0 0 0}"
+}
+declare -A FR
+for r in $(seq "$ROUNDS"); do
+	for n in $FOLD_LCORES; do
+		# the order of the three runs turns with the round
+		runs=("read field" "read lcore" "idle lcore")
+		k=$(( (r - 1) % 3 ))
+		runs=("${runs[@]:k}" "${runs[@]:0:k}")
+		for x in "${runs[@]}"; do
+			set -- $x
+			v=$(fold_run "fold_$1_$2_${n}_$r" "$1" "$2" "$n")
+			FR["$1 $2 $n"]+="$v;"
+			echo "  round $r, --mib-lcores $n, $1 --fold $2: reads $(cut -d' ' -f1 <<< "$v")," \
+				"$(cut -d' ' -f2 <<< "$v")/s, fold ns p50 $(cut -d' ' -f3 <<< "$v")" \
+				"p99 $(cut -d' ' -f4 <<< "$v"), worker $(cut -d' ' -f5 <<< "$v") Mpps"
+		done
+	done
+done
+fold_med() { # fold_med "KEY" COLUMN: the median of a column over the rounds
+	tr ';' '\n' <<< "${FR[$1]}" | awk -v c="$2" 'NF { print $c }' |
+		python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin]; print("%.4g" % statistics.median(v) if v else 0)'
+}
+echo "  median of $ROUNDS rounds:"
+printf '  | %6s | %5s | %8s | %12s | %12s | %12s | %12s | %14s |\n' lcores fold reads/s \
+	"fold ns p50" "fold ns p99" "Mpps, reader" "Mpps, none" "field/lcore ns"
+for n in $FOLD_LCORES; do
+	fl=$(fold_med "read field $n" 3); lc=$(fold_med "read lcore $n" 3)
+	rt=$(python3 -c "print('%.2f' % ($fl / $lc if $lc else 0))")
+	none=$(fold_med "idle lcore $n" 5)
+	for f in field lcore; do
+		printf '  | %6s | %5s | %8s | %12s | %12s | %12s | %12s | %14s |\n' "$n" "$f" \
+			"$(fold_med "read $f $n" 2)" "$(fold_med "read $f $n" 3)" \
+			"$(fold_med "read $f $n" 4)" "$(fold_med "read $f $n" 5)" "$none" \
+			"$([ $f = field ] && echo "$rt")"
+	done
+	case " 160 256 " in *" $n "*)
+		target "fold ns per /snmp read, field/lcore, --mib-lcores $n" "$rt" ">=" 1.5 ;;
+	esac
+done
+
+# The stats thread's own fold: every 10 ms, no reader.
+echo "== fold: the stats thread's fold per interval (--interval 0.01, no reader), median of $ROUNDS rounds"
+declare -A FS
+for r in $(seq "$ROUNDS"); do
+	for n in $FOLD_STATS_LCORES; do
+		folds=(field lcore)
+		[ $((r % 2)) = 0 ] && folds=(lcore field)
+		for f in "${folds[@]}"; do
+			name="fold_st_${f}_${n}_$r"
+			m=$(pp "$name" -- --duration $((SECS + 1)) --warmup 1 --interval 0.01 --fold "$f" \
+				--mib-lcores "$n" | cut -d' ' -f1)
+			v=$(python3 -c '
+import json, sys
+try:
+    s = json.load(open(sys.argv[1]))["summary"]["fold"]
+    print("%.0f %.0f %d" % (s["p50_ns"], s["p99_ns"], s["scheduled"]))
+except Exception:
+    print("0 0 0")' "$TMP/$name.json")
+			FS["$f $n"]+="$v $m;"
+			echo "  round $r, --mib-lcores $n, --fold $f: fold ns p50 $(cut -d' ' -f1 <<< "$v")" \
+				"p99 $(cut -d' ' -f2 <<< "$v") over $(cut -d' ' -f3 <<< "$v") folds, worker $m Mpps"
+		done
+	done
+done
+fs_med() {
+	tr ';' '\n' <<< "${FS[$1]}" | awk -v c="$2" 'NF { print $c }' |
+		python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin]; print("%.4g" % statistics.median(v) if v else 0)'
+}
+printf '  | %6s | %5s | %12s | %12s | %8s | %14s |\n' lcores fold "fold ns p50" "fold ns p99" Mpps \
+	"field/lcore ns"
+for n in $FOLD_STATS_LCORES; do
+	fl=$(fs_med "field $n" 1); lc=$(fs_med "lcore $n" 1)
+	rt=$(python3 -c "print('%.2f' % ($fl / $lc if $lc else 0))")
+	for f in field lcore; do
+		printf '  | %6s | %5s | %12s | %12s | %8s | %14s |\n' "$n" "$f" "$(fs_med "$f $n" 1)" \
+			"$(fs_med "$f $n" 2)" "$(fs_med "$f $n" 4)" "$([ $f = field ] && echo "$rt")"
+	done
+done
