@@ -97,7 +97,8 @@ const struct app_opt app_opts[] = {
 	  .help = "the main lcore runs a receive loop too (the stats thread then "
 		  "shares its core)" },
 	{ "mib-layout", NULL, CHOICE(mib_layout, mib_layout_names), .def = "percpu",
-	  .help = "one cache-aligned MIB block per lcore on its socket, or all "
+	  .help = "one page-aligned MIB block per lcore on its socket (a Linux "
+		  "per-CPU unit), or all "
 		  "lcores' counters interleaved in the same cache lines (false "
 		  "sharing, to measure its cost)" },
 	{ "fold", NULL, CHOICE(fold, mib_fold_names), .def = "lcore",
