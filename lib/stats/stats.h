@@ -6,7 +6,15 @@
  * @file
  * The stats thread: folds the per-lcore MIB blocks every interval, computes
  * rates, and publishes immutable snapshots that reporters (console, JSON,
- * HTTP, telemetry) read. Reporters never touch worker memory.
+ * HTTP, telemetry) read. Reporters never write worker memory: they read
+ * snapshots, or, with stats_conf.fold_on_read, fold the blocks themselves
+ * through stats_read() (relaxed loads only), as procfs folds per-CPU MIBs
+ * for each reader of /proc/net/snmp.
+ *
+ * Phantom lcores (stats_conf.n_phantom, --mib-lcores): blocks after the
+ * control block that no lcore writes, so that every fold walks as many
+ * blocks as an N-CPU server's; they add zero to every total and are not
+ * kept per block in snapshots (stats_snapshot.n_blocks excludes them).
  *
  * Rates of a worker over an interval (testpmd / OVS pmd-perf-show style):
  *   pps        = dRxPackets / dt            (dt from the TSC)
