@@ -11,6 +11,7 @@
 # medians of: reads/s, the fold's ns per read (median and p99 of that run's
 # X-Pktpath-Fold-Ns headers), the worker's Mpps while read, and its Mpps in
 # a run with no reader (the same client, idle between its two samples).
+# The client is pinned to CPU 0 (the main lcore's), the worker is lcore 1.
 # Then the stats thread's own fold per interval (--interval 0.01, no
 # reader) at FOLD_STATS_LCORES.
 # Environment: FOLD_LCORES (default "2 16 64 160 256"), FOLD_STATS_LCORES
@@ -60,6 +61,10 @@ q = lambda p: folds[max(0, math.ceil(p * len(folds)) - 1)] if folds else 0
 print("%d %.1f %.0f %.0f %.4f" % (n, n / (t - t0), q(0.5), q(0.99),
                                   (p1 - p0) / (u1 - u0) / 1e6 if u1 > u0 else 0))
 PY
+# The client runs on the main lcore's CPU (0), beside the HTTP and stats
+# threads, never on the worker's (1): what it costs the worker is then the
+# fold's memory traffic and the endpoint's, not a stolen CPU.
+FOLD_PIN=$(command -v taskset > /dev/null && echo "taskset -c 0")
 fold_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # fold_run NAME MODE FOLD N: one pktpath run with the client; prints the
 # client's line, or "0 0 0 0 0".
@@ -71,7 +76,7 @@ fold_run() {
 		--fold "$fold" --mib-lcores "$n" --fold-on-read --http "127.0.0.1:$port" \
 		--json "$TMP/$name.json" > "$TMP/$name.out" 2>&1 &
 	pid=$!
-	out=$(python3 "$TMP/fold_reader.py" "$port" "$SECS" "$mode" 2> "$TMP/$name.err")
+	out=$($FOLD_PIN python3 "$TMP/fold_reader.py" "$port" "$SECS" "$mode" 2> "$TMP/$name.err")
 	kill -INT "$pid" 2> /dev/null
 	wait "$pid" || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; out=""; }
 	echo "${out:-0 0 0 0 0}"
