@@ -78,7 +78,7 @@ fold_run() {
 	pid=$!
 	out=$($FOLD_PIN python3 "$TMP/fold_reader.py" "$port" "$SECS" "$mode" 2> "$TMP/$name.err")
 	kill -INT "$pid" 2> /dev/null
-	wait "$pid" || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; out=""; }
+	wait "$pid" || { echo "fold: run $name failed:" >&2; cat "$TMP/$name.out" "$TMP/$name.err" >&2; out=""; }
 	echo "${out:-0 0 0 0 0}"
 }
 declare -A FR
@@ -99,22 +99,26 @@ for r in $(seq "$ROUNDS"); do
 		done
 	done
 done
-fold_med() { # fold_med "KEY" COLUMN: the median of a column over the rounds
-	tr ';' '\n' <<< "${FR[$1]}" | awk -v c="$2" 'NF { print $c }' |
-		python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin]; print("%.4g" % statistics.median(v) if v else 0)'
+fold_med() { # fold_med "KEY" COLUMN [SCALE]: a column's median over the rounds
+	# a failed run (all zeros, its output on stderr) is left out
+	tr ';' '\n' <<< "${FR[$1]}" | awk -v c="$2" 'NF && $5 != 0 { print $c }' |
+		python3 -c 'import sys, statistics; s=float(sys.argv[1]); v=[float(x) / s for x in sys.stdin]; print("%.1f" % statistics.median(v) if v else 0)' "${3:-1}"
 }
-echo "  median of $ROUNDS rounds:"
-printf '  | %6s | %5s | %8s | %12s | %12s | %12s | %12s | %14s |\n' lcores fold reads/s \
-	"fold ns p50" "fold ns p99" "Mpps, reader" "Mpps, none" "field/lcore ns"
+fold_ratio() { python3 -c "print('%.2f' % ($1 / $2 if $2 else 0))"; }
+echo "  median of $ROUNDS rounds (fold: the X-Pktpath-Fold-Ns of each /snmp answer; Mpps: the worker's while read, and with no reader):"
+printf '  | %6s | %5s | %7s | %11s | %11s | %12s | %12s | %18s |\n' lcores fold reads/s \
+	"fold us p50" "fold us p99" "Mpps, reader" "Mpps, none" "field/lcore: fold"
+printf '  |%s|\n' "--------|-------|---------|-------------|-------------|--------------|--------------|--------------------"
 for n in $FOLD_LCORES; do
 	fl=$(fold_med "read field $n" 3); lc=$(fold_med "read lcore $n" 3)
-	rt=$(python3 -c "print('%.2f' % ($fl / $lc if $lc else 0))")
+	rf=$(fold_med "read field $n" 2); rl=$(fold_med "read lcore $n" 2)
+	rt=$(fold_ratio "$fl" "$lc")
 	none=$(fold_med "idle lcore $n" 5)
 	for f in field lcore; do
-		printf '  | %6s | %5s | %8s | %12s | %12s | %12s | %12s | %14s |\n' "$n" "$f" \
-			"$(fold_med "read $f $n" 2)" "$(fold_med "read $f $n" 3)" \
-			"$(fold_med "read $f $n" 4)" "$(fold_med "read $f $n" 5)" "$none" \
-			"$([ $f = field ] && echo "$rt")"
+		printf '  | %6s | %5s | %7s | %11s | %11s | %12s | %12s | %18s |\n' "$n" "$f" \
+			"$(fold_med "read $f $n" 2)" "$(fold_med "read $f $n" 3 1000)" \
+			"$(fold_med "read $f $n" 4 1000)" "$(fold_med "read $f $n" 5)" "$none" \
+			"$([ $f = field ] && echo "$rt x time" || echo "$(fold_ratio "$rl" "$rf") x reads/s")"
 	done
 	if [ "$n" = 160 ] || [ "$n" = 256 ]; then
 		target "fold ns per /snmp read, field/lcore, --mib-lcores $n" "$rt" ">=" 1.5
@@ -145,17 +149,17 @@ except Exception:
 		done
 	done
 done
-fs_med() {
-	tr ';' '\n' <<< "${FS[$1]}" | awk -v c="$2" 'NF { print $c }' |
-		python3 -c 'import sys, statistics; v=[float(x) for x in sys.stdin]; print("%.4g" % statistics.median(v) if v else 0)'
+fs_med() { # fs_med "KEY" COLUMN [SCALE]
+	tr ';' '\n' <<< "${FS[$1]}" | awk -v c="$2" 'NF && $1 != 0 && $4 != 0 { print $c }' |
+		python3 -c 'import sys, statistics; s=float(sys.argv[1]); v=[float(x) / s for x in sys.stdin]; print("%.1f" % statistics.median(v) if v else 0)' "${3:-1}"
 }
-printf '  | %6s | %5s | %12s | %12s | %8s | %14s |\n' lcores fold "fold ns p50" "fold ns p99" Mpps \
-	"field/lcore ns"
+printf '  | %6s | %5s | %11s | %11s | %8s | %17s |\n' lcores fold "fold us p50" "fold us p99" Mpps \
+	"field/lcore: fold"
+printf '  |%s|\n' "--------|-------|-------------|-------------|----------|-------------------"
 for n in $FOLD_STATS_LCORES; do
-	fl=$(fs_med "field $n" 1); lc=$(fs_med "lcore $n" 1)
-	rt=$(python3 -c "print('%.2f' % ($fl / $lc if $lc else 0))")
+	rt=$(fold_ratio "$(fs_med "field $n" 1)" "$(fs_med "lcore $n" 1)")
 	for f in field lcore; do
-		printf '  | %6s | %5s | %12s | %12s | %8s | %14s |\n' "$n" "$f" "$(fs_med "$f $n" 1)" \
-			"$(fs_med "$f $n" 2)" "$(fs_med "$f $n" 4)" "$([ $f = field ] && echo "$rt")"
+		printf '  | %6s | %5s | %11s | %11s | %8s | %17s |\n' "$n" "$f" "$(fs_med "$f $n" 1 1000)" \
+			"$(fs_med "$f $n" 2 1000)" "$(fs_med "$f $n" 4)" "$([ $f = field ] && echo "$rt x time")"
 	done
 done
