@@ -5,9 +5,10 @@
 #
 #   scripts/bench.sh [--quick] [SECTION...]
 # SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
-# (ingress kinds pool scrape csum)
+# (ingress kinds pool scrape csum fold)
 # (default: all). --quick: shorter phases.
-# Environment: ROUNDS (default 3), SECS (seconds per phase, default 4).
+# Environment: ROUNDS (default 3), SECS (seconds per phase, default 4),
+# BUILD_DIR (the build to measure, default build/).
 # Memory: hugepages when the machine has them free or, as root, can reserve
 # them (given back at exit), else --no-huge; said in the first line and in
 # the targets (scripts/hugepages.sh; PKTPATH_NO_HUGE=1 forces --no-huge).
@@ -29,7 +30,9 @@ if [ ${#SECTIONS[@]} -eq 0 ]; then
 	done
 fi
 
-PKTPATH=build/app/pktpath/pktpath
+# The build (BUILD_DIR, as scripts/build.sh: default build/).
+BUILD=${BUILD_DIR:-build}
+PKTPATH=$BUILD/app/pktpath/pktpath
 TMP=$(mktemp -d)
 # shellcheck source=scripts/hugepages.sh
 . scripts/hugepages.sh
@@ -85,7 +88,7 @@ if want rxonly; then
 	# LD_PRELOAD module pktpath-poolshuffle.so, plain and with
 	# --record-core-cycles (the TSC read around each burst, as pktpath reads
 	# it every poll); pktpath also runs with --pool-order address.
-	SHUF=build/app/pktpath-bench/pktpath-poolshuffle.so
+	SHUF=$BUILD/app/pktpath-bench/pktpath-poolshuffle.so
 	[ -f "$SHUF" ] || { echo "bench.sh: $SHUF not built" >&2; exit 1; }
 	pp_v=(); pa_v=(); tp_v=(); ts_v=(); tc_v=(); fl_v=(); ft_v=(); fs_v=(); fst_v=(); fp_v=()
 	tp_mpps() { # tp_mpps LOG: median Rx-pps after the first two seconds, in Mpps
@@ -119,7 +122,7 @@ if want rxonly; then
 		# The floor: the barest rx_burst + rte_pktmbuf_free_bulk loop
 		# compiled here (pktpath-bench rx), without and with one rdtsc
 		# per poll, on the same lcore (-l 1: its main lcore).
-		build/app/pktpath-bench/pktpath-bench -l 1 $HUGE_EAL $IOVA --no-shconf --no-pci \
+		$BUILD/app/pktpath-bench/pktpath-bench -l 1 $HUGE_EAL $IOVA --no-shconf --no-pci \
 			--log-level=lib.eal:error --file-prefix bench_fl$r --vdev net_null0 -- \
 			--run rx --reps 3 --loops $((SECS * 500000)) --json "$TMP/fl$r.json" > "$TMP/fl$r.out" 2>&1
 		read -r f ft fs fst fp < <(python3 -c '

@@ -76,7 +76,10 @@ struct app {
 	unsigned int n_workers;
 	struct app_worker *workers;
 	unsigned int *lcore_ids;	/* lcore of each worker */
-	struct mib_set *mibs;		/* n_workers blocks + the control block */
+	struct mib_set *mibs;		/* n_workers blocks + the control block
+					 * + n_phantom (--mib-lcores) */
+	unsigned int n_phantom;
+	size_t mib_heap_bytes;		/* what the blocks took of EAL's heap */
 	struct mib_block ctl_mib;	/* the control thread's block */
 	struct path_conf gen_pc;	/* path conf for the generator */
 	struct pkt_templates *tpl;

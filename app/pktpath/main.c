@@ -313,11 +313,26 @@ setup_generator(struct app *a)
 	}
 }
 
+/* Bytes allocated from EAL's heaps, all sockets. */
+static size_t
+heap_alloc_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return n;
+}
+
 static void
 setup(struct app *a)
 {
 	int *sockets;
-	unsigned int i;
+	unsigned int i, n_blocks;
+	size_t heap0;
 
 	setup_workers(a);
 
@@ -329,19 +344,41 @@ setup(struct app *a)
 		fclose(f);
 	}
 
-	/* One MIB block per worker, on its socket, plus the control block. */
-	sockets = calloc(a->n_workers + 1, sizeof(*sockets));
+	/* One MIB block per worker, on its socket, the control block, then
+	 * the phantom lcores' (--mib-lcores), round-robin over the sockets
+	 * as an N-CPU server's would be: nobody writes them. */
+	if (a->opt.mib_lcores != 0 && a->opt.mib_lcores < a->n_workers)
+		usage_exit("pktpath: --mib-lcores %u: fewer than the %u worker%s' "
+			   "lcores (give at least %u, or 0 for the workers' only)",
+			   a->opt.mib_lcores, a->n_workers,
+			   a->n_workers == 1 ? "" : "s", a->n_workers);
+	a->n_phantom = a->opt.mib_lcores ? a->opt.mib_lcores - a->n_workers : 0;
+	n_blocks = a->n_workers + 1 + a->n_phantom;
+	sockets = calloc(n_blocks, sizeof(*sockets));
 	if (sockets == NULL)
 		rte_exit(EXIT_FAILURE, "calloc(sockets) failed\n");
 	for (i = 0; i < a->n_workers; i++)
 		sockets[i] = a->workers[i].socket;
 	sockets[a->n_workers] = (int)rte_socket_id();
-	a->mibs = mib_set_create(a->n_workers + 1, a->opt.mib_layout, sockets);
+	for (i = 0; i < a->n_phantom; i++)
+		sockets[a->n_workers + 1 + i] =
+			rte_socket_id_by_idx(i % rte_socket_count());
+	heap0 = heap_alloc_bytes();
+	a->mibs = mib_set_create(n_blocks, a->opt.mib_layout, sockets);
+	a->mib_heap_bytes = heap_alloc_bytes() - heap0;
 	free(sockets);
-	if (a->mibs == NULL && rte_errno == ENOMEM)
-		oom_exit("the MIB blocks", "fewer workers (-l)");
+	if (a->mibs == NULL && rte_errno == ENOMEM) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "the MIB blocks of %u lcores (%u blocks "
+			 "of %u bytes, page-aligned: %zu KiB)", a->n_workers +
+			 a->n_phantom, n_blocks, MIB_BLOCK_BYTES,
+			 mib_set_bytes_for(n_blocks, a->opt.mib_layout) >> 10);
+		oom_exit(what, a->n_phantom ? "fewer lcores (--mib-lcores)" :
+			 "fewer workers (-l)");
+	}
 	if (a->mibs == NULL)
-		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", a->n_workers + 1,
+		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", n_blocks,
 			 rte_strerror(rte_errno));
 	for (i = 0; i < a->n_workers; i++)
 		a->workers[i].mib = mib_set_block(a->mibs, i);
@@ -426,13 +463,16 @@ run_info(const struct app *a)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o}",
+	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:b, s:i, s:s, s:s, s:f, s:f, "
+			"s:f, s:o}",
 		"source", app_source_name(o->source),
 		"path", app_path_name(o->path),
 		"burst", o->burst,
 		"main_worker", o->main_worker,
 		"mib_layout", mib_layout_name(o->mib_layout),
 		"fold", mib_fold_name(o->fold),
+		"fold_on_read", o->fold_on_read,
+		"mib_lcores", a->n_workers + a->n_phantom,
 		"pool_layout", pkt_pool_layout_name(o->pool_layout),
 		"pool_order", pkt_pool_order_name(o->pool_order),
 		"duration_s", o->duration_s,
@@ -747,6 +787,8 @@ main(int argc, char **argv)
 	sc.n_workers = a->n_workers;
 	sc.lcore_ids = a->lcore_ids;
 	sc.fold = a->opt.fold;
+	sc.n_phantom = a->n_phantom;
+	sc.fold_on_read = a->opt.fold_on_read;
 	sc.interval_s = a->opt.interval_s;
 	/* --warmup auto: from the start; stats_series_steady() moves it */
 	sc.warmup_s = a->opt.warmup_s < 0 ? 0 : a->opt.warmup_s;
@@ -771,6 +813,12 @@ main(int argc, char **argv)
 	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
+	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "
+	       "page-aligned: %zu KiB (%zu KiB of EAL heap)%s\n",
+	       a->n_workers + a->n_phantom, a->n_workers,
+	       a->n_workers == 1 ? "" : "s", a->n_phantom, MIB_BLOCK_BYTES,
+	       mib_set_bytes(a->mibs) >> 10, a->mib_heap_bytes >> 10,
+	       a->opt.fold_on_read ? "; readers fold" : "");
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s < 0 &&
 	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS + 0.95) * a->opt.interval_s)

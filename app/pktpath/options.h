@@ -60,6 +60,8 @@ struct app_rxq {
 #define APP_MAX_BURST 512
 #define APP_MAX_PORT_RANGES 64
 #define APP_MAX_COMPARE 8
+/* --mib-lcores: Linux's largest CONFIG_NR_CPUS */
+#define APP_MAX_MIB_LCORES 8192
 
 struct app_options {
 	enum app_source source;
@@ -74,6 +76,8 @@ struct app_options {
 	bool main_worker;
 	enum mib_layout mib_layout;
 	enum mib_fold fold;
+	unsigned int mib_lcores;	/* 0: the workers' */
+	bool fold_on_read;
 
 	/* generator */
 	struct pkt_flow_conf flow;

@@ -101,13 +101,24 @@ const struct app_opt app_opts[] = {
 	  .help = "the main lcore runs a receive loop too (the stats thread then "
 		  "shares its core)" },
 	{ "mib-layout", NULL, CHOICE(mib_layout, mib_layout_names), .def = "percpu",
-	  .help = "one cache-aligned MIB block per lcore on its socket, or all "
+	  .help = "one page-aligned MIB block per lcore on its socket (a Linux "
+		  "per-CPU unit), or all "
 		  "lcores' counters interleaved in the same cache lines (false "
 		  "sharing, to measure its cost)" },
 	{ "fold", NULL, CHOICE(fold, mib_fold_names), .def = "lcore",
 	  .help = "fold strategy: `snmp_fold_field` order (each field over all "
 		  "lcores) or `snmp_get_cpu_field64_batch` order (each lcore, all "
 		  "fields)" },
+	{ "mib-lcores", "N", UINT(mib_lcores, 0, APP_MAX_MIB_LCORES), .def = "0",
+	  .help = "MIB blocks for N lcores in all, as on an N-CPU server: the "
+		  "workers' and N - workers phantom ones (page-aligned, never "
+		  "written, zero in every total) that the stats thread and every "
+		  "fold walk; 0: the workers' only" },
+	{ "fold-on-read", NULL, FLAG(fold_on_read),
+	  .help = "every read of /snmp, /netstat, /metrics, /stats.json and "
+		  "/pktpath/mib folds the blocks itself, as procfs does, instead "
+		  "of serving the stats thread's last snapshot (timed: "
+		  "`pktpath_read_fold_seconds`)" },
 	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
 	  .def = "60", .help = "generated frame size without FCS" },
 	{ "flows", NULL, UINT(flow.flows, 1, 1u << 20), .def = "64",

@@ -46,12 +46,34 @@ test_median(void **state)
 	assert_true(base_median(NULL, 0, &mn, &mx) == 0 && mn == 0 && mx == 0);
 }
 
+/* base_quantile(): nearest rank, every boundary of a 10-value set */
+static void
+test_quantile(void **state)
+{
+	double v[] = { 5, 1, 4, 2, 3, 10, 9, 8, 7, 6 };
+	unsigned int k;
+
+	(void)state;
+	assert_true(base_quantile(v, 10, 0.99) == 10);
+	assert_true(base_quantile(v, 10, 0.5) == 5);
+	assert_true(base_quantile(v, 10, 0.1) == 1);
+	assert_true(base_quantile(v, 1, 0.99) == 1);
+	assert_true(base_quantile(v, 0, 0.5) == 0);
+	/* q = k/10 is the k-th smallest; just above it, the next */
+	for (k = 1; k <= 10; k++) {
+		assert_true(base_quantile(v, 10, k / 10.0) == k);
+		if (k < 10)
+			assert_true(base_quantile(v, 10, k / 10.0 + 0.01) == k + 1);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_name_index),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_quantile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

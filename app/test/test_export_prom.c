@@ -166,6 +166,117 @@ test_memory(void **state)
 	free(t);
 }
 
+/* What writer k writes of snap: /snmp, /netstat, /metrics' MIB families
+ * (the lines of pktpath_mib_* and pktpath_drops_total; the others say how
+ * the snapshot was made), or /stats.json's "mib" and "mib_lcores". */
+static char *
+__fold_render(const struct stats_snapshot *snap, unsigned int k)
+{
+	char *buf = NULL, *out, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *j, *part;
+
+	assert_non_null(f);
+	switch (k) {
+	case 0:
+		assert_int_equal(export_snmp_write(f, snap, EXPORT_SNMP), 0);
+		break;
+	case 1:
+		assert_int_equal(export_snmp_write(f, snap, EXPORT_NETSTAT), 0);
+		break;
+	case 2:
+		assert_int_equal(export_prom_write(f, snap, NULL), 0);
+		break;
+	default:
+		j = export_json(snap, NULL, NULL, true);
+		part = json_pack("{s:O, s:O, s:O}", "mib", json_object_get(j, "mib"),
+				 "mib_lcores", json_object_get(j, "mib_lcores"),
+				 "lcores", json_object_get(j, "lcores"));
+		json_dumpf(part, f, JSON_SORT_KEYS);
+		json_decref(part);
+		json_decref(j);
+	}
+	assert_int_equal(fclose(f), 0);
+	if (k != 2)
+		return buf;
+	out = calloc(1, len + 1);
+	assert_non_null(out);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "pktpath_mib_", 12) == 0 ||
+		    strncmp(line, "pktpath_drops_total", 19) == 0 ||
+		    strncmp(line, "pktpath_lcore_packets", 21) == 0) {
+			strcat(out, line);
+			strcat(out, "\n");
+		}
+	free(buf);
+	return out;
+}
+
+/*
+ * --fold-on-read, workers stopped (nothing writes the blocks): every
+ * reader's own fold answers exactly what the snapshot answers, before and
+ * after a clear, in both fold strategies and with phantom blocks.
+ */
+static void
+test_fold_on_read(void **state)
+{
+	unsigned int fo, k, w, round;
+
+	(void)state;
+	for (fo = 0; fo < MIB_FOLD_MAX; fo++) {
+		struct mib_set *ms = mib_set_create(NW + 1 + 61, MIB_LAYOUT_PERCPU,
+						    NULL);
+		struct stats_conf sc;
+		struct stats *s;
+
+		assert_non_null(ms);
+		fixture_stats_conf(&sc, ms, 3600, 0, 0);
+		sc.fold = (enum mib_fold)fo;
+		sc.n_phantom = 61;
+		sc.fold_on_read = true;
+		s = stats_create(&sc);
+		assert_non_null(s);
+		assert_int_equal(stats_start(s), 0);
+		for (round = 0; round < 3; round++) {
+			struct stats_snapshot *snap, *rd;
+
+			for (w = 0; w < NW; w++) {
+				struct mib_block b = mib_set_block(ms, w);
+
+				mib_add(&b, MIB_F(RX, PACKETS), 100 + w);
+				mib_add(&b, MIB_F(IP, INRECEIVES), 100 + w);
+				mib_add(&b, MIB_F(IP, INDELIVERS), 100 + w);
+				mib_add(&b, MIB_F(UDP, INDATAGRAMS), 90 + w);
+				mib_add(&b, MIB_F(UDP, NOPORTS), 10);
+				mib_add(&b, MIB_ICMPMSG_IN(3), w + round);
+			}
+			if (round == 1)
+				stats_clear(s);	/* the baseline applies to both */
+			else
+				stats_fold_now(s);
+			snap = stats_get(s);
+			rd = stats_read(s);
+			assert_false(snap->read_fold);
+			assert_true(rd->read_fold);
+			assert_int_equal(rd->read_folds, snap->read_folds + 1);
+			for (k = 0; k < 4; k++) {
+				char *a = __fold_render(snap, k), *b = __fold_render(rd, k);
+
+				assert_string_equal(a, b);
+				free(a);
+				free(b);
+			}
+			stats_put(s, rd);
+			stats_put(s, snap);
+		}
+		stats_stop(s);
+		stats_free(s);
+		mib_set_free(ms);
+	}
+}
+
 int
 main(void)
 {
@@ -173,6 +284,7 @@ main(void)
 		cmocka_unit_test(test_writers),
 		cmocka_unit_test(test_mode_metrics),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_fold_on_read),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -147,11 +147,77 @@ test_telemetry(void **state)
 	close(fd);
 }
 
+/* --fold-on-read: /pktpath/mib folds for its reader (counted), with the
+ * baseline, and answers what the snapshot answers once nothing writes. */
+static void
+test_telemetry_fold_on_read(void **state)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct stats_snapshot *snap, *rd;
+	struct mib_set *ms = mib_set_create(NW + 1 + 13, MIB_LAYOUT_PERCPU, NULL);
+	struct mib_block b;
+	struct stats_conf sc;
+	struct stats *s;
+	char buf[1024];
+	json_t *v;
+	int fd;
+
+	(void)state;
+	assert_non_null(ms);
+	fixture_stats_conf(&sc, ms, 3600, 0, 0);
+	sc.n_phantom = 13;
+	sc.fold_on_read = true;
+	s = stats_create(&sc);
+	assert_non_null(s);
+	assert_int_equal(stats_start(s), 0);
+	assert_int_equal(export_telemetry_register(s, info, &hooks), 0);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		print_message("no telemetry socket %s: skipped\n", sun.sun_path);
+		close(fd);
+		goto out;
+	}
+	assert_true(recv(fd, buf, sizeof(buf), 0) > 0);	/* the info banner */
+	b = mib_set_block(ms, 1);
+	mib_add(&b, MIB_F(IP, INRECEIVES), 77);
+	stats_clear(s);
+	mib_add(&b, MIB_F(IP, INRECEIVES), 5);	/* after the clear */
+	v = tel_query(fd, "/pktpath/mib,Ip");	/* folds now: sees the 5 */
+	assert_int_equal(json_integer_value(json_object_get(v, "InReceives")), 5);
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib,Ip,2");
+	assert_int_equal(json_integer_value(json_object_get(v, "InReceives")), 5);
+	json_decref(v);
+	stats_fold_now(s);
+	snap = stats_get(s);
+	rd = stats_read(s);
+	assert_int_equal(rd->read_folds, 3);	/* two commands, and this */
+	assert_int_equal(snap->totals[MIB_F(IP, INRECEIVES)], 5);
+	stats_put(s, rd);
+	stats_put(s, snap);
+	v = tel_query(fd, "/pktpath/rates");	/* a snapshot's: no fold */
+	assert_int_equal(json_integer_value(json_object_get(v, "mib_lcores")), NW + 13);
+	json_decref(v);
+	rd = stats_read(s);
+	assert_int_equal(rd->read_folds, 4);
+	stats_put(s, rd);
+	close(fd);
+out:
+	/* back to the fixture's stats for the teardown */
+	assert_int_equal(export_telemetry_register(st, info, &hooks), 0);
+	stats_stop(s);
+	stats_free(s);
+	mib_set_free(ms);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_telemetry),
+		cmocka_unit_test(test_telemetry_fold_on_read),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -332,6 +332,80 @@ __rand_val(void)
 	}
 }
 
+/*
+ * Percpu blocks are whole pages, page-aligned (field f at the same page
+ * offset in every block, as in Linux per-CPU units); mib_fold_part() keeps
+ * the first blocks' values and still counts every block in the totals;
+ * blocks nobody writes add nothing, in either strategy.
+ */
+static void
+test_pages_part(void **state)
+{
+	static const unsigned int ns[] = { 1, 2, 255, 256 };
+	uint64_t tot[MIB_FIELD_MAX], ref[MIB_FIELD_MAX], pb[3 * MIB_FIELD_MAX];
+	unsigned int k, i, f, fo;
+
+	(void)state;
+	assert_int_equal(MIB_BLOCK_BYTES % 4096, 0);
+	assert_true(MIB_BLOCK_BYTES >= MIB_FIELD_MAX * sizeof(uint64_t));
+	assert_true(MIB_BLOCK_BYTES < MIB_FIELD_MAX * sizeof(uint64_t) + 4096);
+	assert_int_equal(mib_set_bytes_for(256, MIB_LAYOUT_PERCPU),
+			 256 * (size_t)MIB_BLOCK_BYTES);
+	assert_int_equal(mib_set_bytes_for(3, MIB_LAYOUT_SHARED),
+			 4 * (size_t)MIB_FIELD_MAX * sizeof(uint64_t));
+	for (k = 0; k < RTE_DIM(ns); k++) {
+		struct mib_set *s = mib_set_create(ns[k], MIB_LAYOUT_PERCPU, NULL);
+		struct mib_set *r = mib_set_create(RTE_MIN(ns[k], 2u),
+						   MIB_LAYOUT_PERCPU, NULL);
+
+		assert_non_null(s);
+		assert_non_null(r);
+		assert_int_equal(mib_set_bytes(s), ns[k] * (size_t)MIB_BLOCK_BYTES);
+		for (i = 0; i < ns[k]; i++)
+			assert_int_equal((uintptr_t)mib_set_block(s, i).base % 4096, 0);
+		/* the first two blocks written, the others are phantoms */
+		for (i = 0; i < RTE_MIN(ns[k], 2u); i++) {
+			struct mib_block b = mib_set_block(s, i), c = mib_set_block(r, i);
+
+			for (f = 0; f < MIB_FIELD_MAX; f++) {
+				uint64_t v = __rand_val();
+
+				if (mib_field_kind(f) == MIB_KIND_HWM) {
+					mib_max(&b, f, v);
+					mib_max(&c, f, v);
+				} else {
+					mib_add(&b, f, v);
+					mib_add(&c, f, v);
+				}
+			}
+		}
+		mib_fold(r, MIB_FOLD_FIELD, ref, NULL);
+		for (fo = 0; fo < MIB_FOLD_MAX; fo++) {
+			unsigned int np = RTE_MIN(ns[k], 3u);
+
+			memset(pb, 0xee, sizeof(pb));
+			mib_fold_part(s, (enum mib_fold)fo, tot, pb, np);
+			assert_memory_equal(tot, ref, sizeof(tot));
+			for (i = 0; i < np; i++) {
+				struct mib_block b = mib_set_block(s, i);
+
+				for (f = 0; f < MIB_FIELD_MAX; f++)
+					assert_int_equal(pb[(size_t)i * MIB_FIELD_MAX + f],
+							 mib_read(&b, f));
+			}
+			if (np < 3)	/* nothing past n_per_block is written */
+				assert_int_equal(pb[(size_t)np * MIB_FIELD_MAX],
+						 0xeeeeeeeeeeeeeeeeull);
+			mib_fold_part(s, (enum mib_fold)fo, tot, NULL, np);
+			assert_memory_equal(tot, ref, sizeof(tot));
+			mib_fold(s, (enum mib_fold)fo, tot, NULL);
+			assert_memory_equal(tot, ref, sizeof(tot));
+		}
+		mib_set_free(s);
+		mib_set_free(r);
+	}
+}
+
 static void
 test_fold_random(void **state)
 {
@@ -639,6 +713,7 @@ main(void)
 		cmocka_unit_test(test_names_parse),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_fold_random),
+		cmocka_unit_test(test_pages_part),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_conservation),
 		cmocka_unit_test(test_conservation_eval),

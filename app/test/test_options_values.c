@@ -315,10 +315,23 @@ test_getopt(void **state)
 	BAD("pktpath: --burst needs a value N", "--burst");
 	BAD("pktpath: --source needs a value gen|port", "--source");
 	BAD("pktpath: unexpected argument 'stray' (see --help)", "stray");
-	/* an abbreviation is the option */
-	OK("--bur", "16", "--fo=field");
+	/* an abbreviation is the option; an exact name wins over the longer
+	 * names it abbreviates (--fold, --fold-on-read) */
+	BAD("pktpath: option '--fo' is ambiguous (--fold, --fold-on-read)",
+	    "--fo=field");
+	OK("--bur", "16", "--fold=field", "--mib-la=shared");
 	assert_int_equal(o.burst, 16);
 	assert_int_equal(o.fold, MIB_FOLD_FIELD);
+	assert_int_equal(o.mib_layout, MIB_LAYOUT_SHARED);
+	assert_false(o.fold_on_read);
+	OK("--fold-on", "--mib-lc", "300");
+	assert_true(o.fold_on_read);
+	assert_int_equal(o.mib_lcores, 300);
+	/* --mib-lcores: up to Linux's largest NR_CPUS */
+	OK("--mib-lcores", "8192");
+	assert_int_equal(o.mib_lcores, 8192);
+	BAD("pktpath: --mib-lcores: '8193' is out of range 0..8192", "--mib-lcores",
+	    "8193");
 	/* the last one wins */
 	OK("--burst", "16", "--burst", "8");
 	assert_int_equal(o.burst, 8);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 
 #include "fixture_stats.h"
 
@@ -337,6 +338,193 @@ test_steady(void **state)
 	own_stats_free(s, ms);
 }
 
+
+/* Worker block b of ms receives pkts UDP datagrams, of which hdrerr are
+ * InHdrErrors, in mode "off": every law holds. */
+static void
+__fill_set(struct mib_set *ms, unsigned int b, uint64_t pkts, uint64_t hdrerr)
+{
+	struct mib_block k = mib_set_block(ms, b);
+
+	mib_add(&k, MIB_F(RX, PACKETS), pkts);
+	mib_add(&k, MIB_F(RX, OCTETS), pkts * 60);
+	mib_add(&k, MIB_F(RX, BUSYCYCLES), pkts * 100);
+	mib_add(&k, MIB_MODE_F(0, MIB_MODE_K_PACKETS), pkts);
+	mib_add(&k, MIB_F(IP, INRECEIVES), pkts);
+	mib_add(&k, MIB_F(IP, INHDRERRORS), hdrerr);
+	mib_add(&k, MIB_F(IP, INDELIVERS), pkts - hdrerr);
+	mib_add(&k, MIB_F(UDP, INDATAGRAMS), pkts - hdrerr);
+	mib_max(&k, MIB_F(INGRESS, GRACEPERIODMAXUS), 100 + b);
+}
+
+/*
+ * --mib-lcores N: phantom blocks after the control block change no total
+ * and break no law, for both fold strategies, at N = 1, 2, 255, 256 lcores
+ * (N = 1 with one worker), in the scheduled folds and stats_read()'s; the
+ * snapshots keep the real blocks only.
+ */
+static void
+test_phantom(void **state)
+{
+	static const unsigned int ns[] = { 1, 2, 255, 256 };
+	uint64_t want[MIB_FIELD_MAX], got[MIB_FOLD_MAX][MIB_FIELD_MAX];
+	struct mib_law laws[MIB_N_LAWS];
+	char why[256];
+	unsigned int k, fo, w, nw, f;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(ns); k++) {
+		nw = RTE_MIN(ns[k], (unsigned int)NW);
+		for (fo = 0; fo < MIB_FOLD_MAX; fo++) {
+			unsigned int np = ns[k] - nw;
+			struct mib_set *ms = mib_set_create(nw + 1 + np,
+							    MIB_LAYOUT_PERCPU, NULL);
+			struct mib_set *ref = mib_set_create(nw + 1, MIB_LAYOUT_PERCPU,
+							     NULL);
+			struct stats_snapshot *snap, *rd;
+			struct stats_conf sc;
+			struct stats *s;
+
+			assert_non_null(ms);
+			assert_non_null(ref);
+			fixture_stats_conf(&sc, ms, 3600, 0, 0);
+			sc.n_workers = nw;
+			sc.fold = (enum mib_fold)fo;
+			sc.n_phantom = np;
+			sc.fold_on_read = true;
+			s = stats_create(&sc);
+			assert_non_null(s);
+			assert_int_equal(stats_start(s), 0);
+			for (w = 0; w < nw; w++) {
+				__fill_set(ms, w, 1000 + 7 * w, w);
+				__fill_set(ref, w, 1000 + 7 * w, w);
+			}
+			stats_fold_now(s);
+			mib_fold(ref, MIB_FOLD_FIELD, want, NULL);
+			snap = stats_get(s);
+			rd = stats_read(s);
+			assert_int_equal(snap->n_blocks, nw + 1);
+			assert_int_equal(snap->mib_lcores, ns[k]);
+			assert_int_equal(snap->n_phantom, np);
+			assert_int_equal(snap->phantom_bytes,
+					 (uint64_t)np * MIB_BLOCK_BYTES);
+			assert_int_equal(snap->mib_bytes,
+					 (uint64_t)(nw + 1 + np) * MIB_BLOCK_BYTES);
+			assert_false(snap->read_fold);
+			assert_true(rd->read_fold);
+			for (f = 0; f < MIB_FIELD_MAX; f++) {
+				assert_int_equal(snap->raw_totals[f], want[f]);
+				assert_int_equal(rd->raw_totals[f], want[f]);
+				assert_int_equal(rd->totals[f], snap->totals[f]);
+			}
+			assert_memory_equal(rd->raw_per_block, snap->raw_per_block,
+					    (nw + 1) * MIB_FIELD_MAX * sizeof(uint64_t));
+			memcpy(got[fo], snap->raw_totals, sizeof(got[fo]));
+			stats_put(s, rd);
+			stats_put(s, snap);
+			stats_stop(s);
+			snap = stats_get(s);
+			assert_true(snap->final);
+			assert_int_equal(stats_laws(snap, laws, why, sizeof(why)), 0);
+			assert_int_equal(mib_check_conservation(snap->raw_totals, why,
+								sizeof(why)), 0);
+			stats_put(s, snap);
+			stats_free(s);
+			mib_set_free(ms);
+			mib_set_free(ref);
+		}
+		assert_memory_equal(got[MIB_FOLD_FIELD], got[MIB_FOLD_LCORE],
+				    sizeof(got[0]));
+	}
+}
+
+/* stats_create() refuses phantoms that leave no room for the workers. */
+static void
+test_phantom_refused(void **state)
+{
+	struct mib_set *ms = mib_set_create(NW + 3, MIB_LAYOUT_PERCPU, NULL);
+	struct stats_conf sc;
+
+	(void)state;
+	assert_non_null(ms);
+	fixture_stats_conf(&sc, ms, 3600, 0, 0);
+	sc.n_phantom = 4;	/* NW + 3 - 4 blocks: fewer than NW workers */
+	rte_errno = 0;
+	assert_null(stats_create(&sc));
+	assert_int_equal(rte_errno, EINVAL);
+	sc.n_phantom = NW + 3;	/* every block */
+	assert_null(stats_create(&sc));
+	sc.n_phantom = 2;	/* NW workers and one more block */
+	{
+		struct stats *s = stats_create(&sc);
+
+		assert_non_null(s);
+		stats_free(s);
+	}
+	mib_set_free(ms);
+}
+
+/* stats_read() counts its folds (the quantile of the fold times is
+ * base_quantile(), tested in test_base.c). */
+static void
+test_quantile_read(void **state)
+{
+	struct stats_snapshot *a, *b, *c;
+	uint64_t n;
+	unsigned int i;
+
+	(void)state;
+	/* the fixture's st has no fold_on_read: stats_read() is stats_get() */
+	a = stats_get(st);
+	b = stats_read(st);
+	assert_ptr_equal(a, b);
+	assert_false(b->read_fold);
+	assert_int_equal(b->read_folds, 0);
+	stats_put(st, b);
+	stats_put(st, a);
+	{
+		struct mib_set *ms;
+		struct stats_conf sc;
+		struct stats *s;
+
+		ms = mib_set_create(NW + 1, MIB_LAYOUT_PERCPU, NULL);
+		assert_non_null(ms);
+		fixture_stats_conf(&sc, ms, 3600, 0, 0);
+		sc.fold_on_read = true;
+		s = stats_create(&sc);
+		assert_non_null(s);
+		assert_int_equal(stats_start(s), 0);
+		b = stats_read(s);
+		c = stats_read(s);
+		assert_ptr_not_equal(b, c);
+		assert_int_equal(b->read_folds, 1);
+		assert_int_equal(c->read_folds, 2);
+		assert_true(c->fold_on_read);
+		for (n = 0, i = 0; i < STATS_READ_BUCKETS; i++)
+			n += c->read_fold_buckets[i];
+		assert_int_equal(n, 2);
+		assert_true(c->read_fold_s_sum > 0);
+		a = stats_get(s);	/* never a read fold's snapshot */
+		assert_false(a->read_fold);
+		assert_int_equal(a->seq, c->seq);
+		stats_put(s, a);
+		stats_put(s, b);
+		stats_put(s, c);
+		stats_stop(s);
+		{
+			struct stats_summary *sum = stats_summary(s);
+
+			assert_non_null(sum);
+			assert_int_equal(sum->read_folds, 2);
+			assert_true(sum->read_fold_p50_ns > 0);
+			assert_true(sum->read_fold_p99_ns >= sum->read_fold_p50_ns);
+			assert_int_equal(sum->folds, 0);	/* none scheduled */
+			stats_summary_free(sum);
+		}
+		own_stats_free(s, ms);
+	}
+}
+
 int
 main(void)
 {
@@ -348,6 +536,9 @@ main(void)
 		cmocka_unit_test(test_laws),
 		cmocka_unit_test(test_publish),
 		cmocka_unit_test(test_steady),
+		cmocka_unit_test(test_phantom),
+		cmocka_unit_test(test_phantom_refused),
+		cmocka_unit_test(test_quantile_read),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_stats_setup,

@@ -35,3 +35,19 @@ base_median(double *v, unsigned int n, double *min, double *max)
 		*max = n > 0 ? v[n - 1] : 0;
 	return n == 0 ? 0 : (n & 1) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+double
+base_quantile(double *v, unsigned int n, double q)
+{
+	size_t k;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), __base_cmp_double);
+	k = (size_t)(q * (double)n);	/* ceil(q * n), without libm */
+	if ((double)k < q * (double)n)
+		k++;
+	if (k == 0)
+		k = 1;
+	return v[(k < n ? k : n) - 1];
+}

@@ -15,7 +15,8 @@
  *    every parse() of a name is base_name_index() over that table; the
  *    option parser reads the same tables for its choices.
  *  - Figures over repetitions: base_median(), the min/median/max that
- *    lib/bench reports for its repetitions and --compare for its rounds.
+ *    lib/bench reports for its repetitions and --compare for its rounds;
+ *    base_quantile(), the p99 of the fold times the stats report.
  *
  * Thread-safety: every function is safe from any thread (they touch only
  * their arguments).
@@ -37,6 +38,13 @@ int base_name_index(const char *const *names, unsigned int n, const char *s);
  * when n is 0).
  */
 double base_median(double *v, unsigned int n, double *min, double *max);
+
+/**
+ * The q-quantile (0 < q <= 1) of n values by the nearest-rank method (the
+ * smallest value with at least q * n values at or below it; 0 when n is 0).
+ * Sorts v in place.
+ */
+double base_quantile(double *v, unsigned int n, double q);
 
 #ifdef __cplusplus
 }

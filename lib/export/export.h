@@ -9,14 +9,16 @@
  * writers, the HTTP endpoint and the DPDK telemetry commands.
  *
  * lib/stats folds and publishes; this library only reads what it
- * publishes: immutable snapshots (stats_get()/stats_put()) and the
- * functions stats.h documents over them (rates, conservation, ports), never
- * worker memory and never the stats object's internals. The application
- * wires the two together: stats_conf.on_publish calls
- * export_print_interval() for the console, and the endpoints are started
- * over the stats object. The HTTP and telemetry threads are created from
- * DPDK control threads, so they run with the control-thread CPU affinity,
- * never on a worker lcore.
+ * publishes: immutable snapshots (stats_get()/stats_put(), or
+ * stats_read() for what a MIB reader answers: /snmp, /netstat, /metrics,
+ * /stats.json and /pktpath/mib, which with --fold-on-read is a fold of its
+ * own) and the functions stats.h documents over them (rates, conservation,
+ * ports), never worker memory directly and never the stats object's
+ * internals. The application wires the two together:
+ * stats_conf.on_publish calls export_print_interval() for the console, and
+ * the endpoints are started over the stats object. The HTTP and telemetry
+ * threads are created from DPDK control threads, so they run with the
+ * control-thread CPU affinity, never on a worker lcore.
  *
  * Thread-safety: the writers over a snapshot (export_print_*,
  * export_json(), export_snmp_write(), export_prom_write()) are thread-safe
@@ -55,13 +57,18 @@ void export_print_summary(FILE *out, const struct stats_summary *sum,
 /**
  * The snapshot as JSON (the --json and /stats.json schema, see README):
  * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
- * MIB field), "interval" rates, "fold", "ports" (--source port: every
- * port's counters), "conservation" (every law of stats_laws() on the raw
- * totals, with both sides: exact on a final snapshot, within inflight_max
- * packets on a live one; and stats_conservation()'s "line" with the port
- * boundary and "port_dropped"). info (may be NULL) is added as "info"
+ * MIB field), "interval" rates, "fold" (with the read folds), "mib_lcores"
+ * (the blocks every fold walks, phantom ones and their memory, and
+ * "phantom_counted": what the phantom blocks added to the totals, 0),
+ * "ports" (--source port: every port's counters), "conservation" (every law
+ * of stats_laws() on the raw totals, with both sides: exact on a final
+ * snapshot, within inflight_max packets on a live one; and
+ * stats_conservation()'s "line" with the port boundary and "port_dropped").
+ * info (may be NULL) is added as "info"
  * (borrowed reference). summary (may be NULL) as "summary", with
- * "steady": null and "steady_reason" when there is no steady part.
+ * "steady": null and "steady_reason" when there is no steady part, and
+ * "fold": the scheduled folds' and the read folds' counts, medians and
+ * 99th percentiles (stats_summary).
  */
 json_t *export_json(const struct stats_snapshot *snap,
 		    const struct stats_summary *sum, json_t *info,
@@ -170,7 +177,10 @@ const char *export_memory_kind(void);
  * pktpath_lcore_*{lcore} (packets, bytes, busy/idle cycles, drops as
  * counters; pps, seconds per packet, cycles per packet, busy ratio of the
  * last interval as gauges), the same rates for all workers, fold and
- * grace-period figures, pktpath_ingress_mode{mode}, pktpath_info{...} 1,
+ * grace-period figures, the read folds (pktpath_read_folds_total, the
+ * histogram pktpath_read_fold_seconds), the blocks every fold walks
+ * (pktpath_mib_lcores{kind}, pktpath_mib_block_bytes{kind}),
+ * pktpath_ingress_mode{mode}, pktpath_info{...} 1,
  * and with opts->mem pktpath_resident_memory_bytes and
  * pktpath_heap_inuse_bytes{allocator="malloc"|"rte_malloc"}.
  *
@@ -267,7 +277,10 @@ struct export_http;
  * wrong method 405 (with Allow), control disabled 403, body over
  * c->body_limit 413, malformed body or framing 400 (two Content-Length
  * headers that differ, or one with Transfer-Encoding); every error is one
- * line of text/plain, and a rejected request changes nothing.
+ * line of text/plain, and a rejected request changes nothing. /metrics,
+ * /snmp, /netstat and /stats.json answer from stats_read(): with the stats
+ * object's fold_on_read, a fold made for that request, whose duration in
+ * ns is the response header X-Pktpath-Fold-Ns (absent otherwise).
  *
  * libmicrohttpd serves every connection from c->threads poll(2) threads
  * (c->max_conns connections at most, c->per_ip_conns from one address); a

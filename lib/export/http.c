@@ -78,8 +78,9 @@ static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
 /* Queue buf (malloc'd, ownership taken) as the response. */
 static enum MHD_Result
-__reply(struct export_http *h, struct MHD_Connection *c, unsigned int code,
-	const char *ctype, char *buf, size_t len, const char *allow)
+__reply_fold(struct export_http *h, struct MHD_Connection *c, unsigned int code,
+	     const char *ctype, char *buf, size_t len, const char *allow,
+	     const char *fold_ns)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -95,9 +96,18 @@ __reply(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (allow != NULL)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (fold_ns != NULL)
+		MHD_add_response_header(r, "X-Pktpath-Fold-Ns", fold_ns);
 	ret = MHD_queue_response(c, code, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+static enum MHD_Result
+__reply(struct export_http *h, struct MHD_Connection *c, unsigned int code,
+	const char *ctype, char *buf, size_t len, const char *allow)
+{
+	return __reply_fold(h, c, code, ctype, buf, len, allow, NULL);
 }
 
 static enum MHD_Result
@@ -180,12 +190,17 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 	}
 }
 
-/* Render route rt from one snapshot into a malloc'd buffer and queue it. */
+/* Render route rt from one snapshot into a malloc'd buffer and queue it.
+ * The MIB routes read through stats_read(): with --fold-on-read they fold
+ * the blocks for this request, and say how long it took in the header
+ * X-Pktpath-Fold-Ns. */
 static enum MHD_Result
 __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 {
-	struct stats_snapshot *snap = stats_get(h->s);
-	char *buf = NULL;
+	bool mib = rt == RT_METRICS || rt == RT_SNMP || rt == RT_NETSTAT ||
+		   rt == RT_JSON;
+	struct stats_snapshot *snap = mib ? stats_read(h->s) : stats_get(h->s);
+	char *buf = NULL, fold_ns[32] = "";
 	size_t len = 0;
 	FILE *f;
 	int rc;
@@ -200,6 +215,8 @@ __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 				"out of memory\n");
 	}
 	rc = __render(h, f, snap, rt);
+	if (snap->read_fold)
+		snprintf(fold_ns, sizeof(fold_ns), "%.0f", snap->read_fold_ns);
 	stats_put(h->s, snap);
 	if (fclose(f) != 0 || rc != 0) {
 		free(buf);
@@ -207,7 +224,8 @@ __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 				"cannot render the snapshot (%s)\n",
 				strerror(rc ? -rc : errno));
 	}
-	return __reply(h, c, MHD_HTTP_OK, routes[rt].ctype, buf, len, NULL);
+	return __reply_fold(h, c, MHD_HTTP_OK, routes[rt].ctype, buf, len, NULL,
+			    fold_ns[0] != '\0' ? fold_ns : NULL);
 }
 
 static enum MHD_Result

@@ -374,6 +374,44 @@ __mode_families(FILE *out, const struct stats_snapshot *snap,
 	}
 }
 
+/* --fold-on-read: the readers' own folds, as a histogram; and the blocks
+ * every fold walks (--mib-lcores). */
+static void
+__read_fold_families(FILE *out, const struct stats_snapshot *snap)
+{
+	uint64_t cum = 0;
+	unsigned int i;
+
+	__export_prom_family(out, "read_folds_total", "counter", "Folds of the MIB "
+		 "blocks made for one read (--fold-on-read: /snmp, /netstat, "
+		 "/metrics, /stats.json, /pktpath/mib)");
+	fprintf(out, "pktpath_read_folds_total %" PRIu64 "\n", snap->read_folds);
+	__export_prom_family(out, "read_fold_seconds", "histogram", "Duration of "
+		 "the folds made for one read (--fold-on-read)");
+	for (i = 0; i < STATS_READ_BUCKETS; i++) {
+		cum += snap->read_fold_buckets[i];
+		if (i < STATS_READ_BUCKETS - 1)
+			fprintf(out, "pktpath_read_fold_seconds_bucket{le=\"%g\"} %"
+				PRIu64 "\n", stats_read_fold_bounds_s[i], cum);
+		else
+			fprintf(out, "pktpath_read_fold_seconds_bucket{le=\"+Inf\"} %"
+				PRIu64 "\n", cum);
+	}
+	fprintf(out, "pktpath_read_fold_seconds_sum");
+	__dbl(out, snap->read_fold_s_sum);
+	fprintf(out, "pktpath_read_fold_seconds_count %" PRIu64 "\n", cum);
+	__export_prom_family(out, "mib_lcores", "gauge", "Lcores whose MIB blocks "
+		 "every fold walks: the workers' and the phantom ones (--mib-lcores)");
+	fprintf(out, "pktpath_mib_lcores{kind=\"worker\"} %u\n", snap->n_workers);
+	fprintf(out, "pktpath_mib_lcores{kind=\"phantom\"} %u\n", snap->n_phantom);
+	__export_prom_family(out, "mib_block_bytes", "gauge", "Memory of the MIB "
+		 "blocks (page-aligned, one per lcore and the control block)");
+	fprintf(out, "pktpath_mib_block_bytes{kind=\"all\"} %" PRIu64 "\n",
+		snap->mib_bytes);
+	fprintf(out, "pktpath_mib_block_bytes{kind=\"phantom\"} %" PRIu64 "\n",
+		snap->phantom_bytes);
+}
+
 static void
 __fold_families(FILE *out, const struct stats_snapshot *snap)
 {
@@ -393,6 +431,7 @@ __fold_families(FILE *out, const struct stats_snapshot *snap)
 	__dbl(out, snap->fold_ns_mean * (double)snap->folds / 1e9);
 	__export_prom_family(out, "folds_total", "counter", "Folds since start");
 	fprintf(out, "pktpath_folds_total %" PRIu64 "\n", snap->folds);
+	__read_fold_families(out, snap);
 	__export_prom_family(out, "stats_clears_total", "counter", "Baseline clears (POST "
 		 "/stats/clear); pktpath_*_total counters ignore them");
 	fprintf(out, "pktpath_stats_clears_total %" PRIu64 "\n", snap->clears);

@@ -103,6 +103,15 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
+		fprintf(out, "fold: %u lcores' blocks (%u phantom, %" PRIu64
+			" KiB), per interval median %.0f ns, p99 %.0f ns over %"
+			PRIu64 " scheduled folds\n", final->mib_lcores,
+			final->n_phantom, final->phantom_bytes >> 10,
+			sum->fold_p50_ns, sum->fold_p99_ns, sum->folds);
+		if (final->fold_on_read)
+			fprintf(out, "fold on read: %" PRIu64 " folds, median %.0f ns, "
+				"p99 %.0f ns\n", sum->read_folds,
+				sum->read_fold_p50_ns, sum->read_fold_p99_ns);
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
 	}
@@ -187,6 +196,32 @@ __conservation_json(const struct stats_snapshot *snap)
 			 "laws", jl, "line", line, "port_dropped", (json_int_t)dropped);
 }
 
+/* "mib_lcores": the blocks every fold walks, and what the phantom ones
+ * add to the totals: every summed counter's total less its real blocks'
+ * sum, over all counters, from the same fold (0, as nobody writes them). */
+static json_t *
+__mib_lcores_json(const struct stats_snapshot *snap)
+{
+	uint64_t counted = 0;
+	unsigned int f, b;
+
+	for (f = 0; f < MIB_FIELD_MAX; f++) {
+		uint64_t real = 0;
+
+		if (mib_field_kind(f) != MIB_KIND_SUM)
+			continue;
+		for (b = 0; b < snap->n_blocks; b++)
+			real += snap->raw_per_block[(size_t)b * MIB_FIELD_MAX + f];
+		counted += snap->raw_totals[f] - real;
+	}
+	return json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:I}",
+		"lcores", (int)snap->mib_lcores, "workers", (int)snap->n_workers,
+		"phantom", (int)snap->n_phantom, "block_bytes", (int)MIB_BLOCK_BYTES,
+		"bytes", (json_int_t)snap->mib_bytes,
+		"phantom_bytes", (json_int_t)snap->phantom_bytes,
+		"phantom_counted", (json_int_t)counted);
+}
+
 json_t *
 export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	    json_t *info, bool lcore_mib)
@@ -223,12 +258,26 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 			json_null(),
 			"steady_reason", sum->steady_valid ? json_null() :
 			json_string(sum->steady_reason)));
+		json_object_set_new(json_object_get(root, "summary"), "fold",
+			json_pack("{s:I, s:f, s:f, s:I, s:f, s:f}",
+				"scheduled", (json_int_t)sum->folds,
+				"p50_ns", sum->fold_p50_ns, "p99_ns", sum->fold_p99_ns,
+				"read_folds", (json_int_t)sum->read_folds,
+				"read_p50_ns", sum->read_fold_p50_ns,
+				"read_p99_ns", sum->read_fold_p99_ns));
 	}
-	fold = json_pack("{s:f, s:f, s:f, s:I}", "last_ns", snap->fold_ns,
-		"mean_ns", snap->fold_ns_mean, "max_ns", snap->fold_ns_max,
-		"count", (json_int_t)snap->folds);
+	fold = json_pack("{s:f, s:f, s:f, s:I, s:b, s:I, s:f, s:o}", "last_ns",
+		snap->fold_ns, "mean_ns", snap->fold_ns_mean, "max_ns",
+		snap->fold_ns_max, "count", (json_int_t)snap->folds,
+		"on_read", snap->fold_on_read,
+		"read_folds", (json_int_t)snap->read_folds,
+		"read_mean_ns", snap->read_folds ?
+		snap->read_fold_s_sum * 1e9 / (double)snap->read_folds : 0.0,
+		"read_ns", snap->read_fold ? json_real(snap->read_fold_ns) :
+		json_null());
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
+	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
 	if (snap->n_ports > 0)
 		json_object_set_new(root, "ports", __export_port_json(snap));
 	json_object_set_new(root, "conservation", __conservation_json(snap));

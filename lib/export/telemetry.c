@@ -61,18 +61,26 @@ __dict_dbl(struct rte_tel_data *d, const char *name, const char *fmt, double v)
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
-/* Take tel_lock and the latest snapshot; NULL (and the lock released)
- * when detached or not started: the command answers null. */
+/* Take tel_lock and the latest snapshot (read: stats_read()'s, folded now
+ * with --fold-on-read); NULL (and the lock released) when detached or not
+ * started: the command answers null. */
 static struct stats_snapshot *
-__snap_lock(void)
+__snap_lock_how(bool read)
 {
-	struct stats_snapshot *snap;
+	struct stats_snapshot *snap = NULL;
 
 	pthread_mutex_lock(&tel_lock);
-	snap = tel.s != NULL ? stats_get(tel.s) : NULL;
+	if (tel.s != NULL)
+		snap = read ? stats_read(tel.s) : stats_get(tel.s);
 	if (snap == NULL)
 		pthread_mutex_unlock(&tel_lock);
 	return snap;
+}
+
+static struct stats_snapshot *
+__snap_lock(void)
+{
+	return __snap_lock_how(false);
 }
 
 /* __snap_lock() for a command that takes no parameter: NULL with *rc
@@ -158,7 +166,7 @@ __cmd_mib(const char *cmd, const char *params, struct rte_tel_data *d)
 	g = mib_group_lookup(grp);
 	if (g < 0)
 		return __refuse(cmd, params, "no such MIB group");
-	snap = __snap_lock();
+	snap = __snap_lock_how(true);	/* a MIB read: folds with --fold-on-read */
 	if (snap == NULL)
 		return -ENODEV;
 	v = snap->totals;
@@ -233,6 +241,8 @@ __cmd_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "fold_ns_mean", (uint64_t)snap->fold_ns_mean);
 	rte_tel_data_add_dict_u64(d, "fold_ns_max", (uint64_t)snap->fold_ns_max);
 	rte_tel_data_add_dict_u64(d, "folds", snap->folds);
+	rte_tel_data_add_dict_u64(d, "read_folds", snap->read_folds);
+	rte_tel_data_add_dict_int(d, "mib_lcores", (int)snap->mib_lcores);
 	rte_tel_data_add_dict_u64(d, "clears", snap->clears);
 	__snap_unlock(snap);
 	return 0;

@@ -59,7 +59,13 @@ mib_fold_parse(const char *s, enum mib_fold *out)
 
 /* ---- sets ---- */
 
-#define BLOCK_BYTES RTE_ALIGN_CEIL(MIB_FIELD_MAX * sizeof(uint64_t), RTE_CACHE_LINE_SIZE)
+/* A percpu block is its own page-aligned allocation, a whole number of
+ * pages, as a Linux per-CPU unit is: field f of every block has the same
+ * offset in its page, so it maps to the same L1 set in every block (what
+ * makes snmp_fold_field's field-major walk miss on every block). */
+#define BLOCK_BYTES MIB_BLOCK_BYTES
+static_assert(MIB_BLOCK_BYTES % MIB_BLOCK_ALIGN == 0 &&
+	      MIB_BLOCK_BYTES >= MIB_FIELD_MAX * sizeof(uint64_t), "block size");
 
 struct mib_set {
 	unsigned int n;
@@ -71,14 +77,14 @@ struct mib_set {
 };
 
 static void *
-__mib_zalloc(size_t sz, int socket, bool rte)
+__mib_zalloc(size_t sz, size_t align, int socket, bool rte)
 {
 	void *p = NULL;
 
 	if (rte)
-		return rte_zmalloc_socket("pktpath_mib", sz, RTE_CACHE_LINE_SIZE,
+		return rte_zmalloc_socket("pktpath_mib", sz, (unsigned int)align,
 					  socket);
-	if (posix_memalign(&p, RTE_CACHE_LINE_SIZE, sz) != 0)
+	if (posix_memalign(&p, align, sz) != 0)
 		return NULL;
 	memset(p, 0, sz);
 	return p;
@@ -99,7 +105,7 @@ mib_set_create(unsigned int n, enum mib_layout layout, const int *sockets)
 	struct mib_set *s;
 	unsigned int i;
 
-	if (n == 0 || n > 65536 || (unsigned int)layout >= MIB_LAYOUT_MAX) {
+	if (n == 0 || n > MIB_SET_MAX || (unsigned int)layout >= MIB_LAYOUT_MAX) {
 		rte_errno = errno = EINVAL;
 		return NULL;
 	}
@@ -115,15 +121,15 @@ mib_set_create(unsigned int n, enum mib_layout layout, const int *sockets)
 		while ((1u << s->shift) < n)
 			s->shift++;
 		s->shared = __mib_zalloc(((size_t)MIB_FIELD_MAX << s->shift) *
-					 sizeof(uint64_t),
+					 sizeof(uint64_t), RTE_CACHE_LINE_SIZE,
 					 s->rte ? sockets[0] : 0, s->rte);
 		if (s->shared == NULL)
 			goto nomem;
 		return s;
 	}
 	for (i = 0; i < n; i++) {
-		s->blocks[i] = __mib_zalloc(BLOCK_BYTES, s->rte ? sockets[i] : 0,
-					    s->rte);
+		s->blocks[i] = __mib_zalloc(BLOCK_BYTES, MIB_BLOCK_ALIGN,
+					    s->rte ? sockets[i] : 0, s->rte);
 		if (s->blocks[i] == NULL)
 			goto nomem;
 	}
@@ -151,6 +157,24 @@ unsigned int
 mib_set_count(const struct mib_set *s)
 {
 	return s->n;
+}
+
+size_t
+mib_set_bytes_for(unsigned int n, enum mib_layout layout)
+{
+	unsigned int shift = 0;
+
+	if (layout != MIB_LAYOUT_SHARED)
+		return (size_t)n * BLOCK_BYTES;
+	while ((1u << shift) < n)
+		shift++;
+	return ((size_t)MIB_FIELD_MAX << shift) * sizeof(uint64_t);
+}
+
+size_t
+mib_set_bytes(const struct mib_set *s)
+{
+	return mib_set_bytes_for(s->n, s->layout);
 }
 
 enum mib_layout
@@ -222,9 +246,12 @@ __mib_read_one(const struct mib_block *b, unsigned int l, unsigned int f,
 static void
 __mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy,
 	       const uint8_t *kinds, const uint16_t *hwm, uint64_t *totals,
-	       uint64_t *per_block)
+	       uint64_t *per_block, unsigned int n_per_block)
 {
 	unsigned int f, l;
+
+	if (per_block == NULL)
+		n_per_block = 0;
 
 	if (strategy == MIB_FOLD_FIELD) {
 		/* snmp_fold_field: one field at a time, across every block. */
@@ -237,7 +264,8 @@ __mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy,
 			h += is_max;
 			for (l = 0; l < s->n; l++) {
 				struct mib_block b = mib_set_block(s, l);
-				uint64_t v = __mib_read_one(&b, l, f, per_block);
+				uint64_t v = __mib_read_one(&b, l, f,
+					l < n_per_block ? per_block : NULL);
 
 				acc = is_max ? RTE_MAX(acc, v) : acc + v;
 			}
@@ -252,7 +280,7 @@ __mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy,
 			struct mib_block b = mib_set_block(s, l);
 			const uint64_t *base = b.base;
 			unsigned int shift = b.shift;
-			uint64_t *pb = per_block != NULL ?
+			uint64_t *pb = l < n_per_block ?
 				per_block + (size_t)l * MIB_FIELD_MAX : NULL;
 			const uint16_t *h = hwm;
 
@@ -285,7 +313,7 @@ __mib_fold_kinds(const struct mib_set *s, enum mib_fold strategy,
 	uint16_t hwm[MIB_FIELD_MAX + 1];
 
 	__mib_hwm_list(kinds, hwm);
-	__mib_fold_hwm(s, strategy, kinds, hwm, totals, per_block);
+	__mib_fold_hwm(s, strategy, kinds, hwm, totals, per_block, s->n);
 }
 
 void
@@ -294,7 +322,16 @@ mib_fold(const struct mib_set *s, enum mib_fold strategy, uint64_t *totals,
 {
 	/* The table's list, made at compile time: the fold's cost stays that
 	 * of reading the blocks. */
-	__mib_fold_hwm(s, strategy, __mib_kinds, __mib_hwm, totals, per_block);
+	__mib_fold_hwm(s, strategy, __mib_kinds, __mib_hwm, totals, per_block,
+		       s->n);
+}
+
+void
+mib_fold_part(const struct mib_set *s, enum mib_fold strategy, uint64_t *totals,
+	      uint64_t *per_block, unsigned int n_per_block)
+{
+	__mib_fold_hwm(s, strategy, __mib_kinds, __mib_hwm, totals, per_block,
+		       RTE_MIN(n_per_block, s->n));
 }
 
 void

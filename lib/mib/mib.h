@@ -64,8 +64,11 @@
  *
  * Layouts
  * -------
- * MIB_LAYOUT_PERCPU: each block is its own cache-line aligned allocation on
- * its lcore's socket (as Linux per-CPU MIBs). MIB_LAYOUT_SHARED interleaves
+ * MIB_LAYOUT_PERCPU: each block is its own page-aligned allocation of
+ * MIB_BLOCK_BYTES on its lcore's socket, as a Linux per-CPU unit is: field f
+ * sits at the same offset of its page in every block, so the blocks' copies
+ * of a field share one L1 set (what snmp_fold_field's field-major order
+ * pays for, block after block). MIB_LAYOUT_SHARED interleaves
  * all blocks: counter f of block l lives at f * stride + l, so neighbouring
  * lcores dirty the same cache lines -- the false-sharing layout, kept only to
  * measure its cost. Both are reached through the same struct mib_block, whose
@@ -582,6 +585,14 @@ int mib_fold_parse(const char *s, enum mib_fold *out);
 
 /* ---- sets of blocks ---- */
 
+/** Alignment of a percpu block (a page, as a Linux per-CPU unit). */
+#define MIB_BLOCK_ALIGN 4096u
+/** Bytes of a percpu block: MIB_FIELD_MAX counters rounded up to pages. */
+#define MIB_BLOCK_BYTES (((MIB_FIELD_MAX * 8u) + MIB_BLOCK_ALIGN - 1u) / \
+			 MIB_BLOCK_ALIGN * MIB_BLOCK_ALIGN)
+/** Most blocks in a set. */
+#define MIB_SET_MAX 65536u
+
 /** All the blocks of one run. Opaque. */
 struct mib_set;
 
@@ -601,6 +612,12 @@ struct mib_set *mib_set_create(unsigned int n, enum mib_layout layout,
 void mib_set_free(struct mib_set *s);
 /** Number of blocks. */
 unsigned int mib_set_count(const struct mib_set *s);
+/** Bytes the blocks of a set of n blocks in layout take (percpu: n *
+ *  MIB_BLOCK_BYTES; shared: the interleaved array), without the allocator's
+ *  own overhead. Thread-safe. */
+size_t mib_set_bytes_for(unsigned int n, enum mib_layout layout);
+/** mib_set_bytes_for() of s's count and layout. */
+size_t mib_set_bytes(const struct mib_set *s);
 enum mib_layout mib_set_layout(const struct mib_set *s);
 /** Handle on block i (i < count) for its single writer. */
 struct mib_block mib_set_block(const struct mib_set *s, unsigned int i);
@@ -619,6 +636,16 @@ struct mib_block mib_set_block(const struct mib_set *s, unsigned int i);
  */
 void mib_fold(const struct mib_set *s, enum mib_fold strategy,
 	      uint64_t *totals, uint64_t *per_block);
+
+/**
+ * mib_fold() over all blocks, per_block (n_per_block * MIB_FIELD_MAX values)
+ * filled for the first n_per_block blocks only: the totals still count
+ * every block. For sets whose last blocks are nobody's (phantom lcores,
+ * --mib-lcores), whose per-block values would be zeros. Same
+ * thread-safety as mib_fold().
+ */
+void mib_fold_part(const struct mib_set *s, enum mib_fold strategy,
+		   uint64_t *totals, uint64_t *per_block, unsigned int n_per_block);
 
 /**
  * out = cur - base for MIB_KIND_SUM fields, cur for the others.

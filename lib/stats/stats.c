@@ -16,10 +16,15 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "base.h"
 #include "stats.h"
 #include "stats_pvt.h"
 
 RTE_LOG_REGISTER(stats_logtype, pktpath.stats, INFO);
+
+const double stats_read_fold_bounds_s[STATS_READ_BUCKETS - 1] = {
+	1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3,
+	2.5e-3, 5e-3, 1e-2 };
 
 static inline double
 __div(double a, double b)
@@ -78,6 +83,13 @@ __snap_alloc(const struct stats *s)
 	}
 	p->n_workers = s->conf.n_workers;
 	p->n_blocks = s->n_blocks;
+	p->mib_lcores = s->conf.n_workers + s->conf.n_phantom;
+	p->n_phantom = s->conf.n_phantom;
+	p->mib_bytes = mib_set_bytes(s->conf.set);
+	p->phantom_bytes = p->mib_bytes -
+		mib_set_bytes_for(mib_set_count(s->conf.set) - s->conf.n_phantom,
+				  mib_set_layout(s->conf.set));
+	p->fold_on_read = s->conf.fold_on_read;
 	p->tsc_hz = s->hz;
 	p->lcore_ids = s->conf.lcore_ids;
 	p->refcnt = 1;
@@ -146,6 +158,16 @@ __snap_release(struct stats *s, struct stats_snapshot *p)
 		__snap_free(p);
 }
 
+/* The read folds' counters into snapshot p (under lock). */
+static void
+__read_counts(const struct stats *s, struct stats_snapshot *p)
+{
+	p->read_folds = s->read_folds;
+	p->read_fold_s_sum = s->read_fold_s_sum;
+	memcpy(p->read_fold_buckets, s->read_fold_buckets,
+	       sizeof(p->read_fold_buckets));
+}
+
 /* Fold, apply the baseline, compute rates, publish. Serialised by fold_lock.
  * final: the workers have stopped (stats_stop()). */
 static void
@@ -162,7 +184,8 @@ __fold_publish(struct stats *s, bool print, bool final)
 		return;
 	}
 	t0 = rte_rdtsc_precise();
-	mib_fold(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block);
+	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
+		      s->n_blocks);
 	t1 = rte_rdtsc_precise();
 	p->tsc = t1;
 	p->final = final;
@@ -184,6 +207,9 @@ __fold_publish(struct stats *s, bool print, bool final)
 	p->fold_ns_max = s->fold_ns_max;
 	p->fold_ns_mean = s->fold_ns_sum / (double)s->folds;
 	p->clears = s->clears;
+	if (print)	/* a scheduled fold: the ones of stats_summary() */
+		s->fold_ring[s->fold_ring_n++ % STATS_FOLD_RING] = p->fold_ns;
+	__read_counts(s, p);
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
@@ -226,7 +252,8 @@ stats_create(const struct stats_conf *conf)
 	struct stats *s;
 
 	if (conf == NULL || conf->set == NULL || conf->interval_s <= 0 ||
-	    mib_set_count(conf->set) < conf->n_workers ||
+	    mib_set_count(conf->set) <= conf->n_phantom ||
+	    mib_set_count(conf->set) - conf->n_phantom < conf->n_workers ||
 	    (conf->n_ports > 0 && conf->ports == NULL)) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -237,12 +264,15 @@ stats_create(const struct stats_conf *conf)
 		return NULL;
 	}
 	s->conf = *conf;
-	s->n_blocks = mib_set_count(conf->set);
+	s->n_blocks = mib_set_count(conf->set) - conf->n_phantom;
 	s->hz = rte_get_tsc_hz();
 	s->base_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
 	s->base_per_block = calloc((size_t)s->n_blocks * MIB_FIELD_MAX,
 				   sizeof(uint64_t));
-	if (s->base_totals == NULL || s->base_per_block == NULL) {
+	s->fold_ring = calloc(STATS_FOLD_RING, sizeof(double));
+	s->read_ring = calloc(STATS_FOLD_RING, sizeof(double));
+	if (s->base_totals == NULL || s->base_per_block == NULL ||
+	    s->fold_ring == NULL || s->read_ring == NULL) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -355,6 +385,8 @@ stats_free(struct stats *s)
 	__snap_release(s, s->final);
 	free(s->base_totals);
 	free(s->base_per_block);
+	free(s->fold_ring);
+	free(s->read_ring);
 	__stats_ports_free(s);
 	free(s);
 }
@@ -376,6 +408,63 @@ void
 stats_put(struct stats *s, struct stats_snapshot *snap)
 {
 	__snap_release(s, snap);
+}
+
+struct stats_snapshot *
+stats_read(struct stats *s)
+{
+	struct stats_snapshot *p, *latest = stats_get(s);
+	uint64_t t0, t1;
+	double sec;
+	unsigned int b, i;
+
+	if (latest == NULL || !s->conf.fold_on_read)
+		return latest;
+	p = __snap_alloc(s);
+	if (p == NULL)
+		return latest;	/* out of memory: the snapshot's answer */
+	t0 = rte_rdtsc_precise();
+	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
+		      s->n_blocks);
+	t1 = rte_rdtsc_precise();
+	p->tsc = t1;
+	p->final = latest->final;
+	p->inflight_max = s->conf.inflight_max;
+	p->read_fold = true;
+	p->read_fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
+	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
+	if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
+		pthread_mutex_lock(&s->fold_lock);
+		__stats_ports_sample(s, p);
+		pthread_mutex_unlock(&s->fold_lock);
+	}
+	sec = p->read_fold_ns / 1e9;
+	for (i = 0; i < STATS_READ_BUCKETS - 1; i++)
+		if (sec <= stats_read_fold_bounds_s[i])
+			break;
+
+	pthread_mutex_lock(&s->lock);
+	s->read_ring[s->read_folds % STATS_FOLD_RING] = p->read_fold_ns;
+	s->read_folds++;
+	s->read_fold_s_sum += sec;
+	s->read_fold_buckets[i]++;
+	__read_counts(s, p);
+	p->seq = latest->seq;
+	p->fold_ns = latest->fold_ns;
+	p->fold_ns_max = latest->fold_ns_max;
+	p->fold_ns_mean = latest->fold_ns_mean;
+	p->folds = latest->folds;
+	p->clears = s->clears;
+	p->total = latest->total;
+	memcpy(p->lcore, latest->lcore, (size_t)p->n_workers * sizeof(*p->lcore));
+	mib_delta(p->raw_totals, s->base_totals, p->totals);
+	__stats_ports_rebase(s, p);
+	for (b = 0; b < s->n_blocks; b++)
+		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
+			  p->per_block + (size_t)b * MIB_FIELD_MAX);
+	pthread_mutex_unlock(&s->lock);
+	stats_put(s, latest);
+	return p;
 }
 
 void
@@ -416,6 +505,36 @@ double
 stats_interval(const struct stats *s)
 {
 	return s->conf.interval_s;
+}
+
+/* Percentiles of the last (at most STATS_FOLD_RING) durations of a ring
+ * holding n in all. */
+static void
+__ring_quantiles(const double *ring, uint64_t n, double *p50, double *p99)
+{
+	unsigned int k = (unsigned int)RTE_MIN(n, (uint64_t)STATS_FOLD_RING);
+	double *v = k > 0 ? malloc(k * sizeof(*v)) : NULL;
+
+	*p50 = *p99 = 0;
+	if (v == NULL)
+		return;
+	memcpy(v, ring, k * sizeof(*v));
+	*p50 = base_median(v, k, NULL, NULL);
+	*p99 = base_quantile(v, k, 0.99);
+	free(v);
+}
+
+static void
+__summary_folds(struct stats *s, struct stats_summary *sum)
+{
+	pthread_mutex_lock(&s->lock);
+	sum->folds = s->fold_ring_n;
+	__ring_quantiles(s->fold_ring, s->fold_ring_n, &sum->fold_p50_ns,
+			 &sum->fold_p99_ns);
+	sum->read_folds = s->read_folds;
+	__ring_quantiles(s->read_ring, s->read_folds, &sum->read_fold_p50_ns,
+			 &sum->read_fold_p99_ns);
+	pthread_mutex_unlock(&s->lock);
 }
 
 struct stats_summary *
@@ -459,6 +578,7 @@ stats_summary(struct stats *s)
 				 "stats interval (%.2f s)", win, s->conf.warmup_s,
 				 s->conf.interval_s);
 	}
+	__summary_folds(s, sum);
 	if (sum->steady_valid) {
 		stats_rate_between(w, z, -1, &sum->steady);
 		for (i = 0; i < sum->n_workers; i++)

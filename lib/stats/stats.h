@@ -6,7 +6,15 @@
  * @file
  * The stats thread: folds the per-lcore MIB blocks every interval, computes
  * rates, and publishes immutable snapshots that reporters (console, JSON,
- * HTTP, telemetry) read. Reporters never touch worker memory.
+ * HTTP, telemetry) read. Reporters never write worker memory: they read
+ * snapshots, or, with stats_conf.fold_on_read, fold the blocks themselves
+ * through stats_read() (relaxed loads only), as procfs folds per-CPU MIBs
+ * for each reader of /proc/net/snmp.
+ *
+ * Phantom lcores (stats_conf.n_phantom, --mib-lcores): blocks after the
+ * control block that no lcore writes, so that every fold walks as many
+ * blocks as an N-CPU server's; they add zero to every total and are not
+ * kept per block in snapshots (stats_snapshot.n_blocks excludes them).
  *
  * Rates of a worker over an interval (testpmd / OVS pmd-perf-show style):
  *   pps        = dRxPackets / dt            (dt from the TSC)
@@ -171,23 +179,53 @@ int stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
  */
 int stats_conservation(const struct stats_snapshot *snap, char *line, size_t len);
 
+/**
+ * Upper bounds (seconds) of the buckets of the read-fold histogram
+ * (stats_snapshot.read_fold_buckets): STATS_READ_BUCKETS - 1 finite bounds,
+ * the last bucket being +Inf. From 1 us to 10 ms: a fold of 2 blocks to
+ * one of a thousand.
+ */
+#define STATS_READ_BUCKETS 14
+extern const double stats_read_fold_bounds_s[STATS_READ_BUCKETS - 1];
+
 /** An immutable, reference-counted snapshot. */
 struct stats_snapshot {
 	uint64_t seq;		/**< 0 for the first fold */
 	uint64_t tsc;		/**< TSC at the fold */
 	double uptime_s;	/**< since stats_start() */
 	unsigned int n_workers;
-	unsigned int n_blocks;	/**< workers + the control block */
+	unsigned int n_blocks;	/**< workers + the control block (per_block's
+				 *   blocks; never the phantom ones) */
+	/** --mib-lcores: the lcores whose blocks every fold walks, the
+	 *  workers' and n_phantom phantom ones (never written, so they add
+	 *  zero to every total); mib_lcores == n_workers without phantoms. */
+	unsigned int mib_lcores;
+	unsigned int n_phantom;
+	uint64_t mib_bytes;	/**< every block of the set (mib_set_bytes()) */
+	uint64_t phantom_bytes;	/**< of them the phantom blocks' */
 	const unsigned int *lcore_ids;	/**< lcore of each worker */
 	uint64_t totals[MIB_FIELD_MAX];	/**< since start or the last clear */
 	uint64_t *per_block;	/**< n_blocks x MIB_FIELD_MAX, same base */
 	struct stats_rate total;	/**< over the last interval */
 	struct stats_rate *lcore;	/**< n_workers, over the last interval */
-	double fold_ns;		/**< duration of this fold */
+	double fold_ns;		/**< duration of the stats thread's fold (of
+				 *   the latest one, in a read fold's snapshot) */
 	double fold_ns_max;	/**< longest fold so far */
 	double fold_ns_mean;
 	uint64_t folds;
 	uint64_t clears;
+	/** stats_conf.fold_on_read: readers fold (stats_read()). */
+	bool fold_on_read;
+	/** This snapshot was folded by stats_read() for one reader. */
+	bool read_fold;
+	double read_fold_ns;	/**< that fold's duration (0 if !read_fold) */
+	/** Folds of stats_read() so far (this one included), their total
+	 *  duration, and how many took at most each stats_read_fold_bounds_s
+	 *  (not cumulative: bucket i counts bounds[i-1] < t <= bounds[i]; the
+	 *  last one is beyond the last bound). */
+	uint64_t read_folds;
+	double read_fold_s_sum;
+	uint64_t read_fold_buckets[STATS_READ_BUCKETS];
 	/** Taken by stats_stop(), after the workers stopped: the conservation
 	 *  laws hold exactly. A live snapshot may be off by inflight_max. */
 	bool final;
@@ -243,6 +281,14 @@ struct stats_conf {
 	/** n_workers entries: the index in ports[] of the port each worker
 	 *  polls, or -1 (NULL: no worker polls a port). */
 	const int *worker_port;
+	/** The last n_phantom blocks of set belong to no lcore (--mib-lcores):
+	 *  nobody writes them, every fold walks them, no snapshot keeps their
+	 *  per-block values. 0: none. set has n_workers + 1 + n_phantom
+	 *  blocks then. */
+	unsigned int n_phantom;
+	/** Every stats_read() folds the blocks itself (as procfs folds at each
+	 *  read) instead of returning the latest snapshot. */
+	bool fold_on_read;
 };
 
 struct stats;
@@ -259,6 +305,22 @@ void stats_free(struct stats *s);
 struct stats_snapshot *stats_get(struct stats *s);
 /** Drop a reference. */
 void stats_put(struct stats *s, struct stats_snapshot *snap);
+
+/**
+ * What a reader answers from (/snmp, /netstat, /metrics, /stats.json, the
+ * telemetry MIB command): stats_get() unless stats_conf.fold_on_read; with
+ * it, a snapshot of its own, folded now with the configured strategy over
+ * every block (the phantom ones too), timed and counted (read_fold,
+ * read_fold_ns, read_folds, read_fold_buckets), with the baseline of the
+ * last clear applied and the ports sampled as a scheduled fold does. Its
+ * rates, seq and stats-thread fold figures are the latest snapshot's (a
+ * rate needs an interval); it is not published (stats_get() never returns
+ * it). The reader's fold only loads the blocks: no worker memory is
+ * written. Drop it with stats_put(). NULL before stats_start().
+ * Thread-safe, from any non-worker thread; folds of several readers run
+ * concurrently (port sampling is serialised with the stats thread's).
+ */
+struct stats_snapshot *stats_read(struct stats *s);
 /** Clear by baseline: the next snapshot counts from now. */
 void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
@@ -284,8 +346,20 @@ struct stats_summary {
 	struct stats_rate *lcore;	 /**< n_workers */
 	struct stats_rate *lcore_steady; /**< n_workers */
 	bool steady_valid;		/**< see above */
+	/** The stats thread's scheduled folds (the last STATS_FOLD_RING of
+	 *  them): how many, median and 99th percentile duration. */
+	uint64_t folds;
+	double fold_p50_ns;
+	double fold_p99_ns;
+	/** The same of stats_read()'s folds (fold_on_read). */
+	uint64_t read_folds;
+	double read_fold_p50_ns;
+	double read_fold_p99_ns;
 	char steady_reason[160];	/**< why not, when !steady_valid */
 };
+
+/** Fold durations kept for stats_summary()'s percentiles (the last ones). */
+#define STATS_FOLD_RING 65536
 
 /** Compute the summary after stats_stop(); free with stats_summary_free. */
 struct stats_summary *stats_summary(struct stats *s);

@@ -82,6 +82,14 @@ struct stats {
 	uint64_t folds;
 	double fold_ns_sum;
 	double fold_ns_max;
+	/* durations of the last STATS_FOLD_RING scheduled folds and read
+	 * folds (rings, under lock), and the read folds' histogram */
+	double *fold_ring;
+	uint64_t fold_ring_n;		/* scheduled folds recorded */
+	double *read_ring;
+	uint64_t read_folds;
+	double read_fold_s_sum;
+	uint64_t read_fold_buckets[STATS_READ_BUCKETS];
 	unsigned int n_ports;
 	struct stats_port_state *port_st;	/* n_ports */
 	int *worker_port;			/* n_workers, or NULL */
