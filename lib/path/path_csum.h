@@ -59,6 +59,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -97,11 +98,16 @@ path_csum_ip_hdr(const void *iph, uint32_t hl)
 {
 	const uint8_t *p = iph;
 	uint64_t sum = 0;
-	uint32_t i, w;
+	uint32_t i, w[5];
 
-	for (i = 0; i < hl; i += 4) {
-		memcpy(&w, p + i, sizeof(w));
-		sum += w;
+	if (likely(hl == 20)) {		/* no options: unrolled */
+		memcpy(w, p, sizeof(w));
+		sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	} else {
+		for (i = 0; i < hl; i += 4) {
+			memcpy(w, p + i, sizeof(w[0]));
+			sum += w[0];
+		}
 	}
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);
