@@ -109,8 +109,9 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
 }
 
 /*
- * The path's per-burst tallies (path.h, struct path_tally): the frames of a
- * burst add to tally, flushed into the block once the burst is done.
+ * The loop. The path's per-burst counters (path.h, struct path_tally) go to
+ * tally, flushed into the block at the end of each burst; the Rx counters
+ * to acc, flushed every FLUSH_POLLS polls.
  */
 static __rte_always_inline void
 __loop(struct app_worker *w, const bool gen, const bool full,
@@ -246,9 +247,9 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 
 typedef void (*loop_fn)(struct app_worker *w);
 
-/* Every variant: loop_<source>_rxonly, and loop_<source>_full_<flags> with
- * flags pf (prefetch), ig (ingress hook), pe (peer), ca (capture) each on
- * or off, in a table indexed [prefetch][hook][peer][capture]. */
+/* Every variant: loop_<source>_rxonly, and loop_<source>_full_PHEC, four
+ * digits 0 or 1 for prefetch, the ingress hook, the peer stage and
+ * capture, in a table indexed [gen][prefetch][hook][peer][capture]. */
 #define VARIANT(name, g, f, p, h, pe, ca) \
 	static void name(struct app_worker *w) { __loop(w, g, f, p, h, pe, ca); }
 #define VARIANTS_CA(src, g, p, h, pe) \
