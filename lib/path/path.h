@@ -137,13 +137,14 @@ void path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
  *
  * The choice: these are counted per burst, as OVS's dpif-netdev counts per
  * batch (pmd_perf_update_counter) and VPP per frame of vectors
- * (vlib_node_increment_counter), not per packet as Linux's ip_rcv_core does per skb
- * (__IP_UPD_PO_STATS). A worker adds each frame to a tally on its stack (plain
- * increments, kept in registers or L1) and path_tally_flush() moves the
- * tally into its MIB block once per burst: one relaxed load+store per
- * counter per burst instead of one per counter per frame. Every other
- * counter (the terminal drops, the informational subsets) still moves per
- * frame, where it happens.
+ * (vlib_node_increment_counter), not per packet as Linux's ip_rcv_core
+ * does per skb (__IP_UPD_PO_STATS). A worker adds each frame to a tally on
+ * its stack (plain increments, kept in registers or L1) and
+ * path_tally_flush() moves the tally into its MIB block once per burst: one
+ * relaxed load+store per counter per burst instead of one per counter per
+ * frame. Every other counter (the terminal drops, the informational
+ * subsets) still moves per frame, where it happens. A tally is meant to
+ * hold one burst (its packet counts are 32-bit).
  *
  * What it changes for readers: between two flushes the tallied counters lag
  * the per-frame ones by at most the frames of one burst (a fold mid-burst
@@ -166,7 +167,8 @@ struct path_tally {
 static inline void path_tally_init(struct path_tally *t);
 
 /** Add tally t to mib and empty it. Single writer (mib's owner). */
-static inline void path_tally_flush(struct path_tally *t, struct mib_block *mib);
+static inline void path_tally_flush(struct path_tally *t,
+				    struct mib_block *mib);
 
 /**
  * L2: parse the Ethernet header and its 802.1Q / 802.1ad tags as
@@ -223,7 +225,8 @@ path_outcome_delivered(unsigned int outcome)
  * last-use time with now. Moves the Peer counters. Thread-safe: any number
  * of workers on the same table (see peer.h). Inline (path_inline.h).
  */
-static inline void path_peer(const struct peer_table *t, const struct rte_mbuf *m,
+static inline void path_peer(const struct peer_table *t,
+			     const struct rte_mbuf *m,
 			     const struct path_l2 *l2, uint64_t now,
 			     struct mib_block *mib);
 
