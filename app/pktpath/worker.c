@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The per-lcore receive loop (pktgen netif_receive style). One inline body
- * takes its variants as constant flags (VPP ip4_input style), and thin
- * wrappers instantiate them, so no variant pays for another's branches.
+ * takes its variants as constant flags (VPP ip4_input style): the source,
+ * the path, prefetch, the ingress hook, the peer stage and capture. Thin
+ * wrappers instantiate every combination, so no variant pays for another's
+ * branches, and the path's stages (path.h, inline) are compiled into each.
  */
 #include <assert.h>
 #include <string.h>
@@ -34,6 +36,7 @@ __running(void)
 
 struct rx_acc {
 	uint64_t packets, bursts, empty, nombuf, nopath, busy, idle;
+	uint64_t rcu_quiescent;	/* Ingress RcuQuiescent (hook loops) */
 	/* The same packets and cycles, for the Mode group: all in mode. */
 	uint64_t m_packets, m_busy, m_idle;
 	unsigned int mode;
@@ -62,9 +65,10 @@ __flush(struct mib_block *mib, struct rx_acc *a)
 	mib_add(mib, MIB_F(RX, NOPATH), a->nopath);
 	mib_add(mib, MIB_F(RX, BUSYCYCLES), a->busy);
 	mib_add(mib, MIB_F(RX, IDLECYCLES), a->idle);
+	mib_add(mib, MIB_F(INGRESS, RCUQUIESCENT), a->rcu_quiescent);
 	__flush_mode(mib, a);
 	a->packets = a->bursts = a->empty = a->nombuf = a->nopath = 0;
-	a->busy = a->idle = 0;
+	a->busy = a->idle = a->rcu_quiescent = 0;
 }
 
 /* Follow the worker's ingress mode (hook loops): what was counted so far
@@ -104,30 +108,36 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
 		pkt_capture_packet(w->cap, w->idx, m, tsc, &w->mib);
 }
 
+/*
+ * The loop. The path's per-burst counters (path.h, struct path_tally) go to
+ * tally, flushed into the block at the end of each burst; the Rx counters
+ * to acc, flushed every FLUSH_POLLS polls.
+ */
 static __rte_always_inline void
 __loop(struct app_worker *w, const bool gen, const bool full,
-       const bool prefetch, const bool hook)
+       const bool prefetch, const bool hook, const bool peer, const bool cap)
 {
 	struct rte_mbuf *pkts[APP_MAX_BURST];
 	struct path_l2 l2[APP_MAX_BURST];
 	uint8_t keep[APP_MAX_BURST];
 	struct ingress *ig = w->ig;
-	struct pkt_capture *cap = w->cap;
 	const struct peer_table *peers = w->peers;
 	struct mib_block *mib = &w->mib;
 	const struct path_conf *pc = w->pc;
 	const uint16_t burst = w->burst;
 	struct rx_acc acc = { .mode = INGRESS_OFF };
+	struct path_tally tally;
 	uint64_t prev = rte_rdtsc(), now;
 	unsigned int polls = 0;
 	uint16_t n = 0, i;
 
+	path_tally_init(&tally);
 	while (__running()) {
 		/* A loop iteration is a quiescent state: nothing of the
 		 * classifier is held across it. Also where a mode flip is
-		 * taken when no traffic comes. */
+		 * taken when no traffic comes. Counted in the flush. */
 		if (hook)
-			ingress_worker_quiescent(ig, w->idx, mib);
+			acc.rcu_quiescent += ingress_worker_quiescent_uncounted(ig, w->idx);
 		/* One TSC read per poll: the cycles since the previous read
 		 * belong to the previous poll, busy if it carried packets. */
 		now = rte_rdtsc();
@@ -167,19 +177,21 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			if (prefetch)
 				rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
 			for (i = 0; i < n; i++) {
+				struct path_l2 fl2;
 				unsigned int out;
 
 				if (prefetch && i + 1 < n)
 					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 				octets += rte_pktmbuf_pkt_len(pkts[i]);
-				path_l2(pc, pkts[i], &l2[0], mib);
-				out = path_rcv(pc, pkts[i], &l2[0], mib);
-				if (peers != NULL && path_outcome_delivered(out))
-					path_peer(peers, pkts[i], &l2[0], now, mib);
-				if (unlikely(cap != NULL))
+				path_l2(pc, pkts[i], &fl2, mib);
+				out = path_rcv_tally(pc, pkts[i], &fl2, mib, &tally);
+				if (peer && path_outcome_delivered(out))
+					path_peer_tally(peers, pkts[i], &fl2, now, &tally);
+				if (cap)
 					__capture(w, pkts[i], out, now);
 			}
 			mib_add(mib, MIB_F(RX, OCTETS), octets);
+			path_tally_flush(&tally, mib);
 		} else if (full) {
 			/* L2 for the burst, then the ingress hook on the raw
 			 * frames (as tc ingress sees them), then ip_rcv for the
@@ -202,12 +214,15 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 				unsigned int out = MIB_F(INGRESS, DROPPED);
 
 				if (keep[i])
-					out = path_rcv(pc, pkts[i], &l2[i], mib);
-				if (peers != NULL && path_outcome_delivered(out))
-					path_peer(peers, pkts[i], &l2[i], now, mib);
-				if (unlikely(cap != NULL))
+					out = path_rcv_tally(pc, pkts[i], &l2[i], mib,
+							     &tally);
+				if (peer && path_outcome_delivered(out))
+					path_peer_tally(peers, pkts[i], &l2[i], now,
+							&tally);
+				if (cap)
 					__capture(w, pkts[i], out, now);
 			}
+			path_tally_flush(&tally, mib);
 		} else {
 			/* The testpmd rxonly baseline: receive and free, touching
 			 * no packet (so RxOctets is not counted). */
@@ -230,18 +245,32 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	__flush(mib, &acc);
 }
 
-#define VARIANT(name, g, f, p, h) \
-	static void name(struct app_worker *w) { __loop(w, g, f, p, h); }
-VARIANT(loop_gen_full_pf, true, true, true, false)
-VARIANT(loop_gen_full, true, true, false, false)
-VARIANT(loop_gen_full_pf_ig, true, true, true, true)
-VARIANT(loop_gen_full_ig, true, true, false, true)
-VARIANT(loop_gen_rxonly, true, false, false, false)
-VARIANT(loop_port_full_pf, false, true, true, false)
-VARIANT(loop_port_full, false, true, false, false)
-VARIANT(loop_port_full_pf_ig, false, true, true, true)
-VARIANT(loop_port_full_ig, false, true, false, true)
-VARIANT(loop_port_rxonly, false, false, false, false)
+typedef void (*loop_fn)(struct app_worker *w);
+
+/* Every variant: loop_<source>_rxonly, and loop_<source>_full_PHEC, four
+ * digits 0 or 1 for prefetch, the ingress hook, the peer stage and
+ * capture, in a table indexed [gen][prefetch][hook][peer][capture]. */
+#define VARIANT(name, g, f, p, h, pe, ca) \
+	static void name(struct app_worker *w) { __loop(w, g, f, p, h, pe, ca); }
+#define VARIANTS_CA(src, g, p, h, pe) \
+	VARIANT(loop_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
+	VARIANT(loop_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
+#define VARIANTS_PE(src, g, p, h) \
+	VARIANTS_CA(src, g, p, h, 0) VARIANTS_CA(src, g, p, h, 1)
+#define VARIANTS_IG(src, g, p) \
+	VARIANTS_PE(src, g, p, 0) VARIANTS_PE(src, g, p, 1)
+#define VARIANTS(src, g) \
+	VARIANT(loop_##src##_rxonly, g, false, false, false, false, false) \
+	VARIANTS_IG(src, g, 0) VARIANTS_IG(src, g, 1)
+VARIANTS(gen, true)
+VARIANTS(port, false)
+
+#define ROW_CA(src, p, h, pe) \
+	{ loop_##src##_full_##p##h##pe##0, loop_##src##_full_##p##h##pe##1 }
+#define ROW_PE(src, p, h) { ROW_CA(src, p, h, 0), ROW_CA(src, p, h, 1) }
+#define ROW_IG(src, p) { ROW_PE(src, p, 0), ROW_PE(src, p, 1) }
+#define TABLE(src) { ROW_IG(src, 0), ROW_IG(src, 1) }
+static const loop_fn loops_full[2][2][2][2][2] = { TABLE(port), TABLE(gen) };
 
 int
 app_worker_main(void *arg)
@@ -256,14 +285,9 @@ app_worker_main(void *arg)
 		ingress_worker_start(w->ig, w->idx);
 	if (!w->full)
 		gen ? loop_gen_rxonly(w) : loop_port_rxonly(w);
-	else if (hook && w->prefetch)
-		gen ? loop_gen_full_pf_ig(w) : loop_port_full_pf_ig(w);
-	else if (hook)
-		gen ? loop_gen_full_ig(w) : loop_port_full_ig(w);
-	else if (w->prefetch)
-		gen ? loop_gen_full_pf(w) : loop_port_full_pf(w);
 	else
-		gen ? loop_gen_full(w) : loop_port_full(w);
+		loops_full[gen][w->prefetch][hook][w->peers != NULL]
+			[w->cap != NULL](w);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
 	if (hook)
 		ingress_worker_stop(w->ig, w->idx);

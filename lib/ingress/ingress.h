@@ -461,6 +461,15 @@ static inline void ingress_worker_quiescent(struct ingress *ing,
 					    unsigned int wid,
 					    struct mib_block *mib);
 
+/**
+ * ingress_worker_quiescent() counting nothing: returns 1 if it reported a
+ * quiescent state (rcu mode), 0 otherwise, for a caller that adds the
+ * reports to RcuQuiescent itself (pktpath's workers, in their periodic
+ * flush). Worker wid only; wait-free.
+ */
+static inline unsigned int ingress_worker_quiescent_uncounted(struct ingress *ing,
+							      unsigned int wid);
+
 /*
  * ---- control side: serialised by the writer mutex ----
  *
@@ -829,9 +838,8 @@ ingress_burst(struct ingress *ing, unsigned int wid, struct rte_mbuf **pkts,
 
 #undef __INGRESS_CASE
 
-static inline void
-ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
-			 struct mib_block *mib)
+static inline unsigned int
+ingress_worker_quiescent_uncounted(struct ingress *ing, unsigned int wid)
 {
 	uint32_t cfg = __ingress_sync(ing, wid);
 
@@ -841,8 +849,17 @@ ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
 		 * of the bursts before this call is ordered before the report
 		 * the writer waits for. */
 		rte_rcu_qsbr_quiescent(ing->qsv, wid);
-		mib_inc(mib, MIB_F(INGRESS, RCUQUIESCENT));
+		return 1;
 	}
+	return 0;
+}
+
+static inline void
+ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
+			 struct mib_block *mib)
+{
+	if (ingress_worker_quiescent_uncounted(ing, wid))
+		mib_inc(mib, MIB_F(INGRESS, RCUQUIESCENT));
 }
 
 /**

@@ -130,27 +130,82 @@ void path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
 void path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
 
 /**
+ * Per-burst tallies of the counters that every frame of a burst of common
+ * traffic moves: Ip InReceives and InDelivers, IpExt InOctets and the ECN
+ * split (InNoECTPkts, InECT1Pkts, InECT0Pkts, InCEPkts), Udp and UdpLite
+ * InDatagrams, and the Peer counters.
+ *
+ * The choice: these are counted per burst, as OVS's dpif-netdev counts per
+ * batch (pmd_perf_update_counter) and VPP per frame of vectors
+ * (vlib_node_increment_counter), not per packet as Linux's ip_rcv_core
+ * does per skb (__IP_UPD_PO_STATS). A worker adds each frame to a tally on
+ * its stack (plain increments, kept in registers or L1) and
+ * path_tally_flush() moves the tally into its MIB block once per burst: one
+ * relaxed load+store per counter per burst instead of one per counter per
+ * frame. Every other counter (the terminal drops, the informational
+ * subsets) still moves per frame, where it happens. A tally is meant to
+ * hold one burst (its packet counts are 32-bit).
+ *
+ * What it changes for readers: between two flushes the tallied counters lag
+ * the per-frame ones by at most the frames of one burst (a fold mid-burst
+ * already could see a burst half counted); they stay monotonic, and once
+ * the burst is flushed every counter is exact and every conservation law
+ * holds, as before. path_rcv() and path_peer() flush their own tally, so
+ * per-frame callers (tests, kdiffpath) see every counter at once.
+ */
+struct path_tally {
+	uint64_t in_octets;		/**< IpExt InOctets */
+	uint32_t in_receives;		/**< Ip InReceives */
+	uint32_t in_delivers;		/**< Ip InDelivers */
+	uint32_t ecn[4];		/**< IpExt InNoECTPkts + (tos & 3) */
+	uint32_t udp_delivered[2];	/**< Udp, UdpLite InDatagrams */
+	uint32_t peer_hits;		/**< Peer Hits (Lookups, Gets, Puts) */
+	uint32_t peer_misses;		/**< Peer Misses (Lookups) */
+};
+
+/** An empty tally. */
+static inline void path_tally_init(struct path_tally *t);
+
+/** Add tally t to mib and empty it. Single writer (mib's owner). */
+static inline void path_tally_flush(struct path_tally *t,
+				    struct mib_block *mib);
+
+/**
  * L2: parse the Ethernet header and its 802.1Q / 802.1ad tags as
  * __netif_receive_skb_core does with no VLAN device but one: VID-0 (priority)
  * tags are stripped wherever they are, the first tag with another VID is
  * received as if a VLAN device existed, a second one makes the frame
  * PACKET_OTHERHOST. Classifies the destination MAC against c->mac. Counts
  * RxRunts, RxVlan (frames with any tag), RxBroadcast and RxMulticast
- * (informational, not terminal).
+ * (informational, not terminal). Inline (path_inline.h).
  */
-void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
-	     struct path_l2 *l2, struct mib_block *mib);
+static inline void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
+			   struct path_l2 *l2, struct mib_block *mib);
 
 /**
  * Everything after the ingress hook: RxNotIp, RxOtherHost, or ip_rcv and the
  * rest of the path. Moves exactly one terminal counter (plus informational
  * ones such as InReceives, InOctets, ECN, Mcast/Bcast, csum subsets).
+ * Inline (path_inline.h): path_rcv_tally() and path_tally_flush().
  *
  * @return the flat MIB index of the terminal counter moved, e.g.
  *         MIB_F(UDP, INDATAGRAMS) for a delivered datagram.
  */
-unsigned int path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-		      const struct path_l2 *l2, struct mib_block *mib);
+static inline unsigned int path_rcv(const struct path_conf *c,
+				    const struct rte_mbuf *m,
+				    const struct path_l2 *l2,
+				    struct mib_block *mib);
+
+/**
+ * path_rcv() for a worker's burst: the tallied counters (struct path_tally)
+ * are added to t, the others move in mib as in path_rcv(). The terminal it
+ * returns has moved once t is flushed.
+ */
+static inline unsigned int path_rcv_tally(const struct path_conf *c,
+					  const struct rte_mbuf *m,
+					  const struct path_l2 *l2,
+					  struct mib_block *mib,
+					  struct path_tally *t);
 
 /**
  * True if outcome (a path_rcv() return) is a delivery to a listener: its row
@@ -168,13 +223,23 @@ path_outcome_delivered(unsigned int outcome)
  * The inetpeer-like stage (--peer on), for a packet path_rcv() delivered:
  * look its source address up in t, take and drop a reference, touch the
  * last-use time with now. Moves the Peer counters. Thread-safe: any number
- * of workers on the same table (see peer.h).
+ * of workers on the same table (see peer.h). Inline (path_inline.h).
  */
-void path_peer(const struct peer_table *t, const struct rte_mbuf *m,
-	       const struct path_l2 *l2, uint64_t now, struct mib_block *mib);
+static inline void path_peer(const struct peer_table *t,
+			     const struct rte_mbuf *m,
+			     const struct path_l2 *l2, uint64_t now,
+			     struct mib_block *mib);
+
+/** path_peer() for a worker's burst: the Peer counters go to tally t. */
+static inline void path_peer_tally(const struct peer_table *pt,
+				   const struct rte_mbuf *m,
+				   const struct path_l2 *l2, uint64_t now,
+				   struct path_tally *t);
 
 #ifdef __cplusplus
 }
 #endif
+
+#include "path_inline.h"
 
 #endif /* PKTPATH_PATH_H */

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* struct path_conf first, outside the guard: path.h includes the inline
+ * stages (path_inline.h), which include this header and need its
+ * functions defined whichever of path.h and this header comes first. */
+#include "path.h"
+
 #ifndef PKTPATH_PATH_CSUM_H
 #define PKTPATH_PATH_CSUM_H
 
@@ -54,11 +59,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
-
-#include "path.h"
 
 /** The device verified the IPv4 header checksum and --rx-csum hw trusts it. */
 static inline bool
@@ -79,6 +83,37 @@ path_csum_l4_trusted(const struct path_conf *c, const struct rte_mbuf *m)
 
 	return c->csum_hw && (f == RTE_MBUF_F_RX_L4_CKSUM_GOOD ||
 			      f == RTE_MBUF_F_RX_L4_CKSUM_NONE);
+}
+
+/**
+ * The one's complement sum of an IPv4 header of hl bytes (hl a multiple of
+ * 4, 20..60), folded as rte_raw_cksum() folds it and equal to it: 0xffff
+ * when the header checksum is right (ip_fast_csum() == 0 in Linux). Sums
+ * 32-bit words into 64 bits, as Linux's ip_fast_csum does, where
+ * rte_raw_cksum() adds one 16-bit word at a time: the end-around carry
+ * makes the folded sum the same whatever the word size.
+ */
+static inline uint16_t
+path_csum_ip_hdr(const void *iph, uint32_t hl)
+{
+	const uint8_t *p = iph;
+	uint64_t sum = 0;
+	uint32_t i, w[5];
+
+	if (likely(hl == 20)) {		/* no options: unrolled */
+		memcpy(w, p, sizeof(w));
+		sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	} else {
+		for (i = 0; i < hl; i += 4) {
+			memcpy(w, p + i, sizeof(w[0]));
+			sum += w[0];
+		}
+	}
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
 }
 
 /**

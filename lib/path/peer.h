@@ -169,14 +169,51 @@ const char *peer_layout_name(enum peer_layout l);
 int peer_layout_parse(const char *s, enum peer_layout *out);
 
 /**
- * The fast path: look addr up; if found, take a reference (atomic
- * increment), set its last-use time to now, drop the reference (atomic
- * decrement with release semantics). Moves the Peer MIB counters of the
- * caller's block: Lookups always, then Misses, or Hits + Gets + Puts.
+ * The fast path, counting nothing: look addr up; if found, take a reference
+ * (atomic increment), set its last-use time to now, drop the reference
+ * (atomic decrement with release semantics). For a caller that tallies the
+ * Peer counters itself (the workers, per burst: path.h, struct path_tally):
+ * a lookup is a hit (Hits, Gets, Puts) or a miss (Misses), and Lookups.
  *
  * @param t     the table (read-only after set-up)
  * @param addr  IPv4 address, host byte order (0 always misses)
  * @param now   the caller's TSC (read once per burst on the path)
+ * @return true on a hit.
+ * Thread-safe: any number of lcores.
+ */
+static inline bool
+peer_lookup_get_put_raw(const struct peer_table *t, uint32_t addr, uint64_t now)
+{
+	uint32_t i = (uint32_t)(addr * PEER_HASH_MUL) >> t->hash_shift;
+	struct peer_entry *e;
+
+	for (;;) {
+		uint32_t k = *(const uint32_t *)(t->keys +
+						 (size_t)i * t->key_stride);
+
+		if (k == 0)
+			return false;
+		if (k == addr)
+			break;
+		i = (i + 1) & t->mask;
+	}
+	e = (struct peer_entry *)(t->hot + (size_t)i * t->hot_stride);
+	/* get: relaxed, as Linux's refcount_inc(): taking a reference orders
+	 * nothing by itself. */
+	__atomic_fetch_add(&e->refcnt, 1, __ATOMIC_RELAXED);
+	/* touch: a relaxed store so a concurrent reader never sees a torn
+	 * 64-bit time; concurrent users race, the last one wins. */
+	__atomic_store_n(&e->dtime, now, __ATOMIC_RELAXED);
+	/* put: release, so that our use of the entry (the dtime store) is
+	 * ordered before the reference is seen dropped. */
+	__atomic_fetch_sub(&e->refcnt, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/**
+ * peer_lookup_get_put_raw(), moving the Peer MIB counters of the caller's
+ * block: Lookups always, then Misses, or Hits + Gets + Puts.
+ *
  * @param mib   the calling lcore's own MIB block
  * @return true on a hit.
  * Thread-safe: any number of lcores, each with its own mib block.
@@ -185,34 +222,15 @@ static inline bool
 peer_lookup_get_put(const struct peer_table *t, uint32_t addr, uint64_t now,
 		    struct mib_block *mib)
 {
-	uint32_t i = (uint32_t)(addr * PEER_HASH_MUL) >> t->hash_shift;
-	struct peer_entry *e;
+	bool hit = peer_lookup_get_put_raw(t, addr, now);
 
 	mib_inc(mib, MIB_F(PEER, LOOKUPS));
-	for (;;) {
-		uint32_t k = *(const uint32_t *)(t->keys +
-						 (size_t)i * t->key_stride);
-
-		if (k == 0) {
-			mib_inc(mib, MIB_F(PEER, MISSES));
-			return false;
-		}
-		if (k == addr)
-			break;
-		i = (i + 1) & t->mask;
+	if (!hit) {
+		mib_inc(mib, MIB_F(PEER, MISSES));
+		return false;
 	}
 	mib_inc(mib, MIB_F(PEER, HITS));
-	e = (struct peer_entry *)(t->hot + (size_t)i * t->hot_stride);
-	/* get: relaxed, as Linux's refcount_inc(): taking a reference orders
-	 * nothing by itself. */
-	__atomic_fetch_add(&e->refcnt, 1, __ATOMIC_RELAXED);
 	mib_inc(mib, MIB_F(PEER, GETS));
-	/* touch: a relaxed store so a concurrent reader never sees a torn
-	 * 64-bit time; concurrent users race, the last one wins. */
-	__atomic_store_n(&e->dtime, now, __ATOMIC_RELAXED);
-	/* put: release, so that our use of the entry (the dtime store) is
-	 * ordered before the reference is seen dropped. */
-	__atomic_fetch_sub(&e->refcnt, 1, __ATOMIC_RELEASE);
 	mib_inc(mib, MIB_F(PEER, PUTS));
 	return true;
 }

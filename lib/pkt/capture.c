@@ -5,6 +5,7 @@
  * by a control thread with pcap_dump.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -23,6 +24,12 @@ const char *const pkt_capture_what_names[] = {
 	[PKT_CAPTURE_DROPS] = "drops", [PKT_CAPTURE_MARKED] = "marked",
 	[PKT_CAPTURE_ALL] = "all" };
 static_assert(RTE_DIM(pkt_capture_what_names) == PKT_CAPTURE_MAX, "capture names");
+/* The writer's fields off the workers' line (pkt.h, struct pkt_capture). */
+static_assert(offsetof(struct pkt_capture, written) / RTE_CACHE_LINE_SIZE !=
+	      offsetof(struct pkt_capture, taken) / RTE_CACHE_LINE_SIZE &&
+	      offsetof(struct pkt_capture, stop) / RTE_CACHE_LINE_SIZE !=
+	      offsetof(struct pkt_capture, snaplen) / RTE_CACHE_LINE_SIZE,
+	      "capture: writer fields on the workers' line");
 
 const char *
 pkt_capture_what_name(enum pkt_capture_what w)

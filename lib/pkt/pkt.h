@@ -346,13 +346,20 @@ struct pkt_capture_lane {
 	void *mem;
 } __rte_cache_aligned;
 
+/**
+ * A capture. The first cache line is the workers': what they read per
+ * captured packet, set up once, and taken, which they all add to when a
+ * maximum is set. The writer thread's fields start a line of their own,
+ * so that its updates (written, once per drained burst) never invalidate
+ * the line the workers read; the lanes follow, a line each.
+ */
 struct pkt_capture {
 	uint64_t max;			/**< capture at most this many (0: no limit) */
 	uint64_t taken;			/**< atomic: slots claimed, all workers */
 	uint32_t snaplen;
 	unsigned int n_lanes;
 	/* writer side */
-	void *pcap;			/**< pcap_t (dead) */
+	void *pcap __rte_cache_aligned;	/**< pcap_t (dead) */
 	void *dumper;			/**< pcap_dumper_t */
 	uint64_t written;
 	uint64_t tsc0;
