@@ -897,20 +897,20 @@ test_tally_burst(void **state)
 	tb = mib_set_block(set, 1);
 	path_tally_init(&tally);
 	while (i < n) {
-		unsigned int burst = 1 + (unsigned int)(__path_rand() % 32);
+		unsigned int burst = 1 + (unsigned int)(test_rand(&rng_state) % 32);
 
 		for (k = 0; k < burst && i < n; k++, i++) {
-			const struct fspec *sp = &seeds[__path_rand() % RTE_DIM(seeds)];
+			const struct fspec *sp = &seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
 			uint16_t len = __build(sp, frame);
 			struct rte_mbuf m;
 			struct path_l2 l2p, l2t;
 			unsigned int op, ot;
 
-			if (__path_rand() % 4 == 0)
-				frame[(unsigned int)(__path_rand() % 64)] ^=
-					(uint8_t)(1 + __path_rand() % 255);
-			if (__path_rand() % 8 == 0)
-				len = (uint16_t)(__path_rand() % (len + 1u));
+			if (test_rand(&rng_state) % 4 == 0)
+				frame[(unsigned int)(test_rand(&rng_state) % 64)] ^=
+					(uint8_t)(1 + test_rand(&rng_state) % 255);
+			if (test_rand(&rng_state) % 8 == 0)
+				len = (uint16_t)(test_rand(&rng_state) % (len + 1u));
 			__mbuf(&m, frame, len);
 			path_l2(&conf, &m, &l2p, &pb);
 			op = path_rcv(&conf, &m, &l2p, &pb);
