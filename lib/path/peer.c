@@ -11,6 +11,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "base.h"
 #include "peer.h"
 
 /* Split layout: each slot's hot fields alone on a cache line. */
@@ -38,14 +39,12 @@ peer_layout_name(enum peer_layout l)
 int
 peer_layout_parse(const char *s, enum peer_layout *out)
 {
-	unsigned int i;
+	int i = base_name_index(peer_layout_names, PEER_LAYOUT_MAX, s);
 
-	for (i = 0; s != NULL && i < PEER_LAYOUT_MAX; i++)
-		if (strcmp(s, peer_layout_names[i]) == 0) {
-			*out = (enum peer_layout)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum peer_layout)i;
+	return 0;
 }
 
 static void *

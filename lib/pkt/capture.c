@@ -18,6 +18,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "base.h"
 #include "pkt.h"
 
 const char *const pkt_capture_what_names[] = {
@@ -40,14 +41,12 @@ pkt_capture_what_name(enum pkt_capture_what w)
 int
 pkt_capture_what_parse(const char *s, enum pkt_capture_what *out)
 {
-	unsigned int i;
+	int i = base_name_index(pkt_capture_what_names, PKT_CAPTURE_MAX, s);
 
-	for (i = 0; s != NULL && i < PKT_CAPTURE_MAX; i++)
-		if (strcmp(s, pkt_capture_what_names[i]) == 0) {
-			*out = (enum pkt_capture_what)i;
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum pkt_capture_what)i;
+	return 0;
 }
 
 struct pkt_capture *
