@@ -58,7 +58,17 @@ cp "$R/drop-udp-9.rules" "$TMP/live.rules"
 	--quiet --json "$TMP/live.json" > "$TMP/live.out" 2>&1 &
 pid=$!
 sleep 2
-for i in 1 2 3 4 5 6 7 8; do kill -USR1 $pid; sleep 0.15; done
+# Each flip is logged ("ingress mode NAME"); the next SIGUSR1 waits for it,
+# since signals sent while the control loop is held (a grace period under the
+# lock, on a loaded machine) merge into one flip, as pending signals do.
+for i in 1 2 3 4 5 6 7 8; do
+	n=$(grep -c "ingress mode " "$TMP/live.out" || true)
+	kill -USR1 $pid
+	for k in $(seq 300); do
+		[ "$(grep -c "ingress mode " "$TMP/live.out" || true)" -gt "$n" ] && break
+		sleep 0.1
+	done
+done
 echo "prio x action drop" > "$TMP/live.rules"
 kill -HUP $pid
 # Until the reload is refused (a flip under the lock can hold the control
