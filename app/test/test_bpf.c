@@ -25,7 +25,10 @@
  *    write, loop, shift, size, verifier reason, timeout, signal), the
  *    JIT-form rewrites and their fallback.
  *  - engines: names and descriptions.
- * (dpdk_faults, obj_refusals and engines are in test_bpf_cases.c.)
+ *  - work_generated: the verifier-work estimate against a brute-force walk
+ *    of every path, on programs of any code bytes.
+ * (dpdk_faults, obj_refusals, engines and work_generated are in
+ * test_bpf_cases.c.)
  *
  * PKTPATH_BPF_SEED (default 12), PKTPATH_BPF_EXPRS (default 2500, 800 in
  * the sanitized build) and PKTPATH_BPF_PROGS (default 1500, 500) choose the
@@ -645,6 +648,7 @@ main(void)
 		cmocka_unit_test(test_engines),
 		cmocka_unit_test(test_dpdk_faults),
 		cmocka_unit_test(test_obj_refusals),
+		cmocka_unit_test(test_work_generated),
 		cmocka_unit_test(test_generated_pcap),
 		cmocka_unit_test(test_generated_ebpf),
 	};

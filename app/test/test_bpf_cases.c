@@ -535,3 +535,99 @@ test_engines(void **state)
 	assert_int_equal(ingress_bpf_engine_of(NULL), -EINVAL);
 }
 
+
+/*
+ * __bpf_work against a brute-force reference on generated programs whose
+ * codes are any of the 256 bytes (a jump-class byte with an exit or call
+ * operator and the X bit, 0x9d, is what once sent __bpf_work's own idea of
+ * a jump past the end of its arrays) and whose offsets reach just outside
+ * the program. The reference reads the ISA, not pktpath's code: only a
+ * BPF_JMP-class code whose operator is neither call nor exit jumps (to
+ * i + off + 1; ja has no fall-through), exit (0x95 exactly) ends a path,
+ * lddw takes two slots; it walks every path, adding its length, and
+ * answers UINT64_MAX / 4 for a loop or a step out of the program.
+ */
+#define WORK_SAT (UINT64_MAX / 4)
+
+/* The paths from i to an exit, and the sum of their lengths (counted from
+ * i): every path enumerated, none remembered. -1 for a loop or a step out. */
+static int
+ref_walk(const struct ebpf_insn *p, uint32_t n, uint32_t i, uint32_t depth,
+	 uint64_t *paths, uint64_t *work)
+{
+	uint8_t c = p[i].code;
+	int64_t t[2];
+	int nt = 0, k;
+
+	*paths = 0;
+	*work = 0;
+	if (depth > n)
+		return -1;		/* longer than the program: a loop */
+	if (c == 0x95) {
+		*paths = 1;
+		*work = 1;
+		return 0;
+	}
+	if ((c & 0x07) == 0x05 && (c & 0xf0) != 0x80 && (c & 0xf0) != 0x90) {
+		t[nt++] = (int64_t)i + p[i].off + 1;
+		if ((c & 0xf0) != 0x00 && t[0] != i + 1)
+			t[nt++] = i + 1;
+	} else {
+		t[nt++] = c == 0x18 ? i + 2 : i + 1;
+	}
+	for (k = 0; k < nt; k++) {
+		uint64_t sp, sw;
+
+		if (t[k] < 0 || t[k] >= n ||
+		    ref_walk(p, n, (uint32_t)t[k], depth + 1, &sp, &sw) != 0)
+			return -1;
+		/* each of the sp paths through t[k] is one longer from i */
+		*paths += sp;
+		*work += sw + sp;
+	}
+	return 0;
+}
+
+static uint64_t
+ref_work(const struct ebpf_insn *p, uint32_t n)
+{
+	uint64_t paths, work;
+
+	return ref_walk(p, n, 0, 0, &paths, &work) == 0 ? work : WORK_SAT;
+}
+
+void
+test_work_generated(void **state)
+{
+	struct gen_rng r = { .s = 20261201 };
+	struct ebpf_insn p[12];
+	uint32_t round, n, i;
+
+	(void)state;
+	for (round = 0; round < 200000; round++) {
+		n = 1 + gen_below(&r, RTE_DIM(p));
+		for (i = 0; i < n; i++) {
+			/* Half the codes any byte, half from the jump/exit/lddw
+			 * codes that shape the control flow. */
+			static const uint8_t flow[] = { 0x05, 0x15, 0x1d, 0x25, 0x85,
+				0x8d, 0x95, 0x9d, 0xb7, 0x18, 0xa5, 0xdd };
+
+			p[i] = (struct ebpf_insn){
+				.code = gen_pct(&r, 50) ? (uint8_t)gen_below(&r, 256) :
+					flow[gen_below(&r, RTE_DIM(flow))],
+				.off = (int16_t)((int32_t)gen_below(&r, n + 5) -
+						 (int32_t)n - 2 + (int32_t)gen_below(&r, n + 1)),
+			};
+		}
+		if (gen_pct(&r, 70))
+			p[n - 1].code = 0x95;
+		if (__bpf_work(p, n) != ref_work(p, n)) {
+			fprintf(stderr, "round %u: __bpf_work %" PRIu64 ", reference %"
+				PRIu64 "\n", round, __bpf_work(p, n), ref_work(p, n));
+			for (i = 0; i < n; i++)
+				fprintf(stderr, "  %u: code 0x%02x off %d\n", i,
+					p[i].code, p[i].off);
+			fail();
+		}
+	}
+}

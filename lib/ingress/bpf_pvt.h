@@ -221,6 +221,16 @@ uint64_t __bpf_work(const struct ebpf_insn *ins, uint32_t n);
 /* ---- the bpf kind's checks (bpfcheck.c) ---- */
 
 /*
+ * The successors of instruction i (at most 2, in s): the only definition of
+ * the control flow that the checks, the topological order and __bpf_work
+ * use. An exit has none; only a jump-class code other than call and exit
+ * (whatever its source bit) jumps. @return their number; -1 if one lies
+ * outside the program (a jump out, a fall off the end, a 16-byte load
+ * cut by the end).
+ */
+int __bpf_succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2]);
+
+/*
  * The instructions reachable from the first, in a topological order of the
  * control flow (order: n entries, *norder used). @return 0; -ELOOP with
  * the jump *from -> *to that closes a cycle; -EINVAL if instruction *from

@@ -51,10 +51,8 @@ size_name(uint8_t code)
 	}
 }
 
-/* Successors of instruction i (at most 2); -1 if it jumps or falls out of
- * the program. */
-static int
-succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2])
+int
+__bpf_succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2])
 {
 	const struct ebpf_insn *p = &ins[i];
 	int k = 0;
@@ -97,7 +95,7 @@ __bpf_topo(const struct ebpf_insn *ins, uint32_t n, uint32_t *order,
 	while (sp > 0 && rc == 0) {
 		uint32_t i = stk[sp - 1];
 
-		ns = succ(ins, n, i, s);
+		ns = __bpf_succ(ins, n, i, s);
 		if (ns < 0) {
 			*from = i;
 			rc = -EINVAL;
@@ -232,7 +230,7 @@ __bpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whyle
 			goto out;
 		}
 		out = stack_after(p, st[i]);
-		ns = succ(ins, n, i, s);
+		ns = __bpf_succ(ins, n, i, s);
 		for (j = 0; j < ns; j++) {
 			st[s[j]] = seen[s[j]] ? (uint16_t)(st[s[j]] & out) : out;
 			seen[s[j]] = 1;

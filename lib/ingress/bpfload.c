@@ -75,20 +75,13 @@ __bpf_work(const struct ebpf_insn *ins, uint32_t n)
 	/* Reverse topological order: successors first. The number of paths
 	 * from i, and the sum of their lengths. */
 	for (k = norder; k-- > 0;) {
-		uint32_t i = order[k], s[2], ns = 0, j;
-		const struct ebpf_insn *p = &ins[i];
+		uint32_t i = order[k], s[2], j;
+		int ns = __bpf_succ(ins, n, i, s);
 
-		if (p->code != (BPF_JMP | EBPF_EXIT)) {
-			if (BPF_CLASS(p->code) == BPF_JMP && BPF_OP(p->code) != EBPF_CALL) {
-				s[ns++] = (uint32_t)((int64_t)i + p->off + 1);
-				if (BPF_OP(p->code) != BPF_JA && s[0] != i + 1)
-					s[ns++] = i + 1;
-			} else {
-				s[ns++] = p->code == (BPF_LD | BPF_IMM | EBPF_DW) ? i + 2 : i + 1;
-			}
-		}
+		if (ns < 0)	/* __bpf_topo refused such a program */
+			goto out;
 		paths[i] = ns == 0;
-		for (j = 0; j < ns; j++) {
+		for (j = 0; j < (uint32_t)ns; j++) {
 			paths[i] = sat_add(paths[i], paths[s[j]]);
 			work[i] = sat_add(work[i], work[s[j]]);
 		}
