@@ -54,6 +54,9 @@ struct app_worker {
 	struct pkt_capture *cap;	/* NULL: no capture */
 	enum pkt_capture_what cap_what;
 	const struct peer_table *peers;	/* NULL: no peer stage */
+	/* The instrumented loop variants run when either is set. */
+	bool stage_cycles;		/* --stage-cycles */
+	bool perf_detail;		/* --perf-detail */
 } __rte_cache_aligned;
 
 struct app_port {

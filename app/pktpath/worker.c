@@ -115,7 +115,8 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
  */
 static __rte_always_inline void
 __loop(struct app_worker *w, const bool gen, const bool full,
-       const bool prefetch, const bool hook, const bool peer, const bool cap)
+       const bool prefetch, const bool hook, const bool peer, const bool cap,
+       const bool instr)
 {
 	struct rte_mbuf *pkts[APP_MAX_BURST];
 	struct path_l2 l2[APP_MAX_BURST];
@@ -247,30 +248,41 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 
 typedef void (*loop_fn)(struct app_worker *w);
 
-/* Every variant: loop_<source>_rxonly, and loop_<source>_full_PHEC, four
- * digits 0 or 1 for prefetch, the ingress hook, the peer stage and
- * capture, in a table indexed [gen][prefetch][hook][peer][capture]. */
-#define VARIANT(name, g, f, p, h, pe, ca) \
-	static void name(struct app_worker *w) { __loop(w, g, f, p, h, pe, ca); }
+/* Every variant: loop_<source>_rxonly_I, and loop_<source>_full_PHECI,
+ * five digits 0 or 1 for prefetch, the ingress hook, the peer stage,
+ * capture and the instrumentation (I: --stage-cycles or --perf-detail,
+ * which the instrumented variants then test at run time, so that the
+ * default loops carry none of it), in tables indexed [gen][instr] and
+ * [gen][prefetch][hook][peer][capture][instr]. */
+#define VARIANT(name, g, f, p, h, pe, ca, in) \
+	static void name(struct app_worker *w) { __loop(w, g, f, p, h, pe, ca, in); }
+#define VARIANTS_IN(src, g, p, h, pe, ca) \
+	VARIANT(loop_##src##_full_##p##h##pe##ca##0, g, true, p, h, pe, ca, false) \
+	VARIANT(loop_##src##_full_##p##h##pe##ca##1, g, true, p, h, pe, ca, true)
 #define VARIANTS_CA(src, g, p, h, pe) \
-	VARIANT(loop_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
-	VARIANT(loop_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
+	VARIANTS_IN(src, g, p, h, pe, 0) VARIANTS_IN(src, g, p, h, pe, 1)
 #define VARIANTS_PE(src, g, p, h) \
 	VARIANTS_CA(src, g, p, h, 0) VARIANTS_CA(src, g, p, h, 1)
 #define VARIANTS_IG(src, g, p) \
 	VARIANTS_PE(src, g, p, 0) VARIANTS_PE(src, g, p, 1)
 #define VARIANTS(src, g) \
-	VARIANT(loop_##src##_rxonly, g, false, false, false, false, false) \
+	VARIANT(loop_##src##_rxonly_0, g, false, false, false, false, false, false) \
+	VARIANT(loop_##src##_rxonly_1, g, false, false, false, false, false, true) \
 	VARIANTS_IG(src, g, 0) VARIANTS_IG(src, g, 1)
 VARIANTS(gen, true)
 VARIANTS(port, false)
 
-#define ROW_CA(src, p, h, pe) \
-	{ loop_##src##_full_##p##h##pe##0, loop_##src##_full_##p##h##pe##1 }
+#define ROW_IN(src, p, h, pe, ca) \
+	{ loop_##src##_full_##p##h##pe##ca##0, loop_##src##_full_##p##h##pe##ca##1 }
+#define ROW_CA(src, p, h, pe) { ROW_IN(src, p, h, pe, 0), ROW_IN(src, p, h, pe, 1) }
 #define ROW_PE(src, p, h) { ROW_CA(src, p, h, 0), ROW_CA(src, p, h, 1) }
 #define ROW_IG(src, p) { ROW_PE(src, p, 0), ROW_PE(src, p, 1) }
 #define TABLE(src) { ROW_IG(src, 0), ROW_IG(src, 1) }
-static const loop_fn loops_full[2][2][2][2][2] = { TABLE(port), TABLE(gen) };
+static const loop_fn loops_full[2][2][2][2][2][2] = { TABLE(port), TABLE(gen) };
+static const loop_fn loops_rxonly[2][2] = {
+	{ loop_port_rxonly_0, loop_port_rxonly_1 },
+	{ loop_gen_rxonly_0, loop_gen_rxonly_1 },
+};
 
 int
 app_worker_main(void *arg)
@@ -278,16 +290,17 @@ app_worker_main(void *arg)
 	struct app_worker *w = arg;
 	bool gen = w->source == APP_SRC_GEN;
 	bool hook = w->ig != NULL && w->full;
+	bool instr = w->stage_cycles || w->perf_detail;
 
 	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
 		gen ? "gen" : "port", hook ? ", ingress hook" : "");
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
 	if (!w->full)
-		gen ? loop_gen_rxonly(w) : loop_port_rxonly(w);
+		loops_rxonly[gen][instr](w);
 	else
 		loops_full[gen][w->prefetch][hook][w->peers != NULL]
-			[w->cap != NULL](w);
+			[w->cap != NULL][instr](w);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
 	if (hook)
 		ingress_worker_stop(w->ig, w->idx);
