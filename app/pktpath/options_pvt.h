@@ -68,6 +68,12 @@ const struct app_opt *__opt_find(const char *name);
 int __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	      char *err);
 
+/* The k-th word an APP_OPT_FN option takes instead of its form: an
+ * alternative of d->arg of lowercase letters only (auto in "auto|SECONDS",
+ * none, off), into w (len bytes); false after the last. A refusal of such
+ * an option names the ones its own reason does not (__opt_set). */
+bool __opt_arg_word(const struct app_opt *d, unsigned int k, char *w, size_t len);
+
 /* The text of d's argument: d->arg, or the type's ("a|b|c", "on|off", "N"). */
 const char *__opt_arg(const struct app_opt *d, char *buf, size_t len);
 

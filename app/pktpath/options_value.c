@@ -176,6 +176,48 @@ __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x)
 	}
 }
 
+/* A word the value may be instead of its form (auto, none, off in
+ * "auto|SECONDS", "P[-Q],...|none"): an alternative of d->arg made of
+ * lowercase letters only. The k-th one into w; false when there is none. */
+bool
+__opt_arg_word(const struct app_opt *d, unsigned int k, char *w, size_t len)
+{
+	const char *a = d->type == APP_OPT_FN ? d->arg : NULL;
+
+	while (a != NULL && *a != '\0') {
+		size_t n = strcspn(a, "|"), j;
+		bool word = n > 0 && n < len;
+
+		for (j = 0; word && j < n; j++)
+			word = a[j] >= 'a' && a[j] <= 'z';
+		if (word && k-- == 0) {
+			memcpy(w, a, n);
+			w[n] = '\0';
+			return true;
+		}
+		a += n + (a[n] == '|');
+	}
+	return false;
+}
+
+/* A set() that refused a value names the words it also takes, so that
+ * "--warmup auto2" does not hide that auto exists. */
+static void
+__opt_name_words(const struct app_opt *d, char *err)
+{
+	char w[32];
+	unsigned int k, said = 0;
+	size_t l;
+
+	for (k = 0; __opt_arg_word(d, k, w, sizeof(w)); k++) {
+		if (strstr(err, w) != NULL)
+			continue;
+		l = strlen(err);
+		snprintf(err + l, ERR_LEN - l, "%s'%s'", said++ ? ", " :
+			 "; also accepted: ", w);
+	}
+}
+
 int
 __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	  char *err)
@@ -224,7 +266,10 @@ __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	case APP_OPT_PATH:
 		return __opt_path(v, field, err);
 	case APP_OPT_FN:
-		return d->set(o, v, err);
+		if (d->set(o, v, err) == 0)
+			return 0;
+		__opt_name_words(d, err);
+		return -1;
 	default:
 		snprintf(err, ERR_LEN, "not a setting");
 		return -1;

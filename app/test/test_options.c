@@ -275,6 +275,48 @@ test_table(void **state)
 	assert_true(__opt_find("config")->no_ini);
 }
 
+/* Every option that takes a word instead of its form (auto, none, off...)
+ * names it when it refuses a value that is almost that word. */
+static void
+test_words_named(void **state)
+{
+	unsigned int i, k, n = 0;
+
+	(void)state;
+	for (i = 0; i < app_n_opts; i++) {
+		const struct app_opt *d = &app_opts[i];
+		char w[32], bad[40], err[APP_OPT_ERR_LEN];
+		struct app_options o;
+
+		for (k = 0; __opt_arg_word(d, k, w, sizeof(w)); k++, n++) {
+			const char *tweak[] = { "%s2", "x%s", "%.1s" };
+			unsigned int t;
+
+			for (t = 0; t < RTE_DIM(tweak); t++) {
+				snprintf(bad, sizeof(bad), tweak[t], w);
+				app_options_default(&o);
+				err[0] = '\0';
+				if (__opt_set(d, &o, bad, err) == 0)
+					continue;	/* a value of its form */
+				if (strstr(err, w) == NULL)
+					fail_msg("--%s %s: '%s' does not name %s", d->name,
+						 bad, err, w);
+			}
+			app_options_default(&o);
+			assert_int_equal(__opt_set(d, &o, w, err), 0);
+		}
+	}
+	assert_true(n >= 4);	/* auto, none twice, off at least */
+	{
+		char w[32];
+
+		assert_false(__opt_arg_word(__opt_find("src"), 0, w, sizeof(w)));
+		assert_true(__opt_arg_word(__opt_find("filter-action"), 1, w, sizeof(w)));
+		assert_string_equal(w, "pass");
+		assert_false(__opt_arg_word(__opt_find("filter-action"), 2, w, sizeof(w)));
+	}
+}
+
 /* The choices are the libraries' own name tables, not copies. */
 static void
 test_enum_tables(void **state)
@@ -517,6 +559,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_enum_tables),
+		cmocka_unit_test(test_words_named),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_words),

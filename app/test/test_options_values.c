@@ -40,8 +40,10 @@ test_numbers(void **state)
 	assert_true(o.warmup_s == -1);
 	OK("--warmup", "2.5");
 	assert_true(o.warmup_s == 2.5);
-	BAD("pktpath: --warmup: '-1' is out of range 0..3600", "--warmup", "-1");
-	BAD("pktpath: --warmup: 'Auto' is not a number", "--warmup", "Auto");
+	BAD("pktpath: --warmup: '-1' is out of range 0..3600; also accepted: 'auto'",
+	    "--warmup", "-1");
+	BAD("pktpath: --warmup: 'Auto' is not a number; also accepted: 'auto'",
+	    "--warmup", "Auto");
 	OK("--duration", "010");
 	assert_true(o.duration_s == 10);
 	BAD("pktpath: --duration: '0x1' is not a decimal number (hexadecimal is not "
@@ -148,8 +150,8 @@ test_words(void **state)
 	assert_string_equal(o.http, "");
 	OK("--http", "[::1]:0");
 	assert_string_equal(o.http, "[::1]:0");
-	BAD("pktpath: --http: expected ADDR:PORT (127.0.0.1:9120 or [::1]:9120)",
-	    "--http", "nonsense");
+	BAD("pktpath: --http: expected ADDR:PORT (127.0.0.1:9120 or [::1]:9120); also "
+	    "accepted: 'off'", "--http", "nonsense");
 }
 
 void
@@ -216,9 +218,9 @@ test_addresses(void **state)
 	assert_int_equal(o.n_udplite_ports, 1);
 	assert_int_equal(o.udplite_ports[0][1], 6);
 	BAD("pktpath: --udp-ports: '9,,10' has an empty item (items are separated by "
-	    "single commas)", "--udp-ports", "9,,10");
-	BAD("pktpath: --udplite-ports: 'x' is not a port or range P-Q (decimal, 0..65535)",
-	    "--udplite-ports", "x");
+	    "single commas); also accepted: 'none'", "--udp-ports", "9,,10");
+	BAD("pktpath: --udplite-ports: 'x' is not a port or range P-Q (decimal, 0..65535); "
+	    "also accepted: 'none'", "--udplite-ports", "x");
 	{
 		char list[1024] = "", want[128];
 		unsigned int i;
@@ -226,8 +228,8 @@ test_addresses(void **state)
 		for (i = 0; i <= APP_MAX_PORT_RANGES; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
 				 i ? "," : "", i);
-		snprintf(want, sizeof(want), "pktpath: --udp-ports: more than %d port ranges",
-			 APP_MAX_PORT_RANGES);
+		snprintf(want, sizeof(want), "pktpath: --udp-ports: more than %d port ranges; "
+			 "also accepted: 'none'", APP_MAX_PORT_RANGES);
 		BAD(want, "--udp-ports", list);
 	}
 
