@@ -3,12 +3,24 @@ set -euo pipefail
 : "${PKTPATH:?PKTPATH must point to the pktpath binary}"
 TMP=$(mktemp -d)
 # PIDS: what a test starts in the background (PIDS+=("$!")); on exit each is
-# killed and TMP removed (lib_cleanup, the EXIT trap; a test with more to
-# undo calls it from its own).
+# killed, and so is every process the test started and left running (a
+# pktpath under timeout or in a pipeline a failing check cut short: the
+# whole tree under this shell), and TMP removed (lib_cleanup, the EXIT
+# trap; a test with more to undo calls it from its own).
 PIDS=()
+lib_descendants() { # lib_descendants PID: every process below PID, deepest first
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do
+		lib_descendants "$c"
+		echo "$c"
+	done
+}
 lib_cleanup() {
 	local p
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null || true; done
+	for p in $(lib_descendants $$); do
+		[ "$p" = "$BASHPID" ] || kill -9 "$p" 2> /dev/null || true
+	done
 	rm -rf "$TMP"
 }
 trap lib_cleanup EXIT
