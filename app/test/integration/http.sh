@@ -6,9 +6,8 @@
 # /pktpath/ command.
 . "$(dirname "$0")/lib.sh"
 
-"$PKTPATH" -- --help | grep -q -- '--http ' ||
-	{ echo "http: SKIP: this pktpath has no --http option"; exit 77; }
-command -v curl > /dev/null || { echo "http: SKIP: no curl"; exit 77; }
+# curl comes with scripts/setup.sh: without it the set-up failed.
+command -v curl > /dev/null || fail "no curl: run scripts/setup.sh"
 
 # start NAME ARGS...: run pktpath in the background until stopped, wait for
 # its "http: listening on URL" line; sets URL and PID.

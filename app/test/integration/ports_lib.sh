@@ -7,7 +7,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 for t in ip tcpdump tcpreplay curl; do
-	command -v $t >/dev/null 2>&1 || { echo "SKIP: $t not installed"; exit 77; }
+	command -v $t >/dev/null 2>&1 || { echo "FAIL: $t not installed: run scripts/setup.sh" >&2; exit 1; }
 done
 PORTS_PY="$(dirname "$0")/ports.py"
 TOK=$(printf '%04x' $(( ($$ ^ RANDOM) & 0xffff )))
