@@ -410,40 +410,64 @@ stats_put(struct stats *s, struct stats_snapshot *snap)
 	__snap_release(s, snap);
 }
 
+/* How many times stats_read() folds again when a clear keeps landing
+ * during its fold before it answers with the published snapshot instead. */
+#define READ_FOLD_TRIES 4
+
 struct stats_snapshot *
 stats_read(struct stats *s)
 {
 	struct stats_snapshot *p, *latest = stats_get(s);
-	uint64_t t0, t1;
+	uint64_t t0, t1, clears;
+	unsigned int b, i, tries;
 	double sec;
-	unsigned int b, i;
 
 	if (latest == NULL || !s->conf.fold_on_read)
 		return latest;
 	p = __snap_alloc(s);
 	if (p == NULL)
 		return latest;	/* out of memory: the snapshot's answer */
-	t0 = rte_rdtsc_precise();
-	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
-		      s->n_blocks);
-	t1 = rte_rdtsc_precise();
+	/*
+	 * The fold runs unlocked; the baseline is applied after it, under the
+	 * lock. A clear that installs its baseline in between took it from a
+	 * fold newer than this one, and raw - base would wrap: so the clear
+	 * count is noted before the fold, and the fold is done again if it
+	 * moved (the baseline only changes with it). After READ_FOLD_TRIES
+	 * such races in a row the published snapshot answers, which is always
+	 * consistent. The loop leaves with s->lock held.
+	 */
+	for (tries = 0;; tries++) {
+		pthread_mutex_lock(&s->lock);
+		clears = s->clears;
+		pthread_mutex_unlock(&s->lock);
+		t0 = rte_rdtsc_precise();
+		mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
+			      s->n_blocks);
+		t1 = rte_rdtsc_precise();
+		if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
+			pthread_mutex_lock(&s->fold_lock);
+			__stats_ports_sample(s, p);
+			pthread_mutex_unlock(&s->fold_lock);
+		}
+		pthread_mutex_lock(&s->lock);
+		if (s->clears == clears)
+			break;
+		pthread_mutex_unlock(&s->lock);
+		if (tries + 1 == READ_FOLD_TRIES) {
+			__snap_release(s, p);
+			return latest;
+		}
+	}
 	p->tsc = t1;
 	p->final = latest->final;
 	p->inflight_max = s->conf.inflight_max;
 	p->read_fold = true;
 	p->read_fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
-	if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
-		pthread_mutex_lock(&s->fold_lock);
-		__stats_ports_sample(s, p);
-		pthread_mutex_unlock(&s->fold_lock);
-	}
 	sec = p->read_fold_ns / 1e9;
 	for (i = 0; i < STATS_READ_BUCKETS - 1; i++)
 		if (sec <= stats_read_fold_bounds_s[i])
 			break;
-
-	pthread_mutex_lock(&s->lock);
 	s->read_ring[s->read_folds % STATS_FOLD_RING] = p->read_fold_ns;
 	s->read_folds++;
 	s->read_fold_s_sum += sec;
