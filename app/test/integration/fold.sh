@@ -57,12 +57,10 @@ echo "phantoms: ok"
 "$PKTPATH" $(eal rd) -- --http 127.0.0.1:0 --duration 0 --quiet --fold-on-read \
 	--mib-lcores 64 --json "$TMP/rd.json" > "$TMP/rd.txt" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-	url=$(sed -n 's|^http: listening on \(http://[^ ]*\)$|\1|p' "$TMP/rd.txt")
-	[ -n "$url" ] && break
-	sleep 0.1
-done
-[ -n "$url" ] || { kill "$pid"; cat "$TMP/rd.txt"; fail "no URL"; }
+PIDS+=("$pid")
+# (http_url: the file may not exist yet when the loop first looks)
+http_url rd "$TMP/rd.txt" "$pid"
+url=$URL
 for p in snmp netstat metrics stats.json; do
 	curl -sf -D "$TMP/h.txt" -o /dev/null "${url}$p"
 	grep -qiE '^X-Pktpath-Fold-Ns: [0-9]+' "$TMP/h.txt" || { cat "$TMP/h.txt"; kill "$pid"; fail "/$p: no fold header"; }
