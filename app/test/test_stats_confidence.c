@@ -28,18 +28,39 @@ static void
 test_t975(void **state)
 {
 	(void)state;
-	NEAR(stats_t975(1), 12.706205, 1e-6);
-	NEAR(stats_t975(2), 4.302653, 1e-6);
+	/* closed forms: df 1 is Cauchy, tan(pi (p - 1/2)); df 2 is
+	 * (2p - 1) / sqrt(2 p (1 - p)) */
+	NEAR(stats_t975(1), tan(M_PI * 0.475), 1e-9);
+	NEAR(stats_t975(2), 0.95 / sqrt(2 * 0.975 * 0.025), 1e-9);
+	/* the usual tables (6 digits) */
+	NEAR(stats_t975(3), 3.182446, 1e-6);
 	NEAR(stats_t975(10), 2.228139, 1e-6);
 	NEAR(stats_t975(30), 2.042272, 1e-6);
-	/* Cornish-Fisher beyond the table, against the tables' values */
-	NEAR(stats_t975(31), 2.039513, 1e-4);
-	NEAR(stats_t975(100), 1.983972, 1e-4);
+	NEAR(stats_t975(31), 2.039513, 1e-6);
+	NEAR(stats_t975(100), 1.983972, 1e-6);
 	NEAR(stats_t975(1e9), 1.959964, 1e-6);
-	/* between whole values: between them */
-	assert_true(stats_t975(2.5) < 4.302653 && stats_t975(2.5) > 3.182446);
+	NEAR(stats_t975(INFINITY), 1.959964, 1e-6);
+	/* fractional df (Welch's), by numerical integration of the density
+	 * (review, 2026-12-01): a 1/df interpolation gave 7.1038 and 3.6305 */
+	NEAR(stats_t975(1.5), 6.0167, 1e-3);
+	NEAR(stats_t975(2.5), 3.5747, 1e-3);
+	/* the tail it inverts: df 1, P(T > 1) = 1/4; symmetric */
+	NEAR(stats_t_upper(1, 1), 0.25, 1e-12);
+	NEAR(stats_t_upper(0, 7.3), 0.5, 1e-12);
+	NEAR(stats_t_upper(-2, 4) + stats_t_upper(2, 4), 1, 1e-12);
+	NEAR(stats_t_upper(stats_t975(5.37), 5.37), 0.025, 1e-12);
+	/* monotone in df */
+	{
+		double df, prev = INFINITY;
+
+		for (df = 1; df < 200; df += 0.125) {
+			assert_true(stats_t975(df) < prev);
+			prev = stats_t975(df);
+		}
+	}
 	assert_true(isnan(stats_t975(0.5)));
 	assert_true(isnan(stats_t975(NAN)));
+	assert_true(isnan(stats_t_upper(1, 0)));
 }
 
 static void

@@ -58,10 +58,14 @@ struct stats_ci {
 /** "paired-t", "welch", "none". */
 const char *stats_ci_method_name(enum stats_ci_method m);
 
-/** The 0.975 quantile of Student's t with df degrees of freedom (df >= 1;
- *  exact to 6 digits for whole df up to 30, Cornish-Fisher beyond, linear
- *  in 1/df between whole values). NaN for df < 1. */
+/** The 0.975 quantile of Student's t with df degrees of freedom, any real
+ *  df >= 1 (to ~1e-12: the inverse of stats_t_upper()); the normal
+ *  quantile for an infinite df; NaN for df < 1 or NaN. */
 double stats_t975(double df);
+
+/** P(T > t) for Student's t with df > 0 degrees of freedom (by the
+ *  regularized incomplete beta function); NaN for df <= 0 or t NaN. */
+double stats_t_upper(double t, double df);
 
 /**
  * Paired t-interval on d_i = a[i] - b[i], i < n. n >= 2, or
