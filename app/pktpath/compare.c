@@ -292,15 +292,17 @@ print_cis(const struct app *a, struct stats_ci ci[][2], const int ref[2],
 	for (i = 0; i < nm; i++) {
 		for (j = 0; j < 2; j++) {
 			const struct stats_ci *c = &ci[i][j];
-			char iv[48] = "";
+			char iv[48] = "", est[16] = "";
 
 			if (ref[j] < 0 || (unsigned int)ref[j] == i)
 				continue;
 			if (!isnan(c->lo))
 				snprintf(iv, sizeof(iv), "[%+8.2f, %+8.2f]", c->lo, c->hi);
-			printf("  %-8s %-7s %+9.2f %21s  %s\n",
+			if (isfinite(c->estimate))	/* a round without packets: none */
+				snprintf(est, sizeof(est), "%+9.2f", c->estimate);
+			printf("  %-8s %-7s %9s %21s  %s\n",
 			       ingress_mode_name(a->opt.compare[i]),
-			       ingress_mode_name(a->opt.compare[ref[j]]), c->estimate,
+			       ingress_mode_name(a->opt.compare[ref[j]]), est,
 			       iv, verdict_name(c));
 		}
 	}
@@ -375,7 +377,9 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 
 				json_object_set_new(o, ref_key[j], jreal(dv[j]));
 				snprintf(key, sizeof(key), "%s_ci", ref_key[j]);
-				json_object_set_new(o, key, ref[j] >= 0 ?
+				/* a mode against itself: exactly 0, no interval */
+				json_object_set_new(o, key, ref[j] >= 0 &&
+						    (unsigned int)ref[j] != i ?
 						    ci_json(&ci[i][j]) : json_null());
 			}
 			samples_json(a, res[i], rounds, w, o);

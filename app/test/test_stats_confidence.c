@@ -100,6 +100,18 @@ test_paired_t(void **state)
 	assert_int_equal(stats_ci_verdict(&ci), STATS_VERDICT_NONE);
 	assert_int_equal(stats_ci_paired_t(NULL, b, 2, &ci), -EINVAL);
 	assert_int_equal(stats_ci_paired_t(a, b, 2, NULL), -EINVAL);
+	/* a round without a figure (no packets: NaN ns/pkt): no interval and
+	 * no estimate, not "paired-t" with NaN bounds */
+	{
+		const double n1[] = { 10, NAN, 14 }, i1[] = { 10, INFINITY, 14 };
+
+		assert_int_equal(stats_ci_paired_t(n1, b, 3, &ci), 0);
+		assert_int_equal(ci.method, STATS_CI_NONE);
+		assert_true(isnan(ci.estimate) && isnan(ci.lo));
+		assert_int_equal(stats_ci_verdict(&ci), STATS_VERDICT_NONE);
+		assert_int_equal(stats_ci_paired_t(b, i1, 3, &ci), 0);
+		assert_int_equal(ci.method, STATS_CI_NONE);
+	}
 }
 
 static void
@@ -129,6 +141,14 @@ test_welch(void **state)
 	assert_int_equal(stats_ci_welch(k, 3, l, 1, &ci), 0);
 	assert_int_equal(ci.method, STATS_CI_NONE);
 	NEAR(ci.estimate, 2, 0);
+	/* an interval without a figure: none, no estimate */
+	{
+		const double n1[] = { 1, NAN, 3 };
+
+		assert_int_equal(stats_ci_welch(n1, 3, a, 5, &ci), 0);
+		assert_int_equal(ci.method, STATS_CI_NONE);
+		assert_true(isnan(ci.estimate));
+	}
 }
 
 static void

@@ -160,8 +160,14 @@ stats_ci_paired_t(const double *a, const double *b, unsigned int n,
 		__ci_none(ci, NAN, n);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		d[i] = a[i] - b[i];
+		if (!isfinite(d[i])) {	/* a round without a figure */
+			free(d);
+			__ci_none(ci, NAN, n);
+			return 0;
+		}
+	}
 	__mean_var(d, n, &mean, &var);
 	free(d);
 	memset(ci, 0, sizeof(*ci));
@@ -196,6 +202,10 @@ stats_ci_welch(const double *a, unsigned int na, const double *b,
 	}
 	__mean_var(a, na, &ma, &va);
 	__mean_var(b, nb, &mb, &vb);
+	if (!isfinite(ma) || !isfinite(mb)) {	/* an interval without a figure */
+		__ci_none(ci, NAN, na + nb);
+		return 0;
+	}
 	sa = va / (double)na;
 	sb = vb / (double)nb;
 	se2 = sa + sb;
