@@ -659,14 +659,20 @@ report(struct app *a)
 	bool have_steady = false;
 	int rc = 0;
 
-	/* The steady part: detected (--warmup auto) or from --warmup. */
-	if (sum != NULL && fin != NULL && a->series != NULL)
+	/* The steady part: detected (--warmup auto) or from --warmup. Not
+	 * for --compare: its intervals mix modes, and each phase has its own
+	 * figures in the compare table. */
+	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.n_compare == 0)
 		have_steady = stats_series_steady(a->series, fin, a->opt.interval_s,
 						  a->opt.warmup_s, sum, &steady) == 0;
 	if (sum != NULL && fin != NULL)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)
 		export_print_steady(stdout, &steady);
+	else if (a->opt.n_compare > 0)
+		printf("spread: none for the whole --compare run (its intervals mix "
+		       "modes); each phase's intervals are in the JSON "
+		       "(compare.modes[].rounds_intervals_mpps)\n");
 	if (sum != NULL)
 		app_ingress_report_rate(a, sum->total.seconds, stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
@@ -821,9 +827,9 @@ main(int argc, char **argv)
 	       a->opt.fold_on_read ? "; readers fold" : "");
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s < 0 &&
-	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS + 0.95) * a->opt.interval_s)
-		printf("note: no steady summary: warm-up detection needs %u intervals "
-		       "and one more of steady state; --duration %g is too short for "
+	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS - 0.05) * a->opt.interval_s)
+		printf("note: no steady summary: warm-up detection needs %u "
+		       "intervals; --duration %g is too short for "
 		       "--interval %g (--warmup SECONDS sets the warm-up by hand)\n",
 		       STATS_WARMUP_MIN_INTERVALS, a->opt.duration_s, a->opt.interval_s);
 	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s >= 0 &&

@@ -136,6 +136,9 @@ export_print_steady(FILE *out, const struct stats_steady *st)
 	else if (st->explicit_warmup)
 		fprintf(out, "steady state: from %.2f s (--warmup), interval %u of %u\n",
 			st->start_s, st->first_interval + 1, st->intervals);
+	else if (st->detected && st->first_interval == 0)
+		fprintf(out, "steady state: from %.2f s (no warm-up detected in %u "
+			"intervals)\n", st->start_s, st->intervals);
 	else if (st->detected)
 		fprintf(out, "steady state: from %.2f s (warm-up detected: interval "
 			"%u of %u)%s\n", st->start_s, st->first_interval + 1,
@@ -145,6 +148,12 @@ export_print_steady(FILE *out, const struct stats_steady *st)
 		fprintf(out, "steady state: not detected: %s\n", st->why);
 	if (sp->n == 0)
 		return;
+	if (sp->n < 3) {
+		fprintf(out, "spread: %u intervals, Mpps min %.3f max %.3f (too few "
+			"for a CV)\n", sp->n, sp->min, sp->max);
+		fflush(out);
+		return;
+	}
 	fprintf(out, "spread: %u intervals, Mpps min %.3f median %.3f max %.3f, "
 		"CV %.1f%% %s %.1f%%%s\n", sp->n, sp->min, sp->median, sp->max,
 		100 * sp->cv, st->unstable ? "UNSTABLE: above" : "steady: at most",

@@ -290,7 +290,7 @@ stats_spread_of(const double *v, unsigned int n, struct stats_spread *sp)
 int
 stats_warmup_detect(const double *v, unsigned int n, unsigned int *start)
 {
-	double best = INFINITY;
+	double best = INFINITY, mp = 0, mt = 0, st = 0, k;
 	unsigned int d, i, at = 0;
 
 	if (start == NULL || (n > 0 && v == NULL))
@@ -298,8 +298,9 @@ stats_warmup_detect(const double *v, unsigned int n, unsigned int *start)
 	if (n < STATS_WARMUP_MIN_INTERVALS)
 		return -ENODATA;
 	for (d = 0; d <= n / 2; d++) {
-		double m = 0, s = 0, k = (double)(n - d), mser;
+		double m = 0, s = 0, mser;
 
+		k = (double)(n - d);
 		for (i = d; i < n; i++)
 			m += v[i];
 		m /= k;
@@ -311,6 +312,25 @@ stats_warmup_detect(const double *v, unsigned int n, unsigned int *start)
 			best = mser;
 			at = d;
 		}
+	}
+	/* MSER's start, kept only if the samples it drops are not the steady
+	 * state's: their mean lies outside the 95% interval of the tail's,
+	 * t(0.975, k - 1) s sqrt(1/d + 1/k), s the tail's deviation. On few
+	 * samples MSER alone drops a "warm-up" from a flat series about half
+	 * the time (by chance one tail has a small variance). */
+	if (at > 0) {
+		k = (double)(n - at);
+		for (i = 0; i < at; i++)
+			mp += v[i];
+		mp /= (double)at;
+		for (i = at; i < n; i++)
+			mt += v[i];
+		mt /= k;
+		for (i = at; i < n; i++)
+			st += (v[i] - mt) * (v[i] - mt);
+		st = sqrt(st / (k - 1));
+		if (!(fabs(mp - mt) > stats_t975(k - 1) * st * sqrt(1 / (double)at + 1 / k)))
+			at = 0;
 	}
 	*start = at;
 	return 0;

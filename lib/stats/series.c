@@ -283,7 +283,8 @@ stats_series_steady(const struct stats_series *se,
 	}
 	st->first_interval = first;
 	stats_spread_of(mpps + first, first < n ? n - first : 0, &st->spread);
-	st->unstable = st->spread.n >= 2 && st->spread.cv > STATS_CV_UNSTABLE;
+	/* a CV of 2 samples says little: no verdict below 3 */
+	st->unstable = st->spread.n >= 3 && st->spread.cv > STATS_CV_UNSTABLE;
 	free(mpps);
 	return 0;
 }

@@ -133,7 +133,11 @@ int stats_spread_of(const double *v, unsigned int n, struct stats_spread *sp);
  * the mean more than losing it grows it. No threshold to tune, and a flat
  * series keeps (nearly) everything. Searched up to n/2 only, as MSER
  * prescribes: a series whose second half is not steady has no steady
- * state to find.
+ * state to find. On the few samples of a run (10 intervals by default)
+ * MSER alone drops a "warm-up" from a flat series about half the time, so
+ * its d is kept only when the dropped samples' mean lies outside the 95%
+ * interval of the rest's, t(0.975, n-d-1) s sqrt(1/d + 1/(n-d)) with s the
+ * rest's deviation; else d = 0 (test_warmup measures both rates).
  * @return 0 with *start = d, -ENODATA when n < STATS_WARMUP_MIN_INTERVALS,
  *         -EINVAL (NULL).
  */

@@ -31,6 +31,7 @@ jcheck "$TMP/cmp2.json" \
 	'(lambda c: c["verdict"] == ("within noise" if c["lo"] <= 0 <= c["hi"] else "slower" if c["lo"] > 0 else "faster"))(d["compare"]["modes"][1]["delta_ns_vs_off_ci"])' \
 	'(lambda m: abs(sum(a - b for a, b in zip(m[1]["rounds_ns"], m[0]["rounds_ns"])) / 2 - m[1]["delta_ns_vs_off"]) < 1e-9 * max(1, abs(m[1]["delta_ns_vs_off"])))(d["compare"]["modes"])' \
 	'd["compare"]["modes"][0]["delta_ns_vs_lock_ci"] is None' \
+	'"steady_state" not in d["summary"]' \
 	'sum(1 for e in d["events"] if e["kind"] == "mode-flip") >= 1' \
 	'len(d["intervals"]) >= 1'
 
@@ -50,7 +51,7 @@ jcheck "$TMP/cmp1.json" 'd["compare"]["ci_method"] == "welch"' \
 "$PKTPATH" $(eal run) -- --http off --main-worker --duration 1.2 --interval 0.1 \
 	--ingress rcu --update-rate 50 --quiet --json "$TMP/run.json" \
 	> "$TMP/run.out" 2>&1 || { cat "$TMP/run.out"; fail "run"; }
-grep -Eq "^steady state: from [0-9.]+ s \(warm-up detected: interval [0-9]+ of [0-9]+\)(; at the search limit \(half the run\): the rate never settled)?$" "$TMP/run.out" ||
+grep -Eq "^steady state: from [0-9.]+ s \((warm-up detected: interval [0-9]+ of [0-9]+\)(; at the search limit \(half the run\): the rate never settled)?|no warm-up detected in [0-9]+ intervals\))$" "$TMP/run.out" ||
 	{ cat "$TMP/run.out"; fail "no detected steady state line"; }
 grep -Eq "^spread: [0-9]+ intervals, Mpps min [0-9.]+ median [0-9.]+ max [0-9.]+, CV [0-9.]+% (UNSTABLE: above|steady: at most) 5.0%" "$TMP/run.out" ||
 	{ cat "$TMP/run.out"; fail "no spread line"; }
@@ -61,7 +62,7 @@ jcheck "$TMP/run.json" 'd["info"]["config"]["warmup_s"] == "auto"' \
 	'd["summary"]["steady_state"]["at_limit"] == (0 < d["summary"]["steady_state"]["first_interval"] == len(d["intervals"]) // 2)' \
 	'd["summary"]["steady_state"]["start_s"] == d["intervals"][d["summary"]["steady_state"]["first_interval"]]["t0_s"]' \
 	'(lambda s: s["min"] <= s["median"] <= s["max"] and s["n"] == len(d["intervals"]) - d["summary"]["steady_state"]["first_interval"])(d["summary"]["steady_state"]["spread_mpps"])' \
-	'd["summary"]["steady_state"]["unstable"] == (d["summary"]["steady_state"]["spread_mpps"]["cv"] > 0.05)' \
+	'd["summary"]["steady_state"]["unstable"] == (d["summary"]["steady_state"]["spread_mpps"]["cv"] > 0.05 and d["summary"]["steady_state"]["spread_mpps"]["n"] >= 3)' \
 	'd["summary"]["steady"] is not None' \
 	'all(len(i["lcores"]) == 2 for i in d["intervals"])' \
 	'all(abs(i["mpps"] - sum(l["mpps"] for l in i["lcores"])) < 1e-6 * max(1, i["mpps"]) for i in d["intervals"])' \
