@@ -820,9 +820,11 @@ main(int argc, char **argv)
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
 	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "
-	       "page-aligned: %zu KiB (%zu KiB of EAL heap)%s\n",
+	       "%s: %zu KiB (%zu KiB of EAL heap)%s\n",
 	       a->n_workers + a->n_phantom, a->n_workers,
 	       a->n_workers == 1 ? "" : "s", a->n_phantom, MIB_BLOCK_BYTES,
+	       a->opt.mib_layout == MIB_LAYOUT_PERCPU ? "page-aligned" :
+	       "interleaved, power-of-two stride",
 	       mib_set_bytes(a->mibs) >> 10, a->mib_heap_bytes >> 10,
 	       a->opt.fold_on_read ? "; readers fold" : "");
 	fflush(stdout);

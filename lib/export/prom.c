@@ -405,7 +405,9 @@ __read_fold_families(FILE *out, const struct stats_snapshot *snap)
 	fprintf(out, "pktpath_mib_lcores{kind=\"worker\"} %u\n", snap->n_workers);
 	fprintf(out, "pktpath_mib_lcores{kind=\"phantom\"} %u\n", snap->n_phantom);
 	__export_prom_family(out, "mib_block_bytes", "gauge", "Memory of the MIB "
-		 "blocks (page-aligned, one per lcore and the control block)");
+		 "blocks, one per lcore and the control block (--mib-layout percpu: "
+		 "a page-aligned allocation each; shared: one interleaved region, "
+		 "padded to a power-of-two stride)");
 	fprintf(out, "pktpath_mib_block_bytes{kind=\"all\"} %" PRIu64 "\n",
 		snap->mib_bytes);
 	fprintf(out, "pktpath_mib_block_bytes{kind=\"phantom\"} %" PRIu64 "\n",
