@@ -5,7 +5,7 @@
 # histograms that promtool accepts (cumulative, +Inf = _count) and that never
 # go down across a clear while /stats.json's restart from it; and a worker
 # paused once produces exactly one suspicious poll, one log line and one
-# JSON event.
+# JSON event; --compare prints p50/p99 cycles per poll per mode.
 . "$(dirname "$0")/lib.sh"
 R=${SOURCE_DIR:?}/config/rules
 
@@ -100,6 +100,22 @@ jcheck "$TMP/x.json" \
 	'd["suspicious"]["events"] <= f("Rx.SuspiciousPolls")' \
 	'd["summary"]["perf_detail"]["window"] in ("steady", "run")' \
 	|| fail "histogram counts (--json)"
+
+# ---- --compare: p50 and p99 cycles per poll per mode -----------------------
+"$PKTPATH" $(eal cmp) -- --http off --compare off,rcu --rounds 1 --duration 0.3 \
+	--phase-warmup 0.05 --perf-detail --suspicious-us 0 --quiet --json "$TMP/cmp.json" \
+	> "$TMP/cmp.out" 2>&1 || { cat "$TMP/cmp.out"; fail "compare: exit status"; }
+grep -Eq "^mode .* p50 cyc/poll +p99 cyc/poll$" "$TMP/cmp.out" ||
+	{ cat "$TMP/cmp.out"; fail "compare: no p50/p99 columns"; }
+grep -Eq "^rcu +[0-9.]+ .* [0-9]+ +[0-9]+$" "$TMP/cmp.out" ||
+	{ cat "$TMP/cmp.out"; fail "compare: no rcu row with p50/p99"; }
+jcheck "$TMP/cmp.json" \
+	'all(0 < m["poll_cycles_p50"] <= m["poll_cycles_p99"] for m in d["compare"]["modes"])' \
+	'd["suspicious"]["threshold_us"] == 0 and d["suspicious"]["events"] == 0' \
+	'f("Rx.SuspiciousPolls") == 0' \
+	|| fail "compare: p50/p99 in the JSON"
+grep -q "suspicious polls: not looked for (--suspicious-us 0)" "$TMP/cmp.out" ||
+	fail "compare: --suspicious-us 0 not said"
 
 # ---- a paused worker: exactly one suspicious poll ---------------------------
 # SIGSTOP stops the whole process (every thread: POSIX's group stop; a
