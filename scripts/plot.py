@@ -15,10 +15,15 @@ Kinds:
               warm-up shaded up to summary.steady_state.start_s, mode flips
               as vertical lines labelled with the new mode, intervals with
               rule updates as ticks along the bottom.
+  histogram   a --perf-detail run's distributions (summary.perf_detail: the
+              steady state, or the whole run): one panel per histogram
+              (cycles per busy poll, cycles per packet of a busy poll, and
+              the ingress stage's cycles per burst when a run had the hook),
+              log-scale x, the share of the polls in each bin as a step
+              line, one line per lcore of each file, the p50 and p99 of
+              each line marked.
   auto        compare when every file has a "compare" object, else
               timeseries (the default).
-Histograms (the distributions of --perf-detail) are not drawn: no pktpath
-JSON has them yet.
 
 Run by /usr/bin/python3: Debian's python3-matplotlib is installed for it.
 
@@ -195,6 +200,75 @@ def plot_timeseries(docs, labels, out, total):
     fig.savefig(out, format="svg")
 
 
+HIST_PANELS = [("poll_cycles", "TSC cycles per busy poll"),
+               ("packet_cycles", "TSC cycles per packet of a busy poll"),
+               ("ingress_cycles", "TSC cycles of the ingress stage per burst")]
+
+
+def hist_lcores(d):
+    """[(lcore, {kind: histogram})] of a run: the summary's window, else
+    the final snapshot's lcores (since the last clear)."""
+    pd = (d.get("summary") or {}).get("perf_detail")
+    if pd:
+        return [(l["lcore"], l) for l in pd["lcores"]], pd.get("window", "run")
+    return [(l["lcore"], l["perf_detail"]) for l in d.get("lcores", [])
+            if l.get("perf_detail")], "since the last clear"
+
+
+def plot_histogram(docs, labels, files, out):
+    runs = []
+    for f, d in zip(files, docs):
+        lc, window = hist_lcores(d)
+        if not lc:
+            sys.exit("plot.py: %s: histograms need --perf-detail (no "
+                     "\"perf_detail\" in the JSON)" % f)
+        runs.append((lc, window))
+    panels = [(k, t) for k, t in HIST_PANELS
+              if any(h.get(k, {}).get("count", 0) > 0 for lc, _ in runs for _, h in lc)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.5),
+                             squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    colour = {}  # one colour per (file, lcore) on every panel
+    for i, (lc, _) in enumerate(runs):
+        for lcore, _ in lc:
+            colour[(i, lcore)] = len(colour) % 10
+    for j, (kind, title) in enumerate(panels):
+        ax = axes[0][j]
+        for i, ((lc, window), lab) in enumerate(zip(runs, labels)):
+            for lcore, h in lc:
+                hk = h.get(kind)
+                if not hk or hk["count"] == 0:
+                    continue
+                nser = colour[(i, lcore)]
+                n = float(hk["count"])
+                # step over the bins' lowest values; the open last bin as
+                # wide as its predecessor's ratio (1.5)
+                xs, ys = [], []
+                for lo, hi, c in hk["bins"]:
+                    top = (hi + 1) if hi is not None else lo * 1.5
+                    xs += [max(lo, 0.5), max(top, 1)]
+                    ys += [c / n, c / n]
+                (ln,) = ax.plot(xs, ys, styles[i % len(styles)],
+                                color="C%d" % (nser % 10), drawstyle="steps-post",
+                                label="%s lcore %d (%s)" % (lab, lcore, window))
+                ln.set_gid("series-hist-%s-%d-%d" % (kind, i, lcore))
+                pct = hk.get("percentiles", {})
+                for q, mk in (("p50", "v"), ("p99", "^")):
+                    if finite(pct.get(q)) and pct[q] > 0:
+                        m = ax.plot([pct[q]], [max(ys)], mk, color="C%d" % (nser % 10),
+                                    ms=6)[0]
+                        m.set_gid("marks-hist-%s-%d-%d/%s" % (kind, i, lcore, q))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(title + " (log scale; bins: two per octave)")
+        ax.set_ylabel("share of the polls in the bin" if kind != "ingress_cycles"
+                      else "share of the bursts in the bin")
+        ax.set_title("%s; markers: p50 (v), p99 (^)" % kind, fontsize=9)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, format="svg")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("json", nargs="+", help="pktpath --json documents")
@@ -212,8 +286,8 @@ def main():
     docs = [load(f) for f in a.json]
     kind = a.kind
     if kind == "histogram":
-        sys.exit("plot.py: histograms need --perf-detail, which pktpath "
-                 "does not have yet")
+        plot_histogram(docs, labels, a.json, a.output)
+        return
     if kind == "auto":
         kind = "compare" if all("compare" in d for d in docs) else "timeseries"
     if kind == "compare":

@@ -57,6 +57,7 @@ struct app_worker {
 	/* The instrumented loop variants run when either is set. */
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
+	struct stats_perf *perf;	/* --perf-detail: its own block */
 } __rte_cache_aligned;
 
 struct app_port {
@@ -106,6 +107,9 @@ struct app {
 	struct stats_series *series;	/* the run's history (stats thread adds) */
 	struct pkt_capture *cap;	/* --capture */
 	struct export_http *http;	/* --http */
+	struct stats_perf **perf;	/* --perf-detail: n_workers blocks */
+	struct app_perf_log *perf_log;	/* --perf-detail: suspicious polls */
+	uint64_t perf_start_tsc;	/* TSC at stats_start() (event times) */
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
 	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */

@@ -9,7 +9,10 @@
  * confidence interval and verdict (stats_ci_rounds(): paired t over the
  * rounds, Welch over the phases' per-interval samples with one round).
  * Each phase is cut into per-interval samples by folds of its own
- * (phase_intervals()); the JSON carries them with the intervals.
+ * (phase_intervals()); the JSON carries them with the intervals. With
+ * --perf-detail, each mode's p50 and p99 cycles per busy poll (its
+ * phases' poll_cycles histograms merged over the rounds), so that a tail
+ * shows even when the median does not move.
  *
  * A phase is measured in one mode only: flips from outside (SIGUSR1, POST
  * /ingress/mode) and reloads are refused while the phases run, and each
@@ -39,6 +42,9 @@ struct phase {
 	 * first in each row (row k: interval k). */
 	double *iv_pps;
 	unsigned int n_iv;
+	/* --perf-detail: the phase's poll_cycles histogram, n_workers + 1,
+	 * all workers merged first (NULL without). */
+	struct stats_hist *hist;
 };
 
 /* Intervals a phase is cut into, for the confidence intervals: one per
@@ -112,6 +118,16 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	stats_rate_between(s0, s1, -1, &ph->total);
 	for (w = 0; w < nw; w++)
 		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
+	if (ph->hist != NULL && s0->raw_hist != NULL && s1->raw_hist != NULL) {
+		memset(&ph->hist[0], 0, sizeof(ph->hist[0]));
+		for (w = 0; w < nw; w++) {
+			size_t h = (size_t)w * STATS_PERF_MAX + STATS_PERF_POLL_CYCLES;
+
+			stats_hist_delta(&ph->hist[1 + w], &s1->raw_hist[h],
+					 &s0->raw_hist[h]);
+			stats_hist_merge(&ph->hist[0], &ph->hist[1 + w]);
+		}
+	}
 	ph->acquires = stats_grown(s0, s1, MIB_F(INGRESS, LOCKACQUIRES));
 	ph->contended = stats_grown(s0, s1, MIB_F(INGRESS, LOCKCONTENDED));
 	ph->quiescent = stats_grown(s0, s1, MIB_F(INGRESS, RCUQUIESCENT));
@@ -126,6 +142,8 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 
 struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
+	uint64_t poll_p50, poll_p99;	/* --perf-detail, over the rounds */
+	bool perf;
 };
 
 /* Aggregate one mode over rounds, for lcore w (or the total if w < 0). */
@@ -148,6 +166,16 @@ aggregate(struct phase *ph, unsigned int rounds, int w)
 	g.mpps_max /= 1e6;
 	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
 	g.cyc = base_median(cyc, r, NULL, NULL);
+	if (ph[0].hist != NULL) {
+		struct stats_hist m;
+
+		memset(&m, 0, sizeof(m));
+		for (r = 0; r < rounds; r++)
+			stats_hist_merge(&m, &ph[r].hist[w < 0 ? 0 : 1 + w]);
+		g.perf = true;
+		g.poll_p50 = stats_hist_percentile(&m, 500000);
+		g.poll_p99 = stats_hist_percentile(&m, 990000);
+	}
 	return g;
 }
 
@@ -336,9 +364,12 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 		printf("total (%u worker%s)\n", a->n_workers, a->n_workers == 1 ? "" : "s");
 	else
 		printf("lcore %u\n", a->lcore_ids[w]);
-	printf("%-8s %7s %7s %7s  %8s %10s %11s %12s %14s\n", "mode", "Mpps",
+	printf("%-8s %7s %7s %7s  %8s %10s %11s %12s %14s", "mode", "Mpps",
 	       "min", "max", "ns/pkt", "cycles/pkt", "dns vs off", "dns vs lock",
 	       w < 0 ? "lock contended" : "");
+	if (a->perf != NULL)
+		printf(" %12s %12s", "p50 cyc/poll", "p99 cyc/poll");
+	printf("\n");
 	for (i = 0; i < nm; i++) {
 		char dcol[2][16] = { "", "" }, cont[24] = "";
 		double dv[2] = { NAN, NAN };
@@ -361,16 +392,26 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 			snprintf(cont, sizeof(cont), "%.3f%%",
 				 acq ? 100.0 * (double)con / (double)acq : 0.0);
 		}
-		printf("%-8s %7.3f %7.3f %7.3f  %8.2f %10.2f %11s %12s %14s\n",
+		printf("%-8s %7.3f %7.3f %7.3f  %8.2f %10.2f %11s %12s %14s",
 		       ingress_mode_name(a->opt.compare[i]), g[i].mpps_med,
 		       g[i].mpps_min, g[i].mpps_max, g[i].ns, g[i].cyc, dcol[0],
 		       dcol[1], cont);
+		if (g[i].perf)
+			printf(" %12" PRIu64 " %12" PRIu64, g[i].poll_p50, g[i].poll_p99);
+		printf("\n");
 		if (jmodes != NULL) {
 			json_t *m = json_array_get(jmodes, i);
 			json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f}",
 				"mpps_median", g[i].mpps_med, "mpps_min", g[i].mpps_min,
 				"mpps_max", g[i].mpps_max, "ns_per_pkt", g[i].ns,
 				"cycles_per_pkt", g[i].cyc);
+
+			if (g[i].perf) {
+				json_object_set_new(o, "poll_cycles_p50",
+						    json_integer((json_int_t)g[i].poll_p50));
+				json_object_set_new(o, "poll_cycles_p99",
+						    json_integer((json_int_t)g[i].poll_p99));
+			}
 
 			for (j = 0; j < 2; j++) {
 				char key[40];
@@ -419,7 +460,11 @@ app_compare_run(struct app *a)
 			res[i][r].n_iv = phase_intervals(o);
 			res[i][r].iv_pps = calloc((size_t)res[i][r].n_iv *
 						  (a->n_workers + 1), sizeof(double));
-			if (res[i][r].lcore == NULL || res[i][r].iv_pps == NULL)
+			if (a->perf != NULL)
+				res[i][r].hist = calloc(a->n_workers + 1,
+							sizeof(struct stats_hist));
+			if (res[i][r].lcore == NULL || res[i][r].iv_pps == NULL ||
+			    (a->perf != NULL && res[i][r].hist == NULL))
 				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 		}
 		if (res[i] == NULL)
@@ -507,6 +552,7 @@ app_compare_run(struct app *a)
 		for (r = 0; res[i] != NULL && r < rounds; r++) {
 			free(res[i][r].lcore);
 			free(res[i][r].iv_pps);
+			free(res[i][r].hist);
 		}
 		free(res[i]);
 	}

@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "perf_log.h"
 #include "export_series.h"
 #include "port.h"
 
@@ -383,6 +384,8 @@ setup(struct app *a)
 	for (i = 0; i < a->n_workers; i++)
 		a->workers[i].mib = mib_set_block(a->mibs, i);
 	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);
+	if (app_perf_setup(a) != 0)
+		oom_exit("the --perf-detail blocks", "fewer workers (-l)");
 
 	if (app_ingress_setup(a) != 0)
 		usage_exit(NULL);
@@ -463,7 +466,7 @@ run_info(const struct app *a)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:b, s:i, s:s, s:s, s:f, s:f, "
+	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:b, s:b, s:i, s:s, s:s, s:f, s:f, "
 			"s:f, s:o}",
 		"source", app_source_name(o->source),
 		"path", app_path_name(o->path),
@@ -472,6 +475,7 @@ run_info(const struct app *a)
 		"mib_layout", mib_layout_name(o->mib_layout),
 		"fold", mib_fold_name(o->fold),
 		"fold_on_read", o->fold_on_read,
+		"perf_detail", o->perf_detail,
 		"mib_lcores", a->n_workers + a->n_phantom,
 		"pool_layout", pkt_pool_layout_name(o->pool_layout),
 		"pool_order", pkt_pool_order_name(o->pool_order),
@@ -482,6 +486,8 @@ run_info(const struct app *a)
 	/* --warmup auto: the steady state is detected (summary.steady_state) */
 	if (o->warmup_s < 0)
 		json_object_set_new(cfg, "warmup_s", json_string("auto"));
+	if (o->perf_detail)
+		json_object_set_new(cfg, "suspicious_us", json_integer(o->suspicious_us));
 	if (o->source == APP_SRC_GEN) {
 		json_object_set_new(cfg, "alloc", json_string(pkt_alloc_name(o->alloc)));
 		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
@@ -525,6 +531,7 @@ control_loop(void *arg)
 		while (!app_quit && rte_get_tsc_cycles() < end) {
 			nanosleep(&tick, NULL);
 			app_ingress_signals(a);
+			app_perf_drain(a);
 		}
 	}
 	/* No rule update may wait on a worker that is about to stop, and no
@@ -546,6 +553,7 @@ print_interval(const struct stats_snapshot *snap,
 {
 	struct app *a = arg;
 
+	app_perf_drain(a);	/* --perf-detail: the suspicious polls */
 	if (a->series != NULL) {
 		/* the first interval starts at stats_start()'s fold */
 		if (stats_series_count(a->series) == 0)
@@ -608,6 +616,7 @@ launch_and_wait(struct app *a)
 
 	__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
 	app_workers_bind(a);
+	a->perf_start_tsc = rte_rdtsc();
 	rc = stats_start(a->stats);
 	if (rc != 0)
 		rte_exit(EXIT_FAILURE, "stats_start: %s\n", strerror(-rc));
@@ -659,6 +668,7 @@ report(struct app *a)
 	bool have_steady = false;
 	int rc = 0;
 
+	app_perf_drain(a);	/* the workers stopped: their last events */
 	/* The steady part: detected (--warmup auto) or from --warmup. Not
 	 * for --compare: its intervals mix modes, and each phase has its own
 	 * figures in the compare table. */
@@ -675,11 +685,15 @@ report(struct app *a)
 		       "(compare.modes[].rounds_intervals_mpps)\n");
 	if (sum != NULL)
 		app_ingress_report_rate(a, sum->total.seconds, stdout);
+	if (fin != NULL)
+		app_perf_report(a, fin->totals[MIB_F(RX, SUSPICIOUSPOLLS)], stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
 		json_t *root = export_json(fin, sum, info, true);
 
 		json_object_set_new(root, "ingress", app_ingress_info(a));
+		if (a->perf_log != NULL)
+			json_object_set_new(root, "suspicious", app_perf_json(a));
 		if (a->peers != NULL)
 			json_object_set_new(root, "peer", json_pack("{s:s, s:i, s:I}",
 				"layout", peer_layout_name(peer_table_layout(a->peers)),
@@ -716,6 +730,7 @@ cleanup(struct app *a)
 	export_http_stop(a->http);
 	export_telemetry_unregister();
 	stats_free(a->stats);
+	app_perf_free(a);
 	json_decref(a->info);
 	app_ingress_teardown(a);
 	pkt_capture_free(a->cap);
@@ -800,6 +815,7 @@ main(int argc, char **argv)
 	sc.warmup_s = a->opt.warmup_s < 0 ? 0 : a->opt.warmup_s;
 	sc.on_publish = print_interval;
 	sc.publish_arg = a;
+	sc.perf = (struct stats_perf *const *)a->perf;
 	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s);
 	if (a->series == NULL)
 		rte_exit(EXIT_FAILURE, "stats_series_create: out of memory\n");

@@ -78,6 +78,8 @@ struct app_options {
 	enum mib_fold fold;
 	unsigned int mib_lcores;	/* 0: the workers' */
 	bool fold_on_read;
+	bool perf_detail;		/* --perf-detail */
+	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 
 	/* generator */
 	struct pkt_flow_conf flow;

@@ -119,6 +119,15 @@ const struct app_opt app_opts[] = {
 		  "/pktpath/mib folds the blocks itself, as procfs does, instead "
 		  "of serving the stats thread's last snapshot (timed: "
 		  "`pktpath_read_fold_seconds`)" },
+	{ "perf-detail", NULL, FLAG(perf_detail),
+	  .help = "the workers run their instrumented loops and keep log-scale "
+		  "histograms of each busy poll's cycles, packets and cycles per "
+		  "packet (and the ingress stage's cycles per burst), and log "
+		  "suspicious polls (`--suspicious-us`)" },
+	{ "suspicious-us", "US", UINT(suspicious_us, 0, 60000000), .def = "250",
+	  .help = "`--perf-detail`: a poll longer than this many microseconds is "
+		  "suspicious: counted (Rx SuspiciousPolls), logged with the polls "
+		  "around it; 0: none is" },
 	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
 	  .def = "60", .help = "generated frame size without FCS" },
 	{ "flows", NULL, UINT(flow.flows, 1, 1u << 20), .def = "64",

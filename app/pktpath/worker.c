@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 
 #include "app.h"
+#include "worker_perf.h"
 
 static struct app *the_app;
 
@@ -128,7 +129,7 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	const uint16_t burst = w->burst;
 	struct rx_acc acc = { .mode = INGRESS_OFF };
 	struct path_tally tally;
-	uint64_t prev = rte_rdtsc(), now;
+	uint64_t prev = rte_rdtsc(), now, t_ig = 0;
 	unsigned int polls = 0;
 	uint16_t n = 0, i;
 
@@ -149,6 +150,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			acc.idle += now - prev;
 			acc.m_idle += now - prev;
 		}
+		if (instr && w->perf_detail)
+			__perf_poll(w, mib, now - prev, n, acc.mode, hook, now);
 		prev = now;
 		if (hook)
 			__sync_mode(w, mib, &acc);
@@ -208,7 +211,11 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 				path_l2(pc, pkts[i], &l2[i], mib);
 			}
 			mib_add(mib, MIB_F(RX, OCTETS), octets);
+			if (instr && w->perf_detail)
+				t_ig = rte_rdtsc();
 			ingress_burst(ig, w->idx, pkts, n, keep, mib);
+			if (instr && w->perf_detail)
+				__perf_ingress(w, rte_rdtsc() - t_ig);
 			__sync_mode(w, mib, &acc);	/* the mode it ran in */
 			acc.m_packets += n;
 			for (i = 0; i < n; i++) {
@@ -242,6 +249,10 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	} else {
 		acc.idle += now - prev;
 		acc.m_idle += now - prev;
+	}
+	if (instr && w->perf_detail) {
+		__perf_poll(w, mib, now - prev, n, acc.mode, hook, now);
+		stats_perf_finish(w->perf);
 	}
 	__flush(mib, &acc);
 }

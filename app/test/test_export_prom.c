@@ -3,7 +3,8 @@
  * Unit tests of lib/export's text writers (prom.c, memory.c): the
  * /proc/net/snmp and /netstat layouts checked field by field, the
  * Prometheus families (raw counters, gauges, per-lcore and per-mode
- * series, run info, memory gauges), each text through promtool when it is
+ * series, run info, memory gauges, --perf-detail histograms and their
+ * clear), each text through promtool when it is
  * installed.
  */
 #include <stdarg.h>
@@ -277,6 +278,99 @@ test_fold_on_read(void **state)
 	}
 }
 
+/* --perf-detail: each fold loads the workers' histograms; /metrics writes
+ * them raw as Prometheus histograms (64 cumulative buckets, +Inf, _sum,
+ * _count) that never go down across a clear, while the snapshot's and the
+ * JSON's count from the clear; the summary covers the run. */
+static void
+test_perf_hist(void **state)
+{
+	static struct stats_perf pf[NW];
+	struct stats_perf *ptr[NW] = { &pf[0], &pf[1] };
+	struct export_prom_opts o = { NULL, NULL, false, NULL };
+	struct mib_set *ms;
+	struct stats_conf sc;
+	struct stats_snapshot *snap;
+	struct stats_summary *sum;
+	struct stats *s;
+	char *t1, *t2;
+	json_t *j;
+	unsigned int i;
+	FILE *f;
+	size_t len;
+
+	(void)state;
+	memset(pf, 0, sizeof(pf));
+	ms = mib_set_create(NW + 1, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(ms);
+	fixture_stats_conf(&sc, ms, 3600, 0, 0);
+	sc.perf = ptr;
+	s = stats_create(&sc);
+	assert_non_null(s);
+	assert_int_equal(stats_start(s), 0);
+	for (i = 0; i < 10; i++)
+		stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0);	/* bin 22: 2048..3071 */
+	stats_perf_poll(&pf[0], 9000, 30, 0, 0, 0);		/* 8192..12287 */
+	stats_perf_poll(&pf[0], 50, 0, 0, 0, 0);		/* empty: not counted */
+	stats_perf_poll(&pf[1], 100, 1, 0, 0, 0);
+	stats_fold_now(s);
+	snap = stats_get(s);
+	assert_non_null(snap->hist);
+	assert_int_equal(stats_hist_count(&snap->hist[STATS_PERF_POLL_CYCLES]), 11);
+	assert_int_equal(snap->raw_hist[STATS_PERF_POLL_CYCLES].sum, 39000);
+	assert_int_equal(snap->hist[STATS_PERF_MAX + STATS_PERF_POLL_PACKETS].max, 1);
+	f = open_memstream(&t1, &len);
+	assert_int_equal(export_prom_write(f, snap, &o), 0);
+	fclose(f);
+	j = export_json(snap, NULL, NULL, false);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+		json_object_get(j, "perf_detail"), "poll_cycles"), "percentiles"), "p50")), 3071);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+		json_object_get(j, "perf_detail"), "poll_cycles"), "percentiles"), "max")), 9000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		json_object_get(j, "perf_detail"), "poll_cycles"), "count")), 12);
+	json_decref(j);
+	stats_put(s, snap);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_bucket{lcore=\"1\",le=\"2047\"}") == 0);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_bucket{lcore=\"1\",le=\"3071\"}") == 10);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_bucket{lcore=\"1\",le=\"12287\"}") == 11);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_bucket{lcore=\"1\",le=\"+Inf\"}") == 11);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_count{lcore=\"1\"}") == 11);
+	assert_true(prom_value(t1, "pktpath_poll_cycles_sum{lcore=\"1\"}") == 39000);
+	assert_true(prom_value(t1, "pktpath_poll_packets_bucket{lcore=\"2\",le=\"1\"}") == 1);
+	assert_true(prom_value(t1, "pktpath_ingress_burst_cycles_count{lcore=\"2\"}") == 0);
+	assert_non_null(strstr(t1, "# TYPE pktpath_poll_packet_cycles histogram\n"));
+	promtool_ok(t1);
+
+	/* a clear: the snapshot counts from it, /metrics does not go down */
+	stats_clear(s);
+	stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0);
+	stats_fold_now(s);
+	snap = stats_get(s);
+	assert_int_equal(stats_hist_count(&snap->hist[STATS_PERF_POLL_CYCLES]), 1);
+	assert_int_equal(snap->hist[STATS_PERF_POLL_CYCLES].sum, 3000);
+	/* the run's max (9000) is not in the window: its bin's bound */
+	assert_int_equal(snap->hist[STATS_PERF_POLL_CYCLES].max, 3071);
+	assert_int_equal(stats_hist_count(&snap->raw_hist[STATS_PERF_POLL_CYCLES]), 12);
+	f = open_memstream(&t2, &len);
+	assert_int_equal(export_prom_write(f, snap, &o), 0);
+	fclose(f);
+	stats_put(s, snap);
+	prom_monotonic(t1, t2);
+	assert_true(prom_value(t2, "pktpath_poll_cycles_count{lcore=\"1\"}") == 12);
+	free(t1);
+	free(t2);
+	stats_stop(s);
+	sum = stats_summary(s);
+	assert_non_null(sum);
+	assert_non_null(sum->hist);
+	assert_int_equal(stats_hist_count(&sum->hist[STATS_PERF_POLL_CYCLES]), 12);
+	assert_int_equal(stats_hist_percentile(&sum->hist[STATS_PERF_POLL_CYCLES], 1000000),
+			 9000);
+	stats_summary_free(sum);
+	own_stats_free(s, ms);
+}
+
 int
 main(void)
 {
@@ -285,6 +379,7 @@ main(void)
 		cmocka_unit_test(test_mode_metrics),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_fold_on_read),
+		cmocka_unit_test(test_perf_hist),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -298,6 +298,33 @@ test_worker_lifecycle(void **state)
 	assert_int_equal(ingress_replace(ing, ingress_classifier_clone(a)), 0);
 	ingress_worker_stop(ing, 0);
 	alarm(0);
+	/* The control activity word: 2 flips, 2 updates and their grace
+	 * periods begun, none in progress. */
+	{
+		uint64_t act = ingress_activity(ing);
+		char buf[160];
+
+		assert_int_equal(act & 0xff, 0);
+		assert_int_equal((act >> INGRESS_ACT_SHIFT_FLIP) & 0xffff, 2);
+		assert_int_equal((act >> INGRESS_ACT_SHIFT_UPDATE) & 0xffff, 2);
+		assert_int_equal((act >> INGRESS_ACT_SHIFT_GRACE) & 0xffff, 2);
+		ingress_activity_describe(act, act, buf, sizeof(buf));
+		assert_string_equal(buf, "idle");
+		ingress_activity_describe(0, act, buf, sizeof(buf));
+		assert_string_equal(buf, "begun: 2 flips, 2 rule updates, 2 grace periods");
+		ingress_activity_describe(act, act + (1ull << INGRESS_ACT_SHIFT_UPDATE) +
+					  (1ull << INGRESS_ACT_SHIFT_GRACE) + INGRESS_ACT_GRACE,
+					  buf, sizeof(buf));
+		assert_string_equal(buf, "grace period in progress; begun: 1 rule update, "
+				    "1 grace period");
+		ingress_activity_describe(INGRESS_ACT_FLIP, INGRESS_ACT_UPDATE, buf,
+					  sizeof(buf));
+		assert_string_equal(buf, "flip, rule update in progress");
+		/* the counters wrap at 2^16 */
+		ingress_activity_describe(0xffffull << INGRESS_ACT_SHIFT_FLIP, 0, buf,
+					  sizeof(buf));
+		assert_string_equal(buf, "begun: 1 flip");
+	}
 	assert_int_equal(RD(w, PACKETS), 3);
 	ingress_free(ing);
 	ingress_classifier_free(a);

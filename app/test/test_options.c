@@ -162,6 +162,7 @@ __historical_defaults(struct app_options *r)
 	ingress_bpf_conf_init(&r->bpf);	/* jit, netmask 0, 5 s */
 	r->lock_scope = INGRESS_SCOPE_PACKET;
 	r->gp_log_us = 1000;
+	r->suspicious_us = 250;
 	r->rounds = 3;
 	r->phase_warmup_s = 0.5;
 	strcpy(r->http, "127.0.0.1:9120");

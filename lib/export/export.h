@@ -69,10 +69,38 @@ void export_print_summary(FILE *out, const struct stats_summary *sum,
  * "steady": null and "steady_reason" when there is no steady part, and
  * "fold": the scheduled folds' and the read folds' counts, medians and
  * 99th percentiles (stats_summary).
+ * --perf-detail (snap->hist): each lcore's "perf_detail" (its histograms
+ * since the last clear, export_hist_json() each, by stats_perf_kind_name())
+ * and the root's "perf_detail" (all lcores merged); with a summary,
+ * "summary"."perf_detail": {"window": "steady"|"run", "lcores": [...],
+ * "total": {...}} over the summary's window.
  */
 json_t *export_json(const struct stats_snapshot *snap,
 		    const struct stats_summary *sum, json_t *info,
 		    bool lcore_mib);
+
+/**
+ * One histogram as JSON: {"count", "sum", "mean", "percentiles": {"p50",
+ * "p90", "p99", "p99.9", "max"} (stats_hist_percentile()), "bins":
+ * [[lowest, highest or null (open), count], ...] the non-empty bins}.
+ */
+json_t *export_hist_json(const struct stats_hist *h);
+
+/**
+ * A suspicious poll (--perf-detail) of the worker on lcore: the log line
+ * ("suspicious poll on lcore 1: 50012.3 us (...), 32 packets, mode rcu,
+ * control: idle; ...") and the JSON event (lcore, uptime_s, cycles, us,
+ * poll, packets, mode, control, the activity words, suspicious_in_window,
+ * window: [{offset, cycles, packets}], offset 0 the suspicious poll). mode
+ * and activity are the caller's names (ingress_mode_name(),
+ * ingress_activity_describe()).
+ */
+void export_perf_event_line(char *buf, size_t len,
+			    const struct stats_perf_event *ev, unsigned int lcore,
+			    uint64_t hz, const char *mode, const char *activity);
+json_t *export_perf_event_json(const struct stats_perf_event *ev,
+			       unsigned int lcore, uint64_t hz, double uptime_s,
+			       const char *mode, const char *activity);
 
 /** CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
 void export_cpu_model(char *buf, size_t len);

@@ -27,4 +27,15 @@ void __export_prom_family(FILE *out, const char *name, const char *type,
 			  const char *help);
 void __export_prom_escape(FILE *out, const char *s);
 
+/* perf_export.c: --perf-detail's histograms (report.c, prom.c): the
+ * Prometheus histograms of snap->raw_hist (nothing without them), the
+ * summary's percentiles, and one lcore's (w >= 0) or all lcores' merged
+ * (w < 0) histograms of hist (n workers x STATS_PERF_MAX) as JSON, null
+ * for a NULL hist. */
+void __export_perf_prom(FILE *out, const struct stats_snapshot *snap);
+void __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
+				 const struct stats_snapshot *final);
+json_t *__export_perf_lcore_json(const struct stats_hist *hist, unsigned int n,
+				 int w);
+
 #endif /* PKTPATH_EXPORT_PVT_H */

@@ -115,6 +115,7 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
 	}
+	__export_perf_print_summary(out, sum, final);
 	export_cpu_model(cpu, sizeof(cpu));
 	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
 		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
@@ -248,6 +249,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		if (lcore_mib)
 			json_object_set_new(l, "mib", __mib_json(snap->per_block +
 				(size_t)w * MIB_FIELD_MAX));
+		if (snap->hist != NULL)
+			json_object_set_new(l, "perf_detail", __export_perf_lcore_json(
+				snap->hist, snap->n_workers, (int)w));
 		json_array_append_new(lcores, l);
 	}
 	json_object_set_new(root, "lcores", lcores);
@@ -265,6 +269,23 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 				"read_folds", (json_int_t)sum->read_folds,
 				"read_p50_ns", sum->read_fold_p50_ns,
 				"read_p99_ns", sum->read_fold_p99_ns));
+		if (sum->hist != NULL) {
+			json_t *pl = json_array();
+
+			for (w = 0; w < sum->n_workers; w++) {
+				json_t *o = __export_perf_lcore_json(sum->hist,
+						sum->n_workers, (int)w);
+
+				json_object_set_new(o, "lcore", json_integer(
+					snap->lcore_ids ? (int)snap->lcore_ids[w] : (int)w));
+				json_array_append_new(pl, o);
+			}
+			json_object_set_new(json_object_get(root, "summary"),
+				"perf_detail", json_pack("{s:s, s:o, s:o}", "window",
+				sum->hist_steady ? "steady" : "run", "lcores", pl,
+				"total", __export_perf_lcore_json(sum->hist,
+						sum->n_workers, -1)));
+		}
 	}
 	fold = json_pack("{s:f, s:f, s:f, s:I, s:b, s:I, s:f, s:o}", "last_ns",
 		snap->fold_ns, "mean_ns", snap->fold_ns_mean, "max_ns",
@@ -277,6 +298,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		json_null());
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
+	if (snap->hist != NULL)
+		json_object_set_new(root, "perf_detail", __export_perf_lcore_json(
+			snap->hist, snap->n_workers, -1));
 	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
 	if (snap->n_ports > 0)
 		json_object_set_new(root, "ports", __export_port_json(snap));

@@ -343,10 +343,72 @@ wait_workers(struct ingress *ing, uint32_t cfg)
 	}
 }
 
+/* The control activity word (under the writer mutex: one writer). */
+static void
+act_begin(struct ingress *ing, unsigned int bit, unsigned int shift)
+{
+	uint64_t v = __atomic_load_n(&ing->activity, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&ing->activity, (v | bit) + (1ull << shift),
+			 __ATOMIC_RELAXED);
+}
+
+static void
+act_end(struct ingress *ing, unsigned int bit)
+{
+	uint64_t v = __atomic_load_n(&ing->activity, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&ing->activity, v & ~(uint64_t)bit, __ATOMIC_RELAXED);
+}
+
+int
+ingress_activity_describe(uint64_t start, uint64_t end, char *buf, size_t len)
+{
+	static const struct {
+		unsigned int bit, shift;
+		const char *one, *many;
+	} k[] = {
+		{ INGRESS_ACT_FLIP, INGRESS_ACT_SHIFT_FLIP, "flip", "flips" },
+		{ INGRESS_ACT_UPDATE, INGRESS_ACT_SHIFT_UPDATE, "rule update",
+		  "rule updates" },
+		{ INGRESS_ACT_GRACE, INGRESS_ACT_SHIFT_GRACE, "grace period",
+		  "grace periods" },
+	};
+	uint64_t now = (start | end) & 0xff;
+	unsigned int i, n = 0, any = 0;
+	size_t o = 0;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(k); i++) {
+		if (!(now & k[i].bit) || o >= len)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", any++ ? ", " : "",
+				      k[i].one);
+	}
+	if (any && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " in progress");
+	for (i = 0; i < RTE_DIM(k); i++) {
+		unsigned int d = (unsigned int)(((end >> k[i].shift) -
+						 (start >> k[i].shift)) & 0xffff);
+
+		if (d == 0 || o >= len)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%u %s",
+				      n++ ? ", " : any ? "; begun: " : "begun: ", d,
+				      d == 1 ? k[i].one : k[i].many);
+	}
+	if (!any && n == 0)
+		o = (size_t)snprintf(buf, len, "idle");
+	return (int)o;
+}
+
 /* Publish cfg and wait for the workers; under the writer mutex. */
 static void
 set_cfg(struct ingress *ing, uint32_t cfg)
 {
+	act_begin(ing, INGRESS_ACT_FLIP, INGRESS_ACT_SHIFT_FLIP);
 	/* Release: pairs with the workers' acquire load in __ingress_sync():
 	 * what we wrote before (e.g. a classifier installed while off) is
 	 * visible to a worker that takes the new cfg. */
@@ -356,6 +418,7 @@ set_cfg(struct ingress *ing, uint32_t cfg)
 	 * worker we read as stopped loads the new cfg when it starts. */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wait_workers(ing, cfg);
+	act_end(ing, INGRESS_ACT_FLIP);
 }
 
 int
@@ -513,6 +576,7 @@ ingress_replace(struct ingress *ing, struct ingress_classifier *next)
 	}
 	/* Both locks, in this order (readers take one each): no lock reader
 	 * is between its pointer load and its last use while we swap. */
+	act_begin(ing, INGRESS_ACT_UPDATE, INGRESS_ACT_SHIFT_UPDATE);
 	rte_spinlock_lock(&ing->lock);
 	rte_rwlock_write_lock(&ing->rwlock);
 	/* Store-release: next's contents, written before this call, are
@@ -522,9 +586,12 @@ ingress_replace(struct ingress *ing, struct ingress_classifier *next)
 	 * loads next. One that loaded old finished before we got the lock. */
 	rte_rwlock_write_unlock(&ing->rwlock);
 	rte_spinlock_unlock(&ing->lock);
+	act_end(ing, INGRESS_ACT_UPDATE);
 	__info_set(c, next);
 	/* rcu readers may still hold old until their next quiescent report. */
+	act_begin(ing, INGRESS_ACT_GRACE, INGRESS_ACT_SHIFT_GRACE);
 	us = grace_period(ing);
+	act_end(ing, INGRESS_ACT_GRACE);
 	mib_inc(&c->mib, MIB_F(INGRESS, RULEUPDATES));
 	mib_inc(&c->mib, MIB_F(INGRESS, GRACEPERIODS));
 	mib_max(&c->mib, MIB_F(INGRESS, GRACEPERIODMAXUS), us);

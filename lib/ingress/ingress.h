@@ -590,6 +590,35 @@ uint64_t ingress_updater_count(const struct ingress *ing);
 /** Number of times the updater was started. Thread-safe. */
 uint64_t ingress_updater_runs(const struct ingress *ing);
 
+/*
+ * The control activity word (--perf-detail's suspicious polls): what the
+ * control side is doing, for a worker or the stats thread to read with one
+ * relaxed load (ingress_activity()), cheap enough to read once per poll.
+ * Written only under the control mutex, on its own cache line.
+ *   bits 0-7    in progress now: INGRESS_ACT_FLIP (a mode or scope flip:
+ *               publishing the new cfg and waiting for the workers to take
+ *               it), INGRESS_ACT_UPDATE (a rule update: the pointer swap
+ *               under both locks), INGRESS_ACT_GRACE (the RCU grace period
+ *               after it, until the old classifier is freed);
+ *   bits 16-31  flips begun, bits 32-47 rule updates begun, bits 48-63
+ *               grace periods begun (each modulo 2^16).
+ * Two words read at the start and end of a poll say what ran during it
+ * (ingress_activity_describe()).
+ */
+#define INGRESS_ACT_FLIP 0x1u
+#define INGRESS_ACT_UPDATE 0x2u
+#define INGRESS_ACT_GRACE 0x4u
+#define INGRESS_ACT_SHIFT_FLIP 16
+#define INGRESS_ACT_SHIFT_UPDATE 32
+#define INGRESS_ACT_SHIFT_GRACE 48
+
+/**
+ * What the control side did between two activity words, start then end:
+ * "idle" or e.g. "grace period in progress; begun: 1 rule update, 1 grace
+ * period". Thread-safe (pure). @return the length snprintf() gives.
+ */
+int ingress_activity_describe(uint64_t start, uint64_t end, char *buf, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* Internals: used by the inline fast path below, do not touch.         */
 /* ------------------------------------------------------------------ */
@@ -617,6 +646,9 @@ struct ingress {
 	/* The contended locks, one cache line each. */
 	rte_spinlock_t lock __rte_cache_aligned;
 	rte_rwlock_t rwlock __rte_cache_aligned;
+	/* The control activity word (INGRESS_ACT_*), written under the
+	 * control mutex, read by anyone. */
+	uint64_t activity __rte_cache_aligned;
 	struct __ingress_worker w[] __rte_cache_aligned;
 };
 
@@ -869,6 +901,14 @@ ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
  * per-mode figures are exact across flips. Worker wid only (it reads its
  * own published state, which only it writes); wait-free.
  */
+/** The control activity word now (see INGRESS_ACT_FLIP). Wait-free, any
+ *  thread: one relaxed load. */
+static inline uint64_t
+ingress_activity(const struct ingress *ing)
+{
+	return __atomic_load_n(&ing->activity, __ATOMIC_RELAXED);
+}
+
 static inline enum ingress_mode
 ingress_worker_mode(const struct ingress *ing, unsigned int wid)
 {

@@ -269,6 +269,7 @@ enum mib_rx {
 	MIB_RX_NOMBUF,		/**< events: mbuf allocation failures (gen) */
 	MIB_RX_BUSYCYCLES,	/**< TSC cycles of polls that carried packets */
 	MIB_RX_IDLECYCLES,	/**< TSC cycles of empty polls */
+	MIB_RX_SUSPICIOUSPOLLS,	/**< polls longer than --suspicious-us */
 	MIB_RX_MAX
 };
 

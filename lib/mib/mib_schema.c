@@ -265,7 +265,9 @@
 	F(G, BUSYCYCLES, "BusyCycles", SUM, 0, INFO, 0, \
 	  "TSC cycles of the polls that returned frames") \
 	F(G, IDLECYCLES, "IdleCycles", SUM, 0, INFO, 0, \
-	  "TSC cycles of the empty polls")
+	  "TSC cycles of the empty polls") \
+	F(G, SUSPICIOUSPOLLS, "SuspiciousPolls", SUM, 0, INFO, 0, \
+	  "polls longer than --suspicious-us (--perf-detail)")
 
 #define MIB_PATH_TABLE(F, G) \
 	F(G, IPINVALIDSOURCE, "IpInvalidSource", SUM, 0, DROP, LAW(IP), \

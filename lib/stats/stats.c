@@ -49,6 +49,38 @@ stats_rate_compute(struct stats_rate *r, uint64_t packets, uint64_t octets,
 	r->busy_pct = 100.0 * __div((double)busy, (double)busy + (double)idle);
 }
 
+static inline size_t
+__n_hist(const struct stats *s)
+{
+	return (size_t)(s->conf.n_workers ? s->conf.n_workers : 1) * STATS_PERF_MAX;
+}
+
+/* --perf-detail: load the workers' histograms (relaxed, as the MIB fold). */
+static void
+__hist_load(const struct stats *s, struct stats_snapshot *p)
+{
+	unsigned int w, k;
+
+	if (s->conf.perf == NULL)
+		return;
+	for (w = 0; w < s->conf.n_workers; w++)
+		for (k = 0; k < STATS_PERF_MAX; k++)
+			stats_hist_load(&p->raw_hist[w * STATS_PERF_MAX + k],
+					&s->conf.perf[w]->h[k]);
+}
+
+/* The histograms since the last clear (under lock). */
+static void
+__hist_rebase(const struct stats *s, struct stats_snapshot *p)
+{
+	size_t i;
+
+	if (s->conf.perf == NULL)
+		return;
+	for (i = 0; i < (size_t)s->conf.n_workers * STATS_PERF_MAX; i++)
+		stats_hist_delta(&p->hist[i], &p->raw_hist[i], &s->base_hist[i]);
+}
+
 static void
 __snap_free(struct stats_snapshot *p)
 {
@@ -57,6 +89,8 @@ __snap_free(struct stats_snapshot *p)
 	free(p->per_block);
 	free(p->raw_totals);
 	free(p->raw_per_block);
+	free(p->hist);
+	free(p->raw_hist);
 	free(p->lcore);
 	__stats_snap_ports_free(p);
 	free(p);
@@ -75,6 +109,14 @@ __snap_alloc(const struct stats *s)
 	p->raw_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
 	p->lcore = calloc(s->conf.n_workers ? s->conf.n_workers : 1,
 			  sizeof(*p->lcore));
+	if (s->conf.perf != NULL) {
+		p->hist = calloc(__n_hist(s), sizeof(*p->hist));
+		p->raw_hist = calloc(__n_hist(s), sizeof(*p->raw_hist));
+		if (p->hist == NULL || p->raw_hist == NULL) {
+			__snap_free(p);
+			return NULL;
+		}
+	}
 	if (p->per_block == NULL || p->raw_per_block == NULL ||
 	    p->raw_totals == NULL || p->lcore == NULL ||
 	    __stats_snap_ports_alloc(s, p) != 0) {
@@ -187,6 +229,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
 		      s->n_blocks);
 	t1 = rte_rdtsc_precise();
+	__hist_load(s, p);
 	p->tsc = t1;
 	p->final = final;
 	p->inflight_max = s->conf.inflight_max;
@@ -215,6 +258,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	for (b = 0; b < s->n_blocks; b++)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
+	__hist_rebase(s, p);
 	if (prev != NULL) {
 		stats_rate_between(prev, p, -1, &p->total);
 		for (w = 0; w < p->n_workers; w++)
@@ -271,8 +315,11 @@ stats_create(const struct stats_conf *conf)
 				   sizeof(uint64_t));
 	s->fold_ring = calloc(STATS_FOLD_RING, sizeof(double));
 	s->read_ring = calloc(STATS_FOLD_RING, sizeof(double));
+	if (conf->perf != NULL)
+		s->base_hist = calloc(__n_hist(s), sizeof(*s->base_hist));
 	if (s->base_totals == NULL || s->base_per_block == NULL ||
-	    s->fold_ring == NULL || s->read_ring == NULL) {
+	    s->fold_ring == NULL || s->read_ring == NULL ||
+	    (conf->perf != NULL && s->base_hist == NULL)) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -385,6 +432,7 @@ stats_free(struct stats *s)
 	__snap_release(s, s->final);
 	free(s->base_totals);
 	free(s->base_per_block);
+	free(s->base_hist);
 	free(s->fold_ring);
 	free(s->read_ring);
 	__stats_ports_free(s);
@@ -444,6 +492,7 @@ stats_read(struct stats *s)
 		mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
 			      s->n_blocks);
 		t1 = rte_rdtsc_precise();
+		__hist_load(s, p);
 		if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
 			pthread_mutex_lock(&s->fold_lock);
 			__stats_ports_sample(s, p);
@@ -486,6 +535,7 @@ stats_read(struct stats *s)
 	for (b = 0; b < s->n_blocks; b++)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
+	__hist_rebase(s, p);
 	pthread_mutex_unlock(&s->lock);
 	stats_put(s, latest);
 	return p;
@@ -504,6 +554,9 @@ stats_clear(struct stats *s)
 		memcpy(s->base_per_block, s->latest->raw_per_block,
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
 		__stats_ports_clear(s, s->latest);
+		if (s->conf.perf != NULL)
+			memcpy(s->base_hist, s->latest->raw_hist,
+			       __n_hist(s) * sizeof(*s->base_hist));
 		s->clears++;
 		STATS_LOG(DEBUG, "clear %" PRIu64 ": baseline of fold %" PRIu64,
 			  s->clears, s->latest->seq);
@@ -608,6 +661,20 @@ stats_summary(struct stats *s)
 		for (i = 0; i < sum->n_workers; i++)
 			stats_rate_between(w, z, (int)i, &sum->lcore_steady[i]);
 	}
+	if (s->conf.perf != NULL && z->raw_hist != NULL) {
+		const struct stats_snapshot *from = sum->steady_valid ? w : a;
+		size_t k;
+
+		sum->hist = calloc(__n_hist(s), sizeof(*sum->hist));
+		if (sum->hist == NULL) {
+			stats_summary_free(sum);
+			return NULL;
+		}
+		sum->hist_steady = sum->steady_valid;
+		for (k = 0; k < (size_t)sum->n_workers * STATS_PERF_MAX; k++)
+			stats_hist_delta(&sum->hist[k], &z->raw_hist[k],
+					 &from->raw_hist[k]);
+	}
 	return sum;
 }
 
@@ -618,5 +685,6 @@ stats_summary_free(struct stats_summary *sum)
 		return;
 	free(sum->lcore);
 	free(sum->lcore_steady);
+	free(sum->hist);
 	free(sum);
 }

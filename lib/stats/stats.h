@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "mib.h"
+#include "stats_hist.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -244,6 +245,15 @@ struct stats_snapshot {
 	 */
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
+	/**
+	 * --perf-detail (stats_conf.perf): each worker's histograms,
+	 * n_workers x STATS_PERF_MAX (worker w's kind k at
+	 * [w * STATS_PERF_MAX + k]), since the last clear (hist: bins and sums
+	 * less the clear's, max as stats_hist_delta() says) and raw (since
+	 * start: what /metrics exports). NULL without --perf-detail.
+	 */
+	struct stats_hist *hist;
+	struct stats_hist *raw_hist;
 	/* private: the reference count, under the stats object's lock */
 	int refcnt;
 };
@@ -286,6 +296,9 @@ struct stats_conf {
 	 *  per-block values. 0: none. set has n_workers + 1 + n_phantom
 	 *  blocks then. */
 	unsigned int n_phantom;
+	/** --perf-detail: n_workers blocks that each fold loads into the
+	 *  snapshot's histograms (NULL: none). */
+	struct stats_perf *const *perf;
 	/** Every stats_read() folds the blocks itself (as procfs folds at each
 	 *  read) instead of returning the latest snapshot. */
 	bool fold_on_read;
@@ -356,6 +369,11 @@ struct stats_summary {
 	double read_fold_p50_ns;
 	double read_fold_p99_ns;
 	char steady_reason[160];	/**< why not, when !steady_valid */
+	/** --perf-detail: each worker's histograms over the steady state
+	 *  (hist_steady) or the whole run, n_workers x STATS_PERF_MAX as in
+	 *  the snapshot; NULL without. */
+	struct stats_hist *hist;
+	bool hist_steady;
 };
 
 /** Fold durations kept for stats_summary()'s percentiles (the last ones). */

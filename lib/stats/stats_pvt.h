@@ -78,6 +78,7 @@ struct stats {
 	struct stats_snapshot *final;	/* at stats_stop() */
 	uint64_t *base_totals;		/* raw values at the last clear */
 	uint64_t *base_per_block;
+	struct stats_hist *base_hist;	/* --perf-detail: raw at the last clear */
 	uint64_t clears;
 	uint64_t folds;
 	double fold_ns_sum;

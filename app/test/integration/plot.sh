@@ -131,7 +131,26 @@ rules=$(/usr/bin/python3 -c 'import json,sys; print(sum(1 for e in json.load(ope
 [ "$(elements "$TMP/ts.svg" events-rules-0/)" = "$rules" ] || fail "timeseries: rule updates marked"
 [ "$(elements "$TMP/ts.svg" events-mode-0/)" = 0 ] || fail "timeseries: flips in a run without any"
 
-# auto picks the kind; histograms are refused until --perf-detail exists
+# histogram: a --perf-detail run of two workers and one of one worker with
+# the ingress hook: a line per lcore and file on the poll and packet
+# panels, the ingress panel only for the run that had the hook
+"$PKTPATH" $(eal hist2) -- --http off --main-worker --duration 0.6 --perf-detail \
+	--quiet --json "$TMP/hist2.json" > "$TMP/hist2.out" 2>&1 ||
+	{ cat "$TMP/hist2.out"; fail "perf-detail run, 2 workers"; }
+"$PKTPATH" $(eal hist1) -- --http off --duration 0.6 --perf-detail --ingress rcu \
+	--quiet --json "$TMP/hist1.json" > "$TMP/hist1.out" 2>&1 ||
+	{ cat "$TMP/hist1.out"; fail "perf-detail run, ingress rcu"; }
+"$PLOT" "$TMP/hist2.json" "$TMP/hist1.json" --kind histogram --label "2 workers" \
+	--label rcu -o "$TMP/hist.svg" || fail "plot histogram"
+[ "$(series "$TMP/hist.svg" series-hist-poll_cycles-)" = 3 ] ||
+	fail "histogram: poll series $(series "$TMP/hist.svg" series-hist-poll_cycles-)"
+[ "$(series "$TMP/hist.svg" series-hist-packet_cycles-)" = 3 ] || fail "histogram: packet series"
+[ "$(series "$TMP/hist.svg" series-hist-ingress_cycles-)" = 1 ] || fail "histogram: ingress series"
+[ "$(series "$TMP/hist.svg" series-hist-ingress_cycles-1-)" = 1 ] || fail "histogram: ingress series of the rcu run"
+[ "$(series "$TMP/hist.svg" series-hist-poll_packets-)" = 0 ] || fail "histogram: no packets panel"
+[ "$(elements "$TMP/hist.svg" marks-hist-poll_cycles-0-)" = 4 ] || fail "histogram: p50/p99 marks"
+
+# auto picks the kind; histograms are refused without --perf-detail
 "$PLOT" "$TMP/cmp1.json" -o "$TMP/auto.svg" && [ "$(series "$TMP/auto.svg" series-ns-)" = 1 ] ||
 	fail "plot auto (compare)"
 "$PLOT" "$TMP/run.json" -o "$TMP/auto2.svg" && [ "$(series "$TMP/auto2.svg" series-mpps-)" = 2 ] ||
