@@ -25,7 +25,7 @@
 
 static const char *const grp_names[MIB_GRP_MAX] = {
 	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
-	"Ingress", "Peer", "Capture", "Mode" };
+	"Ingress", "Peer", "Capture", "Mode", "Stage" };
 
 /* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
  * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
