@@ -202,6 +202,7 @@ setup_workers(struct app *a)
 		w->source = o->source;
 		w->burst = o->burst;
 		w->prefetch = o->prefetch;
+		w->stage_cycles = o->stage_cycles;
 		w->full = o->path == APP_PATH_FULL;
 		a->lcore_ids[i] = w->lcore;
 	}
@@ -479,6 +480,7 @@ run_info(const struct app *a)
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,
 		"worker_lcores", lcores);
+	json_object_set_new(cfg, "stage_cycles", json_boolean(o->stage_cycles));
 	/* --warmup auto: the steady state is detected (summary.steady_state) */
 	if (o->warmup_s < 0)
 		json_object_set_new(cfg, "warmup_s", json_string("auto"));

@@ -78,6 +78,7 @@ struct app_options {
 	enum mib_fold fold;
 	unsigned int mib_lcores;	/* 0: the workers' */
 	bool fold_on_read;
+	bool stage_cycles;	/* --stage-cycles */
 
 	/* generator */
 	struct pkt_flow_conf flow;

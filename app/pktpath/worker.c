@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 
 #include "app.h"
+#include "stage.h"
 
 static struct app *the_app;
 
@@ -108,6 +109,85 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
 		pkt_capture_packet(w->cap, w->idx, m, tsc, &w->mib);
 }
 
+static_assert(MIB_FIELD_MAX <= UINT16_MAX, "an outcome fits a uint16_t");
+
+/*
+ * --stage-cycles: a burst processed stage by stage over all its packets,
+ * with one TSC read between two stages (stage.h), from t, the poll's read,
+ * to the free; the same work as the loops below, reordered (the non-hook
+ * loop interleaves L2 and ip_rcv per packet), so the same counters move.
+ * A stage the variant has not (no hook, no peer, no capture) is not timed.
+ */
+static __rte_always_inline void
+__burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	       const uint64_t t0, struct rx_acc *acc, struct stage_acc *st,
+	       struct path_tally *tally, const bool gen, const bool full,
+	       const bool prefetch, const bool hook, const bool peer,
+	       const bool cap)
+{
+	struct path_l2 l2[APP_MAX_BURST];
+	uint8_t keep[APP_MAX_BURST];
+	uint16_t out[APP_MAX_BURST];
+	struct mib_block *mib = &w->mib;
+	const struct path_conf *pc = w->pc;
+	uint64_t t = t0, octets = 0;
+	unsigned int kept = 0, delivered = 0;
+	uint16_t i;
+
+	stage_mark(st, MIB_STAGE_RX, &t, n);
+	if (full) {
+		if (prefetch)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+		for (i = 0; i < n; i++) {
+			if (prefetch && i + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			octets += rte_pktmbuf_pkt_len(pkts[i]);
+			path_l2(pc, pkts[i], &l2[i], mib);
+		}
+		mib_add(mib, MIB_F(RX, OCTETS), octets);
+		stage_mark(st, MIB_STAGE_L2, &t, n);
+		if (hook) {
+			ingress_burst(w->ig, w->idx, pkts, n, keep, mib);
+			__sync_mode(w, mib, acc);	/* the mode it ran in */
+			acc->m_packets += n;
+			stage_mark(st, MIB_STAGE_INGRESS, &t, n);
+		}
+		for (i = 0; i < n; i++) {
+			out[i] = MIB_F(INGRESS, DROPPED);
+			if (!hook || keep[i]) {
+				out[i] = (uint16_t)path_rcv_tally(pc, pkts[i], &l2[i],
+								  mib, tally);
+				kept++;
+			}
+		}
+		if (!peer)
+			path_tally_flush(tally, mib);
+		stage_mark(st, MIB_STAGE_IP, &t, kept);
+		if (peer) {
+			for (i = 0; i < n; i++)
+				if (path_outcome_delivered(out[i])) {
+					path_peer_tally(w->peers, pkts[i], &l2[i], t0,
+							tally);
+					delivered++;
+				}
+			path_tally_flush(tally, mib);
+			stage_mark(st, MIB_STAGE_PEER, &t, delivered);
+		}
+		if (cap) {
+			for (i = 0; i < n; i++)
+				__capture(w, pkts[i], out[i], t0);
+			stage_mark(st, MIB_STAGE_CAPTURE, &t, n);
+		}
+	} else {
+		acc->nopath += n;
+	}
+	if (gen)
+		pkt_gen_done(&w->gen, pkts, n);
+	else
+		rte_pktmbuf_free_bulk(pkts, n);
+	stage_mark(st, MIB_STAGE_FREE, &t, n);
+}
+
 /*
  * The loop. The path's per-burst counters (path.h, struct path_tally) go to
  * tally, flushed into the block at the end of each burst; the Rx counters
@@ -127,6 +207,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	const struct path_conf *pc = w->pc;
 	const uint16_t burst = w->burst;
 	struct rx_acc acc = { .mode = INGRESS_OFF };
+	const bool stages = instr && w->stage_cycles;
+	struct stage_acc st = { { 0 } };
 	struct path_tally tally;
 	uint64_t prev = rte_rdtsc(), now;
 	unsigned int polls = 0;
@@ -155,6 +237,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		if (unlikely(++polls == FLUSH_POLLS)) {
 			polls = 0;
 			__flush(mib, &acc);
+			if (stages)
+				stage_flush(mib, &st);
 		}
 
 		if (gen)
@@ -171,6 +255,11 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		acc.bursts++;
 		if (!hook)
 			acc.m_packets += n;	/* always off */
+		if (stages) {
+			__burst_staged(w, pkts, n, now, &acc, &st, &tally, gen, full,
+				       prefetch, hook, peer, cap);
+			continue;
+		}
 
 		if (full && !hook) {
 			uint64_t octets = 0;
@@ -244,6 +333,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		acc.m_idle += now - prev;
 	}
 	__flush(mib, &acc);
+	if (stages)
+		stage_flush(mib, &st);
 }
 
 typedef void (*loop_fn)(struct app_worker *w);
