@@ -27,4 +27,7 @@ void __export_prom_family(FILE *out, const char *name, const char *type,
 			  const char *help);
 void __export_prom_escape(FILE *out, const char *s);
 
+/* stage_export.c: pktpath_stage_*_total{lcore,stage} (called by prom.c). */
+void __export_stage_prom(FILE *out, const struct stats_snapshot *snap);
+
 #endif /* PKTPATH_EXPORT_PVT_H */
