@@ -28,6 +28,7 @@
 #include "pkt.h"
 #include "stats.h"
 #include "stats_series.h"
+#include "stage.h"
 
 extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
@@ -57,6 +58,10 @@ struct app_worker {
 	/* The instrumented loop variants run when either is set. */
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
+	/* --stage-cycles: this worker's staged burst and its counters
+	 * (stage.h), flushed into mib with the Rx counters. */
+	app_stage_burst_fn stage_burst;
+	struct stage_acc stage_acc;
 } __rte_cache_aligned;
 
 struct app_port {
