@@ -2,14 +2,16 @@
 # default loop and the instrumented one (the burst stage by stage, one TSC
 # read between two stages, seven at most per burst) side by side on the
 # generator, without and with the ingress hook (--ingress lock), rounds
-# alternated; the median cycles/pkt of each and their ratio, and the share
-# of the busy cycles the stage table accounts for (its "staged" row). Then,
+# alternated; the median cycles/pkt of each, the median (min-max) of the
+# rounds' paired ratios (a round's two runs are adjacent, so the load they
+# share cancels out better than in a ratio of medians), and the share of
+# the busy cycles the stage table accounts for (its "staged" row). Then,
 # with valgrind, the instructions per packet of both loops (callgrind, the
 # loop function inclusive of what it calls, over a 1 s --no-huge run: no
 # timing, so a difference there is the instrumentation's own work).
 # Environment: STAGES_CALLGRIND=0 skips the callgrind part.
 echo "== stages ($HUGE_MEM): --stage-cycles vs the default loop, median of $ROUNDS rounds"
-declare -A sg_c sg_m sg_s
+declare -A sg_c sg_m sg_s sg_r
 for r in $(seq "$ROUNDS"); do
 	for v in plain lock; do
 		hook=(); [ "$v" = lock ] && hook=(--ingress lock)
@@ -19,6 +21,7 @@ for r in $(seq "$ROUNDS"); do
 			name="sg_${v}_${x}_$r"
 			read -r m _ c < <(pp "$name" -- --duration "$SECS" --warmup 1 "${hook[@]}" "${sc[@]}")
 			sg_m[${v}_$x]+="$m "; sg_c[${v}_$x]+="$c "
+			[ "$x" = off ] && sg_off=$c || sg_on=$c
 			if [ "$x" = on ]; then
 				sg_s[$v]+="$(python3 -c '
 import json, sys
@@ -29,6 +32,7 @@ except Exception:
     print(0)' "$TMP/$name.json") "
 			fi
 		done
+		sg_r[$v]+="$(python3 -c "print('%.4f' % ($sg_on / $sg_off if $sg_off else 0))") "
 	done
 done
 printf '  %-34s %9s %10s %10s\n' run Mpps cycles/pkt "staged %"
@@ -38,8 +42,9 @@ for v in plain lock; do
 		"$(median ${sg_c[${v}_off]})" ""
 	printf '  %-34s %9s %10s %10s\n' "$desc, --stage-cycles" "$(median ${sg_m[${v}_on]})" \
 		"$(median ${sg_c[${v}_on]})" "$(median ${sg_s[$v]})"
-	ratio=$(python3 -c "a=$(median ${sg_c[${v}_on]}); b=$(median ${sg_c[${v}_off]}); print('%.4f' % (a / b if b else 0))")
-	echo "  $desc: cycles/pkt --stage-cycles / default = $ratio"
+	ratio=$(median ${sg_r[$v]})
+	echo "  $desc: cycles/pkt --stage-cycles / default, paired per round: median $ratio" \
+		"($(tr ' ' '\n' <<< "${sg_r[$v]}" | sort -n | sed '/^$/d' | sed -n '1p;$p' | paste -sd-))"
 	# a guard, not a goal: 4-6 TSC reads of ~40 cycles per burst of 32 are
 	# 5-8 cycles/pkt, 10-15% of a 60-cycle path (README, Performance)
 	target "cycles/pkt ratio --stage-cycles / default, $desc" "$ratio" "<=" 1.25
