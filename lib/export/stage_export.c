@@ -12,7 +12,7 @@
 #include "export_pvt.h"
 
 static uint64_t
-__grown(const uint64_t *a, const uint64_t *b, unsigned int f)
+__stage_grown(const uint64_t *a, const uint64_t *b, unsigned int f)
 {
 	uint64_t x = a != NULL ? a[f] : 0;
 
@@ -25,17 +25,17 @@ export_stages(const uint64_t *a, const uint64_t *b, struct export_stages *t)
 	unsigned int s;
 
 	memset(t, 0, sizeof(*t));
-	t->busy = __grown(a, b, MIB_F(RX, BUSYCYCLES));
-	t->packets = __grown(a, b, MIB_F(RX, PACKETS));
+	t->busy = __stage_grown(a, b, MIB_F(RX, BUSYCYCLES));
+	t->packets = __stage_grown(a, b, MIB_F(RX, PACKETS));
 	for (s = 0; s < MIB_STAGES; s++) {
 		struct export_stage *e = &t->s[t->n];
 
-		e->calls = __grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_CALLS));
+		e->calls = __stage_grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_CALLS));
 		if (e->calls == 0)
 			continue;
 		e->stage = s;
-		e->packets = __grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_PACKETS));
-		e->cycles = __grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_CYCLES));
+		e->packets = __stage_grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_PACKETS));
+		e->cycles = __stage_grown(a, b, MIB_STAGE_F(s, MIB_STAGE_K_CYCLES));
 		e->cycles_per_pkt = e->packets ? (double)e->cycles / (double)e->packets : 0;
 		e->cycles_per_call = (double)e->cycles / (double)e->calls;
 		e->share = t->busy ? (double)e->cycles / (double)t->busy : 0;
