@@ -58,7 +58,8 @@ echo "phantoms: ok"
 	--mib-lcores 64 --json "$TMP/rd.json" > "$TMP/rd.txt" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
-	url=$(sed -n 's|^http: listening on \(http://[^ ]*\)$|\1|p' "$TMP/rd.txt")
+	# (the file may not exist yet: the background shell creates it)
+	url=$(sed -n 's|^http: listening on \(http://[^ ]*\)$|\1|p' "$TMP/rd.txt" 2> /dev/null || true)
 	[ -n "$url" ] && break
 	sleep 0.1
 done

@@ -6,7 +6,9 @@
 # /pktpath/ command.
 . "$(dirname "$0")/lib.sh"
 
-"$PKTPATH" -- --help | grep -q -- '--http ' ||
+# (into a file: grep -q would stop reading, and pipefail count pktpath's SIGPIPE)
+"$PKTPATH" -- --help > "$TMP/help.txt"
+grep -q -- '--http ' "$TMP/help.txt" ||
 	{ echo "http: SKIP: this pktpath has no --http option"; exit 77; }
 command -v curl > /dev/null || { echo "http: SKIP: no curl"; exit 77; }
 
