@@ -186,8 +186,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		if (!hook)
 			acc.m_packets += n;	/* always off */
 		/* --stage-cycles: the burst stage by stage, out of line
-		 * (worker_stages.c: here it would change how the default
-		 * variants are compiled), then as below after ingress. */
+		 * (below, in the instrumented unit only), then the Mode
+		 * and RxNoPath counting the untimed burst does. */
 		if (instr && w->stage_cycles) {
 			w->stage_burst(w, pkts, n, now);
 			if (!full)
@@ -418,9 +418,8 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	stage_mark(st, MIB_STAGE_FREE, &t, n);
 }
 
-
-/* Every staged variant: burst_<source>_rxonly, burst_<source>_full_PHEC (prefetch,
- * the ingress hook, the peer stage, capture), as worker.c's loops. */
+/* Every staged variant: burst_<source>_rxonly, burst_<source>_full_PHEC
+ * (prefetch, the ingress hook, the peer stage, capture), as the loops'. */
 #define SVARIANT(name, g, f, p, h, pe, ca) \
 	static void name(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n, \
 			 uint64_t t0) \
