@@ -10,7 +10,8 @@ Kinds:
               (or lock) with their 95% confidence intervals, coloured by
               verdict; a third panel stacks the per-stage ns/pkt of each
               mode when the JSON has them (compare.modes[].stages, an
-              object {stage: ns_per_pkt}: not written by pktpath yet).
+              object {stage: ns per received packet}, which pktpath
+              writes with --stage-cycles).
   timeseries  Mpps per lcore over the run (the JSON's "intervals"), the
               warm-up shaded up to summary.steady_state.start_s, mode flips
               as vertical lines labelled with the new mode, intervals with

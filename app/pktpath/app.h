@@ -28,6 +28,7 @@
 #include "pkt.h"
 #include "stats.h"
 #include "stats_series.h"
+#include "stage.h"
 
 extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
@@ -58,6 +59,10 @@ struct app_worker {
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
 	struct stats_perf *perf;	/* --perf-detail: its own block */
+	/* --stage-cycles: this worker's staged burst and its counters
+	 * (stage.h), flushed into mib with the Rx counters. */
+	app_stage_burst_fn stage_burst;
+	struct stage_acc stage_acc;
 } __rte_cache_aligned;
 
 struct app_port {

@@ -13,6 +13,10 @@
  * --perf-detail, each mode's p50 and p99 cycles per busy poll (its
  * phases' poll_cycles histograms merged over the rounds), so that a tail
  * shows even when the median does not move.
+ * With --stage-cycles each phase also takes the workers' Stage group, and
+ * the table gains the ingress stage's cycles/pkt per mode, beside the
+ * whole path's differences (the JSON: each mode's "stages", ns per
+ * received packet per stage, as scripts/plot.py stacks them).
  *
  * A phase is measured in one mode only: flips from outside (SIGUSR1, POST
  * /ingress/mode) and reloads are refused while the phases run, and each
@@ -45,6 +49,9 @@ struct phase {
 	/* --perf-detail: the phase's poll_cycles histogram, n_workers + 1,
 	 * all workers merged first (NULL without). */
 	struct stats_hist *hist;
+	/* --stage-cycles: the phase's Stage group, (n_workers + 1) rows of
+	 * MIB_STAGE_MAX, the total first. */
+	uint64_t *stg;
 };
 
 /* Intervals a phase is cut into, for the confidence intervals: one per
@@ -131,6 +138,17 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	ph->acquires = stats_grown(s0, s1, MIB_F(INGRESS, LOCKACQUIRES));
 	ph->contended = stats_grown(s0, s1, MIB_F(INGRESS, LOCKCONTENDED));
 	ph->quiescent = stats_grown(s0, s1, MIB_F(INGRESS, RCUQUIESCENT));
+	for (k = 0; k < MIB_STAGE_MAX; k++) {
+		unsigned int f = MIB_BASE_STAGE + k;
+
+		ph->stg[k] = stats_grown(s0, s1, f);
+		for (w = 0; w < nw; w++) {
+			uint64_t x = s0->raw_per_block[(size_t)w * MIB_FIELD_MAX + f];
+			uint64_t y = s1->raw_per_block[(size_t)w * MIB_FIELD_MAX + f];
+
+			ph->stg[(size_t)(w + 1) * MIB_STAGE_MAX + k] = y > x ? y - x : 0;
+		}
+	}
 	*mixed = 0;
 	for (k = 0; k < MIB_MODES; k++)
 		if (k != (unsigned int)m)
@@ -144,6 +162,10 @@ struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
 	uint64_t poll_p50, poll_p99;	/* --perf-detail, over the rounds */
 	bool perf;
+	/* --stage-cycles, over all rounds: each stage's cycles and packets,
+	 * and the packets received (ran: whether the stage ran at all). */
+	uint64_t st_cyc[MIB_STAGES], st_pkts[MIB_STAGES], rx_pkts;
+	bool st_ran[MIB_STAGES];
 };
 
 /* Aggregate one mode over rounds, for lcore w (or the total if w < 0). */
@@ -175,6 +197,17 @@ aggregate(struct phase *ph, unsigned int rounds, int w)
 		g.perf = true;
 		g.poll_p50 = stats_hist_percentile(&m, 500000);
 		g.poll_p99 = stats_hist_percentile(&m, 990000);
+	}
+	for (r = 0; r < rounds; r++) {
+		const uint64_t *v = ph[r].stg + (size_t)(w < 0 ? 0 : w + 1) * MIB_STAGE_MAX;
+		unsigned int s;
+
+		g.rx_pkts += w < 0 ? ph[r].total.packets : ph[r].lcore[w].packets;
+		for (s = 0; s < MIB_STAGES; s++) {
+			g.st_cyc[s] += v[s * MIB_STAGE_K_MAX + MIB_STAGE_K_CYCLES];
+			g.st_pkts[s] += v[s * MIB_STAGE_K_MAX + MIB_STAGE_K_PACKETS];
+			g.st_ran[s] |= v[s * MIB_STAGE_K_MAX + MIB_STAGE_K_CALLS] != 0;
+		}
 	}
 	return g;
 }
@@ -296,6 +329,38 @@ samples_json(const struct app *a, const struct phase *ph, unsigned int rounds,
 	json_object_set_new(o, "rounds_intervals_mpps", riv);
 }
 
+/* --stage-cycles: a stage's cycles per packet that entered it; NaN if it
+ * did not run. */
+static double
+stage_cpp(const struct agg *g, unsigned int s)
+{
+	return g->st_ran[s] && g->st_pkts[s] ? (double)g->st_cyc[s] /
+	       (double)g->st_pkts[s] : NAN;
+}
+
+/* The stages of a mode in the JSON: "stages", each stage's ns per packet
+ * received (what stacks up to the path's: scripts/plot.py's stacked
+ * bars), and "stage_cycles_per_pkt", per packet that entered the stage. */
+static void
+stages_json(const struct agg *g, json_t *o)
+{
+	json_t *ns = json_object(), *cpp = json_object();
+	double ghz = (double)rte_get_tsc_hz() / 1e9;
+	unsigned int s;
+
+	for (s = 0; s < MIB_STAGES; s++) {
+		if (!g->st_ran[s])
+			continue;
+		json_object_set_new(ns, mib_stage_name(s), json_real(g->rx_pkts ?
+			(double)g->st_cyc[s] / (double)g->rx_pkts / ghz : 0.0));
+		json_object_set_new(cpp, mib_stage_name(s), jreal(stage_cpp(g, s)));
+	}
+	json_object_set_new(o, "stages", ns);
+	json_object_set_new(o, "stage_cycles_per_pkt", cpp);
+	json_object_set_new(o, "ingress_cycles_per_pkt",
+			    jreal(stage_cpp(g, MIB_STAGE_INGRESS)));
+}
+
 static void
 print_cis(const struct app *a, struct stats_ci ci[][2], const int ref[2],
 	  unsigned int rounds)
@@ -369,6 +434,8 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 	       w < 0 ? "lock contended" : "");
 	if (a->perf != NULL)
 		printf(" %12s %12s", "p50 cyc/poll", "p99 cyc/poll");
+	if (a->opt.stage_cycles)
+		printf(" %16s", "ingress cyc/pkt");
 	printf("\n");
 	for (i = 0; i < nm; i++) {
 		char dcol[2][16] = { "", "" }, cont[24] = "";
@@ -398,6 +465,8 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 		       dcol[1], cont);
 		if (g[i].perf)
 			printf(" %12" PRIu64 " %12" PRIu64, g[i].poll_p50, g[i].poll_p99);
+		if (a->opt.stage_cycles)
+			printf(" %16.2f", stage_cpp(&g[i], MIB_STAGE_INGRESS));
 		printf("\n");
 		if (jmodes != NULL) {
 			json_t *m = json_array_get(jmodes, i);
@@ -424,6 +493,8 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 						    ci_json(&ci[i][j]) : json_null());
 			}
 			samples_json(a, res[i], rounds, w, o);
+			if (a->opt.stage_cycles)
+				stages_json(&g[i], o);
 			if (w < 0) {
 				json_object_update(m, o);
 				json_decref(o);
@@ -463,7 +534,10 @@ app_compare_run(struct app *a)
 			if (a->perf != NULL)
 				res[i][r].hist = calloc(a->n_workers + 1,
 							sizeof(struct stats_hist));
+			res[i][r].stg = calloc((size_t)(a->n_workers + 1) * MIB_STAGE_MAX,
+					       sizeof(uint64_t));
 			if (res[i][r].lcore == NULL || res[i][r].iv_pps == NULL ||
+			    res[i][r].stg == NULL ||
 			    (a->perf != NULL && res[i][r].hist == NULL))
 				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 		}
@@ -553,6 +627,7 @@ app_compare_run(struct app *a)
 			free(res[i][r].lcore);
 			free(res[i][r].iv_pps);
 			free(res[i][r].hist);
+			free(res[i][r].stg);
 		}
 		free(res[i]);
 	}

@@ -203,6 +203,7 @@ setup_workers(struct app *a)
 		w->source = o->source;
 		w->burst = o->burst;
 		w->prefetch = o->prefetch;
+		w->stage_cycles = o->stage_cycles;
 		w->full = o->path == APP_PATH_FULL;
 		a->lcore_ids[i] = w->lcore;
 	}
@@ -483,6 +484,7 @@ run_info(const struct app *a)
 		"interval_s", o->interval_s,
 		"warmup_s", o->warmup_s,
 		"worker_lcores", lcores);
+	json_object_set_new(cfg, "stage_cycles", json_boolean(o->stage_cycles));
 	/* --warmup auto: the steady state is detected (summary.steady_state) */
 	if (o->warmup_s < 0)
 		json_object_set_new(cfg, "warmup_s", json_string("auto"));
@@ -675,6 +677,11 @@ report(struct app *a)
 	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.n_compare == 0)
 		have_steady = stats_series_steady(a->series, fin, a->opt.interval_s,
 						  a->opt.warmup_s, sum, &steady) == 0;
+	/* The histograms' window is the summary's fixed one: with --warmup
+	 * auto that is the whole run (the detected start moves only the
+	 * rates), so they say so. */
+	if (sum != NULL && a->opt.warmup_s < 0)
+		sum->hist_steady = false;
 	if (sum != NULL && fin != NULL)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)

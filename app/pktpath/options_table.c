@@ -128,6 +128,13 @@ const struct app_opt app_opts[] = {
 	  .help = "`--perf-detail`: a poll longer than this many microseconds is "
 		  "suspicious: counted (Rx SuspiciousPolls), logged with the polls "
 		  "around it; 0: none is" },
+	{ "stage-cycles", NULL, FLAG(stage_cycles),
+	  .help = "time each stage of a burst (rx, l2, ingress, ip, peer, capture, "
+		  "free), the burst processed stage by stage with one TSC read "
+		  "between two stages: a `show runtime`-like table in the summary "
+		  "and `--json`, the Stage MIB group, `pktpath_stage_cycles_total`; "
+		  "runs the instrumented loop, see [Where the cycles "
+		  "go](#where-the-cycles-go---stage-cycles)" },
 	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
 	  .def = "60", .help = "generated frame size without FCS" },
 	{ "flows", NULL, UINT(flow.flows, 1, 1u << 20), .def = "64",

@@ -15,19 +15,31 @@
 
 #include "app.h"
 #include "worker_perf.h"
+#include "worker_pvt.h"
 
-static struct app *the_app;
+/* This file is compiled twice: here the default variants (instr false),
+ * and in worker_instr.c, which defines WORKER_INSTR 1 and includes it,
+ * the instrumented ones. Each in a unit of its own, so that the
+ * instrumented ones (twice the code) leave the compiler's inlining budget
+ * for the default ones as it was: those stay exactly as compiled before. */
+#ifndef WORKER_INSTR
+#define WORKER_INSTR 0
+#endif
+
+#if !WORKER_INSTR
+struct app *app_worker_app;
 
 void
 app_workers_bind(struct app *a)
 {
-	the_app = a;
+	app_worker_app = a;
 }
+#endif
 
 static __rte_always_inline bool
 __running(void)
 {
-	return __atomic_load_n(&the_app->run, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&app_worker_app->run, __ATOMIC_RELAXED) != 0;
 }
 
 /* Per-poll Rx counters are kept in registers and flushed to the MIB block
@@ -158,6 +170,8 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		if (unlikely(++polls == FLUSH_POLLS)) {
 			polls = 0;
 			__flush(mib, &acc);
+			if (instr && w->stage_cycles)
+				stage_flush(mib, &w->stage_acc);
 		}
 
 		if (gen)
@@ -174,6 +188,19 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		acc.bursts++;
 		if (!hook)
 			acc.m_packets += n;	/* always off */
+		/* --stage-cycles: the burst stage by stage, out of line
+		 * (below, in the instrumented unit only), then the Mode
+		 * and RxNoPath counting the untimed burst does. */
+		if (instr && w->stage_cycles) {
+			w->stage_burst(w, pkts, n, now);
+			if (!full)
+				acc.nopath += n;
+			if (hook) {
+				__sync_mode(w, mib, &acc);	/* the mode it ran in */
+				acc.m_packets += n;
+			}
+			continue;
+		}
 
 		if (full && !hook) {
 			uint64_t octets = 0;
@@ -255,46 +282,46 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		stats_perf_finish(w->perf);
 	}
 	__flush(mib, &acc);
+	if (instr && w->stage_cycles)
+		stage_flush(mib, &w->stage_acc);
 }
 
-typedef void (*loop_fn)(struct app_worker *w);
-
-/* Every variant: loop_<source>_rxonly_I, and loop_<source>_full_PHECI,
- * five digits 0 or 1 for prefetch, the ingress hook, the peer stage,
- * capture and the instrumentation (I: --stage-cycles or --perf-detail,
- * which the instrumented variants then test at run time, so that the
- * default loops carry none of it), in tables indexed [gen][instr] and
- * [gen][prefetch][hook][peer][capture][instr]. */
-#define VARIANT(name, g, f, p, h, pe, ca, in) \
-	static void name(struct app_worker *w) { __loop(w, g, f, p, h, pe, ca, in); }
-#define VARIANTS_IN(src, g, p, h, pe, ca) \
-	VARIANT(loop_##src##_full_##p##h##pe##ca##0, g, true, p, h, pe, ca, false) \
-	VARIANT(loop_##src##_full_##p##h##pe##ca##1, g, true, p, h, pe, ca, true)
+/* Every variant of this unit: loop_<source>_rxonly_I, and
+ * loop_<source>_full_PHECI, digits 0 or 1 for prefetch, the ingress hook,
+ * the peer stage, capture and the instrumentation (I: WORKER_INSTR, for
+ * --stage-cycles or --perf-detail, which the instrumented variants then
+ * test at run time, so that the default loops carry none of it), in the
+ * tables app_loops_rxonly_I[gen] and app_loops_full_I[gen][prefetch][hook]
+ * [peer][capture] (worker_pvt.h). */
+#define PASTE(a, b) a##b
+#define XPASTE(a, b) PASTE(a, b)
+#define VARIANT(name, g, f, p, h, pe, ca) \
+	static void XPASTE(name, WORKER_INSTR)(struct app_worker *w) \
+	{ __loop(w, g, f, p, h, pe, ca, WORKER_INSTR); }
 #define VARIANTS_CA(src, g, p, h, pe) \
-	VARIANTS_IN(src, g, p, h, pe, 0) VARIANTS_IN(src, g, p, h, pe, 1)
+	VARIANT(loop_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
+	VARIANT(loop_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
 #define VARIANTS_PE(src, g, p, h) \
 	VARIANTS_CA(src, g, p, h, 0) VARIANTS_CA(src, g, p, h, 1)
 #define VARIANTS_IG(src, g, p) \
 	VARIANTS_PE(src, g, p, 0) VARIANTS_PE(src, g, p, 1)
 #define VARIANTS(src, g) \
-	VARIANT(loop_##src##_rxonly_0, g, false, false, false, false, false, false) \
-	VARIANT(loop_##src##_rxonly_1, g, false, false, false, false, false, true) \
+	VARIANT(loop_##src##_rxonly_, g, false, false, false, false, false) \
 	VARIANTS_IG(src, g, 0) VARIANTS_IG(src, g, 1)
 VARIANTS(gen, true)
 VARIANTS(port, false)
 
-#define ROW_IN(src, p, h, pe, ca) \
-	{ loop_##src##_full_##p##h##pe##ca##0, loop_##src##_full_##p##h##pe##ca##1 }
-#define ROW_CA(src, p, h, pe) { ROW_IN(src, p, h, pe, 0), ROW_IN(src, p, h, pe, 1) }
+#define ROW_CA(src, p, h, pe) { XPASTE(loop_##src##_full_##p##h##pe##0, WORKER_INSTR), \
+				XPASTE(loop_##src##_full_##p##h##pe##1, WORKER_INSTR) }
 #define ROW_PE(src, p, h) { ROW_CA(src, p, h, 0), ROW_CA(src, p, h, 1) }
 #define ROW_IG(src, p) { ROW_PE(src, p, 0), ROW_PE(src, p, 1) }
 #define TABLE(src) { ROW_IG(src, 0), ROW_IG(src, 1) }
-static const loop_fn loops_full[2][2][2][2][2][2] = { TABLE(port), TABLE(gen) };
-static const loop_fn loops_rxonly[2][2] = {
-	{ loop_port_rxonly_0, loop_port_rxonly_1 },
-	{ loop_gen_rxonly_0, loop_gen_rxonly_1 },
-};
+const app_loop_fn XPASTE(app_loops_full_, WORKER_INSTR)[2][2][2][2][2] = {
+	TABLE(port), TABLE(gen) };
+const app_loop_fn XPASTE(app_loops_rxonly_, WORKER_INSTR)[2] = {
+	XPASTE(loop_port_rxonly_, WORKER_INSTR), XPASTE(loop_gen_rxonly_, WORKER_INSTR) };
 
+#if !WORKER_INSTR
 int
 app_worker_main(void *arg)
 {
@@ -303,17 +330,140 @@ app_worker_main(void *arg)
 	bool hook = w->ig != NULL && w->full;
 	bool instr = w->stage_cycles || w->perf_detail;
 
+	if (w->stage_cycles)
+		w->stage_burst = app_stage_burst(gen, w->full, w->prefetch, hook,
+						 w->peers != NULL, w->cap != NULL);
 	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
 		gen ? "gen" : "port", hook ? ", ingress hook" : "");
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
 	if (!w->full)
-		loops_rxonly[gen][instr](w);
+		(instr ? app_loops_rxonly_1 : app_loops_rxonly_0)[gen](w);
 	else
-		loops_full[gen][w->prefetch][hook][w->peers != NULL]
-			[w->cap != NULL][instr](w);
+		(instr ? app_loops_full_1 : app_loops_full_0)[gen][w->prefetch][hook]
+			[w->peers != NULL][w->cap != NULL](w);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
 	if (hook)
 		ingress_worker_stop(w->ig, w->idx);
 	return 0;
 }
+#endif
+
+#if WORKER_INSTR
+static_assert(MIB_FIELD_MAX <= UINT16_MAX, "an outcome fits a uint16_t");
+
+/*
+ * --stage-cycles: a burst processed stage by stage over all its packets,
+ * with one TSC read between two stages (stage.h), from t, the poll's read,
+ * to the free; the same work as the loop above, reordered (its non-hook
+ * loop interleaves L2 and ip_rcv per packet), so the same counters move.
+ * Compiled in the instrumented unit only, out of line: the loop calls the
+ * variant app_stage_burst() gave it, through w->stage_burst.
+ * A stage the variant has not (no hook, no peer, no capture) is not timed.
+ */
+static __rte_always_inline void
+__burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	       const uint64_t t0, const bool gen, const bool full,
+	       const bool prefetch, const bool hook, const bool peer,
+	       const bool cap)
+{
+	struct stage_acc *st = &w->stage_acc;
+	struct path_tally tally_s, *tally = &tally_s;
+	struct path_l2 l2[APP_MAX_BURST];
+	uint8_t keep[APP_MAX_BURST];
+	uint16_t out[APP_MAX_BURST];
+	struct mib_block *mib = &w->mib;
+	const struct path_conf *pc = w->pc;
+	uint64_t t = t0, octets = 0;
+	unsigned int kept = 0, delivered = 0;
+	uint16_t i;
+
+	path_tally_init(tally);
+	stage_mark(st, MIB_STAGE_RX, &t, n);
+	if (full) {
+		if (prefetch)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+		for (i = 0; i < n; i++) {
+			if (prefetch && i + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			octets += rte_pktmbuf_pkt_len(pkts[i]);
+			path_l2(pc, pkts[i], &l2[i], mib);
+		}
+		mib_add(mib, MIB_F(RX, OCTETS), octets);
+		stage_mark(st, MIB_STAGE_L2, &t, n);
+		if (hook) {
+			uint64_t t_ig = t;
+
+			ingress_burst(w->ig, w->idx, pkts, n, keep, mib);
+			stage_mark(st, MIB_STAGE_INGRESS, &t, n);
+			if (w->perf_detail)	/* the same reads, both features on */
+				__perf_ingress(w, t - t_ig);
+		}
+		for (i = 0; i < n; i++) {
+			out[i] = MIB_F(INGRESS, DROPPED);
+			if (!hook || keep[i]) {
+				out[i] = (uint16_t)path_rcv_tally(pc, pkts[i], &l2[i],
+								  mib, tally);
+				kept++;
+			}
+		}
+		if (!peer)
+			path_tally_flush(tally, mib);
+		stage_mark(st, MIB_STAGE_IP, &t, kept);
+		if (peer) {
+			for (i = 0; i < n; i++)
+				if (path_outcome_delivered(out[i])) {
+					path_peer_tally(w->peers, pkts[i], &l2[i], t0,
+							tally);
+					delivered++;
+				}
+			path_tally_flush(tally, mib);
+			stage_mark(st, MIB_STAGE_PEER, &t, delivered);
+		}
+		if (cap) {
+			for (i = 0; i < n; i++)
+				__capture(w, pkts[i], out[i], t0);
+			stage_mark(st, MIB_STAGE_CAPTURE, &t, n);
+		}
+	}
+	if (gen)
+		pkt_gen_done(&w->gen, pkts, n);
+	else
+		rte_pktmbuf_free_bulk(pkts, n);
+	stage_mark(st, MIB_STAGE_FREE, &t, n);
+}
+
+/* Every staged variant: burst_<source>_rxonly, burst_<source>_full_PHEC
+ * (prefetch, the ingress hook, the peer stage, capture), as the loops'. */
+#define SVARIANT(name, g, f, p, h, pe, ca) \
+	static void name(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n, \
+			 uint64_t t0) \
+	{ __burst_staged(w, pkts, n, t0, g, f, p, h, pe, ca); }
+#define SVARIANTS_CA(src, g, p, h, pe) \
+	SVARIANT(burst_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
+	SVARIANT(burst_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
+#define SVARIANTS_PE(src, g, p, h) \
+	SVARIANTS_CA(src, g, p, h, 0) SVARIANTS_CA(src, g, p, h, 1)
+#define SVARIANTS_IG(src, g, p) \
+	SVARIANTS_PE(src, g, p, 0) SVARIANTS_PE(src, g, p, 1)
+#define SVARIANTS(src, g) \
+	SVARIANT(burst_##src##_rxonly, g, false, false, false, false, false) \
+	SVARIANTS_IG(src, g, 0) SVARIANTS_IG(src, g, 1)
+SVARIANTS(gen, true)
+SVARIANTS(port, false)
+
+#define SROW_CA(src, p, h, pe) { burst_##src##_full_##p##h##pe##0, burst_##src##_full_##p##h##pe##1 }
+#define SROW_PE(src, p, h) { SROW_CA(src, p, h, 0), SROW_CA(src, p, h, 1) }
+#define SROW_IG(src, p) { SROW_PE(src, p, 0), SROW_PE(src, p, 1) }
+#define STABLE(src) { SROW_IG(src, 0), SROW_IG(src, 1) }
+static const app_stage_burst_fn bursts_full[2][2][2][2][2] = { STABLE(port), STABLE(gen) };
+static const app_stage_burst_fn bursts_rxonly[2] = { burst_port_rxonly, burst_gen_rxonly };
+
+app_stage_burst_fn
+app_stage_burst(bool gen, bool full, bool prefetch, bool hook, bool peer, bool cap)
+{
+	if (!full)
+		return bursts_rxonly[gen];
+	return bursts_full[gen][prefetch][hook][peer][cap];
+}
+#endif

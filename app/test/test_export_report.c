@@ -181,10 +181,98 @@ test_console(void **state)
 	assert_non_null(strstr(buf, "\nsteady: none: the run ("));
 	assert_non_null(strstr(buf, "\nconservation: ok\n"));
 	assert_non_null(strstr(buf, "\nTSC "));
+	assert_null(strstr(buf, "\nstages"));	/* no --stage-cycles */
 	free(buf);
 	stats_put(s, b);
 	stats_summary_free(sum);
 	own_stats_free(s, ms);
+}
+
+/* --stage-cycles: export_stages() over hand-filled values: the stages
+ * that ran and only those, per packet, per call, shares of the busy
+ * cycles, a baseline; the table's text and the JSON. */
+static void
+test_stages(void **state)
+{
+	uint64_t a[MIB_FIELD_MAX], b[MIB_FIELD_MAX];
+	struct export_stages t;
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *j, *rows;
+	FILE *f;
+
+	(void)state;
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	assert_int_equal(export_stages(NULL, b, &t), 0);	/* nothing ran */
+	f = open_memstream(&buf, &len);
+	export_print_stages(f, "lcore 1", &t);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+
+	b[MIB_F(RX, BUSYCYCLES)] = 10000;
+	b[MIB_F(RX, PACKETS)] = 64;
+	/* rx: 2 calls, 64 packets, 1000 cycles; ip: 2, 32, 6400; free: 2,
+	 * 64, 600. l2 took cycles but no call: not a stage that ran. */
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_CALLS)] = 2;
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_PACKETS)] = 64;
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_CYCLES)] = 1000;
+	b[MIB_STAGE_F(MIB_STAGE_L2, MIB_STAGE_K_CYCLES)] = 5;
+	b[MIB_STAGE_F(MIB_STAGE_IP, MIB_STAGE_K_CALLS)] = 2;
+	b[MIB_STAGE_F(MIB_STAGE_IP, MIB_STAGE_K_PACKETS)] = 32;
+	b[MIB_STAGE_F(MIB_STAGE_IP, MIB_STAGE_K_CYCLES)] = 6400;
+	b[MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_CALLS)] = 2;
+	b[MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_PACKETS)] = 64;
+	b[MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_CYCLES)] = 600;
+	assert_int_equal(export_stages(NULL, b, &t), 3);
+	assert_int_equal(t.s[0].stage, MIB_STAGE_RX);
+	assert_int_equal(t.s[1].stage, MIB_STAGE_IP);
+	assert_int_equal(t.s[2].stage, MIB_STAGE_FREE);
+	assert_int_equal(t.busy, 10000);
+	assert_int_equal(t.packets, 64);
+	assert_int_equal(t.cycles, 8000);
+	assert_int_equal(t.unstaged, 2000);
+	assert_float_equal(t.s[1].cycles_per_pkt, 200.0, 1e-12);	/* its own packets */
+	assert_float_equal(t.s[1].cycles_per_call, 3200.0, 1e-12);
+	assert_float_equal(t.s[0].share, 0.1, 1e-12);
+	assert_float_equal(t.s[1].share, 0.64, 1e-12);
+	assert_float_equal(t.s[2].share, 0.06, 1e-12);
+
+	f = open_memstream(&buf, &len);
+	export_print_stages(f, "lcore 1", &t);
+	fclose(f);
+	assert_string_equal(buf,
+		"lcore 1             calls        packets    cyc/pkt    cyc/call   busy%\n"
+		"  rx                    2             64      15.62       500.0    10.0\n"
+		"  ip                    2             32     200.00      3200.0    64.0\n"
+		"  free                  2             64       9.38       300.0     6.0\n"
+		"  staged                2             64     125.00      4000.0    80.0\n"
+		"  unstaged                                    31.25      1000.0    20.0\n");
+	free(buf);
+
+	j = export_stages_json(&t);
+	rows = json_object_get(j, "stages");
+	assert_int_equal(json_array_size(rows), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 1),
+							      "stage")), "ip");
+	assert_int_equal(json_integer_value(json_object_get(j, "unstaged_cycles")), 2000);
+	assert_float_equal(json_real_value(json_object_get(j, "staged_share")), 0.8, 1e-12);
+	json_decref(j);
+
+	/* less a baseline: rx only ran in between; a counter below its
+	 * baseline counts 0 */
+	memcpy(a, b, sizeof(a));
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_CALLS)] += 1;
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_PACKETS)] += 32;
+	b[MIB_STAGE_F(MIB_STAGE_RX, MIB_STAGE_K_CYCLES)] += 300;
+	b[MIB_F(RX, BUSYCYCLES)] += 400;
+	a[MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_CALLS)] += 5;
+	assert_int_equal(export_stages(a, b, &t), 1);
+	assert_int_equal(t.s[0].stage, MIB_STAGE_RX);
+	assert_int_equal(t.s[0].cycles, 300);
+	assert_float_equal(t.s[0].share, 0.75, 1e-12);
+	assert_int_equal(t.unstaged, 100);
 }
 
 int
@@ -194,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_steady_json),
 		cmocka_unit_test(test_conservation_json),
 		cmocka_unit_test(test_console),
+		cmocka_unit_test(test_stages),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -25,7 +25,7 @@
 
 static const char *const grp_names[MIB_GRP_MAX] = {
 	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
-	"Ingress", "Peer", "Capture", "Mode" };
+	"Ingress", "Peer", "Capture", "Mode", "Stage" };
 
 /* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
  * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
@@ -704,11 +704,43 @@ test_conservation_eval(void **state)
 	assert_int_equal(mib_field_kind(MIB_MODE_F(3, MIB_MODE_K_BUSY)), MIB_KIND_SUM);
 }
 
+/* The Stage group: a triple per stage, named after its label, in no law
+ * (its counters say where cycles go, not where packets end). */
+static void
+test_stage_group(void **state)
+{
+	static const char *const labels[] = { "rx", "l2", "ingress", "ip", "peer",
+					      "capture", "free" };
+	static const char *const names[] = { "Rx", "L2", "Ingress", "Ip", "Peer",
+					     "Capture", "Free" };
+	static const char *const kinds[] = { "Cycles", "Packets", "Calls" };
+	char name[64];
+	unsigned int s, k;
+
+	(void)state;
+	assert_int_equal(RTE_DIM(labels), MIB_STAGES);
+	assert_int_equal(mib_group_count(MIB_GRP_STAGE), MIB_STAGES * MIB_STAGE_K_MAX);
+	for (s = 0; s < MIB_STAGES; s++) {
+		assert_string_equal(mib_stage_name(s), labels[s]);
+		for (k = 0; k < MIB_STAGE_K_MAX; k++) {
+			unsigned int f = MIB_STAGE_F(s, k);
+
+			snprintf(name, sizeof(name), "Stage%s%s", names[s], kinds[k]);
+			assert_int_equal(mib_field_lookup("Stage", name), (int)f);
+			assert_int_equal(mib_field_kind(f), MIB_KIND_SUM);
+			assert_int_equal(mib_field_role(f), MIB_ROLE_INFO);
+			assert_int_equal(mib_field_laws(f), 0);
+		}
+	}
+	assert_null(mib_stage_name(MIB_STAGES));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema),
+		cmocka_unit_test(test_stage_group),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_names_parse),
 		cmocka_unit_test(test_sets),

@@ -106,6 +106,55 @@ json_t *export_perf_event_json(const struct stats_perf_event *ev,
 void export_cpu_model(char *buf, size_t len);
 
 /* ====================================================================
+ * --stage-cycles: the Stage group as a table (stage_export.c)
+ * ==================================================================== */
+
+/** One stage of export_stages(): what the Stage group counts of it. */
+struct export_stage {
+	unsigned int stage;	/**< enum mib_stage_id (mib_stage_name()) */
+	uint64_t calls;		/**< bursts it ran on */
+	uint64_t packets;	/**< packets that entered it */
+	uint64_t cycles;
+	double cycles_per_pkt;	/**< cycles / packets (0 without packets) */
+	double cycles_per_call;	/**< cycles / calls */
+	double share;		/**< cycles / the busy cycles (0..1; 0 if none) */
+};
+
+/** A table: the stages that ran, and the busy cycles they are part of. */
+struct export_stages {
+	unsigned int n;		/**< stages that ran (calls > 0), in order */
+	struct export_stage s[MIB_STAGES];
+	uint64_t busy;		/**< Rx BusyCycles */
+	uint64_t packets;	/**< Rx RxPackets */
+	uint64_t cycles;	/**< the stages' cycles, summed */
+	/** busy - cycles: the cycles between a burst's last stage and the
+	 *  next poll's TSC read (the top of the loop), not in any stage. */
+	uint64_t unstaged;
+};
+
+/**
+ * The stage table of the MIB values b (a block's or the totals), less a
+ * (NULL: none; else the same values earlier, for a phase or an interval;
+ * a counter lower in b counts as 0). A stage that did not run (no call:
+ * not in the loop variant) has no row. Returns t->n.
+ */
+unsigned int export_stages(const uint64_t *a, const uint64_t *b,
+			   struct export_stages *t);
+
+/**
+ * Print the table (VPP `show runtime` style: stage, calls, packets,
+ * cycles/pkt, cycles/call, % of the busy cycles), headed by title, and a
+ * "staged" row (the stages' sum per received packet) and an "unstaged" one
+ * (the rest of the busy cycles). Nothing if t has no stage.
+ */
+void export_print_stages(FILE *out, const char *title, const struct export_stages *t);
+
+/** The table as JSON: {"busy_cycles", "packets", "cycles", "unstaged_cycles",
+ *  "staged_share", "stages": [{"stage", "calls", "packets", "cycles",
+ *  "cycles_per_pkt", "cycles_per_call", "share"}, ...]}. */
+json_t *export_stages_json(const struct export_stages *t);
+
+/* ====================================================================
  * Text writers, the HTTP endpoint and DPDK telemetry (prom.c, http.c,
  * http_server.c, telemetry.c, memory.c)
  *

@@ -37,5 +37,7 @@ void __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
 				 const struct stats_snapshot *final);
 json_t *__export_perf_lcore_json(const struct stats_hist *hist, unsigned int n,
 				 int w);
+/* stage_export.c: pktpath_stage_*_total{lcore,stage} (called by prom.c). */
+void __export_stage_prom(FILE *out, const struct stats_snapshot *snap);
 
 #endif /* PKTPATH_EXPORT_PVT_H */

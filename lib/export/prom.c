@@ -71,7 +71,7 @@ export_snmp_write(FILE *out, const struct stats_snapshot *snap,
 		MIB_GRP_UDP, MIB_GRP_UDPLITE };
 	static const enum mib_group netstat[] = {
 		MIB_GRP_IPEXT, MIB_GRP_RX, MIB_GRP_PATH, MIB_GRP_INGRESS,
-		MIB_GRP_PEER, MIB_GRP_CAPTURE, MIB_GRP_MODE };
+		MIB_GRP_PEER, MIB_GRP_CAPTURE, MIB_GRP_MODE, MIB_GRP_STAGE };
 	const enum mib_group *g;
 	unsigned int i, n;
 
@@ -562,6 +562,7 @@ export_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__info_family(out, opts);
 	__rate_families(out, snap);
 	__mode_families(out, snap, opts);
+	__export_stage_prom(out, snap);
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);
 	__export_perf_prom(out, snap);

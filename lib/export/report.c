@@ -68,6 +68,30 @@ export_print_interval(FILE *out, const struct stats_snapshot *snap,
 	fflush(out);
 }
 
+/* --stage-cycles: the stage table of each worker and (with several) of
+ * all, since start or the last clear. */
+static void
+__print_stages(FILE *out, const struct stats_snapshot *final)
+{
+	struct export_stages t;
+	char title[32];
+	unsigned int w;
+
+	if (export_stages(NULL, final->totals, &t) == 0)
+		return;
+	fprintf(out, "stages (--stage-cycles), cycles of the busy polls:\n");
+	for (w = 0; w < final->n_workers; w++) {
+		struct export_stages l;
+
+		export_stages(NULL, final->per_block + (size_t)w * MIB_FIELD_MAX, &l);
+		snprintf(title, sizeof(title), "lcore %u",
+			 final->lcore_ids ? final->lcore_ids[w] : w);
+		export_print_stages(out, title, &l);
+	}
+	if (final->n_workers > 1)
+		export_print_stages(out, "total", &t);
+}
+
 void
 export_print_summary(FILE *out, const struct stats_summary *sum,
 		     const struct stats_snapshot *final)
@@ -114,6 +138,7 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 				sum->read_fold_p50_ns, sum->read_fold_p99_ns);
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
+		__print_stages(out, final);
 	}
 	__export_perf_print_summary(out, sum, final);
 	export_cpu_model(cpu, sizeof(cpu));
@@ -228,6 +253,7 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	    json_t *info, bool lcore_mib)
 {
 	json_t *root = json_object(), *lcores = json_array(), *fold;
+	struct export_stages st;
 	unsigned int w;
 
 	if (info != NULL)
@@ -252,6 +278,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		if (snap->hist != NULL)
 			json_object_set_new(l, "perf_detail", __export_perf_lcore_json(
 				snap->hist, snap->n_workers, (int)w));
+		if (export_stages(NULL, snap->per_block + (size_t)w * MIB_FIELD_MAX,
+				  &st) > 0)
+			json_object_set_new(l, "stages", export_stages_json(&st));
 		json_array_append_new(lcores, l);
 	}
 	json_object_set_new(root, "lcores", lcores);
@@ -301,6 +330,8 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	if (snap->hist != NULL)
 		json_object_set_new(root, "perf_detail", __export_perf_lcore_json(
 			snap->hist, snap->n_workers, -1));
+	if (export_stages(NULL, snap->totals, &st) > 0)
+		json_object_set_new(root, "stages", export_stages_json(&st));
 	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
 	if (snap->n_ports > 0)
 		json_object_set_new(root, "ports", __export_port_json(snap));

@@ -107,6 +107,7 @@ enum mib_group {
 	MIB_GRP_PEER,
 	MIB_GRP_CAPTURE,
 	MIB_GRP_MODE,
+	MIB_GRP_STAGE,
 	MIB_GRP_MAX
 };
 
@@ -349,6 +350,50 @@ enum mib_mode {
 	MIB_MODE_MAX
 };
 
+/**
+ * Stage (pktpath, --stage-cycles): per stage of a worker's burst (rx: the
+ * source's rx_burst or the generator; l2; ingress: guard and classifier;
+ * ip: IP, route and L4; peer; capture; free), the TSC cycles spent in it,
+ * the packets that entered it and the bursts it ran on (its calls), as
+ * VPP's `show runtime` counts clocks, vectors and calls per node. One
+ * triple per stage, in that order. Only the instrumented loops count them,
+ * and only over busy polls, so their cycles add up to at most BusyCycles.
+ */
+enum mib_stage {
+	MIB_STAGE_RXCYCLES,
+	MIB_STAGE_RXPACKETS,
+	MIB_STAGE_RXCALLS,
+	MIB_STAGE_L2CYCLES,
+	MIB_STAGE_L2PACKETS,
+	MIB_STAGE_L2CALLS,
+	MIB_STAGE_INGRESSCYCLES,
+	MIB_STAGE_INGRESSPACKETS,
+	MIB_STAGE_INGRESSCALLS,
+	MIB_STAGE_IPCYCLES,
+	MIB_STAGE_IPPACKETS,
+	MIB_STAGE_IPCALLS,
+	MIB_STAGE_PEERCYCLES,
+	MIB_STAGE_PEERPACKETS,
+	MIB_STAGE_PEERCALLS,
+	MIB_STAGE_CAPTURECYCLES,
+	MIB_STAGE_CAPTUREPACKETS,
+	MIB_STAGE_CAPTURECALLS,
+	MIB_STAGE_FREECYCLES,
+	MIB_STAGE_FREEPACKETS,
+	MIB_STAGE_FREECALLS,
+	MIB_STAGE_MAX
+};
+
+/** The stages of the Stage group, in its order (and a burst's). */
+enum mib_stage_id {
+	MIB_STAGE_RX, MIB_STAGE_L2, MIB_STAGE_INGRESS, MIB_STAGE_IP,
+	MIB_STAGE_PEER, MIB_STAGE_CAPTURE, MIB_STAGE_FREE, MIB_STAGES
+};
+/** Of a stage's triple: cycles, packets, calls (bursts). */
+enum mib_stage_kind {
+	MIB_STAGE_K_CYCLES, MIB_STAGE_K_PACKETS, MIB_STAGE_K_CALLS, MIB_STAGE_K_MAX
+};
+
 /** Modes in the Mode group (enum ingress_mode's INGRESS_MODE_MAX). */
 #define MIB_MODES 5
 /** Of a mode's triple: packets, busy cycles, idle cycles. */
@@ -369,8 +414,9 @@ enum mib_base {
 	MIB_BASE_PEER = MIB_BASE_INGRESS + MIB_INGRESS_MAX,
 	MIB_BASE_CAPTURE = MIB_BASE_PEER + MIB_PEER_MAX,
 	MIB_BASE_MODE = MIB_BASE_CAPTURE + MIB_CAPTURE_MAX,
+	MIB_BASE_STAGE = MIB_BASE_MODE + MIB_MODE_MAX,
 	/** Number of fields in a block. */
-	MIB_FIELD_MAX = MIB_BASE_MODE + MIB_MODE_MAX
+	MIB_FIELD_MAX = MIB_BASE_STAGE + MIB_STAGE_MAX
 };
 
 /** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
@@ -384,6 +430,14 @@ const char *mib_mode_name(unsigned int m);
 
 /** Flat index of the Mode field of kind k (enum mib_mode_kind) for mode m. */
 #define MIB_MODE_F(m, k) (MIB_BASE_MODE + (unsigned int)(m) * MIB_MODE_K_MAX + (unsigned int)(k))
+
+/** Label of stage s of the Stage group ("rx", "l2", "ingress", "ip",
+ *  "peer", "capture", "free"), or NULL if s >= MIB_STAGES. */
+const char *mib_stage_name(unsigned int s);
+
+/** Flat index of the Stage field of kind k (enum mib_stage_kind) of stage s. */
+#define MIB_STAGE_F(s, k) \
+	(MIB_BASE_STAGE + (unsigned int)(s) * MIB_STAGE_K_MAX + (unsigned int)(k))
 
 /** How a field is folded over blocks (the table's kind column). */
 enum mib_kind {

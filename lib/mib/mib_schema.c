@@ -344,13 +344,33 @@
 	  "idle TSC cycles while ingress mode " LABEL " was in force")
 #define MIB_MODE_TABLE(F, G) MIB_MODE_LIST(MIB_MODE_ROWS, F, G)
 
+/* Stage: one triple per stage, in enum mib_stage_id's order.
+ * S(F, G, ID prefix, name part, label, what the stage is). */
+#define MIB_STAGE_LIST(S, F, G) \
+	S(F, G, RX, "Rx", "rx", "the source's receive (rx_burst or the generator)") \
+	S(F, G, L2, "L2", "l2", "the L2 stage") \
+	S(F, G, INGRESS, "Ingress", "ingress", "the ingress guard and classifier") \
+	S(F, G, IP, "Ip", "ip", "the IP, route and L4 stages") \
+	S(F, G, PEER, "Peer", "peer", "the inetpeer-like stage") \
+	S(F, G, CAPTURE, "Capture", "capture", "the capture stage") \
+	S(F, G, FREE, "Free", "free", "freeing or recycling the burst")
+#define MIB_STAGE_ROWS(F, G, S, NAME, LABEL, WHAT) \
+	F(G, S##CYCLES, "Stage" NAME "Cycles", SUM, 0, INFO, 0, \
+	  "TSC cycles in " WHAT " (--stage-cycles)") \
+	F(G, S##PACKETS, "Stage" NAME "Packets", SUM, 0, INFO, 0, \
+	  "packets that entered " WHAT " (--stage-cycles)") \
+	F(G, S##CALLS, "Stage" NAME "Calls", SUM, 0, INFO, 0, \
+	  "bursts " WHAT " ran on (--stage-cycles)")
+#define MIB_STAGE_TABLE(F, G) MIB_STAGE_LIST(MIB_STAGE_ROWS, F, G)
+
 /* Every table, in flat order. */
 #define MIB_ALL_TABLES(F) \
 	MIB_IP_TABLE(F, IP) MIB_ICMP_TABLE(F, ICMP) MIB_ICMPMSG_TABLE(F, ICMPMSG) \
 	MIB_TCP_TABLE(F, TCP) MIB_UDP_TABLE(F, UDP) MIB_UDPLITE_TABLE(F, UDPLITE) \
 	MIB_IPEXT_TABLE(F, IPEXT) MIB_RX_TABLE(F, RX) MIB_PATH_TABLE(F, PATH) \
 	MIB_INGRESS_TABLE(F, INGRESS) MIB_PEER_TABLE(F, PEER) \
-	MIB_CAPTURE_TABLE(F, CAPTURE) MIB_MODE_TABLE(F, MODE)
+	MIB_CAPTURE_TABLE(F, CAPTURE) MIB_MODE_TABLE(F, MODE) \
+	MIB_STAGE_TABLE(F, STAGE)
 
 /* The flat index of a row. */
 #define MIB_ROW_INDEX(G, ID) (MIB_BASE_##G + (MIB_##G##_##ID))
@@ -384,7 +404,13 @@ static_assert((0 MIB_CAPTURE_TABLE(MIB_ROW_ONE, CAPTURE)) == MIB_CAPTURE_MAX,
 	      "Capture table and enum disagree");
 static_assert((0 MIB_MODE_TABLE(MIB_ROW_ONE, MODE)) == MIB_MODE_MAX,
 	      "Mode table and enum disagree");
+static_assert((0 MIB_STAGE_TABLE(MIB_ROW_ONE, STAGE)) == MIB_STAGE_MAX,
+	      "Stage table and enum disagree");
 #define MIB_MODE_ONE(...) + 1
+static_assert((0 MIB_STAGE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_STAGES, "Stage: one triple per stage");
+static_assert(MIB_STAGE_MAX == MIB_STAGES * MIB_STAGE_K_MAX, "Stage: one triple per stage");
+static_assert(MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_CALLS) == MIB_F(STAGE, FREECALLS),
+	      "MIB_STAGE_F and the enum disagree");
 static_assert((0 MIB_MODE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_MODES, "Mode: one triple per mode");
 static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one triple per mode");
 static_assert(MIB_MODE_F(4, MIB_MODE_K_IDLE) == MIB_F(MODE, RCUIDLECYCLES),
@@ -463,6 +489,8 @@ const unsigned int mib_n_drop_fields = RTE_DIM(mib_drop_fields);
 
 #define MIB_MODE_LABEL(F, G, M, NAME, LABEL) LABEL,
 static const char *const mode_labels[] = { MIB_MODE_LIST(MIB_MODE_LABEL, ~, ~) };
+#define MIB_STAGE_LABEL(F, G, S, NAME, LABEL, WHAT) LABEL,
+static const char *const stage_labels[] = { MIB_STAGE_LIST(MIB_STAGE_LABEL, ~, ~) };
 
 /* ---- groups ---- */
 
@@ -506,6 +534,9 @@ static const struct group_desc groups[] = {
 		"pktpath capture counter" },
 	[MIB_GRP_MODE] = { "Mode", MIB_BASE_MODE, MIB_MODE_MAX,
 		"pktpath packets and cycles by the ingress mode in force" },
+	[MIB_GRP_STAGE] = { "Stage", MIB_BASE_STAGE, MIB_STAGE_MAX,
+		"pktpath cycles, packets and bursts per stage of the burst "
+		"(--stage-cycles)" },
 };
 static_assert(RTE_DIM(groups) == MIB_GRP_MAX, "group table and enum disagree");
 
@@ -513,6 +544,12 @@ const char *
 mib_mode_name(unsigned int m)
 {
 	return m < RTE_DIM(mode_labels) ? mode_labels[m] : NULL;
+}
+
+const char *
+mib_stage_name(unsigned int s)
+{
+	return s < RTE_DIM(stage_labels) ? stage_labels[s] : NULL;
 }
 
 const char *

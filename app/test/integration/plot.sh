@@ -99,7 +99,7 @@ PY
 }
 
 # compare: two files, one series of bars (one per mode) and one of
-# intervals each; no stage panel (no stages in the JSON yet)
+# intervals each; no stage panel (run without --stage-cycles: no stages)
 "$PLOT" "$TMP/cmp2.json" "$TMP/cmp1.json" --label "2 rounds" --label "1 round" \
 	-o "$TMP/cmp.svg" || fail "plot compare"
 [ "$(series "$TMP/cmp.svg" series-ns-)" = 2 ] || fail "compare: ns series $(series "$TMP/cmp.svg" series-ns-)"
@@ -108,7 +108,8 @@ PY
 [ "$(series "$TMP/cmp.svg" series-stages-)" = 0 ] || fail "compare: stages without data"
 
 # per-stage stacked bars: drawn from compare.modes[].stages when a JSON
-# has them (pktpath does not write them yet: added here by hand)
+# has them (pktpath writes them with --stage-cycles, see stages.sh; here
+# added by hand, so that the count of series is known)
 /usr/bin/python3 - "$TMP/cmp2.json" "$TMP/stages.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef PKTPATH_STAGE_H
+#define PKTPATH_STAGE_H
+
+/*
+ * --stage-cycles, the worker's side: a burst's cycles split by stage (the
+ * MIB's Stage group), kept in the worker's own accumulator and flushed into
+ * its block with the Rx counters (every APP_FLUSH_POLLS polls and at the
+ * end of the loop): plain adds, no locked instruction, no store per burst.
+ *
+ * A burst is processed stage by stage over all its packets (VPP's vector
+ * style) and the TSC is read once between two stages: stage_mark() ends
+ * the stage that began at *t, charges it the cycles since, the packets
+ * that entered it and one call, and begins the next at the same read. The
+ * first stage (rx) begins at the poll's own TSC read, so a burst's stages
+ * add up to the cycles from that read to the last mark, which the poll's
+ * busy cycles (to the next poll's read) contain: the difference is the top
+ * of the loop (the run flag, the quiescent report, the TSC read itself).
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+
+#include "mib.h"
+
+struct stage_acc {
+	uint64_t v[MIB_STAGE_MAX];	/* the Stage group's layout */
+};
+
+struct app_worker;
+struct rte_mbuf;
+
+/*
+ * The staged burst (worker.c in its instrumented unit, worker_instr.c;
+ * one per loop variant): the n packets received at t0 (the poll's TSC
+ * read) processed stage by stage and freed, the stages timed into
+ * w->stage_acc, the path's counters flushed. The loop then follows the
+ * ingress mode and counts the Mode packets (and rx-only's RxNoPath) as it
+ * does for an untimed burst.
+ */
+typedef void (*app_stage_burst_fn)(struct app_worker *w, struct rte_mbuf **pkts,
+				   uint16_t n, uint64_t t0);
+
+static __rte_always_inline void
+stage_mark(struct stage_acc *s, unsigned int stage, uint64_t *t, unsigned int pkts)
+{
+	uint64_t now = rte_rdtsc();
+	uint64_t *v = &s->v[stage * MIB_STAGE_K_MAX];
+
+	v[MIB_STAGE_K_CYCLES] += now - *t;
+	v[MIB_STAGE_K_PACKETS] += pkts;
+	v[MIB_STAGE_K_CALLS]++;
+	*t = now;
+}
+
+/* Into the worker's block (its own: plain adds), then zero. */
+static inline void
+stage_flush(struct mib_block *mib, struct stage_acc *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < MIB_STAGE_MAX; i++)
+		if (s->v[i] != 0)
+			mib_add(mib, MIB_BASE_STAGE + i, s->v[i]);
+	memset(s, 0, sizeof(*s));
+}
+
+#endif
