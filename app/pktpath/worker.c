@@ -295,31 +295,34 @@ __loop(struct app_worker *w, const bool gen, const bool full,
  * [peer][capture] (worker_pvt.h). */
 #define PASTE(a, b) a##b
 #define XPASTE(a, b) PASTE(a, b)
-#define VARIANT(name, g, f, p, h, pe, ca) \
-	static void XPASTE(name, WORKER_INSTR)(struct app_worker *w) \
-	{ __loop(w, g, f, p, h, pe, ca, WORKER_INSTR); }
-#define VARIANTS_CA(src, g, p, h, pe) \
-	VARIANT(loop_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
-	VARIANT(loop_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
-#define VARIANTS_PE(src, g, p, h) \
-	VARIANTS_CA(src, g, p, h, 0) VARIANTS_CA(src, g, p, h, 1)
-#define VARIANTS_IG(src, g, p) \
-	VARIANTS_PE(src, g, p, 0) VARIANTS_PE(src, g, p, 1)
-#define VARIANTS(src, g) \
-	VARIANT(loop_##src##_rxonly_, g, false, false, false, false, false) \
-	VARIANTS_IG(src, g, 0) VARIANTS_IG(src, g, 1)
-VARIANTS(gen, true)
-VARIANTS(port, false)
+/* The variant space, once for the loops and the staged bursts: DEF(s, gen,
+ * full, prefetch, hook, peer, capture) for every combination, s the name's
+ * suffix (<src>_rxonly_, <src>_full_PHEC), and the nested initialiser of a
+ * [prefetch][hook][peer][capture] table of N(s). */
+#define EACH_CA(DEF, src, g, p, h, pe) \
+	DEF(src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
+	DEF(src##_full_##p##h##pe##1, g, true, p, h, pe, true)
+#define EACH_PE(DEF, src, g, p, h) EACH_CA(DEF, src, g, p, h, 0) EACH_CA(DEF, src, g, p, h, 1)
+#define EACH_IG(DEF, src, g, p) EACH_PE(DEF, src, g, p, 0) EACH_PE(DEF, src, g, p, 1)
+#define EACH(DEF, src, g) \
+	DEF(src##_rxonly_, g, false, false, false, false, false) \
+	EACH_IG(DEF, src, g, 0) EACH_IG(DEF, src, g, 1)
+#define ROW_CA(N, src, p, h, pe) { N(src##_full_##p##h##pe##0), N(src##_full_##p##h##pe##1) }
+#define ROW_PE(N, src, p, h) { ROW_CA(N, src, p, h, 0), ROW_CA(N, src, p, h, 1) }
+#define ROW_IG(N, src, p) { ROW_PE(N, src, p, 0), ROW_PE(N, src, p, 1) }
+#define TABLE(N, src) { ROW_IG(N, src, 0), ROW_IG(N, src, 1) }
 
-#define ROW_CA(src, p, h, pe) { XPASTE(loop_##src##_full_##p##h##pe##0, WORKER_INSTR), \
-				XPASTE(loop_##src##_full_##p##h##pe##1, WORKER_INSTR) }
-#define ROW_PE(src, p, h) { ROW_CA(src, p, h, 0), ROW_CA(src, p, h, 1) }
-#define ROW_IG(src, p) { ROW_PE(src, p, 0), ROW_PE(src, p, 1) }
-#define TABLE(src) { ROW_IG(src, 0), ROW_IG(src, 1) }
+#define LOOP_FN(s) XPASTE(loop_##s, WORKER_INSTR)
+#define LOOP_DEF(s, g, f, p, h, pe, ca) \
+	static void LOOP_FN(s)(struct app_worker *w) \
+	{ __loop(w, g, f, p, h, pe, ca, WORKER_INSTR); }
+EACH(LOOP_DEF, gen, true)
+EACH(LOOP_DEF, port, false)
+
 const app_loop_fn XPASTE(app_loops_full_, WORKER_INSTR)[2][2][2][2][2] = {
-	TABLE(port), TABLE(gen) };
+	TABLE(LOOP_FN, port), TABLE(LOOP_FN, gen) };
 const app_loop_fn XPASTE(app_loops_rxonly_, WORKER_INSTR)[2] = {
-	XPASTE(loop_port_rxonly_, WORKER_INSTR), XPASTE(loop_gen_rxonly_, WORKER_INSTR) };
+	LOOP_FN(port_rxonly_), LOOP_FN(gen_rxonly_) };
 
 #if !WORKER_INSTR
 int
@@ -433,31 +436,20 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	stage_mark(st, MIB_STAGE_FREE, &t, n);
 }
 
-/* Every staged variant: burst_<source>_rxonly, burst_<source>_full_PHEC
+/* Every staged variant: burst_<source>_rxonly_, burst_<source>_full_PHEC
  * (prefetch, the ingress hook, the peer stage, capture), as the loops'. */
-#define SVARIANT(name, g, f, p, h, pe, ca) \
-	static void name(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n, \
-			 uint64_t t0) \
+#define BURST_FN(s) burst_##s
+#define BURST_DEF(s, g, f, p, h, pe, ca) \
+	static void BURST_FN(s)(struct app_worker *w, struct rte_mbuf **pkts, \
+				uint16_t n, uint64_t t0) \
 	{ __burst_staged(w, pkts, n, t0, g, f, p, h, pe, ca); }
-#define SVARIANTS_CA(src, g, p, h, pe) \
-	SVARIANT(burst_##src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
-	SVARIANT(burst_##src##_full_##p##h##pe##1, g, true, p, h, pe, true)
-#define SVARIANTS_PE(src, g, p, h) \
-	SVARIANTS_CA(src, g, p, h, 0) SVARIANTS_CA(src, g, p, h, 1)
-#define SVARIANTS_IG(src, g, p) \
-	SVARIANTS_PE(src, g, p, 0) SVARIANTS_PE(src, g, p, 1)
-#define SVARIANTS(src, g) \
-	SVARIANT(burst_##src##_rxonly, g, false, false, false, false, false) \
-	SVARIANTS_IG(src, g, 0) SVARIANTS_IG(src, g, 1)
-SVARIANTS(gen, true)
-SVARIANTS(port, false)
+EACH(BURST_DEF, gen, true)
+EACH(BURST_DEF, port, false)
 
-#define SROW_CA(src, p, h, pe) { burst_##src##_full_##p##h##pe##0, burst_##src##_full_##p##h##pe##1 }
-#define SROW_PE(src, p, h) { SROW_CA(src, p, h, 0), SROW_CA(src, p, h, 1) }
-#define SROW_IG(src, p) { SROW_PE(src, p, 0), SROW_PE(src, p, 1) }
-#define STABLE(src) { SROW_IG(src, 0), SROW_IG(src, 1) }
-static const app_stage_burst_fn bursts_full[2][2][2][2][2] = { STABLE(port), STABLE(gen) };
-static const app_stage_burst_fn bursts_rxonly[2] = { burst_port_rxonly, burst_gen_rxonly };
+static const app_stage_burst_fn bursts_full[2][2][2][2][2] = {
+	TABLE(BURST_FN, port), TABLE(BURST_FN, gen) };
+static const app_stage_burst_fn bursts_rxonly[2] = {
+	BURST_FN(port_rxonly_), BURST_FN(gen_rxonly_) };
 
 app_stage_burst_fn
 app_stage_burst(bool gen, bool full, bool prefetch, bool hook, bool peer, bool cap)
