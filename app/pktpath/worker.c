@@ -121,6 +121,26 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
 		pkt_capture_packet(w->cap, w->idx, m, tsc, &w->mib);
 }
 
+/* L2 for a whole burst (before the ingress hook, which sees raw frames),
+ * and the burst's RxOctets. */
+static __rte_always_inline void
+__l2_burst(const struct path_conf *pc, struct rte_mbuf **pkts, uint16_t n,
+	   struct path_l2 *l2, struct mib_block *mib, const bool prefetch)
+{
+	uint64_t octets = 0;
+	uint16_t i;
+
+	if (prefetch)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+	for (i = 0; i < n; i++) {
+		if (prefetch && i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		octets += rte_pktmbuf_pkt_len(pkts[i]);
+		path_l2(pc, pkts[i], &l2[i], mib);
+	}
+	mib_add(mib, MIB_F(RX, OCTETS), octets);
+}
+
 /*
  * The loop. The path's per-burst counters (path.h, struct path_tally) go to
  * tally, flushed into the block at the end of each burst; the Rx counters
@@ -227,17 +247,7 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			/* L2 for the burst, then the ingress hook on the raw
 			 * frames (as tc ingress sees them), then ip_rcv for the
 			 * frames it kept. */
-			uint64_t octets = 0;
-
-			if (prefetch)
-				rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
-			for (i = 0; i < n; i++) {
-				if (prefetch && i + 1 < n)
-					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-				octets += rte_pktmbuf_pkt_len(pkts[i]);
-				path_l2(pc, pkts[i], &l2[i], mib);
-			}
-			mib_add(mib, MIB_F(RX, OCTETS), octets);
+			__l2_burst(pc, pkts, n, l2, mib, prefetch);
 			if (instr && w->perf_detail)
 				t_ig = rte_rdtsc();
 			ingress_burst(ig, w->idx, pkts, n, keep, mib);
@@ -377,22 +387,14 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t out[APP_MAX_BURST];
 	struct mib_block *mib = &w->mib;
 	const struct path_conf *pc = w->pc;
-	uint64_t t = t0, octets = 0;
+	uint64_t t = t0;
 	unsigned int kept = 0, delivered = 0;
 	uint16_t i;
 
 	path_tally_init(tally);
 	stage_mark(st, MIB_STAGE_RX, &t, n);
 	if (full) {
-		if (prefetch)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
-		for (i = 0; i < n; i++) {
-			if (prefetch && i + 1 < n)
-				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-			octets += rte_pktmbuf_pkt_len(pkts[i]);
-			path_l2(pc, pkts[i], &l2[i], mib);
-		}
-		mib_add(mib, MIB_F(RX, OCTETS), octets);
+		__l2_burst(pc, pkts, n, l2, mib, prefetch);
 		stage_mark(st, MIB_STAGE_L2, &t, n);
 		if (hook) {
 			uint64_t t_ig = t;
