@@ -281,6 +281,10 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		if (export_stages(NULL, snap->per_block + (size_t)w * MIB_FIELD_MAX,
 				  &st) > 0)
 			json_object_set_new(l, "stages", export_stages_json(&st));
+		if (snap->iv_from != NULL &&
+		    export_stages(snap->iv_from + (size_t)(1 + w) * MIB_FIELD_MAX,
+				  snap->raw_per_block + (size_t)w * MIB_FIELD_MAX, &st) > 0)
+			json_object_set_new(l, "interval_stages", export_stages_json(&st));
 		json_array_append_new(lcores, l);
 	}
 	json_object_set_new(root, "lcores", lcores);
@@ -332,6 +336,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 			snap->hist, snap->n_workers, -1));
 	if (export_stages(NULL, snap->totals, &st) > 0)
 		json_object_set_new(root, "stages", export_stages_json(&st));
+	if (snap->iv_from != NULL &&
+	    export_stages(snap->iv_from, snap->raw_totals, &st) > 0)
+		json_object_set_new(root, "interval_stages", export_stages_json(&st));
 	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
 	if (snap->n_ports > 0)
 		json_object_set_new(root, "ports", __export_port_json(snap));

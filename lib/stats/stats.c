@@ -89,6 +89,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->per_block);
 	free(p->raw_totals);
 	free(p->raw_per_block);
+	free(p->iv_from);
 	free(p->hist);
 	free(p->raw_hist);
 	free(p->lcore);
@@ -263,6 +264,16 @@ __fold_publish(struct stats *s, bool print, bool final)
 		stats_rate_between(prev, p, -1, &p->total);
 		for (w = 0; w < p->n_workers; w++)
 			stats_rate_between(prev, p, (int)w, &p->lcore[w]);
+		/* the interval's starting point, for per-interval tables (a
+		 * missing copy only leaves them out) */
+		p->iv_from = malloc((size_t)(1 + p->n_workers) * MIB_FIELD_MAX *
+				    sizeof(uint64_t));
+		if (p->iv_from != NULL) {
+			memcpy(p->iv_from, prev->raw_totals,
+			       MIB_FIELD_MAX * sizeof(uint64_t));
+			memcpy(p->iv_from + MIB_FIELD_MAX, prev->raw_per_block,
+			       (size_t)p->n_workers * MIB_FIELD_MAX * sizeof(uint64_t));
+		}
 	}
 	old = prev;
 	s->latest = p;

@@ -246,6 +246,13 @@ struct stats_snapshot {
 	uint64_t *raw_totals;
 	uint64_t *raw_per_block;
 	/**
+	 * The previous scheduled snapshot's raw totals, then its workers' raw
+	 * blocks ((1 + n_workers) x MIB_FIELD_MAX), so that an interval's
+	 * table of any group is raw - iv_from (the Stage group's, in
+	 * /stats.json); NULL for the first fold and for read folds.
+	 */
+	uint64_t *iv_from;
+	/**
 	 * --perf-detail (stats_conf.perf): each worker's histograms,
 	 * n_workers x STATS_PERF_MAX (worker w's kind k at
 	 * [w * STATS_PERF_MAX + k]), since the last clear (hist: bins and sums

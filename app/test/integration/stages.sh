@@ -146,6 +146,15 @@ d = json.load(open(sys.argv[1]))
 names = [s["stage"] for s in d["lcores"][0]["stages"]["stages"]]
 assert names == ["rx", "l2", "ingress", "ip", "free"], names
 assert d["stages"]["cycles"] <= d["stages"]["busy_cycles"]
+# The last interval's table: the same counters over the interval the
+# "interval" rates cover (raw, both flushed together: exact).
+for t, r in [(d["interval_stages"], d["interval"])] + \
+        [(l["interval_stages"], l["interval"]) for l in d["lcores"]]:
+    rx = [s for s in t["stages"] if s["stage"] == "rx"][0]
+    assert rx["packets"] == t["packets"] == r["packets"], (rx, t["packets"], r)
+    assert t["busy_cycles"] == r["busy_cycles"], (t["busy_cycles"], r)
+    assert 0 < t["cycles"] <= t["busy_cycles"], t
+    assert t["packets"] < d["stages"]["packets"], "not an interval"
 PY
 # without --stage-cycles: no family
 "$PKTPATH" $(eal http0) -- --http 127.0.0.1:0 --duration 30 --interval 0.2 --quiet \
