@@ -36,12 +36,10 @@ one_line() { # the error body is one line of text
 	[ "$(wc -l < "$TMP/body")" = 1 ] || fail "error body is not one line: $(cat "$TMP/body")"
 }
 promcheck() { # promtool accepts $TMP/body
-	if command -v promtool > /dev/null; then
-		promtool check metrics < "$TMP/body" || fail "promtool check metrics ($1)"
-	fi
+	promtool check metrics < "$TMP/body" || fail "promtool check metrics ($1)"
 }
-command -v promtool > /dev/null ||
-	echo "http: promtool not found: 'promtool check metrics' skipped"
+# promtool comes with scripts/setup.sh (prometheus): without it the set-up failed.
+command -v promtool > /dev/null || fail "no promtool: run scripts/setup.sh"
 
 # ---- read-only instance: endpoints and errors --------------------------------
 start ro --http 127.0.0.1:0 --interval 2
@@ -269,15 +267,14 @@ print("http: 100 scrapes, %d flips, 1 clear: counters monotonic; promtool ok in 
 PY
 
 # ---- DPDK telemetry: every /pktpath/ command ---------------------------------
-if ! command -v dpdk-telemetry.py > /dev/null; then
-	echo "http: dpdk-telemetry.py not found: telemetry skipped"
-else
-	printf '%s\n' /pktpath/mib /pktpath/mib,Ip /pktpath/mib,IpExt /pktpath/mib,Rx,1 \
-		/pktpath/rates /pktpath/lcores /pktpath/lcores,1 /pktpath/ingress \
-		/pktpath/config > "$TMP/cmds"
-	dpdk-telemetry.py -f "${PREFIX}_ctl" < "$TMP/cmds" > "$TMP/tel" 2>&1 ||
-		{ cat "$TMP/tel"; fail "dpdk-telemetry.py"; }
-	python3 - "$TMP/tel" <<'PY' || { cat "$TMP/tel"; fail "telemetry replies"; }
+# dpdk-telemetry.py comes with scripts/setup.sh (dpdk-dev).
+command -v dpdk-telemetry.py > /dev/null || fail "no dpdk-telemetry.py: run scripts/setup.sh"
+printf '%s\n' /pktpath/mib /pktpath/mib,Ip /pktpath/mib,IpExt /pktpath/mib,Rx,1 \
+	/pktpath/rates /pktpath/lcores /pktpath/lcores,1 /pktpath/ingress \
+	/pktpath/config > "$TMP/cmds"
+dpdk-telemetry.py -f "${PREFIX}_ctl" < "$TMP/cmds" > "$TMP/tel" 2>&1 ||
+	{ cat "$TMP/tel"; fail "dpdk-telemetry.py"; }
+python3 - "$TMP/tel" <<'PY' || { cat "$TMP/tel"; fail "telemetry replies"; }
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 assert len(r) == 9, "%d replies" % len(r)
@@ -295,7 +292,6 @@ assert cfg["version"] and cfg["dpdk"].startswith("DPDK") and "ingress_modes" in 
 print("http: telemetry: 9 commands ok, %d bytes at most" %
       max(len(l) for l in open(sys.argv[1])))
 PY
-fi
 req GET /healthz 200
 stop
 grep -q "== summary" "$TMP/ctl.out" || { cat "$TMP/ctl.out"; fail "ctl run: no summary"; }

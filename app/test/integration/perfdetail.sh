@@ -18,12 +18,9 @@ PIDS+=("$PKT")
 http_url pktpath "$TMP/pd.out" "$PKT"
 sleep 1
 curl -sf "${URL}metrics" > "$TMP/m1" || fail "GET /metrics"
-if command -v promtool > /dev/null; then
-	promtool check metrics < "$TMP/m1" > "$TMP/check" 2>&1 ||
-		{ cat "$TMP/check"; fail "promtool check metrics"; }
-else
-	echo "perfdetail: promtool absent: its check skipped"
-fi
+command -v promtool > /dev/null || fail "no promtool: run scripts/setup.sh"
+promtool check metrics < "$TMP/m1" > "$TMP/check" 2>&1 ||
+	{ cat "$TMP/check"; fail "promtool check metrics"; }
 curl -sf -X POST "${URL}stats/clear" > /dev/null || fail "POST /stats/clear"
 sleep 1.2
 curl -sf "${URL}stats.json" > "$TMP/s.json" || fail "GET /stats.json"

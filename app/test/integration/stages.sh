@@ -129,11 +129,8 @@ sleep 0.6
 curl -sf "${URL}metrics" > "$TMP/metrics" || fail "GET /metrics"
 curl -sf "${URL}stats.json" > "$TMP/stats.json" || fail "GET /stats.json"
 kill -INT "$PKT"; wait "$PKT" || true
-if command -v promtool > /dev/null; then
-	promtool check metrics < "$TMP/metrics" || fail "promtool check metrics"
-else
-	echo "stages: promtool not found: 'promtool check metrics' skipped"
-fi
+command -v promtool > /dev/null || fail "no promtool: run scripts/setup.sh"
+promtool check metrics < "$TMP/metrics" || fail "promtool check metrics"
 for f in stage_cycles_total stage_packets_total stage_calls_total; do
 	grep -q "^# TYPE pktpath_$f counter" "$TMP/metrics" || fail "/metrics: no $f"
 	[ "$(grep -c "^pktpath_$f{lcore=\"1\",stage=\"[a-z0-9]*\"} [0-9]" "$TMP/metrics")" = 5 ] ||
