@@ -27,8 +27,11 @@
  *  - engines: names and descriptions.
  *  - work_generated: the verifier-work estimate against a brute-force walk
  *    of every path, on programs of any code bytes.
+ *  - fields_generated: every opcode byte with random fields; the bpf kind
+ *    accepts what rte_bpf_load accepts on the program as written, on both
+ *    engines, whatever pktpath rewrites.
  * (dpdk_faults, obj_refusals, engines and work_generated are in
- * test_bpf_cases.c.)
+ * test_bpf_cases.c, fields_generated in test_bpf_fields.c.)
  *
  * PKTPATH_BPF_SEED (default 12), PKTPATH_BPF_EXPRS (default 2500, 800 in
  * the sanitized build) and PKTPATH_BPF_PROGS (default 1500, 500) choose the
@@ -66,7 +69,7 @@
 struct rte_mempool *big_pool, *seg_pool, *ctx_pool;
 uint64_t seed = 12;
 
-static unsigned long
+unsigned long
 env_ul(const char *name, unsigned long def)
 {
 	const char *v = getenv(name);
@@ -651,6 +654,7 @@ main(void)
 		cmocka_unit_test(test_work_generated),
 		cmocka_unit_test(test_generated_pcap),
 		cmocka_unit_test(test_generated_ebpf),
+		cmocka_unit_test(test_fields_generated),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -21,6 +21,8 @@ extern struct rte_mempool *big_pool, *seg_pool, *ctx_pool;
 extern uint64_t seed;
 extern const struct ingress_verdict_conf match_pass;
 
+/* The number in environment variable name, or def. */
+unsigned long env_ul(const char *name, unsigned long def);
 void hex(const uint8_t *b, uint32_t n);
 /* The frame as one segment / as a chain of 1..seg-byte segments. */
 struct rte_mbuf *mbuf_one(const uint8_t *d, uint32_t n);
@@ -61,5 +63,6 @@ void test_dpdk_faults(void **state);
 void test_obj_refusals(void **state);
 void test_engines(void **state);
 void test_work_generated(void **state);
+void test_fields_generated(void **state);
 
 #endif

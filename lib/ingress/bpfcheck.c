@@ -245,6 +245,28 @@ out:
 }
 
 /*
+ * Does an instruction pktpath may rewrite pass rte_bpf's syntax check
+ * (DPDK 22.11 bpf_validate.c check_syntax(): the registers, off and imm
+ * each form allows)? A rewrite drops or moves fields, so rewriting an
+ * ill-formed one could turn a program rte_bpf refuses into one it
+ * accepts (a jset whose unused src field holds 11, rewritten to
+ * "mov rT, K; jset rD, rT", loaded on the JIT engine and was refused on
+ * the interpreter). Ill-formed instructions are left as they are, for
+ * rte_bpf to refuse with its own reason on either engine.
+ */
+static bool
+well_formed(const struct ebpf_insn *p)
+{
+	if (p->code == (BPF_ALU | EBPF_END | EBPF_TO_LE))	/* dst writable */
+		return p->dst_reg < EBPF_REG_10 && p->src_reg == 0 && p->off == 0;
+	if (p->code == (BPF_JMP | BPF_JSET | BPF_K))	/* off: any target */
+		return p->dst_reg < EBPF_REG_NUM && p->src_reg == 0;
+	/* ALU and ALU64 register forms: dst writable, no off, no imm. */
+	return p->dst_reg < EBPF_REG_10 && p->src_reg < EBPF_REG_NUM &&
+	       p->off == 0 && p->imm == 0;
+}
+
+/*
  * Forms DPDK 22.11's x86 JIT compiles wrongly, each fixed with a scratch
  * register rT the program never uses (returns how many instructions go
  * before the rewritten one):
@@ -269,8 +291,9 @@ needs_tmp(const struct ebpf_insn *p)
 	uint8_t cls = BPF_CLASS(p->code), op = BPF_OP(p->code);
 
 	if (p->code == (BPF_JMP | BPF_JSET | BPF_K))
-		return p->imm >= -128 && p->imm <= 127;
-	if ((cls != BPF_ALU && cls != EBPF_ALU64) || BPF_SRC(p->code) != BPF_X)
+		return well_formed(p) && p->imm >= -128 && p->imm <= 127;
+	if ((cls != BPF_ALU && cls != EBPF_ALU64) || BPF_SRC(p->code) != BPF_X ||
+	    !well_formed(p))
 		return 0;
 	if (op == BPF_DIV || op == BPF_MOD) {
 		if (cls == BPF_ALU)
@@ -322,7 +345,7 @@ __bpf_fix_forms(struct ebpf_insn **pins, uint32_t *pn, bool *owned, bool jit)
 	 * in place as what they are on x86, for both engines. */
 	for (i = 0; i < n; i++) {
 		if (ins[i].code != (BPF_ALU | EBPF_END | EBPF_TO_LE) ||
-		    (ins[i].imm != 16 && ins[i].imm != 32))
+		    (ins[i].imm != 16 && ins[i].imm != 32) || !well_formed(&ins[i]))
 			continue;
 		if (!*owned) {
 			o = malloc(sizeof(*o) * n);

@@ -462,6 +462,17 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 		snprintf(err, errlen, "cannot start the trial load: %s", msg);
 		break;
 	default:
+		if (owned && rc != -ENOMEM) {
+			/* The reason names instructions by position: give the
+			 * one for the program as written, not the one with
+			 * no-op jumps inserted. */
+			prm.ins = r->ins;
+			prm.nb_ins = r->n;
+			if (trial(&prm, r->timeout_s, r->cancel, msg, sizeof(msg),
+				  &took) == 0)
+				snprintf(msg, sizeof(msg), "its no-op jumps for DPDK's "
+					 "JIT made it invalid");
+		}
 		snprintf(err, errlen, "rte_bpf_load refused it: %s", msg);
 		rc = rc == -ENOMEM ? rc : -EINVAL;
 		break;

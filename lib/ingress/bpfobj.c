@@ -193,9 +193,11 @@ __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 	char why[320], desc[INGRESS_DESC_MAX], note[320] = "";
 	struct bo_ctx *c;
 	bool owned = false, jit;
+	uint32_t n0 = n;
 	int rc;
 
 	*out = NULL;
+	why[0] = '\0';
 	if (bc == NULL) {
 		ingress_bpf_conf_init(&defaults);
 		bc = &defaults;
@@ -242,10 +244,31 @@ __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 	r.cancel = bc->cancel;
 	r.what = name;
 	rc = __bpf_load(&r, &l, why, sizeof(why));
+	if (rc == -EINVAL && owned && jit) {
+		/* Refused after pktpath's rewrites for the JIT: load the
+		 * program as written (with only the interpreter's rewrite),
+		 * whose reason names instructions where the user wrote them;
+		 * if it loads, a rewrite was at fault and it is interpreted. */
+		free(prog);
+		prog = (struct ebpf_insn *)(uintptr_t)ins;
+		n = n0;
+		owned = false;
+		rc = __bpf_fix_forms(&prog, &n, &owned, false);
+		if (rc >= 0) {
+			r.ins = prog;
+			r.n = n;
+			r.want_jit = false;
+			rc = __bpf_load(&r, &l, why, sizeof(why));
+			if (rc == 0)	/* logged below, as interpreted */
+				snprintf(note, sizeof(note), "rte_bpf refused pktpath's "
+					 "rewrite of it for DPDK's JIT");
+		}
+	}
 	if (owned)
 		free(prog);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", name, why);
+		snprintf(err, errlen, "%s: %s", name, rc == -ENOMEM && why[0] == '\0' ?
+			 "out of memory" : why);
 		return rc;
 	}
 	if (note[0] == '\0')

@@ -139,12 +139,18 @@ extended(const uint8_t *data, size_t size)
 	bc.load_timeout_s = 0.5;
 	err[0] = '\0';
 	rj = __ingress_bpf_from_insns(ins, n, "fuzz", "fuzz", &bc, &cj, err, sizeof(err));
-	if (rj != 0 && strncmp(err, "fuzz", 4) != 0)
+	if (rj != 0 && strncmp(err, "fuzz", 4) != 0) {
+		fprintf(stderr, "eBPF program refused (%d) with an error not naming it: %s\n",
+			rj, err);
 		abort();		/* the error names the input */
+	}
 	bc.engine = INGRESS_BPF_INTERP;
 	ri = __ingress_bpf_from_insns(ins, n, "fuzz", "fuzz", &bc, &ci, err, sizeof(err));
-	if ((rj == 0) != (ri == 0) && rj != -ETIMEDOUT && ri != -ETIMEDOUT)
+	if ((rj == 0) != (ri == 0) && rj != -ETIMEDOUT && ri != -ETIMEDOUT) {
+		fprintf(stderr, "eBPF program: JIT load %d, interpreter load %d: %s\n",
+			rj, ri, err);
 		abort();		/* the engines accept the same programs */
+	}
 	if (cj != NULL && ci != NULL) {
 		struct rte_mbuf *m = mbuf(data, (uint32_t)RTE_MIN(size, 2048u));
 		uint64_t a = __ingress_bpf_run(cj, m), b = __ingress_bpf_run(ci, m);
