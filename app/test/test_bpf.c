@@ -451,6 +451,19 @@ obj(const struct ebpf_insn *p, uint32_t n, enum ingress_bpf_engine e, char *err,
 	return c;
 }
 
+struct rte_bpf *
+ctx_load(const struct ebpf_insn *p, uint32_t n)
+{
+	struct rte_bpf_prm prm;
+
+	memset(&prm, 0, sizeof(prm));
+	prm.ins = p;
+	prm.nb_ins = n;
+	prm.prog_arg.type = RTE_BPF_ARG_PTR;
+	prm.prog_arg.size = CTX_SIZE;
+	return rte_bpf_load(&prm);
+}
+
 void
 dump_ebpf(const struct ebpf_insn *p, uint32_t n)
 {
@@ -539,7 +552,6 @@ test_generated_ebpf(void **state)
 	 * for them (the model is right), and that the loader settles them. */
 	for (i = 0; i < 16 && n > 0; i++) {
 		struct __bpf_jit_layout l;
-		struct rte_bpf_prm prm;
 		struct rte_bpf_jit j;
 		struct rte_bpf *b;
 		struct ingress_classifier *c;
@@ -566,12 +578,7 @@ test_generated_ebpf(void **state)
 		if (tries == 40000)
 			break;
 		/* DPDK's JIT really emits wrong jumps for it. */
-		memset(&prm, 0, sizeof(prm));
-		prm.ins = fixed;
-		prm.nb_ins = fn;
-		prm.prog_arg.type = RTE_BPF_ARG_PTR;
-		prm.prog_arg.size = CTX_SIZE;
-		b = rte_bpf_load(&prm);
+		b = ctx_load(fixed, fn);
 		assert_non_null(b);
 		assert_int_equal(rte_bpf_get_jit(b, &j), 0);
 		assert_int_equal(__bpf_jit_check(fixed, fn, ss, (void *)j.func, j.sz,

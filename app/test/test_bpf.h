@@ -57,6 +57,8 @@ struct rte_mbuf *ctx_mbuf(struct gen_rng *r, uint8_t *ctx);
 struct ingress_classifier *obj(const struct ebpf_insn *p, uint32_t n,
 			       enum ingress_bpf_engine e, char *err, size_t errlen,
 			       int *rc);
+/* rte_bpf_load of the program as it is, on the bpf kind's context. */
+struct rte_bpf *ctx_load(const struct ebpf_insn *p, uint32_t n);
 void dump_ebpf(const struct ebpf_insn *p, uint32_t n);
 
 void test_dpdk_faults(void **state);
