@@ -324,6 +324,15 @@ test_worker_lifecycle(void **state)
 		ingress_activity_describe(0xffffull << INGRESS_ACT_SHIFT_FLIP, 0, buf,
 					  sizeof(buf));
 		assert_string_equal(buf, "begun: 1 flip");
+		/* ... on the writer's side too: a flip count wrapping to 0
+		 * leaves the rule update count as it was. */
+		ing->activity = 0xffffull << INGRESS_ACT_SHIFT_FLIP |
+				5ull << INGRESS_ACT_SHIFT_UPDATE;
+		assert_int_equal(ingress_set_mode(ing, INGRESS_LOCK), 0);
+		act = ingress_activity(ing);
+		assert_int_equal((act >> INGRESS_ACT_SHIFT_FLIP) & 0xffff, 0);
+		assert_int_equal((act >> INGRESS_ACT_SHIFT_UPDATE) & 0xffff, 5);
+		assert_int_equal(act >> INGRESS_ACT_SHIFT_GRACE, 0);
 	}
 	assert_int_equal(RD(w, PACKETS), 3);
 	ingress_free(ing);

@@ -343,14 +343,17 @@ wait_workers(struct ingress *ing, uint32_t cfg)
 	}
 }
 
-/* The control activity word (under the writer mutex: one writer). */
+/* The control activity word (under the writer mutex: one writer). Each
+ * 16-bit count wraps within its own field: a carry out of one must not
+ * count a begun activity of the next kind. */
 static void
 act_begin(struct ingress *ing, unsigned int bit, unsigned int shift)
 {
 	uint64_t v = __atomic_load_n(&ing->activity, __ATOMIC_RELAXED);
+	uint64_t field = UINT64_C(0xffff) << shift;
 
-	__atomic_store_n(&ing->activity, (v | bit) + (1ull << shift),
-			 __ATOMIC_RELAXED);
+	v = (v & ~field) | ((v + (UINT64_C(1) << shift)) & field);
+	__atomic_store_n(&ing->activity, v | bit, __ATOMIC_RELAXED);
 }
 
 static void

@@ -894,13 +894,6 @@ ingress_worker_quiescent(struct ingress *ing, unsigned int wid,
 		mib_inc(mib, MIB_F(INGRESS, RCUQUIESCENT));
 }
 
-/**
- * The mode worker wid is in: the one its last ingress_burst() classified
- * with, or its last ingress_worker_quiescent() took (INGRESS_OFF while it
- * is stopped). What a worker attributes its packets and cycles to, so that
- * per-mode figures are exact across flips. Worker wid only (it reads its
- * own published state, which only it writes); wait-free.
- */
 /** The control activity word now (see INGRESS_ACT_FLIP). Wait-free, any
  *  thread: one relaxed load. */
 static inline uint64_t
@@ -908,6 +901,14 @@ ingress_activity(const struct ingress *ing)
 {
 	return __atomic_load_n(&ing->activity, __ATOMIC_RELAXED);
 }
+
+/**
+ * The mode worker wid is in: the one its last ingress_burst() classified
+ * with, or its last ingress_worker_quiescent() took (INGRESS_OFF while it
+ * is stopped). What a worker attributes its packets and cycles to, so that
+ * per-mode figures are exact across flips. Worker wid only (it reads its
+ * own published state, which only it writes); wait-free.
+ */
 
 static inline enum ingress_mode
 ingress_worker_mode(const struct ingress *ing, unsigned int wid)
