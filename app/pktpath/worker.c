@@ -166,6 +166,9 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	uint16_t n = 0, i;
 
 	path_tally_init(&tally);
+	/* A first poll's control activity is what began after this. */
+	if (instr && w->perf_detail && hook)
+		w->perf->ctl_last = ingress_activity(ig);
 	while (__running()) {
 		/* A loop iteration is a quiescent state: nothing of the
 		 * classifier is held across it. Also where a mode flip is

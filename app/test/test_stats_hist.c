@@ -131,7 +131,7 @@ test_percentiles(void **state)
 static void
 test_delta_merge(void **state)
 {
-	struct stats_hist a, b, d, m;
+	struct stats_hist a, b, c, d, m;
 	unsigned int i;
 
 	(void)state;
@@ -141,19 +141,28 @@ test_delta_merge(void **state)
 	b = a;
 	for (i = 0; i < 5; i++)
 		stats_hist_add(&b, 20);
-	stats_hist_delta(&d, &b, &a);
+	assert_false(stats_hist_delta(&d, &b, &a));
 	assert_int_equal(stats_hist_count(&d), 5);
 	assert_int_equal(d.sum, 100);
 	/* the run's max (1000) is not in the window: the highest bin's
-	 * upper bound (16 .. 23) */
+	 * upper bound (16 .. 23), not exact */
 	assert_int_equal(d.max, 23);
 	assert_int_equal(stats_hist_percentile(&d, 1000000), 23);
+	/* ... nor when it falls in the window's highest bin: 1000 again */
+	c = b;
+	stats_hist_add(&c, 900);	/* 768 .. 1023 */
+	assert_false(stats_hist_delta(&d, &c, &a));
+	assert_int_equal(d.max, 1000);
 	/* the run's max in the window: exact */
 	stats_hist_add(&b, 3000);
-	stats_hist_delta(&d, &b, &a);
+	assert_true(stats_hist_delta(&d, &b, &a));
+	assert_int_equal(d.max, 3000);
+	/* from an empty start: exact */
+	memset(&c, 0, sizeof(c));
+	assert_true(stats_hist_delta(&d, &b, &c));
 	assert_int_equal(d.max, 3000);
 	/* empty window */
-	stats_hist_delta(&d, &a, &a);
+	assert_true(stats_hist_delta(&d, &a, &a));
 	assert_int_equal(d.max, 0);
 	assert_int_equal(stats_hist_count(&d), 0);
 	/* merge */

@@ -129,8 +129,10 @@ __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
 	if (sum->hist == NULL)
 		return;
 	fprintf(out, "perf-detail (%s): busy polls, percentiles (nearest rank, the "
-		"upper bound of its bin; max exact)\n",
-		sum->hist_steady ? "steady" : "whole run");
+		"upper bound of its bin; max %s)\n",
+		sum->hist_steady ? "steady" : "whole run", sum->hist_max_exact ?
+		"exact" : "exact or, where the run's came before the window, the "
+		"upper bound of the window's highest bin");
 	fprintf(out, "  %-10s %-14s %12s %10s %10s %10s %10s %10s %10s\n", "",
 		"histogram", "count", "mean", "p50", "p90", "p99", "p99.9", "max");
 	for (w = 0; w <= sum->n_workers; w++) {

@@ -314,8 +314,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 				json_array_append_new(pl, o);
 			}
 			json_object_set_new(json_object_get(root, "summary"),
-				"perf_detail", json_pack("{s:s, s:o, s:o}", "window",
-				sum->hist_steady ? "steady" : "run", "lcores", pl,
+				"perf_detail", json_pack("{s:s, s:b, s:o, s:o}", "window",
+				sum->hist_steady ? "steady" : "run", "max_exact",
+				sum->hist_max_exact, "lcores", pl,
 				"total", __export_perf_lcore_json(sum->hist,
 						sum->n_workers, -1)));
 		}

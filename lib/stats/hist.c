@@ -77,7 +77,7 @@ stats_hist_merge(struct stats_hist *acc, const struct stats_hist *h)
 		acc->max = h->max;
 }
 
-void
+bool
 stats_hist_delta(struct stats_hist *out, const struct stats_hist *late,
 		 const struct stats_hist *early)
 {
@@ -90,12 +90,15 @@ stats_hist_delta(struct stats_hist *out, const struct stats_hist *late,
 			top = i;
 	}
 	out->sum = late->sum - early->sum;
-	if (top < 0)
+	if (top < 0) {
 		out->max = 0;
-	else if (late->max < stats_hist_upper((unsigned int)top))
+		return true;
+	}
+	if (late->max < stats_hist_upper((unsigned int)top))
 		out->max = late->max;
 	else
 		out->max = stats_hist_upper((unsigned int)top);
+	return late->max > early->max || stats_hist_count(early) == 0;
 }
 
 uint64_t

@@ -682,9 +682,11 @@ stats_summary(struct stats *s)
 			return NULL;
 		}
 		sum->hist_steady = sum->steady_valid;
+		sum->hist_max_exact = true;
 		for (k = 0; k < (size_t)sum->n_workers * STATS_PERF_MAX; k++)
-			stats_hist_delta(&sum->hist[k], &z->raw_hist[k],
-					 &from->raw_hist[k]);
+			sum->hist_max_exact &= stats_hist_delta(&sum->hist[k],
+								&z->raw_hist[k],
+								&from->raw_hist[k]);
 	}
 	return sum;
 }

@@ -381,6 +381,9 @@ struct stats_summary {
 	 *  the snapshot; NULL without. */
 	struct stats_hist *hist;
 	bool hist_steady;
+	/** Every max of hist is exact (else some are the upper bound of the
+	 *  window's highest bin: stats_hist_delta()). */
+	bool hist_max_exact;
 };
 
 /** Fold durations kept for stats_summary()'s percentiles (the last ones). */

@@ -74,14 +74,18 @@ uint64_t stats_hist_lower(unsigned int i);
 /** Largest value of bin i (UINT64_MAX for the last one). */
 uint64_t stats_hist_upper(unsigned int i);
 
-/** Record v (single writer). */
+/** Record v (single writer: relaxed loads and stores, no locked
+ *  instruction; stats_hist_load() reads it while it runs). */
 static inline void
 stats_hist_add(struct stats_hist *h, uint64_t v)
 {
-	h->bins[stats_hist_bin(v)]++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
+	uint64_t *b = &h->bins[stats_hist_bin(v)];
+
+	__atomic_store_n(b, __atomic_load_n(b, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->sum, __atomic_load_n(&h->sum, __ATOMIC_RELAXED) + v,
+			 __ATOMIC_RELAXED);
+	if (v > __atomic_load_n(&h->max, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
 }
 
 /** Values recorded: the sum of the bins. */
@@ -96,12 +100,14 @@ void stats_hist_merge(struct stats_hist *acc, const struct stats_hist *h);
 /**
  * What was recorded between two loads of one histogram, early then late:
  * bins and sum subtracted (a bin lower in late counts as 0). The maximum of
- * that window cannot be known from two maxima: out->max is late's maximum
- * (the run's) capped at the upper bound of the highest non-empty bin of
- * the window: exact when the run's maximum was recorded in the window, an
- * upper bound otherwise; 0 for an empty window.
+ * that window cannot always be known from two maxima: out->max is late's
+ * maximum (the run's) capped at the upper bound of the highest non-empty
+ * bin of the window; 0 for an empty window.
+ * @return true when out->max is the window's exact maximum (the run's
+ *   maximum was recorded in the window: late's is above early's, or early
+ *   is empty), false when it is only an upper bound.
  */
-void stats_hist_delta(struct stats_hist *out, const struct stats_hist *late,
+bool stats_hist_delta(struct stats_hist *out, const struct stats_hist *late,
 		      const struct stats_hist *early);
 
 /**
@@ -196,6 +202,12 @@ __stats_perf_publish(struct stats_perf *p)
 	uint32_t i, n;
 	struct stats_perf_event *ev = &p->ev[e % STATS_PERF_EVENTS];
 
+	/* Release fence: the count stored by the last publish (which let
+	 * this slot's old event go) is ordered before any byte of the new
+	 * one, so a reader whose copy met the new bytes then loads a count
+	 * that says so (stats_perf_drain(): a seqlock's writer side, the
+	 * count its sequence number). A compiler barrier on x86. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	p->cur.n_after = (uint32_t)(p->polls - 1 - s);
 	n = p->cur.n_before + 1 + p->cur.n_after;
 	for (i = 0; i < n; i++)
