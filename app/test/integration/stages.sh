@@ -106,19 +106,26 @@ for m in d["compare"]["modes"]:
     assert all(v > 0 for v in m["stages"].values()), m["stages"]
     assert m["ingress_cycles_per_pkt"] > 0, m
     assert m["stage_cycles_per_pkt"]["ingress"] == m["ingress_cycles_per_pkt"]
-    # ns per received packet: the stages stack up to at most the path's
-    assert sum(m["stages"].values()) <= m["ns_per_pkt"] * 1.5, m
+    # ns per received packet, from the same counters as the cycles per
+    # packet that entered each stage: equal where every received packet
+    # enters it, no more where fewer do (ip: the frames the hook kept)
+    ghz = d["info"]["tsc_hz"] / 1e9
+    for s, ns in m["stages"].items():
+        c = m["stage_cycles_per_pkt"][s]
+        if s == "ip":
+            assert ns * ghz <= c * (1 + 1e-9), (s, ns, c)
+        else:
+            assert abs(ns * ghz - c) <= 1e-6 * c, (s, ns, c)
 PY
 # plot.py draws them: one stage series per stage, a bar per mode
-if /usr/bin/python3 -c 'import matplotlib' 2> /dev/null; then
-	"$SOURCE_DIR/scripts/plot.py" "$TMP/cmp.json" -o "$TMP/cmp.svg" || fail "plot.py compare"
-	python3 - "$TMP/cmp.svg" <<'PY' || fail "plot.py: stage series"
+# (python3-matplotlib comes with scripts/setup.sh)
+"$SOURCE_DIR/scripts/plot.py" "$TMP/cmp.json" -o "$TMP/cmp.svg" || fail "plot.py compare"
+python3 - "$TMP/cmp.svg" <<'PY' || fail "plot.py: stage series"
 import sys, xml.etree.ElementTree as ET
 ids = {e.get("id") for e in ET.parse(sys.argv[1]).getroot().iter() if e.get("id")}
 series = {i.split("/")[0] for i in ids if i.startswith("series-stages-0-")}
 assert len(series) == 5, sorted(series)
 PY
-fi
 
 # /metrics and /stats.json, live
 "$PKTPATH" $(eal http) -- --http 127.0.0.1:0 --stage-cycles --ingress lock --duration 30 \
@@ -128,7 +135,7 @@ http_url stages "$TMP/http.out" "$PKT"
 sleep 0.6
 curl -sf "${URL}metrics" > "$TMP/metrics" || fail "GET /metrics"
 curl -sf "${URL}stats.json" > "$TMP/stats.json" || fail "GET /stats.json"
-kill -INT "$PKT"; wait "$PKT" || true
+kill -INT "$PKT"; wait "$PKT" || { cat "$TMP/http.out"; fail "http run: exit status"; }
 command -v promtool > /dev/null || fail "no promtool: run scripts/setup.sh"
 promtool check metrics < "$TMP/metrics" || fail "promtool check metrics"
 for f in stage_cycles_total stage_packets_total stage_calls_total; do
@@ -142,15 +149,26 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 names = [s["stage"] for s in d["lcores"][0]["stages"]["stages"]]
 assert names == ["rx", "l2", "ingress", "ip", "free"], names
-assert d["stages"]["cycles"] <= d["stages"]["busy_cycles"]
+# Live, a fold may load the Rx counters before a flush and the Stage ones
+# after it (the worker flushes both every 32 polls; a fold is not atomic
+# across fields): the laws hold within one flush, 32 polls of at most
+# --burst 32 packets, and the cycles of that many packets. (Exact in the
+# final JSON: the runs above.)
+SLACK = 32 * 32
+def within(a, b, what):
+    assert abs(a - b) <= SLACK, (what, a, b)
+def cycles_ok(t):
+    assert 0 < t["cycles"] <= t["busy_cycles"] * (1 + 2.0 * SLACK / t["packets"]), t
+cycles_ok(d["stages"])
 # The last interval's table: the same counters over the interval the
-# "interval" rates cover (raw, both flushed together: exact).
+# "interval" rates cover (raw).
 for t, r in [(d["interval_stages"], d["interval"])] + \
         [(l["interval_stages"], l["interval"]) for l in d["lcores"]]:
     rx = [s for s in t["stages"] if s["stage"] == "rx"][0]
-    assert rx["packets"] == t["packets"] == r["packets"], (rx, t["packets"], r)
-    assert t["busy_cycles"] == r["busy_cycles"], (t["busy_cycles"], r)
-    assert 0 < t["cycles"] <= t["busy_cycles"], t
+    assert rx["packets"] == t["packets"], (rx, t["packets"])
+    within(t["packets"], r["packets"], "interval packets")
+    assert t["busy_cycles"] == r["busy_cycles"], (t["busy_cycles"], r)	# one counter
+    cycles_ok(t)
     assert t["packets"] < d["stages"]["packets"], "not an interval"
 PY
 # without --stage-cycles: no family
@@ -159,6 +177,6 @@ PY
 PIDS+=($!); PKT=$!
 http_url stages0 "$TMP/http0.out" "$PKT"
 curl -sf "${URL}metrics" > "$TMP/metrics0" || fail "GET /metrics (off)"
-kill -INT "$PKT"; wait "$PKT" || true
+kill -INT "$PKT"; wait "$PKT" || { cat "$TMP/http0.out"; fail "http0 run: exit status"; }
 ! grep -q 'pktpath_stage_' "$TMP/metrics0" || fail "/metrics: stage families when off"
 echo "stages: ok"
