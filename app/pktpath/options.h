@@ -80,6 +80,7 @@ struct app_options {
 	bool fold_on_read;
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
+#define APP_SUSPICIOUS_US_DEFAULT 250
 	bool stage_cycles;	/* --stage-cycles */
 
 	/* generator */

@@ -87,6 +87,10 @@ __opt_check(const struct app_options *o)
 		fprintf(stderr, "pktpath: --capture: needs --path full (rx-only touches no packet)\n");
 		return -1;
 	}
+	if (o->suspicious_us != APP_SUSPICIOUS_US_DEFAULT && !o->perf_detail) {
+		fprintf(stderr, "pktpath: --suspicious-us: only with --perf-detail\n");
+		return -1;
+	}
 	if (o->n_compare > 0 && o->duration_s <= 0) {
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;

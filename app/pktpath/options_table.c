@@ -124,7 +124,8 @@ const struct app_opt app_opts[] = {
 		  "histograms of each busy poll's cycles, packets and cycles per "
 		  "packet (and the ingress stage's cycles per burst), and log "
 		  "suspicious polls (`--suspicious-us`)" },
-	{ "suspicious-us", "US", UINT(suspicious_us, 0, 60000000), .def = "250",
+	{ "suspicious-us", "US", UINT(suspicious_us, 0, 60000000),
+	  .def = RTE_STR(APP_SUSPICIOUS_US_DEFAULT),
 	  .help = "`--perf-detail`: a poll longer than this many microseconds is "
 		  "suspicious: counted (Rx SuspiciousPolls), logged with the polls "
 		  "around it; 0: none is" },

@@ -43,6 +43,7 @@ bad "--http: expected ADDR:PORT" --http nonsense
 bad "--http: " --http 127.0.0.1:99999
 bad "--capture: needs --path full" --path rx-only --capture "$TMP/x.pcap"
 bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
+bad "--suspicious-us: only with --perf-detail" --suspicious-us 1000
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
 bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
 bad "--config /dev/null: not a regular file" --config /dev/null
