@@ -62,7 +62,7 @@ struct app_worker {
 	/* --stage-cycles: this worker's staged burst and its counters
 	 * (stage.h), flushed into mib with the Rx counters. */
 	app_stage_burst_fn stage_burst;
-	struct stage_acc stage_acc;
+	struct app_stage_acc stage_acc;
 } __rte_cache_aligned;
 
 struct app_port {
@@ -127,6 +127,19 @@ struct app {
 extern volatile sig_atomic_t app_quit;
 extern volatile sig_atomic_t app_sighup;
 extern volatile sig_atomic_t app_sigusr1;
+
+/* A user mistake exits with this code (an EAL or setup failure: 1). */
+#define APP_EXIT_USAGE 2
+
+/* setup.c: everything between the options and the launch; exits on any
+ * failure, with one line. */
+void app_setup(struct app *a);
+/* A user error after EAL is up: the line (none if fmt is NULL), EAL
+ * released, exit APP_EXIT_USAGE. */
+void app_usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noreturn;
+/* EAL's memory cannot hold what the options ask for (what): a user
+ * mistake like any other, one line naming the options to change (fix). */
+void app_oom_exit(const char *what, const char *fix) __rte_noreturn;
 
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */

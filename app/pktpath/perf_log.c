@@ -3,8 +3,10 @@
  * --perf-detail on the application side: each worker's block (allocated
  * here, page-aligned on its socket, as the MIB blocks are), and the
  * suspicious polls the workers record, drained by the stats thread at
- * each of its folds (and by the main thread once the workers stopped):
- * logged, rate-limited, and kept for the JSON. The workers never log.
+ * each of its folds, by the control loop every 5 ms (so a long --interval
+ * does not hold them back) and by the main thread once the workers
+ * stopped: logged, rate-limited, and kept for the JSON. The workers never
+ * log.
  *
  * Rate limit: a token bucket of APP_PERF_LOG_BURST lines refilled at
  * APP_PERF_LOG_RATE lines a second, over all lcores; an event it refuses
@@ -25,7 +27,7 @@
 #define APP_PERF_KEEP 64
 
 struct app_perf_log {
-	pthread_mutex_t lock;	/* the stats thread and the main thread drain */
+	pthread_mutex_t lock;	/* the stats thread, the control loop, the main thread drain */
 	uint64_t *cursor;	/* n_workers: events read of each */
 	uint64_t events;	/* read */
 	uint64_t logged;

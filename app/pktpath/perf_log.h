@@ -16,7 +16,8 @@ struct app;
 int app_perf_setup(struct app *a);
 void app_perf_free(struct app *a);
 /* Read, log (rate-limited) and keep the workers' new suspicious polls: the
- * stats thread at each fold, the main thread once the workers stopped. */
+ * stats thread at each fold, the control loop every 5 ms, the main thread
+ * once the workers stopped (serialised by the log's mutex). */
 void app_perf_drain(struct app *a);
 /* "suspicious": the threshold, the counts, the first events kept. */
 json_t *app_perf_json(struct app *a);

@@ -9,7 +9,7 @@
  * end of the loop): plain adds, no locked instruction, no store per burst.
  *
  * A burst is processed stage by stage over all its packets (VPP's vector
- * style) and the TSC is read once between two stages: stage_mark() ends
+ * style) and the TSC is read once between two stages: app_stage_mark() ends
  * the stage that began at *t, charges it the cycles since, the packets
  * that entered it and one call, and begins the next at the same read. The
  * first stage (rx) begins at the poll's own TSC read, so a burst's stages
@@ -26,7 +26,7 @@
 
 #include "mib.h"
 
-struct stage_acc {
+struct app_stage_acc {
 	uint64_t v[MIB_STAGE_MAX];	/* the Stage group's layout */
 };
 
@@ -45,7 +45,7 @@ typedef void (*app_stage_burst_fn)(struct app_worker *w, struct rte_mbuf **pkts,
 				   uint16_t n, uint64_t t0);
 
 static __rte_always_inline void
-stage_mark(struct stage_acc *s, unsigned int stage, uint64_t *t, unsigned int pkts)
+app_stage_mark(struct app_stage_acc *s, unsigned int stage, uint64_t *t, unsigned int pkts)
 {
 	uint64_t now = rte_rdtsc();
 	uint64_t *v = &s->v[stage * MIB_STAGE_K_MAX];
@@ -58,7 +58,7 @@ stage_mark(struct stage_acc *s, unsigned int stage, uint64_t *t, unsigned int pk
 
 /* Into the worker's block (its own: plain adds), then zero. */
 static inline void
-stage_flush(struct mib_block *mib, struct stage_acc *s)
+app_stage_flush(struct mib_block *mib, struct app_stage_acc *s)
 {
 	unsigned int i;
 

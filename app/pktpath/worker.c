@@ -194,7 +194,7 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			polls = 0;
 			__flush(mib, &acc);
 			if (instr && w->stage_cycles)
-				stage_flush(mib, &w->stage_acc);
+				app_stage_flush(mib, &w->stage_acc);
 		}
 
 		if (gen)
@@ -296,7 +296,7 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	}
 	__flush(mib, &acc);
 	if (instr && w->stage_cycles)
-		stage_flush(mib, &w->stage_acc);
+		app_stage_flush(mib, &w->stage_acc);
 }
 
 /* Every variant of this unit: loop_<source>_rxonly_I, and
@@ -383,7 +383,7 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       const bool prefetch, const bool hook, const bool peer,
 	       const bool cap)
 {
-	struct stage_acc *st = &w->stage_acc;
+	struct app_stage_acc *st = &w->stage_acc;
 	struct path_tally tally_s, *tally = &tally_s;
 	struct path_l2 l2[APP_MAX_BURST];
 	uint8_t keep[APP_MAX_BURST];
@@ -395,15 +395,15 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i;
 
 	path_tally_init(tally);
-	stage_mark(st, MIB_STAGE_RX, &t, n);
+	app_stage_mark(st, MIB_STAGE_RX, &t, n);
 	if (full) {
 		__l2_burst(pc, pkts, n, l2, mib, prefetch);
-		stage_mark(st, MIB_STAGE_L2, &t, n);
+		app_stage_mark(st, MIB_STAGE_L2, &t, n);
 		if (hook) {
 			uint64_t t_ig = t;
 
 			ingress_burst(w->ig, w->idx, pkts, n, keep, mib);
-			stage_mark(st, MIB_STAGE_INGRESS, &t, n);
+			app_stage_mark(st, MIB_STAGE_INGRESS, &t, n);
 			if (w->perf_detail)	/* the same reads, both features on */
 				__perf_ingress(w, t - t_ig);
 		}
@@ -417,7 +417,7 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		}
 		if (!peer)
 			path_tally_flush(tally, mib);
-		stage_mark(st, MIB_STAGE_IP, &t, kept);
+		app_stage_mark(st, MIB_STAGE_IP, &t, kept);
 		if (peer) {
 			for (i = 0; i < n; i++)
 				if (path_outcome_delivered(out[i])) {
@@ -426,19 +426,19 @@ __burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
 					delivered++;
 				}
 			path_tally_flush(tally, mib);
-			stage_mark(st, MIB_STAGE_PEER, &t, delivered);
+			app_stage_mark(st, MIB_STAGE_PEER, &t, delivered);
 		}
 		if (cap) {
 			for (i = 0; i < n; i++)
 				__capture(w, pkts[i], out[i], t0);
-			stage_mark(st, MIB_STAGE_CAPTURE, &t, n);
+			app_stage_mark(st, MIB_STAGE_CAPTURE, &t, n);
 		}
 	}
 	if (gen)
 		pkt_gen_done(&w->gen, pkts, n);
 	else
 		rte_pktmbuf_free_bulk(pkts, n);
-	stage_mark(st, MIB_STAGE_FREE, &t, n);
+	app_stage_mark(st, MIB_STAGE_FREE, &t, n);
 }
 
 /* Every staged variant: burst_<source>_rxonly_, burst_<source>_full_PHEC

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The application's set-up, between the options and the launch (main.c):
+ * the workers (lcores, and the queues they poll), the path configuration,
+ * the generator, the MIB blocks, --perf-detail, the ingress hook, the
+ * peers, capture and the ports. Every user mistake it finds is one line
+ * and exit code 2 (app_usage_exit()), EAL's memory running short included
+ * (app_oom_exit()).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "app.h"
+#include "perf_log.h"
+#include "port.h"
+
+/* A user error after EAL is up: one line, release EAL, exit 2. */
+void
+app_usage_exit(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	rte_eal_cleanup();
+	exit(APP_EXIT_USAGE);
+}
+
+/* EAL's memory cannot hold what the options ask for: that is a user
+ * mistake like any other (one line naming the options to change, exit 2),
+ * not EAL's two-line rte_exit. */
+void
+app_oom_exit(const char *what, const char *fix)
+{
+	struct rte_malloc_socket_stats st;
+	size_t total = 0, avail = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0) {
+			total += st.heap_totalsz_bytes;
+			avail += st.heap_freesz_bytes;
+		}
+	app_usage_exit("pktpath: out of memory for %s: EAL's heap has %zu MiB, %zu MiB "
+		   "free; give EAL more memory (-m MB, or hugepages) or %s", what,
+		   total >> 20, avail >> 20, fix);
+}
+
+static bool
+lcore_in_use(const struct app *a, unsigned int lcore)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->n_workers; i++)
+		if (a->workers[i].lcore == lcore)
+			return true;
+	return false;
+}
+
+/* Decide the workers: lcores, and for the port source their queues. */
+static void
+setup_workers(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	unsigned int lcore, main_lcore = rte_get_main_lcore();
+	unsigned int n = 0, i;
+	uint16_t nb_ports = rte_eth_dev_count_avail();
+
+	/* A packed mbuf may span two pages: contiguous for DMA only as VA. */
+	if (o->pool_layout == PKT_POOL_LAYOUT_PACKED &&
+	    rte_eal_iova_mode() != RTE_IOVA_VA)
+		app_usage_exit("pktpath: --pool-layout packed: needs IOVA as VA "
+			   "(EAL --iova-mode=va); the EAL chose PA");
+
+	a->workers = rte_zmalloc("workers", RTE_MAX_LCORE * sizeof(*a->workers),
+				 RTE_CACHE_LINE_SIZE);
+	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
+	if (a->workers == NULL || a->lcore_ids == NULL)
+		rte_exit(EXIT_FAILURE, "rte_zmalloc(workers): %s\n",
+			 rte_strerror(rte_errno));
+
+	if (o->source == APP_SRC_PORT && nb_ports == 0)
+		app_usage_exit("pktpath: --source port: no ethdev port (give -a PCI_ADDR "
+			   "or --vdev net_null0)");
+
+	if (o->source == APP_SRC_PORT && o->n_rxq > 0) {
+		for (i = 0; i < o->n_rxq; i++) {
+			const struct app_rxq *q = &o->rxq[i];
+
+			if (!rte_lcore_is_enabled(q->lcore))
+				app_usage_exit("pktpath: --rxq: lcore %u is not enabled (-l)",
+					   q->lcore);
+			if (q->lcore == main_lcore && !o->main_worker)
+				app_usage_exit("pktpath: --rxq: lcore %u is the main lcore; "
+					   "add --main-worker to poll on it", q->lcore);
+			if (lcore_in_use(a, q->lcore))
+				app_usage_exit("pktpath: --rxq: lcore %u is mapped twice",
+					   q->lcore);
+			if (!rte_eth_dev_is_valid_port(q->port))
+				app_usage_exit("pktpath: --rxq: port %u does not exist "
+					   "(%u port%s)", q->port, nb_ports,
+					   nb_ports == 1 ? "" : "s");
+			a->workers[n].lcore = q->lcore;
+			a->workers[n].port = q->port;
+			a->workers[n].queue = q->queue;
+			n++;
+			a->n_workers = n;
+		}
+	} else {
+		if (o->main_worker)
+			a->workers[n++].lcore = main_lcore;
+		RTE_LCORE_FOREACH_WORKER(lcore)
+			a->workers[n++].lcore = lcore;
+		for (i = 0; i < n; i++) {
+			a->workers[i].port = (uint16_t)(nb_ports ? i % nb_ports : 0);
+			a->workers[i].queue = (uint16_t)(nb_ports ? i / nb_ports : 0);
+		}
+	}
+	a->n_workers = n;
+	if (n == 0)
+		app_usage_exit("pktpath: no worker lcore: give -l with 2 or more lcores "
+			   "(e.g. -l 0-1), or --main-worker");
+	for (i = 0; i < n; i++) {
+		struct app_worker *w = &a->workers[i];
+
+		w->idx = i;
+		w->socket = (int)rte_lcore_to_socket_id(w->lcore);
+		w->source = o->source;
+		w->burst = o->burst;
+		w->prefetch = o->prefetch;
+		w->stage_cycles = o->stage_cycles;
+		w->full = o->path == APP_PATH_FULL;
+		a->lcore_ids[i] = w->lcore;
+	}
+
+	if (o->source == APP_SRC_PORT) {
+		uint16_t pid;
+
+		a->ports = calloc(RTE_MAX_ETHPORTS, sizeof(*a->ports));
+		if (a->ports == NULL)
+			rte_exit(EXIT_FAILURE, "calloc(ports) failed\n");
+		RTE_ETH_FOREACH_DEV(pid) {
+			struct app_port *p = NULL;
+
+			for (i = 0; i < n; i++) {
+				if (a->workers[i].port != pid)
+					continue;
+				if (p == NULL) {
+					p = &a->ports[a->n_ports++];
+					p->id = pid;
+				}
+				if (a->workers[i].queue + 1u > p->nb_rxq)
+					p->nb_rxq = a->workers[i].queue + 1u;
+			}
+		}
+	}
+}
+
+static void
+setup_path_conf(struct app *a, struct path_conf *pc)
+{
+	const struct app_options *o = &a->opt;
+	unsigned int i;
+	uint32_t d;
+
+	path_conf_init(pc);
+	if (o->n_local > 0) {
+		for (i = 0; i < o->n_local; i++)
+			path_conf_add_local(pc, o->local[i].addr, o->local[i].prefix_len);
+	} else {
+		for (d = o->flow.dst_lo; d <= o->flow.dst_hi && d != 0; d++)
+			if (path_conf_add_local(pc, d, 24) != 0 || d == UINT32_MAX)
+				break;
+	}
+	for (i = 0; i < o->n_mcast; i++)
+		path_conf_add_mcast(pc, o->mcast[i]);
+	if (o->udp_ports_set) {
+		for (i = 0; i < o->n_udp_ports; i++)
+			path_conf_add_udp_ports(pc, o->udp_ports[i][0],
+						o->udp_ports[i][1]);
+	} else {
+		path_conf_add_udp_ports(pc, o->flow.dport_lo, o->flow.dport_hi);
+	}
+	for (i = 0; i < o->n_udplite_ports; i++)
+		path_conf_add_udplite_ports(pc, o->udplite_ports[i][0],
+					    o->udplite_ports[i][1]);
+	pc->netlabel = o->kernel_netlabel;
+	pc->pim = o->kernel_pim;
+}
+
+static void
+setup_generator(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	char err[512];
+	unsigned int i;
+
+	if (o->template_file[0] != '\0') {
+		a->tpl = pkt_templates_from_pcap(o->template_file,
+			(uint16_t)RTE_MIN(PKT_MAX_SIZE, UINT16_MAX), err, sizeof(err));
+		if (a->tpl == NULL)
+			app_usage_exit("pktpath: --template %s", err);
+	} else {
+		a->tpl = pkt_templates_build(&o->flow);
+		if (a->tpl == NULL)
+			app_usage_exit("pktpath: generator: invalid flow description (%s)",
+				   strerror(errno));
+	}
+	for (i = 0; i < a->n_workers; i++) {
+		struct app_worker *w = &a->workers[i];
+		char name[RTE_MEMPOOL_NAMESIZE];
+		uint32_t nb = RTE_MAX(o->mbufs,
+			RTE_MIN(a->tpl->n, 8192u) + 3u * APP_MAX_BURST);
+		uint16_t room = (uint16_t)RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
+			(unsigned int)a->tpl->max_len + RTE_PKTMBUF_HEADROOM);
+		int rc;
+
+		snprintf(name, sizeof(name), "gen%u_pool", i);
+		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
+					app_pool_flags(o));
+		if (w->mp == NULL && rte_errno == ENOMEM) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "the mbuf pool of worker %u of %u "
+				 "(%u mbufs of %u bytes)", i + 1, a->n_workers, nb,
+				 (unsigned int)room);
+			app_oom_exit(what, a->n_workers > 1 ? "fewer mbufs per worker "
+				 "(--mbufs) or fewer workers (-l)" : "fewer mbufs (--mbufs)");
+		}
+		if (w->mp == NULL)
+			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s\n", name, nb,
+				 rte_strerror(rte_errno));
+		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, o->alloc, o->burst);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "pkt_gen_init(worker %u): %s\n", i,
+				 strerror(-rc));
+		if (a->gen_pc.csum_hw)	/* --rx-csum hw: a NIC that verified them */
+			w->gen.ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+					  RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	}
+}
+
+/* Bytes allocated from EAL's heaps, all sockets. */
+static size_t
+heap_alloc_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return n;
+}
+
+void
+app_setup(struct app *a)
+{
+	int *sockets;
+	unsigned int i, n_blocks;
+	size_t heap0;
+
+	setup_workers(a);
+
+	if (a->opt.json[0] != '\0') {
+		FILE *f = fopen(a->opt.json, "w");
+
+		if (f == NULL)
+			app_usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
+		fclose(f);
+	}
+
+	/* One MIB block per worker, on its socket, the control block, then
+	 * the phantom lcores' (--mib-lcores), round-robin over the sockets
+	 * as an N-CPU server's would be: nobody writes them. */
+	if (a->opt.mib_lcores != 0 && a->opt.mib_lcores < a->n_workers)
+		app_usage_exit("pktpath: --mib-lcores %u: fewer than the %u worker%s' "
+			   "lcores (give at least %u, or 0 for the workers' only)",
+			   a->opt.mib_lcores, a->n_workers,
+			   a->n_workers == 1 ? "" : "s", a->n_workers);
+	a->n_phantom = a->opt.mib_lcores ? a->opt.mib_lcores - a->n_workers : 0;
+	n_blocks = a->n_workers + 1 + a->n_phantom;
+	sockets = calloc(n_blocks, sizeof(*sockets));
+	if (sockets == NULL)
+		rte_exit(EXIT_FAILURE, "calloc(sockets) failed\n");
+	for (i = 0; i < a->n_workers; i++)
+		sockets[i] = a->workers[i].socket;
+	sockets[a->n_workers] = (int)rte_socket_id();
+	for (i = 0; i < a->n_phantom; i++)
+		sockets[a->n_workers + 1 + i] =
+			rte_socket_id_by_idx(i % rte_socket_count());
+	heap0 = heap_alloc_bytes();
+	a->mibs = mib_set_create(n_blocks, a->opt.mib_layout, sockets);
+	a->mib_heap_bytes = heap_alloc_bytes() - heap0;
+	free(sockets);
+	if (a->mibs == NULL && rte_errno == ENOMEM) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "the MIB blocks of %u lcores (%u blocks "
+			 "of %u bytes, page-aligned: %zu KiB)", a->n_workers +
+			 a->n_phantom, n_blocks, MIB_BLOCK_BYTES,
+			 mib_set_bytes_for(n_blocks, a->opt.mib_layout) >> 10);
+		app_oom_exit(what, a->n_phantom ? "fewer lcores (--mib-lcores)" :
+			 "fewer workers (-l)");
+	}
+	if (a->mibs == NULL)
+		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", n_blocks,
+			 rte_strerror(rte_errno));
+	for (i = 0; i < a->n_workers; i++)
+		a->workers[i].mib = mib_set_block(a->mibs, i);
+	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);
+	if (app_perf_setup(a) != 0)
+		app_oom_exit("the --perf-detail blocks", "fewer workers (-l)");
+
+	if (app_ingress_setup(a) != 0)
+		app_usage_exit(NULL);
+
+	if (a->opt.peer) {
+		uint32_t n = a->opt.peers ? a->opt.peers :
+			a->opt.flow.src_hi - a->opt.flow.src_lo + 1;
+		int rc;
+
+		if (n > PEER_MAX)
+			app_usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
+				   "(give --peers)", n, PEER_MAX);
+		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
+		if (a->peers == NULL && rte_errno == ENOMEM)
+			app_oom_exit("the peer table", "fewer peers (--peers)");
+		if (a->peers == NULL)
+			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
+				 rte_strerror(rte_errno));
+		rc = peer_table_add_range(a->peers, a->opt.flow.src_lo, n);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "peer_table_add_range: %s\n", strerror(-rc));
+		for (i = 0; i < a->n_workers; i++)
+			a->workers[i].peers = a->peers;
+	}
+
+	if (a->opt.capture[0] != '\0') {
+		char err[512];
+
+		a->cap = pkt_capture_create(a->opt.capture, a->n_workers,
+					    a->opt.capture_max, a->opt.capture_ring,
+					    a->opt.capture_snaplen, err, sizeof(err));
+		if (a->cap == NULL)
+			app_usage_exit("pktpath: --capture %s", err);
+		for (i = 0; i < a->n_workers; i++) {
+			a->workers[i].cap = a->cap;
+			a->workers[i].cap_what = a->opt.capture_what;
+		}
+	}
+
+	if (a->opt.source == APP_SRC_GEN) {
+		setup_path_conf(a, &a->gen_pc);
+		{
+			static const struct rte_ether_addr port_mac = PKT_GEN_PORT_MAC;
+
+			a->gen_pc.mac = port_mac;
+		}
+		if (app_gen_csum_setup(a) != 0)
+			app_usage_exit(NULL);
+		for (i = 0; i < a->n_workers; i++)
+			a->workers[i].pc = &a->gen_pc;
+		setup_generator(a);
+	} else {
+		for (i = 0; i < a->n_ports; i++)
+			setup_path_conf(a, &a->ports[i].pc);
+		if (app_ports_setup(a) != 0) {
+			app_ports_close(a);
+			app_usage_exit(NULL);
+		}
+		for (i = 0; i < a->n_workers; i++) {
+			unsigned int p;
+
+			for (p = 0; p < a->n_ports; p++)
+				if (a->ports[p].id == a->workers[i].port)
+					a->workers[i].pc = &a->ports[p].pc;
+		}
+	}
+}
