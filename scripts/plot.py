@@ -243,12 +243,20 @@ def plot_histogram(docs, labels, files, out):
                 nser = colour[(i, lcore)]
                 n = float(hk["count"])
                 # step over the bins' lowest values; the open last bin as
-                # wide as its predecessor's ratio (1.5)
+                # wide as its predecessor's ratio (1.5). The JSON has the
+                # non-empty bins only: between two that are not adjacent
+                # the line breaks (a NaN), rather than holding the first
+                # one's share over bins that hold no poll.
                 xs, ys = [], []
+                prev_top = None
                 for lo, hi, c in hk["bins"]:
                     top = (hi + 1) if hi is not None else lo * 1.5
+                    if prev_top is not None and lo != prev_top:
+                        xs.append(max(prev_top, 1))
+                        ys.append(float("nan"))
                     xs += [max(lo, 0.5), max(top, 1)]
                     ys += [c / n, c / n]
+                    prev_top = top
                 (ln,) = ax.plot(xs, ys, styles[i % len(styles)],
                                 color="C%d" % (nser % 10), drawstyle="steps-post",
                                 label="%s lcore %d (%s)" % (lab, lcore, window))
@@ -256,7 +264,7 @@ def plot_histogram(docs, labels, files, out):
                 pct = hk.get("percentiles", {})
                 for q, mk in (("p50", "v"), ("p99", "^")):
                     if finite(pct.get(q)) and pct[q] > 0:
-                        m = ax.plot([pct[q]], [max(ys)], mk, color="C%d" % (nser % 10),
+                        m = ax.plot([pct[q]], [max(y for y in ys if y == y)], mk, color="C%d" % (nser % 10),
                                     ms=6)[0]
                         m.set_gid("marks-hist-%s-%d-%d/%s" % (kind, i, lcore, q))
         ax.set_xscale("log")

@@ -2,7 +2,8 @@
 # The default loop and --perf-detail (its instrumented variant: three
 # histogram updates, the history and the suspicious check per poll, the
 # control activity word and two TSC reads around the ingress stage per
-# burst with the hook), rounds alternated, on the generator's full path
+# burst with the hook), in rounds that alternate which runs first, on the
+# generator's full path
 # and with --ingress rcu: cycles/pkt of both (steady, median of ROUNDS), their
 # ratio, and each round's paired ratio (on this shared machine the rounds
 # spread more than the cost: callgrind's instruction counts are the stable
@@ -15,7 +16,11 @@ pd_args_rcu=(--ingress rcu --rules config/rules/match-all.rules)
 for r in $(seq "$ROUNDS"); do
 	for c in "${pd_cases[@]}"; do
 		declare -n pd_a="pd_args_$c"
-		for v in off on; do
+		# the order alternates too, so a drift over the round does
+		# not always favour the same one
+		pd_order="off on"
+		[ $((r % 2)) = 0 ] && pd_order="on off"
+		for v in $pd_order; do
 			extra=()
 			[ "$v" = on ] && extra=(--perf-detail)
 			read -r x y z < <(pp "perfdetail_${c}_${v}_$r" -- --duration "$SECS" \
