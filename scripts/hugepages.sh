@@ -6,7 +6,7 @@
 #   HUGE_EAL   EAL memory options: "--huge-unlink" (no hugepage file is
 #              left behind, whatever ends the process) or
 #              "--no-huge -m 512"
-# huge_setup NEED_MB [NO_RESERVE]; huge_release (call from an EXIT trap)
+# huge_setup NEED_MB; huge_release (call from an EXIT trap)
 # puts back what huge_setup reserved or mounted. PKTPATH_NO_HUGE=1 forces
 # --no-huge; KEEP_HUGEPAGES=1 keeps a reservation made here.
 
@@ -14,6 +14,7 @@ HUGE_RESERVED=0
 HUGE_MOUNTED=0
 HUGE_MKDIR=0
 HUGE_DIR=/dev/hugepages
+HUGE_NR=/proc/sys/vm/nr_hugepages	# what huge_release writes 0 to
 
 __huge_meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
@@ -71,7 +72,9 @@ huge_setup() {
 	else
 		HUGE_MEM=hugepages
 		HUGE_EAL="--huge-unlink"
-		HUGE_DESC="memory: hugepages ($((pg / 1024)) MiB pages, $free_mb MiB free$([ "$HUGE_RESERVED" = 1 ] && echo ", reserved for this run"); files unlinked: --huge-unlink)"
+		local how=""
+		[ "$HUGE_RESERVED" = 1 ] && how=", reserved for this run"
+		HUGE_DESC="memory: hugepages ($((pg / 1024)) MiB pages, $free_mb MiB free$how; files unlinked: --huge-unlink)"
 	fi
 	echo "$HUGE_DESC"
 }
@@ -87,7 +90,7 @@ huge_release() {
 	fi
 	if [ "$HUGE_RESERVED" = 1 ] && [ "${KEEP_HUGEPAGES:-0}" != 1 ]; then
 		# Only free pages are released; pages still mapped stay until freed.
-		echo 0 > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+		echo 0 > "$HUGE_NR" 2>/dev/null || true
 		HUGE_RESERVED=0
 	fi
 }

@@ -20,4 +20,4 @@ if [ $# -eq 0 ]; then
 	set -- --duration 5
 fi
 # shellcheck disable=SC2086
-build/app/pktpath/pktpath $EAL -- "$@"
+"${BUILD_DIR:-build}"/app/pktpath/pktpath $EAL -- "$@"
