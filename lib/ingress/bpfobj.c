@@ -197,7 +197,6 @@ __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 	int rc;
 
 	*out = NULL;
-	why[0] = '\0';
 	if (bc == NULL) {
 		ingress_bpf_conf_init(&defaults);
 		bc = &defaults;
@@ -254,6 +253,8 @@ __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 		n = n0;
 		owned = false;
 		rc = __bpf_fix_forms(&prog, &n, &owned, false);
+		if (rc < 0)
+			snprintf(why, sizeof(why), "out of memory");
 		if (rc >= 0) {
 			r.ins = prog;
 			r.n = n;
@@ -267,8 +268,7 @@ __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 	if (owned)
 		free(prog);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", name, rc == -ENOMEM && why[0] == '\0' ?
-			 "out of memory" : why);
+		snprintf(err, errlen, "%s: %s", name, why);
 		return rc;
 	}
 	if (note[0] == '\0')
