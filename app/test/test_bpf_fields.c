@@ -11,7 +11,8 @@
  * to "mov rT, K; jset rD, rT") and was refused on the interpreter. The
  * reference is rte_bpf_load on the program as written. Every opcode byte
  * (the rewritten ones many times more) with random registers 0-15, offsets
- * and immediates, in a small program whose registers are all initialised;
+ * and immediates, in a small program that sets some registers first (its
+ * own ones mostly, leaving others free for a rewrite's scratch register);
  * for each:
  *  - rte_bpf refuses it -> both engines refuse it, naming the program;
  *  - rte_bpf accepts it -> both engines give the same answer (pktpath
