@@ -7,6 +7,16 @@
 R=${SOURCE_DIR:?}/config/rules
 ROUNDS=${SIGNAL_ROUNDS:-12}
 
+caught() { # caught PID: until PID catches SIGHUP and SIGUSR1 (or 5 s, or it is gone)
+	local t m
+	for t in $(seq 500); do
+		m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2> /dev/null) || return 0
+		[ -n "$m" ] || return 0
+		(( (0x$m & 0x201) == 0x201 )) && return 0
+		sleep 0.01
+	done
+}
+
 for i in $(seq "$ROUNDS"); do
 	sig=$([ $((i % 2)) = 0 ] && echo INT || echo TERM)
 	delay=$(python3 -c "import random; print('%.3f' % random.uniform(0.05, 2.0))")
@@ -20,6 +30,12 @@ for i in $(seq "$ROUNDS"); do
 		> "$TMP/s.out" 2>&1 &
 	pid=$!
 	sleep "$delay"
+	# SIGUSR1's and SIGHUP's default action ends a process: until
+	# pktpath's first statement installs its handlers (after exec, the
+	# dynamic loader and DPDK's constructors: 60 ms and more under ASan)
+	# nothing can keep them from it. So they go once /proc says both are
+	# caught; SIGINT/SIGTERM still land at any moment.
+	caught $pid
 	kill -USR1 $pid 2>/dev/null || true
 	kill -HUP $pid 2>/dev/null || true
 	sleep 0.05
