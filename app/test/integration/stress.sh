@@ -31,24 +31,34 @@ for _ in range(100):          # wait for the endpoint
         urllib.request.urlopen(base + "/healthz", timeout=1); break
     except Exception:
         time.sleep(0.1)
-end = time.time() + secs
+t0 = time.time(); end = t0 + secs
+slowest = (0.0, 0.0, ""); errors = []
 while time.time() < end or flips < want:
     m = modes[i % len(modes)]; i += 1
+    t = time.time()
     try:
         urllib.request.urlopen(urllib.request.Request(base + "/ingress/mode",
             data=("mode=" + m).encode()), timeout=5).read()
         flips += 1
     except Exception as e:
         fails += 1
+        errors.append("%.3f s: %s: %s" % (t - t0, m, e))
+    if time.time() - t > slowest[0]:
+        slowest = (time.time() - t, t - t0, m)
     time.sleep(0.003)
     if fails > want:
         break
 print(flips, fails)
+# for a failure's diagnosis (CI once saw 280 flips take 300 s, not again)
+print("%.1f s, the slowest flip %.3f s (to %s, at %.3f s); errors: %s" %
+      (time.time() - t0, slowest[0], slowest[2], slowest[1], errors[:3] or "none"))
 PY
 kill -INT $pid 2>/dev/null || true
 wait $pid || { cat "$TMP/stress.out"; fail "pktpath exit $?"; }
 read -r flips fails < "$TMP/flips.out"
-[ "$flips" -ge "$FLIPS" ] && [ "$fails" = 0 ] || fail "$flips flips, $fails failed (want $FLIPS, none failed)"
+[ "$flips" -ge "$FLIPS" ] && [ "$fails" = 0 ] ||
+	{ tail -n +2 "$TMP/flips.out"; tail -20 "$TMP/stress.out"
+	  fail "$flips flips, $fails failed (want $FLIPS, none failed)"; }
 jcheck "$TMP/stress.json" 'd["conservation"]["ok"]' \
 	"f(\"Ingress.ModeFlips\") >= $flips * 5 // 6 - 1" \
 	'f("Ingress.RuleUpdates") > 0' 'f("Ingress.GracePeriods") == f("Ingress.RuleUpdates")' \
