@@ -5,10 +5,9 @@
 
 #include <rte_common.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 
 #include "fixture_eal.h"
-
-bool fixture_eal_ok;
 
 int
 fixture_eal_setup(void **state)
@@ -21,9 +20,11 @@ fixture_eal_setup(void **state)
 	};
 
 	(void)state;
-	fixture_eal_ok = rte_eal_init((int)RTE_DIM(argv) - 1, argv) >= 0;
-	if (!fixture_eal_ok)
-		fprintf(stderr, "%s: rte_eal_init failed; EAL tests skipped\n", prog);
+	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0) {
+		fprintf(stderr, "%s: rte_eal_init: %s\n", prog,
+			rte_strerror(rte_errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -31,7 +32,6 @@ int
 fixture_eal_teardown(void **state)
 {
 	(void)state;
-	if (fixture_eal_ok)
-		rte_eal_cleanup();
+	rte_eal_cleanup();
 	return 0;
 }

@@ -155,8 +155,7 @@ test_peer_two_lcores(void **state)
 	enum peer_layout l;
 
 	(void)state;
-	if (!fixture_eal_ok || rte_lcore_count() < 2)
-		skip();
+	assert_true(rte_lcore_count() >= 2);	/* -l 0-1 */
 	worker = rte_get_next_lcore(-1, 1, 0);
 	for (l = 0; l < PEER_LAYOUT_MAX; l++) {
 		struct peer_run p = { 0 };

@@ -12,7 +12,8 @@
 # Runs as root only, in two namespaces it makes (kdiffr$$: the receiver,
 # 10.99.0.1/24; kdiffs$$: the sender), joined by a veth pair; both are removed
 # by name on exit, also on failure. Skipped (exit 77) with the reason when not
-# root or when a namespace or a veth pair cannot be made.
+# root or when a namespace or a veth pair cannot be made (a container
+# without the rights); fails when what scripts/setup.sh installs is missing.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 KDIFF="$SOURCE_DIR/app/test/kdiff.py"
@@ -24,8 +25,10 @@ VA="kdiff$$a"	# sender side
 VB="kdiff$$b"	# receiver side
 skip() { echo "SKIP: kdiff: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (network namespaces and veth pairs need it)"
-[ -x "$PY" ] || skip "no $PY"
-command -v nft > /dev/null || skip "no nft (scripts/setup.sh installs nftables)"
+# What scripts/setup.sh installs fails the test when absent: a skip would
+# pass with nothing compared.
+[ -x "$PY" ] || fail "no $PY (scripts/setup.sh installs python3)"
+command -v nft > /dev/null || fail "no nft (scripts/setup.sh installs nftables)"
 cleanup() {
 	ip netns del "$RX" 2>/dev/null || true
 	ip netns del "$TX" 2>/dev/null || true
