@@ -141,6 +141,25 @@ __l2_burst(const struct path_conf *pc, struct rte_mbuf **pkts, uint16_t n,
 	mib_add(mib, MIB_F(RX, OCTETS), octets);
 }
 
+/* A poll's cycles (those since the previous poll's TSC read) to busy if it
+ * carried packets (n), else idle; and to the histograms under
+ * --perf-detail. */
+static __rte_always_inline void
+__poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
+	   uint64_t cycles, uint16_t n, const bool hook, uint64_t now,
+	   const bool instr)
+{
+	if (n) {
+		acc->busy += cycles;
+		acc->m_busy += cycles;
+	} else {
+		acc->idle += cycles;
+		acc->m_idle += cycles;
+	}
+	if (instr && w->perf_detail)
+		__perf_poll(w, mib, cycles, n, acc->mode, hook, now);
+}
+
 /*
  * The loop. The path's per-burst counters (path.h, struct path_tally) go to
  * tally, flushed into the block at the end of each burst; the Rx counters
@@ -176,17 +195,9 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 		if (hook)
 			acc.rcu_quiescent += ingress_worker_quiescent_uncounted(ig, w->idx);
 		/* One TSC read per poll: the cycles since the previous read
-		 * belong to the previous poll, busy if it carried packets. */
+		 * belong to the previous poll. */
 		now = rte_rdtsc();
-		if (n) {
-			acc.busy += now - prev;
-			acc.m_busy += now - prev;
-		} else {
-			acc.idle += now - prev;
-			acc.m_idle += now - prev;
-		}
-		if (instr && w->perf_detail)
-			__perf_poll(w, mib, now - prev, n, acc.mode, hook, now);
+		__poll_end(w, mib, &acc, now - prev, n, hook, now, instr);
 		prev = now;
 		if (hook)
 			__sync_mode(w, mib, &acc);
@@ -283,17 +294,9 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 			rte_pktmbuf_free_bulk(pkts, n);
 	}
 	now = rte_rdtsc();
-	if (n) {
-		acc.busy += now - prev;
-		acc.m_busy += now - prev;
-	} else {
-		acc.idle += now - prev;
-		acc.m_idle += now - prev;
-	}
-	if (instr && w->perf_detail) {
-		__perf_poll(w, mib, now - prev, n, acc.mode, hook, now);
+	__poll_end(w, mib, &acc, now - prev, n, hook, now, instr);
+	if (instr && w->perf_detail)
 		stats_perf_finish(w->perf);
-	}
 	__flush(mib, &acc);
 	if (instr && w->stage_cycles)
 		app_stage_flush(mib, &w->stage_acc);
