@@ -6,13 +6,16 @@
  * flips mode and scope across all five modes, then the same with the
  * updater thread as the writer: conservation, no burst classified by two
  * rulesets (except where documented), every flip taken when
- * ingress_set_mode() returns, exact counters.
+ * ingress_set_mode() returns, exact counters; then that a flip goes before
+ * a late updater's next replace (test_flip_priority).
  *
  * No test depends on timing: waits are for progress (a burst counter),
  * never for a duration. A watchdog turns a writer blocked forever into a
  * failure instead of a hang.
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #include <cmocka.h>
 
@@ -61,6 +66,12 @@ struct conc {
 	uint64_t packets, dropped, marked, matched;
 	uint64_t by_cfg[INGRESS_MODE_MAX][INGRESS_SCOPE_MAX];
 	uint64_t mixed_allowed, mixed_bad, bad_outcome, off_bad, pauses;
+	/* the updater's make() during a flip: how many saw the mode it
+	 * flips from while the flip waited for the writer mutex (all but
+	 * the last are replaces that went before it) */
+	uint32_t watch_on;		/* main -> updater */
+	uint32_t watch_mode;		/* atomic */
+	uint64_t watch_before;		/* updater -> main */
 };
 
 static int
@@ -173,6 +184,13 @@ make_alternate(void *arg, unsigned int seq)
 {
 	struct conc *x = arg;
 
+	/* Counted while the flip waits for the writer mutex (not before it
+	 * asks: its thread may lose the CPU between watch_on and the ask). */
+	if (__atomic_load_n(&x->watch_on, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&x->ing->ctl->ctl_waiting, __ATOMIC_RELAXED) != 0 &&
+	    ingress_get_mode(x->ing) ==
+	    __atomic_load_n(&x->watch_mode, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&x->watch_before, 1, __ATOMIC_RELAXED);
 	return ingress_classifier_clone(seq & 1 ? x->B : x->A);
 }
 
@@ -190,7 +208,7 @@ test_concurrency(void **state)
 	struct mib_set *ms = mibs_new(2);
 	struct mib_block ctl = mib_set_block(ms, 1);
 	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), step, r, i;
-	uint64_t replaces = 0, flips = 0, refused = 0, upd;
+	uint64_t replaces = 0, flips = 0, refused = 0, upd, before, before_max = 0;
 	enum ingress_mode cur = INGRESS_RCU, next;
 	struct conc *x = calloc(1, sizeof(*x));
 	uint64_t t[MIB_FIELD_MAX];
@@ -258,7 +276,18 @@ test_concurrency(void **state)
 		if (step % 5 == 0)
 			assert_int_equal(ingress_set_scope(x->ing, step % 2), 0);
 		assert_int_equal(ingress_set_mode(x->ing, INGRESS_NONE), -EINVAL);
+		/* The flip waits for at most the replace in progress: at most
+		 * one make() sees the old mode while it waits (that one's
+		 * replace is deferred until after the flip). */
+		__atomic_store_n(&x->watch_before, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&x->watch_mode, cur, __ATOMIC_RELAXED);
+		__atomic_store_n(&x->watch_on, 1, __ATOMIC_RELEASE);
 		assert_int_equal(ingress_set_mode(x->ing, next), 0);
+		__atomic_store_n(&x->watch_on, 0, __ATOMIC_RELAXED);
+		before = __atomic_load_n(&x->watch_before, __ATOMIC_RELAXED);
+		before_max = RTE_MAX(before_max, before);
+		if (next != cur)
+			assert_true(before <= 1);
 		check_flip_taken(x->ing);
 		flips += next != cur;
 		cur = next;
@@ -277,9 +306,11 @@ test_concurrency(void **state)
 	mib_fold(ms, MIB_FOLD_FIELD, t, NULL);
 	print_message("  %" PRIu64 " bursts (%" PRIu64 " pauses), %" PRIu64 " replaces by main + %"
 		      PRIu64 " by the updater, %" PRIu64 " flips, %" PRIu64 " packet-scope bursts "
-		      "straddling an update, LockContended %" PRIu64 ", GracePeriodMaxUs %" PRIu64 "\n",
+		      "straddling an update, LockContended %" PRIu64 ", GracePeriodMaxUs %" PRIu64
+		      "; at most %" PRIu64 " of the updater's make() while a flip waited\n",
 		      x->bursts, x->pauses, replaces, upd, flips, x->mixed_allowed,
-		      t[MIB_F(INGRESS, LOCKCONTENDED)], t[MIB_F(INGRESS, GRACEPERIODMAXUS)]);
+		      t[MIB_F(INGRESS, LOCKCONTENDED)], t[MIB_F(INGRESS, GRACEPERIODMAXUS)],
+		      before_max);
 	for (i = 0; i < INGRESS_MODE_MAX; i++)
 		print_message("  %-6s packet %8" PRIu64 " bursts, burst %8" PRIu64 " bursts\n",
 			      ingress_mode_name(i), x->by_cfg[i][0], x->by_cfg[i][1]);
@@ -321,12 +352,120 @@ test_concurrency(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* a flip goes before a late updater's next replace                    */
+/* ------------------------------------------------------------------ */
+
+#define PRIO_FLIPS 40
+
+/* The flipper: on the updater's CPUs, at nice 19, so that when the
+ * updater unlocks the writer mutex it would lock it again before the
+ * flipper runs (as a control thread does on a small machine whose CPUs
+ * its workers keep busy) unless it lets the flipper in first. */
+static void *
+prio_flipper(void *arg)
+{
+	struct conc *x = arg;
+	enum ingress_mode cur = ingress_get_mode(x->ing), next;
+	uint64_t before, *max = calloc(1, sizeof(*max));
+	cpu_set_t cpus;
+	unsigned int i;
+
+	if (max == NULL ||
+	    pthread_getaffinity_np(x->ing->ctl->upd_tid, sizeof(cpus), &cpus) != 0 ||
+	    pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0 ||
+	    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19) != 0) {
+		free(max);
+		return NULL;
+	}
+	for (i = 0; i < PRIO_FLIPS; i++) {
+		next = cur == INGRESS_LOCK ? INGRESS_RCU : INGRESS_LOCK;
+		__atomic_store_n(&x->watch_before, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&x->watch_mode, cur, __ATOMIC_RELAXED);
+		__atomic_store_n(&x->watch_on, 1, __ATOMIC_RELEASE);
+		if (ingress_set_mode(x->ing, next) != 0) {
+			free(max);
+			return NULL;
+		}
+		__atomic_store_n(&x->watch_on, 0, __ATOMIC_RELAXED);
+		before = __atomic_load_n(&x->watch_before, __ATOMIC_RELAXED);
+		*max = RTE_MAX(*max, before);
+		cur = next;
+		/* the updater runs a few replaces between two flips */
+		before = ingress_updater_count(x->ing);
+		while (ingress_updater_count(x->ing) < before + 3)
+			sched_yield();
+	}
+	return max;
+}
+
+/*
+ * An updater asked for 1e6 replaces a second runs late: it replaces back to
+ * back, each replace holding the writer mutex for a grace period (the
+ * worker on lcore 1 reports once a burst), so the mutex is free only for a
+ * make() between two. A flip from a thread that gets the CPU last must
+ * still wait for at most the replace in progress (updater_defer()): at most
+ * one make() sees the old mode while it waits, and that one's replace comes
+ * after the flip. Without the deferral, 200-300 replaces went first here.
+ * Counted, not timed.
+ */
+static void
+test_flip_priority(void **state)
+{
+	struct mib_set *ms = mibs_new(2);
+	struct conc *x = calloc(1, sizeof(*x));
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), i;
+	pthread_t t;
+	uint64_t *max = NULL;
+
+	(void)state;
+	assert_non_null(x);
+	x->A = must_parse(RULES_A);
+	x->B = must_parse(RULES_B);
+	x->mib = mib_set_block(ms, 0);
+	for (i = 0; i < CONC_N; i++)
+		x->pkts[i] = frame(&F(.src = IP4(198, 18, 0, 1 + i)));
+	x->ing = ingress_create(1, INGRESS_RCU, INGRESS_SCOPE_BURST,
+				ingress_classifier_clone(x->A),
+				mib_set_block(ms, 1), SOCKET_ID_ANY);
+	assert_non_null(x->ing);
+	signal(SIGALRM, watchdog);
+	alarm(120);
+	assert_int_equal(launch(conc_worker, x, lcore), 0);
+	wait_bursts(x, 10);
+	assert_int_equal(ingress_updater_start(x->ing, 1e6, make_alternate, x), 0);
+	while (ingress_updater_count(x->ing) < 1000)
+		sched_yield();
+	assert_int_equal(pthread_create(&t, NULL, prio_flipper, x), 0);
+	assert_int_equal(pthread_join(t, (void **)&max), 0);
+	ingress_updater_stop(x->ing);
+	__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
+	assert_int_equal(join(lcore), 0);
+	alarm(0);
+	assert_int_equal(x->bad_outcome, 0);
+	assert_int_equal(x->mixed_bad, 0);
+	for (i = 0; i < CONC_N; i++)
+		rte_pktmbuf_free(x->pkts[i]);
+	assert_non_null(max);
+	print_message("  %u flips against %" PRIu64 " replaces: at most %" PRIu64
+		      " make() while a flip waited\n", PRIO_FLIPS,
+		      ingress_updater_count(x->ing), *max);
+	assert_true(*max <= 1);
+	free(max);
+	ingress_free(x->ing);
+	ingress_classifier_free(x->A);
+	ingress_classifier_free(x->B);
+	free(x);
+	mib_set_free(ms);
+}
+
+/* ------------------------------------------------------------------ */
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_concurrency),
+		cmocka_unit_test(test_flip_priority),
 	};
 
 	return cmocka_run_group_tests(tests, ingress_test_setup,

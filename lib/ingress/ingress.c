@@ -424,6 +424,24 @@ set_cfg(struct ingress *ing, uint32_t cfg)
 	act_end(ing, INGRESS_ACT_FLIP);
 }
 
+/*
+ * The writer mutex for every caller but the updater's replaces: counted
+ * while it waits. A pthread mutex is not fair (a thread that unlocks and
+ * locks again usually wins), and an updater running late replaces back to
+ * back, so a flip could wait behind a run of replaces (over 100 ms under
+ * load, measured); the updater lets these callers in before each replace
+ * (updater_defer()), so that one waits for at most one replace: the one in
+ * progress, or begun, when it asked.
+ */
+static void
+ctl_lock(struct __ingress_ctl *c)
+{
+	/* Relaxed: a hint for the updater's order, it guards no data. */
+	__atomic_fetch_add(&c->ctl_waiting, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&c->mtx);
+	__atomic_fetch_sub(&c->ctl_waiting, 1, __ATOMIC_RELAXED);
+}
+
 int
 ingress_set_mode(struct ingress *ing, enum ingress_mode mode)
 {
@@ -433,7 +451,7 @@ ingress_set_mode(struct ingress *ing, enum ingress_mode mode)
 
 	if ((unsigned int)mode >= INGRESS_MODE_MAX)
 		return -EINVAL;
-	pthread_mutex_lock(&c->mtx);
+	ctl_lock(c);
 	/* cfg is only written under this mutex: relaxed is enough. */
 	old = __atomic_load_n(&ing->cfg, __ATOMIC_RELAXED);
 	if (mode == INGRESS_NONE && c->upd_running)
@@ -465,7 +483,7 @@ ingress_set_scope(struct ingress *ing, enum ingress_scope scope)
 
 	if ((unsigned int)scope >= INGRESS_SCOPE_MAX)
 		return -EINVAL;
-	pthread_mutex_lock(&c->mtx);
+	ctl_lock(c);
 	old = __atomic_load_n(&ing->cfg, __ATOMIC_RELAXED);
 	if (__INGRESS_CFG_SCOPE(old) != scope)
 		set_cfg(ing, __INGRESS_CFG(__INGRESS_CFG_MODE(old), scope));
@@ -557,8 +575,10 @@ grace_period(struct ingress *ing)
 	return us;
 }
 
-int
-ingress_replace(struct ingress *ing, struct ingress_classifier *next)
+/* ingress_replace() with the writer mutex taken by ctl_lock() (control)
+ * or, for the updater, after updater_defer(). */
+static int
+replace(struct ingress *ing, struct ingress_classifier *next, bool updater)
 {
 	struct __ingress_ctl *c = ing->ctl;
 	struct ingress_classifier *old;
@@ -566,7 +586,10 @@ ingress_replace(struct ingress *ing, struct ingress_classifier *next)
 
 	if (next == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&c->mtx);
+	if (updater)
+		pthread_mutex_lock(&c->mtx);
+	else
+		ctl_lock(c);
 	if (__INGRESS_CFG_MODE(__atomic_load_n(&ing->cfg, __ATOMIC_RELAXED)) ==
 	    INGRESS_NONE) {
 		pthread_mutex_unlock(&c->mtx);
@@ -602,6 +625,12 @@ ingress_replace(struct ingress *ing, struct ingress_classifier *next)
 	ingress_classifier_free(old);
 	pthread_mutex_unlock(&c->mtx);
 	return 0;
+}
+
+int
+ingress_replace(struct ingress *ing, struct ingress_classifier *next)
+{
+	return replace(ing, next, false);
 }
 
 int
@@ -660,6 +689,23 @@ sleep_until(const struct __ingress_ctl *c, uint64_t deadline)
 	}
 }
 
+/* Before each of the updater's replaces: wait while a ctl_lock() caller
+ * waits for the writer mutex, in 20 us sleeps (it shares a CPU with the
+ * control threads on a small machine). false if asked to stop. */
+static bool
+updater_defer(const struct __ingress_ctl *c)
+{
+	const struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
+
+	while (__atomic_load_n(&c->ctl_waiting, __ATOMIC_RELAXED) != 0) {
+		/* Relaxed: see sleep_until(). */
+		if (__atomic_load_n(&c->upd_stop, __ATOMIC_RELAXED))
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
 static void *
 updater_thread(void *arg)
 {
@@ -688,7 +734,11 @@ updater_thread(void *arg)
 					    seq - 1, nulls);
 			continue;
 		}
-		rc = ingress_replace(ing, cls);
+		if (!updater_defer(c)) {
+			ingress_classifier_free(cls);
+			break;
+		}
+		rc = replace(ing, cls, true);
 		if (rc) {
 			ingress_classifier_free(cls);
 			if (fails++ % 1000 == 0)
@@ -718,7 +768,7 @@ ingress_updater_start(struct ingress *ing, double rate_per_s,
 	if (!(rate_per_s > 0 && rate_per_s <= 1e6) || make == NULL)
 		return -EINVAL;
 	pthread_mutex_lock(&c->upd_mtx);
-	pthread_mutex_lock(&c->mtx);
+	ctl_lock(c);
 	if (c->upd_running)
 		rc = -EBUSY;
 	else if (__INGRESS_CFG_MODE(__atomic_load_n(&ing->cfg,
@@ -741,7 +791,7 @@ ingress_updater_start(struct ingress *ing, double rate_per_s,
 					    updater_thread, ing);
 		if (rc != 0) {
 			rc = rc < 0 ? rc : -rc;
-			pthread_mutex_lock(&c->mtx);
+			ctl_lock(c);
 			c->upd_running = false;
 			__atomic_store_n(&c->upd_runs, c->upd_runs - 1,
 					 __ATOMIC_RELAXED);
@@ -759,14 +809,14 @@ ingress_updater_stop(struct ingress *ing)
 	bool running;
 
 	pthread_mutex_lock(&c->upd_mtx);
-	pthread_mutex_lock(&c->mtx);
+	ctl_lock(c);
 	running = c->upd_running;
 	pthread_mutex_unlock(&c->mtx);
 	if (running) {
 		/* Relaxed: see sleep_until(). */
 		__atomic_store_n(&c->upd_stop, 1, __ATOMIC_RELAXED);
 		pthread_join(c->upd_tid, NULL);
-		pthread_mutex_lock(&c->mtx);
+		ctl_lock(c);
 		c->upd_running = false;
 		pthread_mutex_unlock(&c->mtx);
 	}

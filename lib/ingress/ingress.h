@@ -562,7 +562,10 @@ typedef struct ingress_classifier *(*ingress_make_fn)(void *arg,
  * when late by more than 10 periods it skips ahead instead of bursting).
  * seq goes on from where the previous run stopped (0 for the first run).
  * A NULL from make or a failed replace is logged and the object freed.
- * To change what make() builds, stop the updater first: after
+ * Every other caller of the writer mutex (a flip, a scope change, a
+ * replace, a stop) goes before the updater's next replace: it waits for at
+ * most one replace, the one in progress (or begun) when it asked, however
+ * late the updater runs. To change what make() builds, stop the updater first: after
  * ingress_updater_stop() returns, nothing it built is installed any more
  * (see the application's reloads).
  *

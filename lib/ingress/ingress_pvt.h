@@ -37,6 +37,7 @@ void __ingress_poison(void *p, size_t len);
 
 struct __ingress_ctl {
 	pthread_mutex_t mtx;		/* the writer mutex */
+	uint32_t ctl_waiting;		/* atomic: ctl_lock() callers waiting */
 	struct mib_block mib;		/* control block (written under mtx) */
 	uint32_t gp_log_us;		/* atomic */
 	int socket;
