@@ -194,6 +194,40 @@ make_alternate(void *arg, unsigned int seq)
 	return ingress_classifier_clone(seq & 1 ? x->B : x->A);
 }
 
+/* The rulesets, the frames and the hook (1 worker, burst scope) of a
+ * test, its MIB blocks from ms: the worker's 0, the control block 1. */
+static struct conc *
+conc_new(struct mib_set *ms, enum ingress_mode mode)
+{
+	struct conc *x = calloc(1, sizeof(*x));
+	unsigned int i;
+
+	assert_non_null(x);
+	x->A = must_parse(RULES_A);
+	x->B = must_parse(RULES_B);
+	x->mib = mib_set_block(ms, 0);
+	for (i = 0; i < CONC_N; i++)
+		x->pkts[i] = frame(&F(.src = IP4(198, 18, 0, 1 + i)));
+	x->ing = ingress_create(1, mode, INGRESS_SCOPE_BURST,
+				ingress_classifier_clone(x->A),
+				mib_set_block(ms, 1), SOCKET_ID_ANY);
+	assert_non_null(x->ing);
+	return x;
+}
+
+static void
+conc_free(struct conc *x)
+{
+	unsigned int i;
+
+	ingress_free(x->ing);
+	ingress_classifier_free(x->A);
+	ingress_classifier_free(x->B);
+	for (i = 0; i < CONC_N; i++)
+		rte_pktmbuf_free(x->pkts[i]);
+	free(x);
+}
+
 static void
 test_concurrency(void **state)
 {
@@ -206,23 +240,13 @@ test_concurrency(void **state)
 		INGRESS_OFF,
 	};
 	struct mib_set *ms = mibs_new(2);
-	struct mib_block ctl = mib_set_block(ms, 1);
 	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), step, r, i;
 	uint64_t replaces = 0, flips = 0, refused = 0, upd, before, before_max = 0;
 	enum ingress_mode cur = INGRESS_RCU, next;
-	struct conc *x = calloc(1, sizeof(*x));
+	struct conc *x = conc_new(ms, cur);
 	uint64_t t[MIB_FIELD_MAX];
 
 	(void)state;
-	assert_non_null(x);
-	x->A = must_parse(RULES_A);
-	x->B = must_parse(RULES_B);
-	x->mib = mib_set_block(ms, 0);
-	for (i = 0; i < CONC_N; i++)
-		x->pkts[i] = frame(&F(.src = IP4(198, 18, 0, 1 + i)));
-	x->ing = ingress_create(1, cur, INGRESS_SCOPE_BURST,
-				ingress_classifier_clone(x->A), ctl, SOCKET_ID_ANY);
-	assert_non_null(x->ing);
 	signal(SIGALRM, watchdog);
 	alarm(250);
 	assert_int_equal(launch(conc_worker, x, lcore), 0);
@@ -342,12 +366,7 @@ test_concurrency(void **state)
 	assert_true(replaces >= 3000);
 	assert_true(refused > 0);
 
-	ingress_free(x->ing);
-	ingress_classifier_free(x->A);
-	ingress_classifier_free(x->B);
-	for (i = 0; i < CONC_N; i++)
-		rte_pktmbuf_free(x->pkts[i]);
-	free(x);
+	conc_free(x);
 	mib_set_free(ms);
 }
 
@@ -412,22 +431,12 @@ static void
 test_flip_priority(void **state)
 {
 	struct mib_set *ms = mibs_new(2);
-	struct conc *x = calloc(1, sizeof(*x));
-	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), i;
+	struct conc *x = conc_new(ms, INGRESS_RCU);
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
 	pthread_t t;
 	uint64_t *max = NULL;
 
 	(void)state;
-	assert_non_null(x);
-	x->A = must_parse(RULES_A);
-	x->B = must_parse(RULES_B);
-	x->mib = mib_set_block(ms, 0);
-	for (i = 0; i < CONC_N; i++)
-		x->pkts[i] = frame(&F(.src = IP4(198, 18, 0, 1 + i)));
-	x->ing = ingress_create(1, INGRESS_RCU, INGRESS_SCOPE_BURST,
-				ingress_classifier_clone(x->A),
-				mib_set_block(ms, 1), SOCKET_ID_ANY);
-	assert_non_null(x->ing);
 	signal(SIGALRM, watchdog);
 	alarm(120);
 	assert_int_equal(launch(conc_worker, x, lcore), 0);
@@ -443,18 +452,13 @@ test_flip_priority(void **state)
 	alarm(0);
 	assert_int_equal(x->bad_outcome, 0);
 	assert_int_equal(x->mixed_bad, 0);
-	for (i = 0; i < CONC_N; i++)
-		rte_pktmbuf_free(x->pkts[i]);
 	assert_non_null(max);
 	print_message("  %u flips against %" PRIu64 " replaces: at most %" PRIu64
 		      " make() while a flip waited\n", PRIO_FLIPS,
 		      ingress_updater_count(x->ing), *max);
 	assert_true(*max <= 1);
 	free(max);
-	ingress_free(x->ing);
-	ingress_classifier_free(x->A);
-	ingress_classifier_free(x->B);
-	free(x);
+	conc_free(x);
 	mib_set_free(ms);
 }
 
