@@ -424,8 +424,8 @@ prio_flipper(void *arg)
  * make() between two. A flip from a thread that gets the CPU last must
  * still wait for at most the replace in progress (updater_defer()): at most
  * one make() sees the old mode while it waits, and that one's replace comes
- * after the flip. Without the deferral, 200-300 replaces went first here.
- * Counted, not timed.
+ * after the flip. Without the deferral, runs of replaces go first here
+ * (lib/ingress/README.md). Counted, not timed.
  */
 static void
 test_flip_priority(void **state)

@@ -428,10 +428,10 @@ set_cfg(struct ingress *ing, uint32_t cfg)
  * The writer mutex for every caller but the updater's replaces: counted
  * while it waits. A pthread mutex is not fair (a thread that unlocks and
  * locks again usually wins), and an updater running late replaces back to
- * back, so a flip could wait behind a run of replaces (over 100 ms under
- * load, measured); the updater lets these callers in before each replace
- * (updater_defer()), so that one waits for at most one replace: the one in
- * progress, or begun, when it asked.
+ * back, so a flip could wait behind a run of replaces (lib/ingress/README.md
+ * has the measurement); the updater lets these callers in before each
+ * replace (updater_defer()), so that one waits for at most one replace: the
+ * one in progress, or begun, when it asked.
  */
 static void
 ctl_lock(struct __ingress_ctl *c)

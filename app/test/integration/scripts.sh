@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The front door's scripts: scripts/hugepages.sh in every state a machine
 # can be in, under `set -euo pipefail` as run.sh sources it, and
-# scripts/run.sh itself, on whatever this machine has and on --no-huge.
+# scripts/run.sh itself, on whatever this machine has and on --no-huge;
+# scripts/flip-latency.py's refusals.
 #
 # hugepages.sh reads the machine through a few commands and functions
 # (__huge_meminfo, __huge_mounted, id, dpdk-hugepages.py, mount, umount);
@@ -90,3 +91,14 @@ run nohuge PKTPATH_NO_HUGE=1
 grep -q '^memory: --no-huge (4 KiB pages): PKTPATH_NO_HUGE=1' "$TMP/nohuge.out" ||
 	{ cat "$TMP/nohuge.out"; fail "run.sh (nohuge): memory line"; }
 echo "scripts: run.sh ok ($(grep -m1 '^memory: ' "$TMP/machine.out"))"
+
+# flip-latency.py's refusals (its flips are stress.sh's): one line and exit
+# 2 for a bad argument, as for an endpoint that never answers.
+FL="$SOURCE_DIR/scripts/flip-latency.py"
+for bad in "--modes ," "--gap-ms -1" "--timeout 0" "--secs x"; do
+	# shellcheck disable=SC2086
+	"$FL" http://127.0.0.1:9/ $bad > "$TMP/fl.out" 2>&1 && rc=0 || rc=$?
+	[ "$rc" = 2 ] && [ "$(grep -c 'error:' "$TMP/fl.out")" = 1 ] ||
+		{ cat "$TMP/fl.out"; fail "flip-latency.py $bad: exit $rc"; }
+done
+echo "scripts: flip-latency.py refuses bad arguments"
