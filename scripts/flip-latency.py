@@ -12,15 +12,17 @@ have passed and N flips (0) have succeeded. A flip's time is the request's
 (connect, the control thread, ingress_set_mode() returning once every
 running worker has taken the mode, the answer), measured by the client.
 
-Prints one line (flips, failures, p50/p99/max in ms and the mode of the
-slowest) and, when any failed, the first three errors. Exit status: 0 when
-every flip succeeded, 1 when one failed or fewer than N succeeded, 2 for a
-bad argument or an endpoint that never answered /healthz.
+Prints one line (flips, failures, p50/p99/max in ms by nearest rank, as
+pktpath's base_quantile(), and the mode of the slowest) and, when any
+failed, the first three errors with pktpath's answer. Exit status: 0 when
+every flip succeeded (at least one, and N), 1 otherwise, 2 for a bad
+argument or an endpoint that never answered /healthz.
 """
 import argparse
 import math
 import sys
 import time
+import urllib.error
 import urllib.request
 
 
@@ -47,10 +49,17 @@ def main():
                     help="one flip's timeout in s (5)")
     a = ap.parse_args()
     modes = [m for m in a.modes.split(",") if m]
-    if not modes or a.secs < 0 or a.min_flips < 0 or a.gap_ms < 0 or \
-            a.timeout <= 0:
-        ap.error("--modes needs a mode; --secs, --min-flips, --gap-ms >= 0; "
-                 "--timeout > 0")
+    if not modes:
+        ap.error("--modes needs a mode")
+    for name, v, low in (("--secs", a.secs, 0), ("--gap-ms", a.gap_ms, 0),
+                         ("--timeout", a.timeout, 1e-3)):
+        # nan and inf too: nan would end the run at once, inf never
+        if not (math.isfinite(v) and low <= v <= 86400e3):
+            ap.error("%s %s: not a finite number >= %g" % (name, v, low))
+    if a.min_flips < 0:
+        ap.error("--min-flips %d: not >= 0" % a.min_flips)
+    if not a.url.startswith(("http://", "https://")):
+        ap.error("%s: not an http:// URL" % a.url)
     base = a.url.rstrip("/")
     for _ in range(100):
         try:
@@ -76,7 +85,10 @@ def main():
             lat.append((time.time() - t, m))
         except Exception as e:
             fails += 1
-            errors.append("%.3f s: %s: %s" % (t - t0, m, e))
+            why = str(e)
+            if isinstance(e, urllib.error.HTTPError):
+                why += ": " + e.read().decode(errors="replace").strip()
+            errors.append("%.3f s: %s: %s" % (t - t0, m, why))
             if fails > max(a.min_flips, 100):
                 break
         time.sleep(a.gap_ms / 1000.0)
@@ -88,7 +100,7 @@ def main():
                        slowest[0] * 1e3, slowest[1]))
     for e in errors[:3]:
         print("  error at " + e)
-    return 0 if fails == 0 and len(lat) >= a.min_flips else 1
+    return 0 if fails == 0 and lat and len(lat) >= a.min_flips else 1
 
 
 if __name__ == "__main__":

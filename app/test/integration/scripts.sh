@@ -92,13 +92,55 @@ grep -q '^memory: --no-huge (4 KiB pages): PKTPATH_NO_HUGE=1' "$TMP/nohuge.out" 
 	{ cat "$TMP/nohuge.out"; fail "run.sh (nohuge): memory line"; }
 echo "scripts: run.sh ok ($(grep -m1 '^memory: ' "$TMP/machine.out"))"
 
-# flip-latency.py's refusals (its flips are stress.sh's): one line and exit
-# 2 for a bad argument, as for an endpoint that never answers.
+# flip-latency.py (its flips against pktpath are stress.sh's): one line and
+# exit 2 for a bad argument; against a fake endpoint, exit 0 only when every
+# flip succeeded and at least one (and --min-flips) did, the refusal's
+# answer shown.
 FL="$SOURCE_DIR/scripts/flip-latency.py"
-for bad in "--modes ," "--gap-ms -1" "--timeout 0" "--secs x"; do
+for bad in "--modes , http://127.0.0.1:9/" "--gap-ms -1 http://127.0.0.1:9/" \
+	"--timeout 0 http://127.0.0.1:9/" "--secs x http://127.0.0.1:9/" \
+	"--secs nan http://127.0.0.1:9/" "--gap-ms inf http://127.0.0.1:9/" \
+	"--min-flips -1 http://127.0.0.1:9/" "127.0.0.1:9"; do
 	# shellcheck disable=SC2086
-	"$FL" http://127.0.0.1:9/ $bad > "$TMP/fl.out" 2>&1 && rc=0 || rc=$?
+	"$FL" $bad > "$TMP/fl.out" 2>&1 && rc=0 || rc=$?
 	[ "$rc" = 2 ] && [ "$(grep -c 'error:' "$TMP/fl.out")" = 1 ] ||
 		{ cat "$TMP/fl.out"; fail "flip-latency.py $bad: exit $rc"; }
 done
-echo "scripts: flip-latency.py refuses bad arguments"
+python3 - "$TMP/fake.port" <<'PY' &
+import sys, http.server
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def answer(self, code, text):
+        b = text.encode()
+        self.send_response(code); self.send_header("Content-Length", str(len(b)))
+        self.end_headers(); self.wfile.write(b)
+    def do_GET(self):
+        self.answer(200 if self.path == "/healthz" else 404, "ok\n")
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+        mode = body.split("=", 1)[1]
+        if self.path == "/ingress/mode" and mode in ("lock", "rcu"):
+            self.answer(200, "mode %s\n" % mode)
+        else:
+            self.answer(400, "mode %s: unknown mode '%s' (lock|rcu)\n" % (mode, mode))
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+open(sys.argv[1] + ".tmp", "w").write(str(s.server_address[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+s.serve_forever()
+PY
+fake=$!
+for _ in $(seq 100); do [ -s "$TMP/fake.port" ] && break; sleep 0.05; done
+FU="http://127.0.0.1:$(cat "$TMP/fake.port")/"
+flcase() { # flcase EXPECT_RC GREP ARGS...: flip-latency.py against the fake
+	local want=$1 pat=$2 rc; shift 2
+	{ "$FL" "$FU" "$@" > "$TMP/fl.out" 2>&1 && rc=0 || rc=$?; }
+	[ "$rc" = "$want" ] && grep -q -- "$pat" "$TMP/fl.out" ||
+		{ kill $fake; cat "$TMP/fl.out"; fail "flip-latency.py $*: exit $rc, want $want and '$pat'"; }
+}
+flcase 0 '^flips [1-9][0-9]* failed 0 in ' --secs 0.3
+flcase 0 '^flips [0-9]* failed 0 ' --secs 0 --min-flips 20
+read -r _ n _ < "$TMP/fl.out"; [ "$n" -ge 20 ] || { kill $fake; fail "flip-latency.py --min-flips 20: $n flips"; }
+flcase 1 "unknown mode 'bogus'" --secs 0.3 --modes lock,bogus
+flcase 1 '^flips 0 failed 0 ' --secs 0
+kill $fake
+echo "scripts: flip-latency.py refuses bad arguments and counts flips"
