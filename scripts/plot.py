@@ -12,10 +12,14 @@ Kinds:
               mode when the JSON has them (compare.modes[].stages, an
               object {stage: ns per received packet}, which pktpath
               writes with --stage-cycles).
-  timeseries  Mpps per lcore over the run (the JSON's "intervals"), the
-              warm-up shaded up to summary.steady_state.start_s, mode flips
-              as vertical lines labelled with the new mode, intervals with
-              rule updates as ticks along the bottom.
+  timeseries  Mpps per lcore over the run (the JSON's "intervals"), each
+              interval's background in the colour of the ingress mode it
+              ran in, the intervals the steady state left out shaded (its
+              "steady": warm-up grey, lost time red and drawn as a gap in
+              the lines: a worker that did not run has no rate), mode flips
+              as vertical lines at their own time labelled with the mode
+              they set (the JSON's "events"), intervals with rule updates
+              as ticks along the bottom.
   histogram   a --perf-detail run's distributions (summary.perf_detail: the
               steady state, or the whole run): one panel per histogram
               (cycles per busy poll, cycles per packet of a busy poll, and
@@ -148,54 +152,89 @@ def plot_compare(docs, labels, out):
     fig.savefig(out, format="svg")
 
 
+MODE_COLOUR = {"off": "tab:gray", "none": "tab:blue", "lock": "tab:red",
+               "rwlock": "tab:orange", "rcu": "tab:green"}
+USE_SHADE = {"warm-up": ("0.6", None), "lost": ("tab:red", "////")}
+
+
 def plot_timeseries(docs, labels, out, total):
     fig, ax = plt.subplots(figsize=(10, 4.5))
     styles = ["-", "--", ":", "-."]
     ymax = 0.0
     nser = 0
+    nev = 0
+    modes_seen = []
     for i, (d, lab) in enumerate(zip(docs, labels)):
         iv = d.get("intervals")
         if not iv:
             sys.exit("plot.py: %s has no \"intervals\" (a run too short for "
                      "one interval, or an older pktpath)" % lab)
         t = [x["t_s"] for x in iv]
+        # a lost interval is a gap: the line breaks there (NaN)
+        gap = [((x.get("lost") or {}).get("flagged") or x.get("steady") == "lost")
+               for x in iv]
         lcores = [l["lcore"] for l in iv[0]["lcores"]]
         for k, lc in enumerate(lcores):
-            y = [x["lcores"][k]["mpps"] for x in iv]
-            ymax = max([ymax] + y)
+            y = [float("nan") if g else x["lcores"][k]["mpps"] for x, g in zip(iv, gap)]
+            ymax = max([ymax] + [v for v in y if finite(v)])
             (ln,) = ax.plot(t, y, styles[i % len(styles)], marker=".",
                             color="C%d" % (nser % 10), label="%s lcore %d" % (lab, lc))
             nser += 1
             ln.set_gid("series-mpps-%d-%d" % (i, lc))
         if total:
-            y = [x["mpps"] for x in iv]
-            ymax = max([ymax] + y)
+            y = [float("nan") if g else x["mpps"] for x, g in zip(iv, gap)]
+            ymax = max([ymax] + [v for v in y if finite(v)])
             (ln,) = ax.plot(t, y, styles[i % len(styles)], color="black",
                             label="%s total" % lab)
             ln.set_gid("series-mpps-%d-total" % i)
+        # each interval's mode as its background (the first file's only:
+        # several files' modes would overlap), and what the steady state
+        # left out of it
+        for x in iv:
+            m = x.get("mode")
+            if i == 0 and m in MODE_COLOUR:
+                span = ax.axvspan(x["t0_s"], x["t_s"], color=MODE_COLOUR[m],
+                                  alpha=0.07, lw=0)
+                span.set_gid("events-modespan-%d/%d" % (i, nev))
+                nev += 1
+                if m not in modes_seen:
+                    modes_seen.append(m)
+            use = x.get("steady")
+            if use in USE_SHADE:
+                colour, hatch = USE_SHADE[use]
+                span = ax.axvspan(x["t0_s"], x["t_s"], ymax=0.06, color=colour,
+                                  alpha=0.35, hatch=hatch, lw=0)
+                span.set_gid("events-%s-%d/%d" % (use, i, nev))
+                nev += 1
         st = (d.get("summary") or {}).get("steady_state") or {}
-        if finite(st.get("start_s")) and st["start_s"] > 0:
+        if not any("steady" in x for x in iv) and finite(st.get("start_s")) \
+                and st["start_s"] > 0:
             span = ax.axvspan(0, st["start_s"], color="C%d" % i, alpha=0.08)
             span.set_gid("events-warmup-%d" % i)
-    nev = 0
     for i, d in enumerate(docs):
         for e in d.get("events", []):
             if e["kind"] == "mode-flip":
-                ln = ax.axvline(e["t_s"], color="C%d" % i, ls=":", lw=1)
+                m = e.get("mode")
+                ln = ax.axvline(e["t_s"], color=MODE_COLOUR.get(m, "C%d" % i),
+                                ls=":", lw=1.2)
                 ln.set_gid("events-mode-%d/%d" % (i, nev))
                 nev += 1
-                ax.annotate(e.get("mode") or "flip", (e["t_s"], ymax * 1.02),
-                            fontsize=7, rotation=90, ha="right", va="bottom")
+                ax.annotate("\u2192" + (m or "flip"), (e["t_s"], ymax * 1.02),
+                            fontsize=7, rotation=90, ha="right", va="bottom",
+                            color=MODE_COLOUR.get(m, "black"))
             elif e["kind"] == "rule-updates":
                 (ln,) = ax.plot([(e["t0_s"] + e["t_s"]) / 2], [0], "|",
                                 color="C%d" % i, ms=10)
                 ln.set_gid("events-rules-%d/%d" % (i, nev))
                 nev += 1
+    for m in modes_seen:
+        ax.axvspan(0, 0, color=MODE_COLOUR[m], alpha=0.25, label="mode %s" % m)
     ax.set_ylim(0, ymax * 1.15 if ymax > 0 else 1)
     ax.set_xlabel("seconds since start (end of each interval)")
     ax.set_ylabel("Mpps")
-    ax.set_title("Mpps per lcore; shaded: warm-up; dotted: mode flips; "
-                 "ticks: intervals with rule updates", fontsize=9)
+    ax.set_title("Mpps per lcore; background: ingress mode; grey foot: warm-up; "
+                 "red hatched foot and gap: lost time; dotted: mode flips; "
+                 "ticks: rule updates", fontsize=8)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out, format="svg")

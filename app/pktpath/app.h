@@ -49,6 +49,11 @@ struct app_worker {
 	struct rte_mempool *mp;		/* source gen: this worker's pool */
 	uint16_t port, queue;		/* source port */
 	uint16_t burst;
+	/* A poll longer than this (--stall-us) is lost time, not work. */
+	uint64_t stall_cycles;
+	/* Where it began and ended polling, for the stats thread's lost-time
+	 * accounting (stats_worker_begin(), stats_worker_end()). */
+	struct stats_worker_clock *clock;
 	bool prefetch;
 	bool full;			/* --path full */
 	struct ingress *ig;		/* NULL: no ingress hook at all */
@@ -108,6 +113,10 @@ struct app {
 	pthread_mutex_t ctl_lock;
 	bool compare_running;		/* atomic: --compare owns the mode */
 	bool ctl_closed;		/* under ctl_lock: the run is ending */
+	/* Every mode flip, in order (under ctl_lock): {"kind": "mode-flip",
+	 * "t_s" (since the stats start), "from", "mode", "source"}; the
+	 * JSON's "events" (export_events_json()). */
+	json_t *flips;
 	json_t *compare;		/* --compare results, for the JSON */
 	struct stats_series *series;	/* the run's history (stats thread adds) */
 	struct pkt_capture *cap;	/* --capture */
@@ -115,18 +124,27 @@ struct app {
 	struct stats_perf **perf;	/* --perf-detail: n_workers blocks */
 	struct app_perf_log *perf_log;	/* --perf-detail: suspicious polls */
 	uint64_t perf_start_tsc;	/* TSC at stats_start() (event times) */
+	/* The run's end (main.c report_end()): when the control loop saw the
+	 * end, when the control had stopped, when the workers had. */
+	uint64_t run_start_tsc, end_asked_tsc, ctl_stopped_tsc, workers_done_tsc;
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
+	struct stats_worker_clock *clocks;	/* n_workers, for the stats */
 	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */
 	int *worker_port;		/* n_workers: index in ports[] */
 	/* Workers poll this (relaxed): 1 while they must run. */
 	volatile int run;
 };
 
-/* Signals set these; the control loop acts on them. */
+/* Signals set these; the control loop acts on them. SIGUSR1 sent with a
+ * value (sigqueue(), `kill -q N -USR1 PID`) names the mode to flip to
+ * (enum ingress_mode: 0 off .. 4 rcu): app_sigusr1_mode, else -1 (the next
+ * mode); app_sigusr1_pid: who sent it. */
 extern volatile sig_atomic_t app_quit;
 extern volatile sig_atomic_t app_sighup;
 extern volatile sig_atomic_t app_sigusr1;
+extern volatile sig_atomic_t app_sigusr1_mode;
+extern volatile sig_atomic_t app_sigusr1_pid;
 
 /* A user mistake exits with this code (an EAL or setup failure: 1). */
 #define APP_EXIT_USAGE 2
@@ -150,8 +168,12 @@ void app_workers_bind(struct app *a);	/* the app the workers read */
 int app_ingress_setup(struct app *a);	/* 0 or -1 (message printed) */
 void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
 /* Flip the mode: -EBUSY while --compare runs (which flips with
- * app_ingress_compare_mode()), or ingress_set_mode()'s error; 0. */
-int app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
+ * app_ingress_compare_mode()) or once the run has ended, or
+ * ingress_set_mode()'s error; 0. source names who asked ("SIGUSR1 from pid
+ * 42", "POST /ingress/mode from 127.0.0.1"): the flip's log line and event
+ * carry it with the time since the start. */
+int app_ingress_set_mode(struct app *a, enum ingress_mode m, const char *source,
+			 char *err, size_t len);
 int app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
 int app_ingress_load_rules(struct app *a, const char *text, size_t len,
 			   const char *name, char *err, size_t errlen);

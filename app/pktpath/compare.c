@@ -22,8 +22,12 @@
  * /ingress/mode) and reloads are refused while the phases run, and each
  * phase checks, on the workers' per-mode counters (the Mode group), that
  * no packet of it was counted in another mode; one that was is measured
- * again. Deltas are taken on raw counters, so a POST /stats/clear during a
- * phase changes nothing.
+ * again. So is a phase in which a worker lost time (it did not run for
+ * --lost-share of the phase or more: stats_rate_lost()): a stall is
+ * never charged to a mode. After COMPARE_TRIES such phases in a row the
+ * last is kept, marked (the round's line, the JSON's "rounds_lost_s"), and
+ * the table says how many rounds it holds. Deltas are taken on raw
+ * counters, so a POST /stats/clear during a phase changes nothing.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -52,7 +56,16 @@ struct phase {
 	/* --stage-cycles: the phase's Stage group, (n_workers + 1) rows of
 	 * MIB_STAGE_MAX, the total first. */
 	uint64_t *stg;
+	/* Lost time: the workers' seconds not run in the phase (summed), and
+	 * whether one of them lost its share; the tries it took. */
+	double lost_s;
+	bool lost;
+	unsigned int tries;
 };
+
+/* Measures of a phase, when the mode changed under it or a worker lost
+ * time in it, before the last is kept. */
+#define COMPARE_TRIES 3
 
 /* Intervals a phase is cut into, for the confidence intervals: one per
  * --interval, at least COMPARE_MIN_IV (so that one round still gives
@@ -135,6 +148,10 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 			stats_hist_merge(&ph->hist[0], &ph->hist[1 + w]);
 		}
 	}
+	ph->lost = false;
+	for (w = 0; w < nw; w++)
+		ph->lost |= stats_rate_lost(&ph->lcore[w]);
+	ph->lost_s = ph->total.lost_s;
 	ph->acquires = stats_grown(s0, s1, MIB_F(INGRESS, LOCKACQUIRES));
 	ph->contended = stats_grown(s0, s1, MIB_F(INGRESS, LOCKCONTENDED));
 	ph->quiescent = stats_grown(s0, s1, MIB_F(INGRESS, RCUQUIESCENT));
@@ -514,6 +531,7 @@ app_compare_run(struct app *a)
 	unsigned int nm = o->n_compare, rounds = o->rounds, i, r, w;
 	struct phase *res[APP_MAX_COMPARE];
 	json_t *jmodes = json_array();
+	unsigned int n_lost = 0;
 	char err[256];
 	bool done = true;
 
@@ -548,36 +566,52 @@ app_compare_run(struct app *a)
 	__atomic_store_n(&a->compare_running, true, __ATOMIC_RELEASE);
 	for (r = 0; r < rounds && done; r++) {
 		for (i = 0; i < nm && done; i++) {
+			struct phase *ph = &res[i][r];
 			uint64_t mixed = 0;
-			unsigned int tries = 0;
 
+			ph->tries = 0;
 			do {
 				if (mixed != 0)
 					APP_LOG(WARNING, "--compare: round %u %s: %" PRIu64
 						" packets counted in another mode: "
 						"measuring the phase again", r + 1,
 						ingress_mode_name(o->compare[i]), mixed);
+				else if (ph->tries > 0)
+					APP_LOG(WARNING, "--compare: round %u %s: a worker "
+						"did not run for %.3f s of it: measuring "
+						"the phase again", r + 1,
+						ingress_mode_name(o->compare[i]), ph->lost_s);
+				ph->tries++;
 				if (app_ingress_compare_mode(a, o->compare[i], err,
 							     sizeof(err)) != 0) {
 					fprintf(stderr, "pktpath: --compare: %s\n", err);
 					done = false;
 				} else if (!nap(a, o->phase_warmup_s) ||
-					   !measure(a, &res[i][r], o->compare[i], &mixed)) {
+					   !measure(a, ph, o->compare[i], &mixed)) {
 					done = false;
 				}
-			} while (done && mixed != 0 && ++tries < 3);
+			} while (done && (mixed != 0 || ph->lost) &&
+				 ph->tries < COMPARE_TRIES);
 			if (done && mixed != 0) {
 				fprintf(stderr, "pktpath: --compare: round %u %s: the mode "
-					"changed under the phase three times; no table\n",
-					r + 1, ingress_mode_name(o->compare[i]));
+					"changed under the phase %u times; no table\n",
+					r + 1, ingress_mode_name(o->compare[i]),
+					COMPARE_TRIES);
 				done = false;
 			}
 			if (!done)
 				break;
-			printf("  round %u %-7s %8.3f Mpps %8.2f ns/pkt %8.2f cycles/pkt\n",
+			n_lost += ph->lost;
+			printf("  round %u %-7s %8.3f Mpps %8.2f ns/pkt %8.2f cycles/pkt",
 			       r + 1, ingress_mode_name(o->compare[i]),
-			       res[i][r].total.pps / 1e6, res[i][r].total.ns_per_pkt,
-			       res[i][r].total.cycles_per_pkt);
+			       ph->total.pps / 1e6, ph->total.ns_per_pkt,
+			       ph->total.cycles_per_pkt);
+			if (ph->lost)
+				printf("  LOST %.3f s (kept after %u tries)", ph->lost_s,
+				       ph->tries);
+			else if (ph->tries > 1)
+				printf("  (try %u)", ph->tries);
+			printf("\n");
 			fflush(stdout);
 		}
 	}
@@ -585,11 +619,18 @@ app_compare_run(struct app *a)
 		for (i = 0; i < nm; i++) {
 			json_t *per = json_array();
 
-			for (r = 0; r < rounds; r++)
+			json_t *lost = json_array(), *tries = json_array();
+
+			for (r = 0; r < rounds; r++) {
 				json_array_append_new(per, json_real(res[i][r].total.pps / 1e6));
-			json_array_append_new(jmodes, json_pack("{s:s, s:o, s:o, s:I, s:I}",
+				json_array_append_new(lost, res[i][r].lost ?
+					json_real(res[i][r].lost_s) : json_null());
+				json_array_append_new(tries, json_integer(res[i][r].tries));
+			}
+			json_array_append_new(jmodes, json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
 				"mode", ingress_mode_name(o->compare[i]),
-				"rounds_mpps", per, "lcores", json_array(),
+				"rounds_mpps", per, "rounds_lost_s", lost, "rounds_tries", tries,
+				"lcores", json_array(),
 				"lock_acquires", (json_int_t)0, "lock_contended", (json_int_t)0));
 			for (r = 0; r < rounds; r++) {
 				json_t *m = json_array_get(jmodes, i);
@@ -604,18 +645,25 @@ app_compare_run(struct app *a)
 		}
 		printf("\n");
 		print_table(a, res, rounds, -1, jmodes);
+		if (n_lost > 0)
+			printf("  LOST TIME: %u of the %u phases above lost time even after "
+			       "%u tries (a worker did not run for %g%% of the phase or "
+			       "more): their figures and the intervals include it (JSON "
+			       "rounds_lost_s); rerun on a quieter machine or with "
+			       "isolated CPUs\n", n_lost, nm * rounds, COMPARE_TRIES,
+			       o->lost_share_pct);
 		for (w = 0; a->n_workers > 1 && w < a->n_workers; w++) {
 			printf("\n");
 			print_table(a, res, rounds, (int)w, jmodes);
 		}
-		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:i, s:s, s:f, s:o}",
+		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:i, s:s, s:f, s:o, s:i}",
 			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s,
 			"rounds", (int)rounds, "scope", ingress_scope_name(o->lock_scope),
 			"update_rate", o->update_rate,
 			"intervals_per_phase", (int)phase_intervals(o),
 			"ci_method", stats_ci_method_name(rounds >= 2 ? STATS_CI_PAIRED_T :
 							 STATS_CI_WELCH),
-			"ci_level", 0.95, "modes", jmodes);
+			"ci_level", 0.95, "modes", jmodes, "lost_phases", (int)n_lost);
 	} else {
 		json_decref(jmodes);
 		printf("compare: interrupted, no table\n");

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -148,11 +149,21 @@ __compare_running(struct app *a)
 	return __atomic_load_n(&a->compare_running, __ATOMIC_ACQUIRE);
 }
 
+/* Seconds since the stats started (the intervals' clock). */
+static double
+__uptime(const struct app *a)
+{
+	return (double)(rte_rdtsc() - a->perf_start_tsc) / (double)rte_get_tsc_hz();
+}
+
 /* Under ctl_lock. */
 static int
-__set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+__set_mode(struct app *a, enum ingress_mode m, const char *source, char *err,
+	   size_t len)
 {
 	bool churn = a->opt.update_rate > 0;
+	enum ingress_mode from = ingress_get_mode(a->ig);
+	double t;
 	int rc;
 
 	/* none cannot coexist with updates: pause the churn while in none. */
@@ -168,7 +179,19 @@ __set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
 	}
 	if (m != INGRESS_NONE && churn)
 		__updater_start(a);
-	APP_LOG(INFO, "ingress mode %s", ingress_mode_name(m));
+	t = __uptime(a);
+	if (m == from) {
+		APP_LOG(INFO, "ingress mode %s kept at %.3f s (%s): already in force",
+			ingress_mode_name(m), t, source);
+		return 0;
+	}
+	APP_LOG(INFO, "ingress mode %s -> %s at %.3f s (%s)", ingress_mode_name(from),
+		ingress_mode_name(m), t, source);
+	if (a->flips == NULL)
+		a->flips = json_array();
+	json_array_append_new(a->flips, json_pack("{s:s, s:f, s:s, s:s, s:s}",
+		"kind", "mode-flip", "t_s", t, "from", ingress_mode_name(from),
+		"mode", ingress_mode_name(m), "source", source));
 	return 0;
 }
 
@@ -182,7 +205,7 @@ __no_hook(char *err, size_t len)
 static int
 __closed(char *err, size_t len)
 {
-	snprintf(err, len, "the run is ending");
+	snprintf(err, len, "the run has ended (--duration): no more control");
 	return -EBUSY;
 }
 
@@ -195,7 +218,8 @@ __busy_compare(char *err, size_t len)
 }
 
 int
-app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
+app_ingress_set_mode(struct app *a, enum ingress_mode m, const char *source,
+		     char *err, size_t len)
 {
 	int rc;
 
@@ -204,7 +228,7 @@ app_ingress_set_mode(struct app *a, enum ingress_mode m, char *err, size_t len)
 	pthread_mutex_lock(&a->ctl_lock);
 	rc = a->ctl_closed ? __closed(err, len) :
 	     __compare_running(a) ? __busy_compare(err, len) :
-	     __set_mode(a, m, err, len);
+	     __set_mode(a, m, source, err, len);
 	pthread_mutex_unlock(&a->ctl_lock);
 	return rc;
 }
@@ -217,7 +241,7 @@ app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t l
 	if (a->ig == NULL)
 		return __no_hook(err, len);
 	pthread_mutex_lock(&a->ctl_lock);
-	rc = a->ctl_closed ? __closed(err, len) : __set_mode(a, m, err, len);
+	rc = a->ctl_closed ? __closed(err, len) : __set_mode(a, m, "--compare", err, len);
 	pthread_mutex_unlock(&a->ctl_lock);
 	return rc;
 }
@@ -339,22 +363,30 @@ app_ingress_signals(struct app *a)
 		}
 	}
 	if (app_sigusr1) {
+		int want = app_sigusr1_mode, pid = app_sigusr1_pid;
+		char src[64];
+
 		app_sigusr1 = 0;
+		snprintf(src, sizeof(src), "SIGUSR1 from pid %d", pid);
 		if (a->ig == NULL) {
-			APP_LOG(WARNING, "SIGUSR1: no ingress hook to flip");
-		} else if (__compare_running(a)) {
-			__busy_compare(err, sizeof(err));
-			APP_LOG(WARNING, "SIGUSR1: refused: %s", err);
+			APP_LOG(WARNING, "%s: no ingress hook to flip", src);
+		} else if (want >= INGRESS_MODE_MAX || want < -1) {
+			APP_LOG(WARNING, "%s: value %d names no mode (0 off, 1 none, 2 "
+				"lock, 3 rwlock, 4 rcu): ignored", src, want);
 		} else {
 			enum ingress_mode m = ingress_get_mode(a->ig);
 
-			/* off -> none -> lock -> rwlock -> rcu -> off, skipping
-			 * none while rules churn. */
-			do {
-				m = (enum ingress_mode)((m + 1) % INGRESS_MODE_MAX);
-			} while (m == INGRESS_NONE && a->opt.update_rate > 0);
-			if (app_ingress_set_mode(a, m, err, sizeof(err)) != 0)
-				APP_LOG(ERR, "SIGUSR1: %s", err);
+			if (want >= 0) {
+				m = (enum ingress_mode)want;
+			} else {
+				/* off -> none -> lock -> rwlock -> rcu -> off,
+				 * skipping none while rules churn. */
+				do {
+					m = (enum ingress_mode)((m + 1) % INGRESS_MODE_MAX);
+				} while (m == INGRESS_NONE && a->opt.update_rate > 0);
+			}
+			if (app_ingress_set_mode(a, m, src, err, sizeof(err)) != 0)
+				APP_LOG(WARNING, "%s: refused: %s", src, err);
 		}
 	}
 }
@@ -461,7 +493,8 @@ app_ingress_info(struct app *a)
 /* ---- hooks for the HTTP endpoint and DPDK telemetry (their threads) ---- */
 
 static int
-hook_set_mode(void *arg, const char *mode, char *err, size_t len)
+hook_set_mode(void *arg, const char *mode, const char *source, char *err,
+	      size_t len)
 {
 	enum ingress_mode m;
 
@@ -469,7 +502,7 @@ hook_set_mode(void *arg, const char *mode, char *err, size_t len)
 		snprintf(err, len, "unknown mode '%s' (off|none|lock|rwlock|rcu)", mode);
 		return -EINVAL;
 	}
-	return app_ingress_set_mode(arg, m, err, len);
+	return app_ingress_set_mode(arg, m, source, err, len);
 }
 
 static int

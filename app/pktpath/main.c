@@ -33,6 +33,8 @@ int pktpath_logtype;
 volatile sig_atomic_t app_quit;
 volatile sig_atomic_t app_sighup;
 volatile sig_atomic_t app_sigusr1;
+volatile sig_atomic_t app_sigusr1_mode = -1;
+volatile sig_atomic_t app_sigusr1_pid;
 
 static struct app the_app;
 static int app_argc;
@@ -57,10 +59,20 @@ on_signal(int sig)
 	case SIGHUP:
 		app_sighup = 1;
 		break;
-	case SIGUSR1:
-		app_sigusr1 = 1;
-		break;
 	}
+}
+
+/* SIGUSR1: with a value (sigqueue(), `kill -q N -USR1 PID`), the mode to
+ * flip to; without, the next one. Who sent it, for the flip's log line. */
+static void
+on_sigusr1(int sig, siginfo_t *si, void *uc)
+{
+	RTE_SET_USED(sig);
+	RTE_SET_USED(uc);
+	app_sigusr1_pid = si != NULL ? (sig_atomic_t)si->si_pid : 0;
+	app_sigusr1_mode = si != NULL && si->si_code == SI_QUEUE ?
+			   (sig_atomic_t)si->si_value.sival_int : -1;
+	app_sigusr1 = 1;
 }
 
 static void
@@ -74,6 +86,9 @@ signals_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_sigusr1;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
@@ -143,24 +158,33 @@ control_loop(void *arg)
 {
 	struct app *a = arg;
 	uint64_t hz = rte_get_tsc_hz();
-	uint64_t end = a->opt.duration_s > 0 ?
-		rte_get_tsc_cycles() + (uint64_t)(a->opt.duration_s * (double)hz) :
-		UINT64_MAX;
+	uint64_t end;
+
+	a->run_start_tsc = rte_get_tsc_cycles();
+	end = a->opt.duration_s > 0 ?
+	      a->run_start_tsc + (uint64_t)(a->opt.duration_s * (double)hz) :
+	      UINT64_MAX;
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
 	app_ingress_start(a);
 	if (a->opt.n_compare > 0) {
 		app_compare_run(a);
 	} else {
-		while (!app_quit && rte_get_tsc_cycles() < end) {
+		/* A signal is acted on only before the end: one that comes
+		 * while the last sleep runs is not applied after it. */
+		while (!app_quit) {
 			nanosleep(&tick, NULL);
+			if (rte_get_tsc_cycles() >= end)
+				break;
 			app_ingress_signals(a);
 			app_perf_drain(a);
 		}
 	}
+	a->end_asked_tsc = rte_get_tsc_cycles();
 	/* No rule update may wait on a worker that is about to stop, and no
-	 * control request may start one again. */
+	 * control request may start one again: refused from here on. */
 	app_ingress_stop(a);
+	a->ctl_stopped_tsc = rte_get_tsc_cycles();
 	/* Workers stop at their next burst boundary. */
 	__atomic_store_n(&a->run, 0, __ATOMIC_RELEASE);
 	return NULL;
@@ -279,8 +303,38 @@ launch_and_wait(struct app *a)
 		control_loop(a);
 	}
 	rte_eal_mp_wait_lcore();
+	a->workers_done_tsc = rte_get_tsc_cycles();
 	pkt_capture_stop(a->cap);	/* the workers are done: drain, close */
 	stats_stop(a->stats);
+}
+
+/*
+ * How the run ended against --duration: "end: ..." when it ran over by more
+ * than END_SLACK_S (the control loop's tick is 5 ms), naming what took
+ * the time (the control's stop: the rule updater's last replace and its
+ * grace period; the workers' stop: their last burst). Nothing is said of a
+ * run that ended on time or by a signal.
+ */
+#define END_SLACK_S 0.05
+
+static void
+report_end(const struct app *a, FILE *out)
+{
+	double hz = (double)rte_get_tsc_hz(), over, ctl, wk;
+
+	if (a->opt.duration_s <= 0 || a->opt.n_compare > 0 || app_quit ||
+	    a->end_asked_tsc == 0)
+		return;
+	over = (double)(a->workers_done_tsc - a->run_start_tsc) / hz - a->opt.duration_s;
+	if (over <= END_SLACK_S)
+		return;
+	ctl = (double)(a->ctl_stopped_tsc - a->end_asked_tsc) / hz;
+	wk = (double)(a->workers_done_tsc - a->ctl_stopped_tsc) / hz;
+	fprintf(out, "end: the workers stopped %.3f s after --duration %g: the "
+		"control loop ended %.3f s late, stopping the control (rule "
+		"updater) took %.3f s, the workers' last bursts %.3f s\n", over,
+		a->opt.duration_s, (double)(a->end_asked_tsc - a->run_start_tsc) / hz -
+		a->opt.duration_s, ctl, wk);
 }
 
 static int
@@ -292,6 +346,7 @@ report(struct app *a)
 	bool have_steady = false;
 	int rc = 0;
 
+	memset(&steady, 0, sizeof(steady));
 	app_perf_drain(a);	/* the workers stopped: their last events */
 	/* The steady part: detected (--warmup auto) or from --warmup. Not
 	 * for --compare: its intervals mix modes, and each phase has its own
@@ -307,13 +362,14 @@ report(struct app *a)
 	if (sum != NULL && fin != NULL)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)
-		export_print_steady(stdout, &steady);
+		export_print_steady(stdout, &steady, a->lcore_ids);
 	else if (a->opt.n_compare > 0)
 		printf("spread: none for the whole --compare run (its intervals mix "
 		       "modes); each phase's intervals are in the JSON "
 		       "(compare.modes[].rounds_intervals_mpps)\n");
 	if (sum != NULL)
 		app_ingress_report_rate(a, sum->total.seconds, stdout);
+	report_end(a, stdout);
 	if (fin != NULL)
 		app_perf_report(a, fin->totals[MIB_F(RX, SUSPICIOUSPOLLS)], stdout);
 	if (a->opt.json[0] != '\0' && fin != NULL) {
@@ -332,12 +388,15 @@ report(struct app *a)
 			json_object_set(root, "compare", a->compare);
 		if (a->series != NULL) {
 			json_object_set_new(root, "intervals",
-				export_intervals_json(a->series, a->lcore_ids));
-			json_object_set_new(root, "events", export_events_json(a->series));
+				export_intervals_json(a->series, a->lcore_ids,
+						      have_steady ? &steady : NULL));
+			json_object_set_new(root, "events", export_events_json(a->series,
+									      a->flips));
 		}
 		if (have_steady && json_object_get(root, "summary") != NULL)
 			json_object_set_new(json_object_get(root, "summary"),
-					    "steady_state", export_steady_json(&steady));
+					    "steady_state", export_steady_json(&steady,
+										a->lcore_ids));
 
 		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
 			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
@@ -348,6 +407,7 @@ report(struct app *a)
 	}
 	stats_put(a->stats, fin);
 	stats_summary_free(sum);
+	stats_steady_fini(&steady);
 	return rc;
 }
 
@@ -365,6 +425,7 @@ cleanup(struct app *a)
 	pkt_capture_free(a->cap);
 	peer_table_free(a->peers);
 	json_decref(a->compare);
+	json_decref(a->flips);
 	stats_series_free(a->series);
 	for (i = 0; i < a->n_workers; i++) {
 		pkt_gen_fini(&a->workers[i].gen);
@@ -380,6 +441,7 @@ cleanup(struct app *a)
 	mib_set_free(a->mibs);
 	rte_free(a->workers);
 	free(a->lcore_ids);
+	free(a->clocks);
 }
 
 int
@@ -445,7 +507,10 @@ main(int argc, char **argv)
 	sc.on_publish = print_interval;
 	sc.publish_arg = a;
 	sc.perf = (struct stats_perf *const *)a->perf;
-	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s);
+	sc.clocks = a->clocks;
+	sc.lost_share = a->opt.lost_share_pct / 100;
+	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s,
+					sc.lost_share);
 	if (a->series == NULL)
 		rte_exit(EXIT_FAILURE, "stats_series_create: out of memory\n");
 	/* A live snapshot's laws may be off by each worker's unflushed polls

@@ -81,6 +81,9 @@ struct app_options {
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 #define APP_SUSPICIOUS_US_DEFAULT 250
+	uint32_t stall_us;		/* --stall-us, 0: no poll is lost */
+#define APP_STALL_US_DEFAULT 250
+	double lost_share_pct;		/* --lost-share, percent */
 	bool stage_cycles;	/* --stage-cycles */
 
 	/* generator */

@@ -129,6 +129,20 @@ const struct app_opt app_opts[] = {
 	  .help = "`--perf-detail`: a poll longer than this many microseconds is "
 		  "suspicious: counted (Rx SuspiciousPolls), logged with the polls "
 		  "around it; 0: none is" },
+	{ "stall-us", "US", UINT(stall_us, 0, 60000000),
+	  .def = RTE_STR(APP_STALL_US_DEFAULT),
+	  .help = "a poll longer than this many microseconds spans time the worker "
+		  "did not run (preempted, stopped, stolen by a hypervisor): its "
+		  "cycles are lost (Rx LostCycles), neither busy nor idle, so no "
+		  "cycles/pkt includes them; 0: no poll is. The kernel's own "
+		  "accounting of each worker thread is reported beside it "
+		  "([Lost time](#lost-time-preemption-and-stalls))" },
+	{ "lost-share", "PERCENT", DOUBLE(lost_share_pct, 0.01, 100), .def = "1",
+	  .help = "an interval in which a worker did not run for this share of it "
+		  "or more (the kernel's accounting of its thread) is flagged in "
+		  "every output and left out of the steady state and the spread; a "
+		  "`--compare` phase measures again; 100: none is "
+		  "([Lost time](#lost-time-preemption-and-stalls))" },
 	{ "stage-cycles", NULL, FLAG(stage_cycles),
 	  .help = "time each stage of a burst (rx, l2, ingress, ip, peer, capture, "
 		  "free), the burst processed stage by stage with one TSC read "

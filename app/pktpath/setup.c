@@ -88,7 +88,8 @@ setup_workers(struct app *a)
 	a->workers = rte_zmalloc("workers", RTE_MAX_LCORE * sizeof(*a->workers),
 				 RTE_CACHE_LINE_SIZE);
 	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
-	if (a->workers == NULL || a->lcore_ids == NULL)
+	a->clocks = calloc(RTE_MAX_LCORE, sizeof(*a->clocks));
+	if (a->workers == NULL || a->lcore_ids == NULL || a->clocks == NULL)
 		rte_exit(EXIT_FAILURE, "rte_zmalloc(workers): %s\n",
 			 rte_strerror(rte_errno));
 
@@ -137,9 +138,13 @@ setup_workers(struct app *a)
 		struct app_worker *w = &a->workers[i];
 
 		w->idx = i;
+		w->clock = &a->clocks[i];
 		w->socket = (int)rte_lcore_to_socket_id(w->lcore);
 		w->source = o->source;
 		w->burst = o->burst;
+		w->stall_cycles = o->stall_us == 0 ? UINT64_MAX :
+				  RTE_MAX((uint64_t)o->stall_us * rte_get_tsc_hz() /
+					  1000000, (uint64_t)1);
 		w->prefetch = o->prefetch;
 		w->stage_cycles = o->stage_cycles;
 		w->full = o->path == APP_PATH_FULL;

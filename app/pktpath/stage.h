@@ -28,6 +28,9 @@
 
 struct app_stage_acc {
 	uint64_t v[MIB_STAGE_MAX];	/* the Stage group's layout */
+	/* --stall-us: a stage longer than this spans lost time (the poll is
+	 * lost: __poll_end()), so it charges nothing to the stage. */
+	uint64_t stall_cycles;
 };
 
 struct app_worker;
@@ -50,7 +53,8 @@ app_stage_mark(struct app_stage_acc *s, unsigned int stage, uint64_t *t, unsigne
 	uint64_t now = rte_rdtsc();
 	uint64_t *v = &s->v[stage * MIB_STAGE_K_MAX];
 
-	v[MIB_STAGE_K_CYCLES] += now - *t;
+	if (likely(now - *t <= s->stall_cycles))
+		v[MIB_STAGE_K_CYCLES] += now - *t;
 	v[MIB_STAGE_K_PACKETS] += pkts;
 	v[MIB_STAGE_K_CALLS]++;
 	*t = now;
@@ -65,7 +69,7 @@ app_stage_flush(struct mib_block *mib, struct app_stage_acc *s)
 	for (i = 0; i < MIB_STAGE_MAX; i++)
 		if (s->v[i] != 0)
 			mib_add(mib, MIB_BASE_STAGE + i, s->v[i]);
-	memset(s, 0, sizeof(*s));
+	memset(s->v, 0, sizeof(s->v));
 }
 
 #endif

@@ -49,9 +49,10 @@ __running(void)
 
 struct rx_acc {
 	uint64_t packets, bursts, empty, nombuf, nopath, busy, idle;
+	uint64_t lost, lost_polls;	/* polls longer than --stall-us */
 	uint64_t rcu_quiescent;	/* Ingress RcuQuiescent (hook loops) */
 	/* The same packets and cycles, for the Mode group: all in mode. */
-	uint64_t m_packets, m_busy, m_idle;
+	uint64_t m_packets, m_busy, m_idle, m_lost;
 	unsigned int mode;
 };
 
@@ -65,7 +66,8 @@ __flush_mode(struct mib_block *mib, struct rx_acc *a)
 	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_PACKETS), a->m_packets);
 	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_BUSY), a->m_busy);
 	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_IDLE), a->m_idle);
-	a->m_packets = a->m_busy = a->m_idle = 0;
+	mib_add(mib, MIB_MODE_F(a->mode, MIB_MODE_K_LOST), a->m_lost);
+	a->m_packets = a->m_busy = a->m_idle = a->m_lost = 0;
 }
 
 static __rte_always_inline void
@@ -78,10 +80,12 @@ __flush(struct mib_block *mib, struct rx_acc *a)
 	mib_add(mib, MIB_F(RX, NOPATH), a->nopath);
 	mib_add(mib, MIB_F(RX, BUSYCYCLES), a->busy);
 	mib_add(mib, MIB_F(RX, IDLECYCLES), a->idle);
+	mib_add(mib, MIB_F(RX, LOSTCYCLES), a->lost);
+	mib_add(mib, MIB_F(RX, LOSTPOLLS), a->lost_polls);
 	mib_add(mib, MIB_F(INGRESS, RCUQUIESCENT), a->rcu_quiescent);
 	__flush_mode(mib, a);
 	a->packets = a->bursts = a->empty = a->nombuf = a->nopath = 0;
-	a->busy = a->idle = a->rcu_quiescent = 0;
+	a->busy = a->idle = a->lost = a->lost_polls = a->rcu_quiescent = 0;
 }
 
 /* Follow the worker's ingress mode (hook loops): what was counted so far
@@ -143,13 +147,22 @@ __l2_burst(const struct path_conf *pc, struct rte_mbuf **pkts, uint16_t n,
 
 /* A poll's cycles (those since the previous poll's TSC read) to busy if it
  * carried packets (n), else idle; and to the histograms under
- * --perf-detail. */
+ * --perf-detail. A poll longer than --stall-us spans time the worker did
+ * not run (a preemption, SIGSTOP, a hypervisor's steal: no burst of the
+ * path comes near it), so its cycles are lost, neither busy nor idle, and
+ * no rate charges them to the packets; its packets still count. */
 static __rte_always_inline void
 __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
 	   uint64_t cycles, uint16_t n, const bool hook, uint64_t now,
 	   const bool instr)
 {
-	if (n) {
+	bool lost = cycles > w->stall_cycles;
+
+	if (unlikely(lost)) {
+		acc->lost += cycles;
+		acc->m_lost += cycles;
+		acc->lost_polls++;
+	} else if (n) {
 		acc->busy += cycles;
 		acc->m_busy += cycles;
 	} else {
@@ -157,7 +170,7 @@ __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
 		acc->m_idle += cycles;
 	}
 	if (instr && w->perf_detail)
-		__perf_poll(w, mib, cycles, n, acc->mode, hook, now);
+		__perf_poll(w, mib, cycles, n, acc->mode, hook, now, lost);
 }
 
 /*
@@ -185,6 +198,10 @@ __loop(struct app_worker *w, const bool gen, const bool full,
 	uint16_t n = 0, i;
 
 	path_tally_init(&tally);
+	/* The first poll counts in the mode the worker is in (it was started
+	 * in it: ingress_worker_start()), not in off. */
+	if (hook)
+		acc.mode = ingress_worker_mode(ig, w->idx);
 	/* A first poll's control activity is what began after this. */
 	if (instr && w->perf_detail && hook)
 		w->perf->ctl_last = ingress_activity(ig);
@@ -349,18 +366,22 @@ app_worker_main(void *arg)
 	bool hook = w->ig != NULL && w->full;
 	bool instr = w->stage_cycles || w->perf_detail;
 
-	if (w->stage_cycles)
+	if (w->stage_cycles) {
 		w->stage_burst = app_stage_burst(gen, w->full, w->prefetch, hook,
 						 w->peers != NULL, w->cap != NULL);
+		w->stage_acc.stall_cycles = w->stall_cycles;
+	}
 	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
 		gen ? "gen" : "port", hook ? ", ingress hook" : "");
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
+	stats_worker_begin(w->clock);
 	if (!w->full)
 		(instr ? app_loops_rxonly_1 : app_loops_rxonly_0)[gen](w);
 	else
 		(instr ? app_loops_full_1 : app_loops_full_0)[gen][w->prefetch][hook]
 			[w->peers != NULL][w->cap != NULL](w);
+	stats_worker_end(w->clock);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
 	if (hook)
 		ingress_worker_stop(w->ig, w->idx);

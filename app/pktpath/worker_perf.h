@@ -16,18 +16,18 @@
 #include "stats_hist.h"
 
 /* A poll of the worker ended at tsc after cycles cycles, with n packets,
- * counted in ingress mode mode (hook loops): its histograms, history and
- * suspicious check; a suspicious one counts in Rx SuspiciousPolls. The
+ * counted in ingress mode mode (hook loops), lost (longer than --stall-us)
+ * or not: its histograms, history and suspicious check; a suspicious one counts in Rx SuspiciousPolls. The
  * control activity word is read once per poll (hook loops): one relaxed
  * load of a line that only control operations write. */
 static __rte_always_inline void
 __perf_poll(struct app_worker *w, struct mib_block *mib, uint64_t cycles,
-	    uint16_t n, unsigned int mode, const bool hook, uint64_t tsc)
+	    uint16_t n, unsigned int mode, const bool hook, uint64_t tsc, bool lost)
 {
 	uint64_t ctl = hook ? ingress_activity(w->ig) : 0;
 
 	if (unlikely(stats_perf_poll(w->perf, cycles, n,
-				     hook ? mode : STATS_PERF_NO_MODE, ctl, tsc)))
+				     hook ? mode : STATS_PERF_NO_MODE, ctl, tsc, lost)))
 		mib_inc(mib, MIB_F(RX, SUSPICIOUSPOLLS));
 }
 

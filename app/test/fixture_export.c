@@ -23,7 +23,7 @@ char hk_mode[32] = "off";
 int hk_mode_calls, hk_rules_calls;
 
 static int
-hk_set_mode(void *arg, const char *mode, char *err, size_t len)
+hk_set_mode(void *arg, const char *mode, const char *source, char *err, size_t len)
 {
 	(void)arg;
 	/* "slow": a flip that waits 1.5 s (a long grace period) */

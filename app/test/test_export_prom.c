@@ -309,10 +309,10 @@ test_perf_hist(void **state)
 	assert_non_null(s);
 	assert_int_equal(stats_start(s), 0);
 	for (i = 0; i < 10; i++)
-		stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0);	/* bin 22: 2048..3071 */
-	stats_perf_poll(&pf[0], 9000, 30, 0, 0, 0);		/* 8192..12287 */
-	stats_perf_poll(&pf[0], 50, 0, 0, 0, 0);		/* empty: not counted */
-	stats_perf_poll(&pf[1], 100, 1, 0, 0, 0);
+		stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0, false);	/* bin 22: 2048..3071 */
+	stats_perf_poll(&pf[0], 9000, 30, 0, 0, 0, false);		/* 8192..12287 */
+	stats_perf_poll(&pf[0], 50, 0, 0, 0, 0, false);		/* empty: not counted */
+	stats_perf_poll(&pf[1], 100, 1, 0, 0, 0, false);
 	stats_fold_now(s);
 	snap = stats_get(s);
 	assert_non_null(snap->hist);
@@ -344,7 +344,7 @@ test_perf_hist(void **state)
 
 	/* a clear: the snapshot counts from it, /metrics does not go down */
 	stats_clear(s);
-	stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0);
+	stats_perf_poll(&pf[0], 3000, 32, 0, 0, 0, false);
 	stats_fold_now(s);
 	snap = stats_get(s);
 	assert_int_equal(stats_hist_count(&snap->hist[STATS_PERF_POLL_CYCLES]), 1);

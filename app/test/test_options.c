@@ -163,6 +163,8 @@ __historical_defaults(struct app_options *r)
 	r->lock_scope = INGRESS_SCOPE_PACKET;
 	r->gp_log_us = 1000;
 	r->suspicious_us = 250;
+	r->stall_us = 250;
+	r->lost_share_pct = 1;
 	r->rounds = 3;
 	r->phase_warmup_s = 0.5;
 	strcpy(r->http, "127.0.0.1:9120");

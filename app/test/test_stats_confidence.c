@@ -324,6 +324,7 @@ struct fake {
 	struct stats_snapshot s;
 	uint64_t tot[MIB_FIELD_MAX];
 	uint64_t blk[(SW + 1) * MIB_FIELD_MAX];
+	struct stats_thread th[SW];
 };
 
 /* Snapshot at t seconds after worker w received pk[w] packets in all. */
@@ -351,13 +352,36 @@ __fake(struct fake *f, double t, const uint64_t pk[SW], uint64_t flips,
 	f->tot[MIB_MODE_F(mode, MIB_MODE_K_PACKETS)] = f->tot[MIB_F(RX, PACKETS)];
 }
 
+/* The same, with the workers' threads known: worker w lost lost_ns[w] in
+ * all (its state 'R'), and the packets of each mode m cumulated in
+ * mode_pk[m] (their cycles: as many). */
+static void
+__fake_lt(struct fake *f, double t, const uint64_t pk[SW], const uint64_t lost_ns[SW],
+	  const uint64_t mode_pk[MIB_MODES])
+{
+	unsigned int w, m;
+
+	__fake(f, t, pk, 0, 0);
+	f->tot[MIB_MODE_F(0, MIB_MODE_K_PACKETS)] = 0;
+	for (m = 0; m < MIB_MODES; m++) {
+		f->tot[MIB_MODE_F(m, MIB_MODE_K_PACKETS)] = mode_pk[m];
+		f->tot[MIB_MODE_F(m, MIB_MODE_K_BUSY)] = mode_pk[m];
+	}
+	for (w = 0; w < SW; w++) {
+		f->th[w].known = true;
+		f->th[w].lost_ns = lost_ns[w];
+		f->th[w].state = 'R';
+	}
+	f->s.thread = f->th;
+}
+
 static void
 test_series(void **state)
 {
 	/* 12 intervals of 0.1 s: worker 0 at 0.2, 0.5, 0.8 Mpps for the
 	 * first three, then 1 Mpps; worker 1 at 1 Mpps throughout. */
 	const double rate0[12] = { 0.2, 0.5, 0.8, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
-	struct stats_series *se = stats_series_create(SW, 0);
+	struct stats_series *se = stats_series_create(SW, 0, 0);
 	struct stats_summary sum;
 	struct stats_rate lst[SW], r;
 	struct stats_steady sd;
@@ -368,12 +392,12 @@ test_series(void **state)
 
 	(void)state;
 	assert_non_null(se);
-	__fake(&f, 0, pk, 0, 0);
+	__fake(&f, 0, pk, 0, 2);
 	assert_int_equal(stats_series_add(se, &f.s), 0);
 	for (k = 0; k < 12; k++) {
 		pk[0] += (uint64_t)llround(rate0[k] * 1e5);
 		pk[1] += 100000;
-		__fake(&f, 0.1 * (k + 1), pk, k >= 6 ? 1 : 0, k >= 6 ? 2 : 0);
+		__fake(&f, 0.1 * (k + 1), pk, k >= 6 ? 1 : 0, 2);
 		assert_int_equal(stats_series_add(se, &f.s), 0);
 	}
 	/* not later than the last point */
@@ -442,7 +466,7 @@ test_series(void **state)
 	stats_series_free(se);
 
 	/* a rate that keeps rising: MSER stops at half the run, flagged */
-	se = stats_series_create(SW, 0);
+	se = stats_series_create(SW, 0, 0);
 	pk[0] = pk[1] = 0;
 	for (k = 0; k <= 8; k++) {
 		__fake(&f, 0.1 * k, pk, 0, 0);
@@ -461,7 +485,7 @@ test_series(void **state)
 	/* folds back to back (a starved stats thread catching up on its
 	 * deadlines) are not intervals: closer than min_gap_s, not kept; the
 	 * next kept point's interval counts their packets */
-	se = stats_series_create(SW, 0.05);
+	se = stats_series_create(SW, 0.05, 0);
 	pk[0] = pk[1] = 0;
 	__fake(&f, 0, pk, 0, 0);
 	assert_int_equal(stats_series_add(se, &f.s), 0);
@@ -484,7 +508,7 @@ test_series(void **state)
 	stats_series_free(se);
 
 	/* three intervals: too few to detect; no steady part, and why */
-	se = stats_series_create(SW, 0);
+	se = stats_series_create(SW, 0, 0);
 	pk[0] = pk[1] = 0;
 	for (k = 0; k < 4; k++) {
 		__fake(&f, 0.1 * k, pk, 0, 0);
@@ -503,6 +527,133 @@ test_series(void **state)
 	stats_series_free(se);
 }
 
+/* Lost intervals are left out of the steady state, its spread and its
+ * rates; a worker that lost less than its share is not. */
+static void
+test_series_lost(void **state)
+{
+	struct stats_series *se = stats_series_create(SW, 0, 0);
+	uint64_t pk[SW] = { 0, 0 }, lost[SW] = { 0, 0 }, mp[MIB_MODES] = { 0 };
+	struct stats_summary sum;
+	struct stats_rate lst[SW], r;
+	struct stats_steady sd;
+	struct fake f;
+	unsigned int k;
+
+	(void)state;
+	__fake_lt(&f, 0, pk, lost, mp);
+	assert_int_equal(stats_series_add(se, &f.s), 0);
+	for (k = 0; k < 10; k++) {
+		/* intervals 4 and 5: worker 1 did not run for half of them, and
+		 * received half as much; interval 7: 0.5 ms lost (< 1%) */
+		pk[0] += 100000;
+		pk[1] += k == 4 || k == 5 ? 50000 : 100000;
+		lost[1] += k == 4 || k == 5 ? 50000000 : k == 7 ? 500000 : 0;
+		mp[3] = pk[0] + pk[1];
+		__fake_lt(&f, 0.1 * (k + 1), pk, lost, mp);
+		assert_int_equal(stats_series_add(se, &f.s), 0);
+	}
+	for (k = 0; k < 10; k++) {
+		assert_int_equal(stats_series_lost(se, k), k == 4 || k == 5);
+		assert_int_equal(stats_series_mode(se, k), 3);
+	}
+	assert_int_equal(stats_series_rate(se, 4, 5, 1, &r), 0);
+	assert_true(r.lost_known);
+	NEAR(r.lost_s, 0.05, 1e-9);
+	assert_int_equal(r.lost_cause, STATS_LOST_PREEMPTED);
+	assert_int_equal(stats_series_rate(se, 4, 5, 0, &r), 0);
+	NEAR(r.lost_s, 0, 1e-12);
+	assert_int_equal(r.lost_cause, STATS_LOST_NONE);
+	assert_int_equal(stats_series_rate(se, 7, 8, -1, &r), 0);
+	assert_false(stats_rate_lost(&r));
+	memset(&sum, 0, sizeof(sum));
+	sum.n_workers = SW;
+	sum.lcore_steady = lst;
+	assert_int_equal(stats_series_steady(se, &f.s, 0.1, -1, &sum, &sd), 0);
+	assert_false(sd.by_mode);
+	assert_int_equal(sd.lost, 2);
+	assert_true(sd.detected);
+	assert_int_equal(sd.first_interval, 0);
+	/* 8 intervals at 2 Mpps: no spread; the lost ones (1.5 Mpps) out */
+	assert_int_equal(sd.spread.n, 8);
+	NEAR(sd.spread.min, 2.0, 1e-9);
+	assert_true(sum.steady_valid);
+	NEAR(sum.steady.seconds, 0.8, 1e-9);
+	NEAR(sum.steady.pps, 2e6, 1e-3);
+	NEAR(lst[1].pps, 1e6, 1e-3);
+	NEAR(sum.steady.lost_s, 0.0005, 1e-12);
+	stats_steady_fini(&sd);
+	stats_series_free(se);
+}
+
+/* A run whose mode changed: no steady state for the run, one per mode,
+ * each stretch's warm-up detected on its own, the mixed interval out. */
+static void
+test_series_modes(void **state)
+{
+	struct stats_series *se = stats_series_create(SW, 0, 0);
+	uint64_t pk[SW] = { 0, 0 }, lost[SW] = { 0, 0 }, mp[MIB_MODES] = { 0 };
+	struct stats_summary sum;
+	struct stats_rate lst[SW];
+	struct stats_steady sd;
+	struct fake f;
+	unsigned int k;
+
+	(void)state;
+	__fake_lt(&f, 0, pk, lost, mp);
+	assert_int_equal(stats_series_add(se, &f.s), 0);
+	/* 8 intervals of lock (2: 0.5 then 1 Mpps a worker from the 2nd on),
+	 * 1 interval flipped in its middle (half lock, half rcu), 8 of rcu
+	 * (the first at 0.5 Mpps a worker, then 1.5), then 8 of lock again at
+	 * 1 Mpps */
+	for (k = 0; k < 25; k++) {
+		uint64_t d = k == 0 || k == 9 ? 50000 : k < 8 || k >= 17 ? 100000 : 150000;
+
+		pk[0] += d;
+		pk[1] += d;
+		if (k == 8) {
+			mp[2] += d;
+			mp[4] += d;
+		} else {
+			mp[k < 8 || k >= 17 ? 2 : 4] += 2 * d;
+		}
+		__fake_lt(&f, 0.1 * (k + 1), pk, lost, mp);
+		assert_int_equal(stats_series_add(se, &f.s), 0);
+	}
+	assert_int_equal(stats_series_mode(se, 7), 2);
+	assert_int_equal(stats_series_mode(se, 8), STATS_SERIES_MIXED);
+	assert_int_equal(stats_series_mode(se, 9), 4);
+	memset(&sum, 0, sizeof(sum));
+	sum.n_workers = SW;
+	sum.lcore_steady = lst;
+	sum.steady_valid = true;
+	assert_int_equal(stats_series_steady(se, &f.s, 0.1, -1, &sum, &sd), 0);
+	assert_true(sd.by_mode);
+	assert_false(sum.steady_valid);
+	assert_non_null(strstr(sum.steady_reason, "mode changed"));
+	assert_int_equal(sd.mixed, 1);
+	assert_int_equal(sd.n_modes, 2);
+	/* lock: two stretches of 8; the first one's slow interval is its
+	 * warm-up, the second has none */
+	assert_int_equal(sd.modes[0].mode, 2);
+	assert_int_equal(sd.modes[0].stretches, 2);
+	assert_int_equal(sd.modes[0].intervals, 16);
+	assert_int_equal(sd.modes[0].warmup, 1);
+	assert_int_equal(sd.modes[0].kept, 15);
+	NEAR(sd.modes[0].total.pps, 2e6, 1e-3);
+	NEAR(sd.modes[0].lcore[1].pps, 1e6, 1e-3);
+	NEAR(sd.modes[0].spread.cv, 0, 1e-9);
+	/* rcu: one stretch, its first interval a warm-up */
+	assert_int_equal(sd.modes[1].mode, 4);
+	assert_int_equal(sd.modes[1].stretches, 1);
+	assert_int_equal(sd.modes[1].warmup, 1);
+	assert_int_equal(sd.modes[1].kept, 7);
+	NEAR(sd.modes[1].total.pps, 3e6, 1e-3);
+	NEAR(sd.modes[1].first_s, 0.9, 1e-9);
+	stats_steady_fini(&sd);
+	stats_series_free(se);
+}
+
 int
 main(void)
 {
@@ -515,6 +666,8 @@ main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_series_lost),
+		cmocka_unit_test(test_series_modes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

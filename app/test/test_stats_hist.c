@@ -196,16 +196,16 @@ test_suspicious(void **state)
 	(void)state;
 	/* 20 busy polls, an empty one, the suspicious one, 15 more */
 	for (i = 0; i < 20; i++)
-		n += stats_perf_poll(p, 10 + i, 32, 2, 0, i);
-	n += stats_perf_poll(p, 5, 0, 2, 0, 20);
-	n += stats_perf_poll(p, 500, 7, 2, 0x10000, 21);
+		n += stats_perf_poll(p, 10 + i, 32, 2, 0, i, false);
+	n += stats_perf_poll(p, 5, 0, 2, 0, 20, false);
+	n += stats_perf_poll(p, 500, 7, 2, 0x10000, 21, false);
 	for (i = 0; i < 15; i++)
-		n += stats_perf_poll(p, 10, 32, 2, 0x10000, 22 + i);
+		n += stats_perf_poll(p, 10, 32, 2, 0x10000, 22 + i, false);
 	assert_int_equal(n, 1);
 	/* its window is not over: nothing published yet */
 	assert_int_equal(stats_perf_drain(p, &cur, ev, STATS_PERF_EVENTS, &lost), 0);
 	/* a second suspicious poll inside the window: counted, no event */
-	n += stats_perf_poll(p, 101, 1, 2, 0x10000, 37);
+	n += stats_perf_poll(p, 101, 1, 2, 0x10000, 37, false);
 	assert_int_equal(n, 2);
 	assert_int_equal(stats_perf_drain(p, &cur, ev, STATS_PERF_EVENTS, &lost), 1);
 	assert_int_equal(lost, 0);
@@ -231,14 +231,20 @@ test_suspicious(void **state)
 	assert_int_equal(p->h[STATS_PERF_PKT_CYCLES].max, 500 / 7 > 101 ? 500 / 7 : 101);
 	assert_int_equal(p->h[STATS_PERF_POLL_CYCLES].max, 500);
 	/* a poll of exactly the threshold is not suspicious */
-	assert_false(stats_perf_poll(p, 100, 1, 2, 0, 38));
+	assert_false(stats_perf_poll(p, 100, 1, 2, 0, 38, false));
+	assert_int_equal(stats_hist_count(&p->h[STATS_PERF_POLL_CYCLES]), 38);
+	/* a lost poll (longer than --stall-us: time not run): suspicious, in
+	 * no histogram (no busy cycle holds it either) */
+	assert_true(stats_perf_poll(p, 5000, 32, 2, 0, 39, true));
+	assert_int_equal(stats_hist_count(&p->h[STATS_PERF_POLL_CYCLES]), 38);
+	assert_int_equal(stats_hist_count(&p->h[STATS_PERF_PKT_CYCLES]), 38);
 	/* early in the run, with the run ending inside its window */
 	free(p);
 	p = __perf(100);
 	cur = 0;
-	stats_perf_poll(p, 10, 1, STATS_PERF_NO_MODE, 0, 0);
-	stats_perf_poll(p, 1000, 1, STATS_PERF_NO_MODE, 0, 1);
-	stats_perf_poll(p, 10, 1, STATS_PERF_NO_MODE, 0, 2);
+	stats_perf_poll(p, 10, 1, STATS_PERF_NO_MODE, 0, 0, false);
+	stats_perf_poll(p, 1000, 1, STATS_PERF_NO_MODE, 0, 1, false);
+	stats_perf_poll(p, 10, 1, STATS_PERF_NO_MODE, 0, 2, false);
 	stats_perf_finish(p);
 	assert_int_equal(stats_perf_drain(p, &cur, ev, STATS_PERF_EVENTS, &lost), 1);
 	assert_int_equal(ev[0].n_before, 1);
@@ -250,7 +256,7 @@ test_suspicious(void **state)
 	/* threshold 0: none is suspicious */
 	free(p);
 	p = __perf(0);
-	assert_false(stats_perf_poll(p, UINT64_MAX, 1, 0, 0, 0));
+	assert_false(stats_perf_poll(p, UINT64_MAX, 1, 0, 0, 0, false));
 	free(p);
 }
 
@@ -265,9 +271,9 @@ test_drain_lost(void **state)
 	(void)state;
 	/* STATS_PERF_EVENTS + 6 events, none read meanwhile */
 	for (i = 0; i < STATS_PERF_EVENTS + 6; i++) {
-		stats_perf_poll(p, 1000 + i, 1, 0, 0, 0);
+		stats_perf_poll(p, 1000 + i, 1, 0, 0, 0, false);
 		for (j = 0; j < STATS_PERF_WINDOW; j++)
-			stats_perf_poll(p, 1, 1, 0, 0, 0);
+			stats_perf_poll(p, 1, 1, 0, 0, 0, false);
 	}
 	n = stats_perf_drain(p, &cur, ev, STATS_PERF_EVENTS, &lost);
 	assert_int_equal(n, STATS_PERF_EVENTS - 1);
@@ -276,9 +282,9 @@ test_drain_lost(void **state)
 	assert_int_equal(ev[n - 1].cycles, 1000 + STATS_PERF_EVENTS + 5);
 	assert_int_equal(cur, STATS_PERF_EVENTS + 6);
 	/* a reader taking fewer than there are resumes where it stopped */
-	stats_perf_poll(p, 2000, 1, 0, 0, 0);
+	stats_perf_poll(p, 2000, 1, 0, 0, 0, false);
 	stats_perf_finish(p);
-	stats_perf_poll(p, 3000, 1, 0, 0, 0);
+	stats_perf_poll(p, 3000, 1, 0, 0, 0, false);
 	stats_perf_finish(p);
 	assert_int_equal(stats_perf_drain(p, &cur, ev, 1, &lost), 1);
 	assert_int_equal(ev[0].cycles, 2000);

@@ -102,6 +102,15 @@ json_t *export_perf_event_json(const struct stats_perf_event *ev,
 			       unsigned int lcore, uint64_t hz, double uptime_s,
 			       const char *mode, const char *activity);
 
+/**
+ * A rate as JSON: "seconds", "packets", "octets", "busy_cycles",
+ * "idle_cycles", "mpps", "gbps", "ns_per_pkt", "cycles_per_pkt",
+ * "busy_pct", and "lost": {"flagged" (stats_rate_lost()),
+ * "known", "seconds", "cause" (null: none), "involuntary_switches",
+ * "stalled_polls", "stalled_seconds"}.
+ */
+json_t *export_rate_json(const struct stats_rate *r);
+
 /** CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
 void export_cpu_model(char *buf, size_t len);
 
@@ -284,11 +293,13 @@ int export_prom_write(FILE *out, const struct stats_snapshot *snap,
 struct export_hooks {
 	/**
 	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard.
-	 * Return 0, or a negative errno with a one-line reason in err:
+	 * source names the request ("POST /ingress/mode from ADDR"), for the
+	 * flip's log line and event. Return 0, or a negative errno with a one-line reason in err:
 	 * -EINVAL -> 400 (unknown mode), -EPERM/-EBUSY -> 409, -ENOTSUP ->
 	 * 501, others -> 500. Must change nothing when it fails.
 	 */
-	int (*set_mode)(void *arg, const char *mode, char *err, size_t errlen);
+	int (*set_mode)(void *arg, const char *mode, const char *source, char *err,
+			size_t errlen);
 	/**
 	 * POST /ingress/rules: body is the text of a rules file (len bytes,
 	 * NUL-terminated by the server). Parse all of it, then install it, or

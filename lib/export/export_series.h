@@ -24,33 +24,50 @@ extern "C" {
 /**
  * "intervals": one object per scheduled interval k (point k to k+1):
  *   {"t0_s", "t_s" (its start and end, seconds since the start), "seconds",
- *    "mpps", "ns_per_pkt", "lcores": [{"lcore", "mpps"}, ...],
- *    "mode": the ingress mode that carried most of its packets (null: no
- *    packet), "mode_flips", "rule_updates" (in the interval)}.
- * lcore_ids: n_workers lcores, or NULL (the worker index).
+ *    "mpps", "ns_per_pkt", "cycles_per_pkt", "late_s" (how late the stats
+ *    thread woke for its end), "lost": {"flagged", "known", "seconds",
+ *    "cause", "involuntary_switches", "stalled_polls", "stalled_seconds"}
+ *    (all workers), "lcores": [{"lcore", "mpps", "cycles_per_pkt",
+ *    "lost"}, ...], "mode": the ingress mode it was pure in, "mixed" when a
+ *    flip fell in it, null when nothing was counted, "mode_flips",
+ *    "rule_updates" (in the interval), "steady": what the steady state
+ *    made of it (stats_iv_use_name(): "kept", "warm-up", "lost", "mixed",
+ *    "out"; null without st)}.
+ * lcore_ids: n_workers lcores, or NULL (the worker index); st: the run's
+ * steady state (stats_series_steady()), or NULL.
  */
 json_t *export_intervals_json(const struct stats_series *se,
-			      const unsigned int *lcore_ids);
+			      const unsigned int *lcore_ids,
+			      const struct stats_steady *st);
 
 /**
- * "events": what changed the path during the run, at the resolution of an
- * interval (the counters say in which interval, not when in it):
- *   {"kind": "mode-flip", "t0_s", "t_s", "count", "mode": the mode of
- *    the next interval (or of this one, the last)},
- *   {"kind": "rule-updates", "t0_s", "t_s", "count"}.
+ * "events": what changed the path during the run, in time order: the
+ * rule updates at the resolution of an interval (the counters say in which
+ * interval, not when in it), {"kind": "rule-updates", "t0_s", "t_s",
+ * "count"}, and the objects of flips (borrowed; NULL: none), each with its
+ * "t_s" (the application's exact mode flips: {"kind": "mode-flip", "t_s",
+ * "from", "mode", "source"}).
  */
-json_t *export_events_json(const struct stats_series *se);
+json_t *export_events_json(const struct stats_series *se, const json_t *flips);
 
 /** "summary.steady_state": how the steady part was found ("warmup" auto or
  *  explicit, "detected", "at_limit", "start_s", "first_interval",
- *  "intervals", "why"), and its spread ("spread_mpps": n, min, median, max,
- *  mean, sd, cv; "cv_threshold" STATS_CV_UNSTABLE, "unstable" above it). */
-json_t *export_steady_json(const struct stats_steady *st);
+ *  "intervals", "lost_intervals" (left out), "why"), its spread
+ *  ("spread_mpps": n, min, median, max, mean, sd, cv; "cv_threshold"
+ *  STATS_CV_UNSTABLE, "unstable" above it); and when the mode changed
+ *  ("by_mode" true, "mixed_intervals"), "modes": one per mode with pure
+ *  intervals: {"mode", "stretches", "intervals", "kept", "lost", "warmup",
+ *  "undetected_stretches", "first_s", "total": a rate, "lcores": [a rate
+ *  with its "lcore"], "spread_mpps"}. lcore_ids: as above. */
+json_t *export_steady_json(const struct stats_steady *st,
+			   const unsigned int *lcore_ids);
 
 /** The summary's steady-state lines: where it began (detected or
- *  --warmup), and the spread of the per-interval Mpps, flagged above
- *  STATS_CV_UNSTABLE. */
-void export_print_steady(FILE *out, const struct stats_steady *st);
+ *  --warmup), the intervals left out for lost time, and the spread of the
+ *  per-interval Mpps, flagged above STATS_CV_UNSTABLE; when the mode
+ *  changed, the table of the modes' steady states and each one's lines. */
+void export_print_steady(FILE *out, const struct stats_steady *st,
+			 const unsigned int *lcore_ids);
 
 #ifdef __cplusplus
 }

@@ -349,7 +349,7 @@ void
 __http_control_run(struct export_http *h, struct req *r)
 {
 	const struct export_hooks *k = &h->conf.hooks;
-	char err[256] = "", mode[MODE_MAX];
+	char err[256] = "", mode[MODE_MAX], src[96];
 	struct stats_snapshot *snap;
 	uint64_t clears;
 	int rc;
@@ -367,7 +367,8 @@ __http_control_run(struct export_http *h, struct req *r)
 			__setf(r, MHD_HTTP_BAD_REQUEST, "%s\n", err);
 			return;
 		}
-		rc = k->set_mode(k->arg, mode, err, sizeof(err));
+		snprintf(src, sizeof(src), "POST /ingress/mode from %s", r->peer);
+		rc = k->set_mode(k->arg, mode, src, err, sizeof(err));
 		HTTP_LOG(INFO, "POST /ingress/mode mode=%s from %s: %s", mode, r->peer,
 			 rc == 0 ? "ok" : err);
 		if (rc != 0)

@@ -344,7 +344,11 @@ __mode_families(FILE *out, const struct stats_snapshot *snap,
 		{ "lcore_mode_busy_cycles_total", "TSC cycles of polls that carried "
 		  "packets, while the ingress mode was in force" },
 		{ "lcore_mode_seconds_total", "Seconds the worker lcore polled (busy "
-		  "and idle) while the ingress mode was in force" },
+		  "and idle) while the ingress mode was in force; lost time (polls "
+		  "longer than --stall-us) is not in them" },
+		{ "lcore_mode_lost_seconds_total", "Seconds of the worker lcore's "
+		  "polls longer than --stall-us (time it did not run) while the "
+		  "ingress mode was in force" },
 	};
 	unsigned int k, w, m;
 
@@ -364,13 +368,56 @@ __mode_families(FILE *out, const struct stats_snapshot *snap,
 				else if (k == 1)
 					fprintf(out, " %" PRIu64 "\n",
 						b[MIB_MODE_F(m, MIB_MODE_K_BUSY)]);
-				else
+				else if (k == 2)
 					__dbl(out, snap->tsc_hz == 0 ? 0 :
 					      (double)(b[MIB_MODE_F(m, MIB_MODE_K_BUSY)] +
 						       b[MIB_MODE_F(m, MIB_MODE_K_IDLE)]) /
 					      (double)snap->tsc_hz);
+				else
+					__dbl(out, snap->tsc_hz == 0 ? 0 :
+					      (double)b[MIB_MODE_F(m, MIB_MODE_K_LOST)] /
+					      (double)snap->tsc_hz);
 			}
 		}
+	}
+}
+
+/*
+ * Lost time per worker: the kernel's accounting of its thread (the seconds
+ * it did not run since it began, its involuntary context switches) and the
+ * polls the worker found longer than --stall-us, whose cycles no busy or
+ * idle counter holds. Omitted without the thread accounting.
+ */
+static void
+__lost_families(FILE *out, const struct stats_snapshot *snap)
+{
+	unsigned int w;
+
+	if (snap->thread == NULL)
+		return;
+	__export_prom_family(out, "lcore_lost_seconds_total", "counter", "Seconds the "
+		 "worker lcore's thread did not run since it began polling (wall "
+		 "time less its CPU time: preempted, stopped, stolen)");
+	for (w = 0; w < snap->n_workers; w++) {
+		fprintf(out, "pktpath_lcore_lost_seconds_total{lcore=\"%u\"}",
+			__lcore(snap, w));
+		__dbl(out, (double)snap->thread[w].lost_ns / 1e9);
+	}
+	__export_prom_family(out, "lcore_involuntary_switches_total", "counter",
+		 "Involuntary context switches of the worker lcore's thread (it was "
+		 "preempted) since the first fold after it began");
+	for (w = 0; w < snap->n_workers; w++)
+		fprintf(out, "pktpath_lcore_involuntary_switches_total{lcore=\"%u\"} %"
+			PRIu64 "\n", __lcore(snap, w), snap->thread[w].ivcsw);
+	__export_prom_family(out, "lcore_stalled_seconds_total", "counter", "Seconds "
+		 "of the worker lcore's polls longer than --stall-us (Rx LostCycles): "
+		 "time it did not run, in no busy or idle counter");
+	for (w = 0; w < snap->n_workers; w++) {
+		fprintf(out, "pktpath_lcore_stalled_seconds_total{lcore=\"%u\"}",
+			__lcore(snap, w));
+		__dbl(out, snap->tsc_hz == 0 ? 0 :
+		      (double)__raw_block(snap, w)[MIB_F(RX, LOSTCYCLES)] /
+		      (double)snap->tsc_hz);
 	}
 }
 
@@ -562,6 +609,7 @@ export_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__info_family(out, opts);
 	__rate_families(out, snap);
 	__mode_families(out, snap, opts);
+	__lost_families(out, snap);
 	__export_stage_prom(out, snap);
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);

@@ -46,6 +46,38 @@ __print_drops(FILE *out, const uint64_t *now, const uint64_t *before)
 		fputc('\n', out);
 }
 
+/* What a rate line adds when its worker (or any, for a total of n) lost
+ * time: "  lost 0.998 s preempted, 3 switches; 1 poll > --stall-us", or
+ * nothing. */
+static void
+__lost_suffix(char *buf, size_t len, const struct stats_rate *r)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (stats_rate_lost(r))
+		o += (size_t)snprintf(buf, len, "  lost %.3f s%s%s, %" PRIu64 " switch%s",
+				      r->lost_s, r->lost_cause ? " " : "",
+				      stats_lost_cause_name(r->lost_cause),
+				      r->involuntary_switches,
+				      r->involuntary_switches == 1 ? "" : "es");
+	if (r->stalled_polls > 0 && o < len)
+		snprintf(buf + o, len - o, "%s%" PRIu64 " poll%s > --stall-us (%.3f s "
+			 "not counted)", o ? "; " : "  ", r->stalled_polls,
+			 r->stalled_polls == 1 ? "" : "s", r->stalled_s);
+}
+
+static void
+__print_rate_lost(FILE *out, const char *label, const struct stats_rate *r)
+{
+	char sfx[160];
+
+	__lost_suffix(sfx, sizeof(sfx), r);
+	fprintf(out, "  %-10s %9.3f %8.3f %9.2f %9.2f %6.1f %14" PRIu64 "%s\n",
+		label, r->pps / 1e6, r->gbps, r->ns_per_pkt, r->cycles_per_pkt,
+		r->busy_pct, r->packets, sfx);
+}
+
 void
 export_print_interval(FILE *out, const struct stats_snapshot *snap,
 		      const struct stats_snapshot *prev)
@@ -58,10 +90,15 @@ export_print_interval(FILE *out, const struct stats_snapshot *snap,
 	for (w = 0; w < snap->n_workers; w++) {
 		snprintf(label, sizeof(label), "%6.1fs l%u", snap->uptime_s,
 			 snap->lcore_ids ? snap->lcore_ids[w] : w);
-		__print_rate(out, label, &snap->lcore[w]);
+		__print_rate_lost(out, label, &snap->lcore[w]);
 	}
 	snprintf(label, sizeof(label), "%6.1fs all", snap->uptime_s);
-	__print_rate(out, label, &snap->total);
+	__print_rate_lost(out, label, &snap->total);
+	/* The stats thread woke late (starved, or the process was stopped):
+	 * this one line covers the whole stretch. */
+	if (snap->late_s > 0.05 * snap->total.seconds && snap->late_s >= 0.01)
+		fprintf(out, "  %-10s the stats thread woke %.3f s late: this interval "
+			"is %.3f s long\n", "", snap->late_s, snap->total.seconds);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
 	__export_port_print_interval(out, snap, prev);
@@ -92,6 +129,36 @@ __print_stages(FILE *out, const struct stats_snapshot *final)
 		export_print_stages(out, "total", &t);
 }
 
+/* "lost: ...": what each worker lost over the whole run (the kernel's
+ * accounting of its thread, and its polls over --stall-us), or none. */
+static void
+__print_lost(FILE *out, const struct stats_summary *sum,
+	     const struct stats_snapshot *final)
+{
+	unsigned int w;
+	bool any = false, known = true;
+
+	for (w = 0; w < sum->n_workers; w++) {
+		const struct stats_rate *r = &sum->lcore[w];
+		unsigned int id = final && final->lcore_ids ? final->lcore_ids[w] : w;
+
+		known &= r->lost_known;
+		if (r->lost_s < 0.0005 && r->stalled_polls == 0)
+			continue;
+		any = true;
+		fprintf(out, "lost: lcore %u did not run for %.3f s of %.2f s (%.2f%%; "
+			"%" PRIu64 " involuntary switch%s); %" PRIu64 " poll%s over "
+			"--stall-us: %.3f s not counted as work\n", id, r->lost_s,
+			r->seconds, r->seconds > 0 ? 100 * r->lost_s / r->seconds : 0,
+			r->involuntary_switches, r->involuntary_switches == 1 ? "" : "es",
+			r->stalled_polls, r->stalled_polls == 1 ? "" : "s", r->stalled_s);
+	}
+	if (!any)
+		fprintf(out, "lost: none%s\n", known ? " (every worker ran the whole "
+			"run, by the kernel's accounting of its thread)" :
+			" seen (a worker's thread was not accounted)");
+}
+
 void
 export_print_summary(FILE *out, const struct stats_summary *sum,
 		     const struct stats_snapshot *final)
@@ -119,6 +186,7 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 	} else {
 		fprintf(out, "steady: none: %s\n", sum->steady_reason);
 	}
+	__print_lost(out, sum, final);
 	if (final != NULL) {
 		char line[1024];
 
@@ -148,10 +216,10 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 	fflush(out);
 }
 
-static json_t *
-__rate_json(const struct stats_rate *r)
+json_t *
+export_rate_json(const struct stats_rate *r)
 {
-	return json_pack("{s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
+	json_t *o = json_pack("{s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
 		"seconds", r->seconds,
 		"packets", (json_int_t)r->packets,
 		"octets", (json_int_t)r->octets,
@@ -162,6 +230,22 @@ __rate_json(const struct stats_rate *r)
 		"ns_per_pkt", r->ns_per_pkt,
 		"cycles_per_pkt", r->cycles_per_pkt,
 		"busy_pct", r->busy_pct);
+
+	json_object_set_new(o, "lost", json_pack("{s:b, s:b, s:f, s:o, s:I, s:I, s:f}",
+		"flagged", stats_rate_lost(r),
+		"known", r->lost_known, "seconds", r->lost_s,
+		"cause", r->lost_cause ? json_string(stats_lost_cause_name(r->lost_cause)) :
+		json_null(),
+		"involuntary_switches", (json_int_t)r->involuntary_switches,
+		"stalled_polls", (json_int_t)r->stalled_polls,
+		"stalled_seconds", r->stalled_s));
+	return o;
+}
+
+static json_t *
+__rate_json(const struct stats_rate *r)
+{
+	return export_rate_json(r);
 }
 
 static json_t *
@@ -261,7 +345,8 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	json_object_set_new(root, "seq", json_integer((json_int_t)snap->seq));
 	json_object_set_new(root, "uptime_s", json_real(snap->uptime_s));
 	json_object_set_new(root, "clears", json_integer((json_int_t)snap->clears));
-	json_object_set_new(root, "interval", __rate_json(&snap->total));
+	json_object_set_new(root, "interval", export_rate_json(&snap->total));
+	json_object_set_new(root, "late_s", json_real(snap->late_s));
 	for (w = 0; w < snap->n_workers; w++) {
 		json_t *l = json_pack("{s:i, s:i, s:o}", "worker", (int)w,
 			"lcore", snap->lcore_ids ? (int)snap->lcore_ids[w] : (int)w,
@@ -290,9 +375,8 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	json_object_set_new(root, "lcores", lcores);
 	if (sum != NULL) {
 		json_object_set_new(root, "summary", json_pack("{s:o, s:o, s:o}",
-			"run", __rate_json(&sum->total),
-			"steady", sum->steady_valid ? __rate_json(&sum->steady) :
-			json_null(),
+			"run", export_rate_json(&sum->total),
+			"steady", sum->steady_valid ? export_rate_json(&sum->steady) : json_null(),
 			"steady_reason", sum->steady_valid ? json_null() :
 			json_string(sum->steady_reason)));
 		json_object_set_new(json_object_get(root, "summary"), "fold",

@@ -271,6 +271,10 @@ enum mib_rx {
 	MIB_RX_BUSYCYCLES,	/**< TSC cycles of polls that carried packets */
 	MIB_RX_IDLECYCLES,	/**< TSC cycles of empty polls */
 	MIB_RX_SUSPICIOUSPOLLS,	/**< polls longer than --suspicious-us */
+	MIB_RX_LOSTCYCLES,	/**< TSC cycles of polls longer than --stall-us:
+				 *   time the worker did not run, neither busy
+				 *   nor idle */
+	MIB_RX_LOSTPOLLS,	/**< those polls */
 	MIB_RX_MAX
 };
 
@@ -324,29 +328,35 @@ enum mib_capture {
 };
 
 /**
- * Mode (pktpath): the worker's packets, busy and idle cycles split by the
- * ingress guard mode in force (one triple per enum ingress_mode, in its
- * order: off none lock rwlock rcu), so that per-mode rates stay exact
- * across live flips. A burst counts in the mode it was classified in; an
- * empty poll in the mode the worker was in. Without an ingress hook
- * everything is "off". The sums equal RxPackets, BusyCycles, IdleCycles.
+ * Mode (pktpath): the worker's packets, busy, idle and lost cycles split by
+ * the ingress guard mode in force (one quadruple per enum ingress_mode, in
+ * its order: off none lock rwlock rcu), so that per-mode rates stay exact
+ * across live flips and stalls. A burst counts in the mode it was
+ * classified in; an empty or lost poll in the mode the worker was in.
+ * Without an ingress hook everything is "off". The sums equal RxPackets,
+ * BusyCycles, IdleCycles, LostCycles.
  */
 enum mib_mode {
 	MIB_MODE_OFFPACKETS,
 	MIB_MODE_OFFBUSYCYCLES,
 	MIB_MODE_OFFIDLECYCLES,
+	MIB_MODE_OFFLOSTCYCLES,
 	MIB_MODE_NONEPACKETS,
 	MIB_MODE_NONEBUSYCYCLES,
 	MIB_MODE_NONEIDLECYCLES,
+	MIB_MODE_NONELOSTCYCLES,
 	MIB_MODE_LOCKPACKETS,
 	MIB_MODE_LOCKBUSYCYCLES,
 	MIB_MODE_LOCKIDLECYCLES,
+	MIB_MODE_LOCKLOSTCYCLES,
 	MIB_MODE_RWLOCKPACKETS,
 	MIB_MODE_RWLOCKBUSYCYCLES,
 	MIB_MODE_RWLOCKIDLECYCLES,
+	MIB_MODE_RWLOCKLOSTCYCLES,
 	MIB_MODE_RCUPACKETS,
 	MIB_MODE_RCUBUSYCYCLES,
 	MIB_MODE_RCUIDLECYCLES,
+	MIB_MODE_RCULOSTCYCLES,
 	MIB_MODE_MAX
 };
 
@@ -396,8 +406,11 @@ enum mib_stage_kind {
 
 /** Modes in the Mode group (enum ingress_mode's INGRESS_MODE_MAX). */
 #define MIB_MODES 5
-/** Of a mode's triple: packets, busy cycles, idle cycles. */
-enum mib_mode_kind { MIB_MODE_K_PACKETS, MIB_MODE_K_BUSY, MIB_MODE_K_IDLE, MIB_MODE_K_MAX };
+/** Of a mode's quadruple: packets, busy, idle and lost cycles. */
+enum mib_mode_kind {
+	MIB_MODE_K_PACKETS, MIB_MODE_K_BUSY, MIB_MODE_K_IDLE, MIB_MODE_K_LOST,
+	MIB_MODE_K_MAX
+};
 
 /** First flat index of each group. */
 enum mib_base {

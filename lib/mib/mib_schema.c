@@ -267,7 +267,11 @@
 	F(G, IDLECYCLES, "IdleCycles", SUM, 0, INFO, 0, \
 	  "TSC cycles of the empty polls") \
 	F(G, SUSPICIOUSPOLLS, "SuspiciousPolls", SUM, 0, INFO, 0, \
-	  "polls longer than --suspicious-us (--perf-detail)")
+	  "polls longer than --suspicious-us (--perf-detail)") \
+	F(G, LOSTCYCLES, "LostCycles", SUM, 0, INFO, 0, \
+	  "TSC cycles of polls longer than --stall-us: time not run, not work") \
+	F(G, LOSTPOLLS, "LostPolls", SUM, 0, INFO, 0, \
+	  "polls longer than --stall-us (packets counted, cycles lost)")
 
 #define MIB_PATH_TABLE(F, G) \
 	F(G, IPINVALIDSOURCE, "IpInvalidSource", SUM, 0, DROP, LAW(IP), \
@@ -329,7 +333,7 @@
 	F(G, OVERFLOW, "CaptureOverflow", SUM, 0, INFO, 0, \
 	  "frames not copied: the capture ring was full")
 
-/* Mode: one triple per ingress mode, in enum ingress_mode's order.
+/* Mode: one quadruple per ingress mode, in enum ingress_mode's order.
  * M(F, G, ID prefix, name part, label). */
 #define MIB_MODE_LIST(M, F, G) \
 	M(F, G, OFF, "Off", "off") M(F, G, NONE, "None", "none") \
@@ -341,7 +345,9 @@
 	F(G, M##BUSYCYCLES, "Mode" NAME "BusyCycles", SUM, 0, INFO, 0, \
 	  "busy TSC cycles while ingress mode " LABEL " was in force") \
 	F(G, M##IDLECYCLES, "Mode" NAME "IdleCycles", SUM, 0, INFO, 0, \
-	  "idle TSC cycles while ingress mode " LABEL " was in force")
+	  "idle TSC cycles while ingress mode " LABEL " was in force") \
+	F(G, M##LOSTCYCLES, "Mode" NAME "LostCycles", SUM, 0, INFO, 0, \
+	  "lost TSC cycles (--stall-us) while ingress mode " LABEL " was in force")
 #define MIB_MODE_TABLE(F, G) MIB_MODE_LIST(MIB_MODE_ROWS, F, G)
 
 /* Stage: one triple per stage, in enum mib_stage_id's order.
@@ -411,9 +417,9 @@ static_assert((0 MIB_STAGE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_STAGES, "Stage: one 
 static_assert(MIB_STAGE_MAX == MIB_STAGES * MIB_STAGE_K_MAX, "Stage: one triple per stage");
 static_assert(MIB_STAGE_F(MIB_STAGE_FREE, MIB_STAGE_K_CALLS) == MIB_F(STAGE, FREECALLS),
 	      "MIB_STAGE_F and the enum disagree");
-static_assert((0 MIB_MODE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_MODES, "Mode: one triple per mode");
-static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one triple per mode");
-static_assert(MIB_MODE_F(4, MIB_MODE_K_IDLE) == MIB_F(MODE, RCUIDLECYCLES),
+static_assert((0 MIB_MODE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_MODES, "Mode: one quadruple per mode");
+static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one quadruple per mode");
+static_assert(MIB_MODE_F(4, MIB_MODE_K_LOST) == MIB_F(MODE, RCULOSTCYCLES),
 	      "MIB_MODE_F and the enum disagree");
 static_assert(MIB_LAW_MAX <= 8, "a field's laws mask is a uint8_t");
 

@@ -93,6 +93,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->hist);
 	free(p->raw_hist);
 	free(p->lcore);
+	free(p->thread);
 	__stats_snap_ports_free(p);
 	free(p);
 }
@@ -118,6 +119,14 @@ __snap_alloc(const struct stats *s)
 			return NULL;
 		}
 	}
+	if (s->conf.clocks != NULL) {
+		p->thread = calloc(s->conf.n_workers ? s->conf.n_workers : 1,
+				   sizeof(*p->thread));
+		if (p->thread == NULL) {
+			__snap_free(p);
+			return NULL;
+		}
+	}
 	if (p->per_block == NULL || p->raw_per_block == NULL ||
 	    p->raw_totals == NULL || p->lcore == NULL ||
 	    __stats_snap_ports_alloc(s, p) != 0) {
@@ -133,6 +142,8 @@ __snap_alloc(const struct stats *s)
 		mib_set_bytes_for(mib_set_count(s->conf.set) - s->conf.n_phantom,
 				  mib_set_layout(s->conf.set));
 	p->fold_on_read = s->conf.fold_on_read;
+	p->lost_share = s->conf.lost_share > 0 ? s->conf.lost_share :
+			STATS_LOST_SHARE_DEFAULT;
 	p->tsc_hz = s->hz;
 	p->lcore_ids = s->conf.lcore_ids;
 	p->refcnt = 1;
@@ -184,6 +195,10 @@ stats_rate_between(const struct stats_snapshot *a,
 			   __grown(x, y, MIB_F(RX, OCTETS)),
 			   __grown(x, y, MIB_F(RX, BUSYCYCLES)),
 			   __grown(x, y, MIB_F(RX, IDLECYCLES)), dt);
+	r->stalled_polls = __grown(x, y, MIB_F(RX, LOSTPOLLS));
+	r->stalled_s = __div((double)__grown(x, y, MIB_F(RX, LOSTCYCLES)),
+			     (double)b->tsc_hz);
+	__stats_rate_lost(a, b, w, r);
 	return 0;
 }
 
@@ -237,8 +252,11 @@ __fold_publish(struct stats *s, bool print, bool final)
 	p->fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
 	/* Port counters after the fold (their RxPackets are this fold's);
-	 * not part of the fold's timing. */
+	 * not part of the fold's timing. Then the workers' threads. */
 	__stats_ports_sample(s, p);
+	__stats_threads_sample(s, p);
+	if (print)
+		p->late_s = s->late_s;
 
 	pthread_mutex_lock(&s->lock);
 	prev = s->latest;
@@ -335,7 +353,7 @@ stats_create(const struct stats_conf *conf)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	if (__stats_ports_init(s) != 0) {
+	if (__stats_ports_init(s) != 0 || __stats_threads_init(s) != 0) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -354,19 +372,32 @@ stats_create(const struct stats_conf *conf)
 	return s;
 }
 
+static uint64_t
+__ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * Deadlines, not sleeps: the schedule does not drift. A wake-up that comes
+ * a whole interval or more after its deadline (the thread was not
+ * scheduled: starved, or the process stopped) folds once, then skips the
+ * deadlines that passed: one long interval, flagged with its lateness
+ * (stats_snapshot.late_s), never a burst of back-to-back folds that would
+ * print intervals of microseconds stamped with the same time.
+ */
 static void *
 __stats_thread(void *arg)
 {
 	struct stats *s = arg;
-	struct timespec next;
+	struct timespec next, now;
 	uint64_t ns_step = (uint64_t)(s->conf.interval_s * 1e9);
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&s->wait_lock);
 	while (!s->stop) {
-		uint64_t ns = (uint64_t)next.tv_nsec + ns_step;
+		uint64_t ns = (uint64_t)next.tv_nsec + ns_step, late;
 
-		/* Deadlines, not sleeps: the schedule does not drift. */
 		next.tv_sec += (time_t)(ns / 1000000000u);
 		next.tv_nsec = (long)(ns % 1000000000u);
 		while (!s->stop &&
@@ -376,7 +407,19 @@ __stats_thread(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->wait_lock);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late = __ts_ns(&now) > __ts_ns(&next) ? __ts_ns(&now) - __ts_ns(&next) : 0;
+		s->late_s = (double)late / 1e9;
 		__fold_publish(s, true, false);
+		if (late >= ns_step) {
+			/* the deadline is the latest one that passed */
+			uint64_t skip = late / ns_step * ns_step + (uint64_t)next.tv_nsec;
+
+			next.tv_sec += (time_t)(skip / 1000000000u);
+			next.tv_nsec = (long)(skip % 1000000000u);
+			STATS_LOG(DEBUG, "woke %.3f s late: %" PRIu64 " deadlines "
+				  "skipped", s->late_s, late / ns_step);
+		}
 		pthread_mutex_lock(&s->wait_lock);
 	}
 	pthread_mutex_unlock(&s->wait_lock);
@@ -447,6 +490,7 @@ stats_free(struct stats *s)
 	free(s->fold_ring);
 	free(s->read_ring);
 	__stats_ports_free(s);
+	__stats_threads_free(s);
 	free(s);
 }
 
@@ -541,6 +585,9 @@ stats_read(struct stats *s)
 	p->clears = s->clears;
 	p->total = latest->total;
 	memcpy(p->lcore, latest->lcore, (size_t)p->n_workers * sizeof(*p->lcore));
+	if (p->thread != NULL && latest->thread != NULL)
+		memcpy(p->thread, latest->thread,
+		       (size_t)p->n_workers * sizeof(*p->thread));
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)

@@ -66,6 +66,103 @@ struct stats_rate {
 	double ns_per_pkt;
 	double cycles_per_pkt;
 	double busy_pct;
+	/**
+	 * Lost time (stats_rate_between(); 0 from stats_rate_compute()):
+	 * seconds the worker (all workers summed, for a total) did not run
+	 * in the interval, by the kernel's accounting of its thread (wall
+	 * time less its CPU time: preempted, stopped, stolen); why, as far as
+	 * the kernel says (enum stats_lost_cause); its involuntary context
+	 * switches; and the polls the worker itself found longer than
+	 * --stall-us (Rx LostPolls) with their seconds (Rx LostCycles: what
+	 * busy and idle cycles exclude). lost_known: the kernel's accounting
+	 * covered the interval (a worker's thread is known once it runs).
+	 */
+	double lost_s;
+	uint64_t involuntary_switches;
+	uint64_t stalled_polls;
+	double stalled_s;
+	uint8_t lost_cause;
+	bool lost_known;
+	/** A worker did not run for its share of the interval or more
+	 *  (stats_conf.lost_share; for a total: any worker): the interval is
+	 *  flagged, and left out of steady states and --compare. */
+	bool lost_flag;
+};
+
+/** Why a worker did not run, as far as the kernel's counters say. */
+enum stats_lost_cause {
+	STATS_LOST_NONE,	/**< it ran (or lost nothing worth a cause) */
+	STATS_LOST_PREEMPTED,	/**< runnable, another task had its CPU */
+	STATS_LOST_STOPPED,	/**< stopped (SIGSTOP, a debugger) */
+	STATS_LOST_SLEEPING,	/**< blocked in the kernel (a page fault, a
+				 *   system call that waited) */
+	STATS_LOST_SUSPENDED,	/**< it left its CPU of itself (voluntary
+				 *   switches: stopped, or blocked) and runs
+				 *   again at the fold */
+	STATS_LOST_OFFCPU,	/**< none of those seen: steal, interrupts */
+	STATS_LOST_CAUSE_MAX
+};
+
+/** "preempted", "stopped", "sleeping", "suspended", "off-cpu" ("" for
+ *  none). */
+const char *stats_lost_cause_name(enum stats_lost_cause c);
+
+/** The cause of a worker's lost time, by its state at the end (stats_thread
+ *  .state) and its voluntary and involuntary switches in the interval:
+ *  stopped ('T', 't'), sleeping ('S', 'D'), suspended (a voluntary switch:
+ *  a busy-polling worker never sleeps of itself, so it was stopped or
+ *  blocked, and runs again), preempted (an involuntary switch, or runnable
+ *  at the end), else off-cpu. */
+enum stats_lost_cause stats_lost_cause_of(char state, uint64_t ivcsw, uint64_t vcsw);
+
+/**
+ * The default share of an interval (or a run) a worker may lose before the
+ * interval is flagged (stats_conf.lost_share, --lost-share): its rates are
+ * flagged, and the steady state, the spread and --compare leave it out (a
+ * preempted 10 ms costs a 1 s interval 1% of its Mpps).
+ */
+#define STATS_LOST_SHARE_DEFAULT 0.01
+
+/** Whether r lost time: stats_rate.lost_flag. */
+static inline bool
+stats_rate_lost(const struct stats_rate *r)
+{
+	return r->lost_flag;
+}
+
+/**
+ * What a worker publishes of itself for lost-time accounting: its kernel
+ * thread id and, where it began and ended polling, the TSC and its
+ * thread's CPU time. Written by the worker only (stats_worker_begin(),
+ * stats_worker_end()); the stats thread reads it. One per worker, in
+ * stats_conf.clocks.
+ */
+struct stats_worker_clock {
+	int tid;		/**< 0 until stats_worker_begin() */
+	uint64_t begin_tsc;
+	uint64_t begin_run_ns;
+	uint64_t end_tsc;	/**< 0 until stats_worker_end() */
+	uint64_t end_run_ns;
+};
+
+/** The calling worker begins polling: its tid, TSC and CPU time (one
+ *  clock_gettime(), at the start of the loop; never per poll). */
+void stats_worker_begin(struct stats_worker_clock *c);
+/** The calling worker stopped polling (after its last poll). */
+void stats_worker_end(struct stats_worker_clock *c);
+
+/** A worker's thread as the kernel counted it, at a fold (raw: since the
+ *  worker began polling; lost_ns only grows). */
+struct stats_thread {
+	uint64_t lost_ns;	/**< wall time less CPU time, since it began */
+	uint64_t run_ns;	/**< CPU time since it began */
+	uint64_t wait_ns;	/**< run-queue wait since the first reading */
+	uint64_t vcsw;		/**< context switches since the first reading */
+	uint64_t ivcsw;
+	uint8_t src;		/**< enum stats_tcount_src of the last read */
+	char state;		/**< its state at the fold ('R', 'S', 'T'...;
+				 *   0: not read) */
+	bool known;		/**< it has begun: the values hold */
 };
 
 /* ====================================================================
@@ -261,6 +358,17 @@ struct stats_snapshot {
 	 */
 	struct stats_hist *hist;
 	struct stats_hist *raw_hist;
+	/** Each worker's thread at this fold (n_workers; never cleared: lost
+	 *  time is raw, as the rates are). All unknown without
+	 *  stats_conf.clocks. */
+	struct stats_thread *thread;
+	/** The stats thread woke this much after this fold's deadline (it
+	 *  was not scheduled: the whole process may have been stopped); the
+	 *  interval that ends here is longer than stats_conf.interval_s by
+	 *  about as much. 0 for unscheduled folds. */
+	double late_s;
+	/** stats_conf.lost_share (what rates between snapshots flag by). */
+	double lost_share;
 	/* private: the reference count, under the stats object's lock */
 	int refcnt;
 };
@@ -309,6 +417,15 @@ struct stats_conf {
 	/** Every stats_read() folds the blocks itself (as procfs folds at each
 	 *  read) instead of returning the latest snapshot. */
 	bool fold_on_read;
+	/** n_workers clocks the workers publish (stats_worker_begin()): each
+	 *  fold reads their threads' kernel counters (stats_tcount.h) into
+	 *  stats_snapshot.thread, and rates carry lost time. NULL: none. */
+	const struct stats_worker_clock *clocks;
+	/** Replaces /proc/self/task for the thread counters (tests); NULL. */
+	const char *task_root;
+	/** The share of an interval a worker may lose before the interval is
+	 *  flagged (stats_rate.lost_flag); 0: STATS_LOST_SHARE_DEFAULT. */
+	double lost_share;
 };
 
 struct stats;

@@ -221,14 +221,17 @@ __stats_perf_publish(struct stats_perf *p)
 
 /**
  * One poll ended (the worker, once per poll, with the cycles since the
- * previous poll ended): into the history, the histograms if it was busy,
- * and the suspicious check. ctl: the control activity word now (0 without
- * the hook), mode: the ingress mode it ran in. @return true when the poll
- * was suspicious (the caller counts it in SuspiciousPolls).
+ * previous poll ended): into the history, the histograms if it was busy
+ * and not lost (longer than --stall-us: time the worker did not run, which
+ * no busy cycle holds either, so that the poll_cycles histogram's sum is
+ * BusyCycles), and the suspicious check (a lost poll is the first suspect).
+ * ctl: the control activity word now (0 without the hook), mode: the
+ * ingress mode it ran in. @return true when the poll was suspicious (the
+ * caller counts it in SuspiciousPolls).
  */
 static inline bool
 stats_perf_poll(struct stats_perf *p, uint64_t cycles, uint32_t packets,
-		uint32_t mode, uint64_t ctl, uint64_t tsc)
+		uint32_t mode, uint64_t ctl, uint64_t tsc, bool lost)
 {
 	uint64_t s = p->polls++;
 	struct stats_perf_poll *r = &p->ring[s % STATS_PERF_RING];
@@ -238,7 +241,7 @@ stats_perf_poll(struct stats_perf *p, uint64_t cycles, uint32_t packets,
 	r->cycles = cycles;
 	r->packets = packets;
 	p->ctl_last = ctl;
-	if (packets != 0) {
+	if (packets != 0 && !lost) {
 		stats_hist_add(&p->h[STATS_PERF_POLL_CYCLES], cycles);
 		stats_hist_add(&p->h[STATS_PERF_POLL_PACKETS], packets);
 		stats_hist_add(&p->h[STATS_PERF_PKT_CYCLES], cycles / packets);

@@ -10,6 +10,7 @@
 #include <rte_log.h>
 
 #include "stats.h"
+#include "stats_tcount.h"
 
 /* The log type pktpath.stats (--log-level=pktpath.stats:debug). */
 extern int stats_logtype;
@@ -58,6 +59,28 @@ void __stats_kport_init(struct stats_port_state *st,
 void __stats_kport_sample(struct stats_port_state *st);
 void __stats_kport_fini(struct stats_port_state *st);
 
+/* A worker's thread, as the folds follow it (tcount.c reads it; stats.c
+ * accumulates; under fold_lock). */
+struct stats_tstate {
+	struct stats_tcount_reader rd;
+	bool begun;		/* its clock said it began */
+	bool ended;		/* its end has been accounted */
+	uint64_t a_tsc;		/* the last point accounted: TSC, CPU time */
+	uint64_t a_run_ns;
+	uint64_t run_ns;	/* CPU time since it began */
+	uint64_t lost_ns;	/* accumulated: wall less CPU time */
+	bool base_taken;	/* the first reading: the counts' baseline */
+	struct stats_tcount base, last;
+};
+
+/* lost.c: called by stats.c */
+int __stats_threads_init(struct stats *s);	/* 0 or -ENOMEM */
+void __stats_threads_free(struct stats *s);
+void __stats_threads_sample(struct stats *s, struct stats_snapshot *p); /* fold_lock */
+/* r's lost-time fields between a and b, for worker w or all (w < 0). */
+void __stats_rate_lost(const struct stats_snapshot *a, const struct stats_snapshot *b,
+		       int w, struct stats_rate *r);
+
 struct stats {
 	struct stats_conf conf;
 	unsigned int n_blocks;
@@ -94,6 +117,8 @@ struct stats {
 	unsigned int n_ports;
 	struct stats_port_state *port_st;	/* n_ports */
 	int *worker_port;			/* n_workers, or NULL */
+	struct stats_tstate *tst;		/* n_workers, with conf.clocks */
+	double late_s;		/* the stats thread's lateness at its wake-up */
 };
 
 #endif

@@ -31,7 +31,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int
-set_mode(void *arg, const char *mode, char *err, size_t len)
+set_mode(void *arg, const char *mode, const char *source, char *err, size_t len)
 {
 	(void)arg;
 	if (strcmp(mode, "off") != 0) {

@@ -82,7 +82,7 @@ grep -q "live.rules:1:" "$TMP/live.out" || { cat "$TMP/live.out"; fail "bad relo
 # mode but none (skipped under churn).
 jcheck "$TMP/live.json" 'd["conservation"]["ok"]' 'f("Ingress.ModeFlips") >= 8' \
 	'f("Ingress.RuleUpdates") > 0' \
-	'all(sum(l["mib"]["Mode"]["Mode%s%s" % (m, k)] for m in ("Off", "None", "Lock", "Rwlock", "Rcu")) == l["mib"]["Rx"][r] for l in d["lcores"] for k, r in (("Packets", "RxPackets"), ("BusyCycles", "BusyCycles"), ("IdleCycles", "IdleCycles")))' \
+	'all(sum(l["mib"]["Mode"]["Mode%s%s" % (m, k)] for m in ("Off", "None", "Lock", "Rwlock", "Rcu")) == l["mib"]["Rx"][r] for l in d["lcores"] for k, r in (("Packets", "RxPackets"), ("BusyCycles", "BusyCycles"), ("IdleCycles", "IdleCycles"), ("LostCycles", "LostCycles")))' \
 	'f("Mode.ModeNonePackets") == 0' \
 	'all(f("Mode.Mode%sPackets" % m) > 0 for m in ("Off", "Lock", "Rwlock", "Rcu"))'
 
@@ -188,7 +188,7 @@ code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' --data-binary @"$R/drop-udp
 	{ cat "$TMP/cmpx.body"; fail "POST /ingress/rules during --compare: HTTP $code"; }
 curl -sf -X POST "${URL}stats/clear" > /dev/null || fail "clear during --compare"
 wait $pid || { cat "$TMP/cmpx.out"; fail "compare run exit $?"; }
-grep -q "SIGUSR1: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGUSR1 refusal line"; }
+grep -Eq "SIGUSR1 from pid [0-9]+: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGUSR1 refusal line"; }
 grep -q "SIGHUP: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGHUP refusal line"; }
 grep -q "dns vs lock" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no table"; }
 grep -q "counted in another mode" "$TMP/cmpx.out" && { cat "$TMP/cmpx.out"; fail "a phase was mixed"; }

@@ -47,9 +47,10 @@ jcheck "$TMP/cmp1.json" 'd["compare"]["ci_method"] == "welch"' \
 	'all(2 <= m["delta_ns_vs_off_ci"]["n"] <= 8 for m in d["compare"]["modes"][1:])' \
 	'(lambda m: abs(m[1]["delta_ns_vs_off"] - (m[1]["rounds_ns"][0] - m[0]["rounds_ns"][0])) < 1e-9 * max(1, abs(m[1]["delta_ns_vs_off"])))(d["compare"]["modes"])'
 
-# a run: two workers, rule churn, warm-up detected
+# a run: two workers, rule churn, warm-up detected (--lost-share 100: a
+# preempted worker must not take the steady state away here; lost.sh)
 "$PKTPATH" $(eal run) -- --http off --main-worker --duration 1.2 --interval 0.1 \
-	--ingress rcu --update-rate 50 --quiet --json "$TMP/run.json" \
+	--ingress rcu --update-rate 50 --lost-share 100 --quiet --json "$TMP/run.json" \
 	> "$TMP/run.out" 2>&1 || { cat "$TMP/run.out"; fail "run"; }
 grep -Eq "^steady state: from [0-9.]+ s \((warm-up detected: interval [0-9]+ of [0-9]+\)(; at the search limit \(half the run\): the rate never settled)?|no warm-up detected in [0-9]+ intervals\))$" "$TMP/run.out" ||
 	{ cat "$TMP/run.out"; fail "no detected steady state line"; }
@@ -72,6 +73,7 @@ jcheck "$TMP/run.json" 'd["info"]["config"]["warmup_s"] == "auto"' \
 
 # --warmup SECONDS: the override, no detection
 "$PKTPATH" $(eal expl) -- --http off --duration 0.6 --interval 0.1 --warmup 0.2 --quiet \
+	--lost-share 100 \
 	--json "$TMP/expl.json" > "$TMP/expl.out" 2>&1 || { cat "$TMP/expl.out"; fail "explicit warm-up"; }
 grep -Eq "^steady state: from 0\.[0-9]+ s \(--warmup\)" "$TMP/expl.out" || { cat "$TMP/expl.out"; fail "no --warmup line"; }
 jcheck "$TMP/expl.json" 'd["summary"]["steady_state"]["warmup"] == "explicit"' \
@@ -131,6 +133,45 @@ rules=$(/usr/bin/python3 -c 'import json,sys; print(sum(1 for e in json.load(ope
 [ "$(elements "$TMP/ts.svg" events-mode-1/)" = "$flips" ] || fail "timeseries: mode flips marked"
 [ "$(elements "$TMP/ts.svg" events-rules-0/)" = "$rules" ] || fail "timeseries: rule updates marked"
 [ "$(elements "$TMP/ts.svg" events-mode-0/)" = 0 ] || fail "timeseries: flips in a run without any"
+
+# timeseries of a run whose mode changed and that lost time (the run's JSON
+# made so): each interval's mode as its background, the warm-up and the
+# lost intervals as feet, the lost ones as gaps in the lines, the flip at
+# its own time with the mode it set
+/usr/bin/python3 - "$TMP/run.json" "$TMP/lostrun.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+iv = d["intervals"]
+half = len(iv) // 2
+for k, i in enumerate(iv):
+    i["mode"] = "lock" if k < half else "rcu"
+    i["steady"] = "warm-up" if k == 0 else "lost" if k in (2, 3) else "kept"
+    for x in [i] + i["lcores"]:
+        x["lost"]["flagged"] = k in (2, 3)
+d["events"] = [e for e in d["events"] if e["kind"] != "mode-flip"] + [
+    {"kind": "mode-flip", "t_s": iv[half]["t0_s"] - 0.01, "from": "lock",
+     "mode": "rcu", "source": "test"}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$PLOT" "$TMP/lostrun.json" --kind timeseries -o "$TMP/lost.svg" || fail "plot timeseries with lost time"
+niv=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["intervals"]))' "$TMP/lostrun.json")
+[ "$(elements "$TMP/lost.svg" events-modespan-0/)" = "$niv" ] || fail "timeseries: a mode background per interval"
+[ "$(elements "$TMP/lost.svg" events-lost-0/)" = 2 ] || fail "timeseries: lost intervals marked"
+[ "$(elements "$TMP/lost.svg" events-warm-up-0/)" = 1 ] || fail "timeseries: warm-up marked"
+[ "$(elements "$TMP/lost.svg" events-mode-0/)" = 1 ] || fail "timeseries: the flip marked"
+grep -q "→rcu" "$TMP/lost.svg" || fail "timeseries: the flip not labelled with the mode it set"
+# the gap: each lcore's line is drawn in two pieces around the lost intervals
+/usr/bin/python3 - "$TMP/lost.svg" <<'PY' || fail "timeseries: no gap at the lost intervals"
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+lines = [e for e in root.iter() if (e.get("id") or "").startswith("series-mpps-0-")]
+assert len(lines) == 2, len(lines)
+for g in lines:
+    # the line's own path (the first: the markers' shapes follow it)
+    d = [p.get("d", "") for p in g.iter() if p.tag.endswith("path")][0]
+    assert d.count("M") == 2, (g.get("id"), d[:200])
+PY
 
 # histogram: a --perf-detail run of two workers and one of one worker with
 # the ingress hook: a line per lcore and file on the poll and packet

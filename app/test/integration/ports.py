@@ -212,7 +212,8 @@ KINDS = {
 # Checksum state each kind must have on the wire (None: right or partial).
 WIRE = {"pcapgood": "right", "tcpgood": "right", "pinggood": "right",
         "pcapbad": "wrong", "tcpbad": "wrong", "pingbad": "wrong", "badip": "right"}
-TIMING = {"Rx.BusyCycles", "Rx.IdleCycles", "Rx.RxBursts", "Rx.RxEmptyPolls"}
+TIMING = {"Rx.BusyCycles", "Rx.IdleCycles", "Rx.RxBursts", "Rx.RxEmptyPolls",
+          "Rx.LostCycles", "Rx.LostPolls"}
 CONSTS = {"Ip.Forwarding": 2, "Ip.DefaultTTL": 64, "Tcp.RtoAlgorithm": 1,
           "Tcp.RtoMin": 200, "Tcp.RtoMax": 120000, "Tcp.MaxConn": -1}
 

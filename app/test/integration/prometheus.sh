@@ -69,6 +69,8 @@ tests:
         values: '0x12 5+5x12'
       - series: 'pktpath_drops_total{instance="b:9120",job="pktpath",group="Udp",field="NoPorts"}'
         values: '0+5000000x24'
+      - series: 'pktpath_lcore_mode_lost_seconds_total{instance="b:9120",job="pktpath",lcore="1",mode="lock"}'
+        values: '0+1x24'
     promql_expr_test:
       - expr: fleet:pktpath_mpps:rate30s
         eval_time: 60s
@@ -110,6 +112,14 @@ tests:
         exp_samples:
           - labels: 'instance_mode:pktpath_cycles_per_packet:rate30s{instance="b:9120",job="pktpath",mode="lock"}'
             value: 40
+      # b lost 1 s of every 6 it spent in lock (5 polled, 1 lost): its
+      # lock rate stays 5 Mpps (packets over the seconds it ran), the
+      # lost ratio is 1/6
+      - expr: round(instance_mode:pktpath_lost_ratio:rate30s, 0.0001)
+        eval_time: 60s
+        exp_samples:
+          - labels: '{instance="b:9120",job="pktpath",mode="lock"}'
+            value: 0.1667
       - expr: instance:pktpath_cycles_per_packet:rate30s
         eval_time: 60s
         exp_samples:
