@@ -29,6 +29,7 @@
 #include "stats.h"
 #include "stats_series.h"
 #include "stage.h"
+#include "conditions.h"
 
 extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
@@ -129,6 +130,7 @@ struct app {
 	uint64_t run_start_tsc, end_asked_tsc, ctl_stopped_tsc, workers_done_tsc;
 	struct peer_table *peers;	/* --peer on */
 	json_t *info;			/* run info (JSON "info") */
+	struct app_conditions cond;	/* the host's conditions (info.conditions) */
 	struct stats_worker_clock *clocks;	/* n_workers, for the stats */
 	struct stats_port_conf *stats_ports;	/* n_ports, for the stats */
 	int *worker_port;		/* n_workers: index in ports[] */

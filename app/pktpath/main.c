@@ -148,7 +148,65 @@ run_info(const struct app *a)
 		"tsc_hz", (json_int_t)rte_get_tsc_hz(),
 		"args", args,
 		"config", cfg);
+	if (info != NULL && a->cond.json != NULL)
+		json_object_set(info, "conditions", a->cond.json);
 	return info;
+}
+
+/* The host's conditions of this run (conditions.h), and their warnings
+ * after the banner, one "conditions:" line each. */
+static void
+read_conditions(struct app *a)
+{
+	struct app_cond_in in;
+	int *cpus = calloc(a->n_workers + 1, sizeof(int));
+	int *pools = calloc(a->n_workers + 1, sizeof(int));
+	int *pnodes = calloc(a->n_ports + 1, sizeof(int));
+	rte_cpuset_t cs;
+	unsigned int i, c;
+
+	memset(&in, 0, sizeof(in));
+	if (cpus == NULL || pools == NULL || pnodes == NULL)
+		goto out;
+	/* an lcore's CPU: the one of its cpuset, -1 when it floats */
+	for (i = 0; i <= a->n_workers; i++) {
+		unsigned int lc = i < a->n_workers ? a->workers[i].lcore :
+				  rte_get_main_lcore();
+		int cpu = -1, n = 0;
+
+		cs = rte_lcore_cpuset(lc);
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &cs)) {
+				cpu = (int)c;
+				n++;
+			}
+		if (i < a->n_workers) {
+			cpus[i] = n == 1 ? cpu : -1;
+			pools[i] = a->workers[i].mp != NULL ? a->workers[i].mp->socket_id :
+				   a->workers[i].source == APP_SRC_PORT && a->ports != NULL ?
+				   a->ports[0].mp->socket_id : -1;
+		} else {
+			in.main_cpu = n == 1 ? cpu : -1;
+		}
+	}
+	for (i = 0; i < a->n_ports; i++)
+		pnodes[i] = rte_eth_dev_socket_id(a->ports[i].id);
+	in.n_workers = a->n_workers;
+	in.lcores = a->lcore_ids;
+	in.cpus = cpus;
+	in.main_lcore = rte_get_main_lcore();
+	in.n_ports = a->n_ports;
+	in.port_nodes = pnodes;
+	in.pool_nodes = pools;
+	in.hugepages = export_memory_kind();
+	in.dpdk = rte_version();
+	if (app_conditions_read(&in, NULL, &a->cond) != 0)
+		APP_LOG(WARNING, "the run's conditions: out of memory");
+	app_conditions_print(stdout, &a->cond);
+out:
+	free(cpus);
+	free(pools);
+	free(pnodes);
 }
 
 /* Wait for the end of the run, acting on signals. Runs on the main thread,
@@ -426,6 +484,7 @@ cleanup(struct app *a)
 	peer_table_free(a->peers);
 	json_decref(a->compare);
 	json_decref(a->flips);
+	app_conditions_free(&a->cond);
 	stats_series_free(a->series);
 	for (i = 0; i < a->n_workers; i++) {
 		pkt_gen_fini(&a->workers[i].gen);
@@ -529,6 +588,7 @@ main(int argc, char **argv)
 	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
 	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
+	read_conditions(a);
 	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "
 	       "%s: %zu KiB (%zu KiB of EAL heap)%s\n",
 	       a->n_workers + a->n_phantom, a->n_workers,

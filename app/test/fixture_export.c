@@ -81,6 +81,11 @@ fixture_export_setup(void **state)
 		"tsc_hz", (json_int_t)2000000000, "args", "pktpath", "--quiet",
 		"config", "fold", "lcore", "source", "gen", "burst", 32,
 		"worker_lcores", 1, 2);
+	if (info != NULL)
+		json_object_set_new(info, "conditions", json_pack("{s:{s:s}, s:s, s:s, "
+			"s:[s,s]}", "cpu", "microcode", "0x1", "kernel", "6.1.0",
+			"compiler", "gcc 12", "warnings", "lcore 1 not \"isolated\"",
+			"turbo on"));
 	return info == NULL ? -1 : 0;
 }
 

@@ -74,7 +74,12 @@ test_writers(void **state)
 	}
 	assert_non_null(strstr(t, "pktpath_info{mode=\"off\",version=\"0.1.0\","
 			       "dpdk=\"DPDK 22.11.11\",fold=\"lcore\""));
-	assert_non_null(strstr(t, "cpu=\"Test \\\"CPU\\\"\"} 1\n"));
+	assert_non_null(strstr(t, "cpu=\"Test \\\"CPU\\\"\",microcode=\"0x1\","
+			       "kernel=\"6.1.0\",compiler=\"gcc 12\"} 1\n"));
+	/* the run's conditions that make its figures noisier, one each */
+	assert_non_null(strstr(t, "pktpath_condition_warning{warning=\"lcore 1 not "
+			       "\\\"isolated\\\"\"} 1\n"));
+	assert_non_null(strstr(t, "pktpath_condition_warning{warning=\"turbo on\"} 1\n"));
 	promtool_ok(t);
 	free(t);
 	o.lcore_mib = false;

@@ -75,7 +75,7 @@ test_parse(void **state)
 /* ---- a reader over a fake root, and over this process ---- */
 
 static void
-__write(const char *dir, const char *name, const char *text)
+lost_put(const char *dir, const char *name, const char *text)
 {
 	char path[1024];
 	FILE *f;
@@ -98,8 +98,8 @@ test_reader_fake(void **state)
 	assert_non_null(mkdtemp(root));
 	snprintf(dir, sizeof(dir), "%s/4242", root);
 	assert_int_equal(mkdir(dir, 0700), 0);
-	__write(dir, "schedstat", "1000 20 3\n");
-	__write(dir, "status", "State:\tS (sleeping)\nvoluntary_ctxt_switches:\t4\n"
+	lost_put(dir, "schedstat", "1000 20 3\n");
+	lost_put(dir, "status", "State:\tS (sleeping)\nvoluntary_ctxt_switches:\t4\n"
 		"nonvoluntary_ctxt_switches:\t5\n");
 	stats_tcount_init(&r);
 	assert_int_equal(stats_tcount_read(&r, &c), -EINVAL);	/* not opened */
@@ -112,11 +112,11 @@ test_reader_fake(void **state)
 	assert_true(c.run_ns == 1000 && c.wait_ns == 20 && c.wait);
 	assert_true(c.csw && c.vcsw == 4 && c.ivcsw == 5 && c.state == 'S');
 	/* the files are read again at each read */
-	__write(dir, "schedstat", "5000 70 9\n");
+	lost_put(dir, "schedstat", "5000 70 9\n");
 	assert_int_equal(stats_tcount_read(&r, &c), 0);
 	assert_true(c.run_ns == 5000 && c.wait_ns == 70);
 	/* garbage: nothing from that file, the other still read */
-	__write(dir, "schedstat", "garbage\n");
+	lost_put(dir, "schedstat", "garbage\n");
 	assert_int_equal(stats_tcount_read(&r, &c), 0);
 	assert_int_equal(c.src, STATS_TCOUNT_SRC_NONE);
 	assert_true(c.run_ns == 0 && c.csw);
@@ -149,7 +149,7 @@ __burn_ms(unsigned int ms)
 }
 
 static void *
-__worker(void *arg)
+lost_worker(void *arg)
 {
 	struct spin *s = arg;
 	struct timespec ts = { (time_t)(s->sleep_ms / 1000),
@@ -178,7 +178,7 @@ test_reader_self(void **state)
 	pthread_t t;
 
 	(void)state;
-	assert_int_equal(pthread_create(&t, NULL, __worker, &sp), 0);
+	assert_int_equal(pthread_create(&t, NULL, lost_worker, &sp), 0);
 	while (__atomic_load_n(&sp.tid, __ATOMIC_ACQUIRE) == 0)
 		usleep(100);
 	stats_tcount_init(&r);
@@ -233,7 +233,7 @@ test_lost_accounting(void **state)
 	s0 = stats_get(s);
 	assert_non_null(s0->thread);
 	assert_false(s0->thread[0].known || s0->thread[1].known);
-	assert_int_equal(pthread_create(&t, NULL, __worker, &sp), 0);
+	assert_int_equal(pthread_create(&t, NULL, lost_worker, &sp), 0);
 	while (__atomic_load_n(&sp.tid, __ATOMIC_ACQUIRE) == 0)
 		usleep(100);
 	sp.go = 1;

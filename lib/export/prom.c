@@ -500,15 +500,18 @@ __fold_families(FILE *out, const struct stats_snapshot *snap)
 	__dbl(out, (double)raw[MIB_F(INGRESS, GRACEPERIODMAXUS)] / 1e6);
 }
 
-/* info["a"]["b"] as text ("" if absent); numbers and booleans printed. */
+/* info["a"]["b"]["c"] (b, c may be NULL) as text ("" if absent); numbers
+ * and booleans printed. */
 static void
-__info_str(const json_t *info, const char *a, const char *b, char *buf,
-	   size_t len)
+__info_str(const json_t *info, const char *a, const char *b, const char *c,
+	   char *buf, size_t len)
 {
 	const json_t *v = info ? json_object_get(info, a) : NULL;
 
 	if (v != NULL && b != NULL)
 		v = json_object_get(v, b);
+	if (v != NULL && c != NULL)
+		v = json_object_get(v, c);
 	buf[0] = '\0';
 	if (json_is_string(v))
 		snprintf(buf, len, "%s", json_string_value(v));
@@ -527,21 +530,27 @@ __cur_mode(const struct export_prom_opts *o, char *buf, size_t len)
 
 	if (json_is_string(m))
 		return json_string_value(m);
-	__info_str(o->info, "config", "ingress", buf, len);
+	__info_str(o->info, "config", "ingress", NULL, buf, len);
 	return buf[0] ? buf : "off";
 }
 
 static void
 __info_family(FILE *out, const struct export_prom_opts *o)
 {
-	/* label, info object, member */
-	static const char *const labels[][3] = {
-		{ "version", "version", NULL }, { "dpdk", "dpdk", NULL },
-		{ "fold", "config", "fold" }, { "mib_layout", "config", "mib_layout" },
-		{ "source", "config", "source" }, { "path", "config", "path" },
-		{ "burst", "config", "burst" }, { "alloc", "config", "alloc" },
-		{ "prefetch", "config", "prefetch" }, { "cpu", "cpu", NULL },
+	/* label, info object, member, its member */
+	static const char *const labels[][4] = {
+		{ "version", "version", NULL, NULL }, { "dpdk", "dpdk", NULL, NULL },
+		{ "fold", "config", "fold", NULL },
+		{ "mib_layout", "config", "mib_layout", NULL },
+		{ "source", "config", "source", NULL }, { "path", "config", "path", NULL },
+		{ "burst", "config", "burst", NULL }, { "alloc", "config", "alloc", NULL },
+		{ "prefetch", "config", "prefetch", NULL }, { "cpu", "cpu", NULL, NULL },
+		{ "microcode", "conditions", "cpu", "microcode" },
+		{ "kernel", "conditions", "kernel", NULL },
+		{ "compiler", "conditions", "compiler", NULL },
 	};
+	const json_t *warn = o->info ? json_object_get(json_object_get(o->info,
+					"conditions"), "warnings") : NULL;
 	const json_t *modes = o->ingress ? json_object_get(o->ingress, "modes") : NULL;
 	char buf[256], mb[64];
 	const char *mode = __cur_mode(o, mb, sizeof(mb));
@@ -552,7 +561,8 @@ __info_family(FILE *out, const struct export_prom_opts *o)
 	__export_prom_escape(out, mode);
 	fputc('"', out);
 	for (i = 0; i < RTE_DIM(labels); i++) {
-		__info_str(o->info, labels[i][1], labels[i][2], buf, sizeof(buf));
+		__info_str(o->info, labels[i][1], labels[i][2], labels[i][3], buf,
+			   sizeof(buf));
 		if (buf[0] == '\0')	/* an empty label is an absent one */
 			continue;
 		fprintf(out, ",%s=\"", labels[i][0]);
@@ -560,6 +570,16 @@ __info_family(FILE *out, const struct export_prom_opts *o)
 		fputc('"', out);
 	}
 	fputs("} 1\n", out);
+	if (json_is_array(warn)) {
+		__export_prom_family(out, "condition_warning", "gauge", "1 for each "
+			 "condition of the host that makes the figures noisier (the "
+			 "banner's conditions: lines)");
+		for (i = 0; i < json_array_size(warn); i++) {
+			fputs("pktpath_condition_warning{warning=\"", out);
+			__export_prom_escape(out, json_string_value(json_array_get(warn, i)));
+			fputs("\"} 1\n", out);
+		}
+	}
 
 	__export_prom_family(out, "ingress_mode", "gauge", "1 for the current ingress guard "
 		 "mode, 0 for the other available ones");

@@ -41,6 +41,19 @@ jcheck "$TMP/default.json" "${common[@]}" \
 	'd["info"]["config"]["pool_layout"] == "page"' \
 	'd["info"]["config"]["pool_order"] == "shuffle"'
 grep -q "conservation: ok" "$TMP/default.out" || fail "summary lacks conservation line"
+# The run's conditions: in the JSON (the worker's CPU, as the EAL pinned it),
+# on the banner, one "conditions:" line per warning of the JSON.
+jcheck "$TMP/default.json" \
+	'd["info"]["conditions"]["workers"][0]["lcore"] == 1 and d["info"]["conditions"]["workers"][0]["cpu"] == 1' \
+	'd["info"]["conditions"]["main"]["lcore"] == 0' \
+	'd["info"]["conditions"]["cpu"]["model"] == d["info"]["cpu"]' \
+	'd["info"]["conditions"]["dpdk"] == d["info"]["dpdk"]' \
+	'd["info"]["conditions"]["compiler"].startswith(("gcc", "clang"))' \
+	'"buildtype=" in d["info"]["conditions"]["cflags"]' \
+	'all(isinstance(w, str) and w for w in d["info"]["conditions"]["warnings"])'
+grep -q "^host: lcore 1 on CPU 1 " "$TMP/default.out" || { cat "$TMP/default.out"; fail "no host line"; }
+[ "$(grep -c '^conditions: ' "$TMP/default.out")" = "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["info"]["conditions"]["warnings"]))' "$TMP/default.json")" ] ||
+	{ cat "$TMP/default.out"; fail "conditions: lines and JSON warnings differ"; }
 
 # --duration equal to --warmup: no steady part (it would span a few
 # milliseconds), null with the reason in the JSON, and said on the console.
