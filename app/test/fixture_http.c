@@ -181,10 +181,16 @@ conf_for(struct export_http_conf *c, bool control, const struct export_hooks *hk
 struct export_http *
 start_conf(const struct export_http_conf *c)
 {
+	return start_stats(st, c);
+}
+
+struct export_http *
+start_stats(struct stats *s, const struct export_http_conf *c)
+{
 	struct export_http *h;
 	char err[256];
 
-	h = export_http_start(st, c, err, sizeof(err));
+	h = export_http_start(s, c, err, sizeof(err));
 	if (h == NULL)
 		fail_msg("export_http_start: %s", err);
 	assert_true(export_http_port(h) != 0);

@@ -51,8 +51,10 @@ char *get_body(uint16_t port, const char *path, const char *ctype_prefix);
 void conf_for(struct export_http_conf *c, bool control,
 	      const struct export_hooks *hk, unsigned int max_conns,
 	      unsigned int timeout_s);
-/* The server of c over the fixture's st, listening (fails the test
- * otherwise). */
+/* The server of c over the stats s (start_conf: the fixture's st),
+ * listening (fails the test otherwise). */
+struct export_http *start_stats(struct stats *s,
+				const struct export_http_conf *c);
 struct export_http *start_conf(const struct export_http_conf *c);
 struct export_http *start(bool control, const struct export_hooks *hk,
 			  unsigned int max_conns, unsigned int timeout_s);

@@ -3,8 +3,8 @@
  * Unit tests of lib/export's HTTP endpoint (http.c, http_server.c): every
  * endpoint answers exactly what its writer gives for the same snapshot,
  * every error (one line of text/plain, nothing changed), slow and
- * vanishing clients, connection limits, request smuggling by framing.
- * Plain sockets, no HTTP library (fixture_http.h).
+ * vanishing clients, connection limits, request smuggling by framing,
+ * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -496,6 +496,140 @@ test_http_slow_clients(void **state)
 	export_http_stop(h);
 }
 
+/*
+ * --fold-on-read: every answer is a fold made for it, the readers fold
+ * concurrently (as procfs readers of /proc/net/snmp do), and one client's
+ * successive answers never go back (a Prometheus counter must not), while
+ * a worker counts and clears race with the folds. Answers of different
+ * clients are not ordered: how often one came lower than the highest
+ * another had already received is printed, not checked.
+ */
+#define ORDER_CLIENTS 4
+#define ORDER_SCRAPES 60
+#define RX_PACKETS "pktpath_mib_total{group=\"Rx\",field=\"RxPackets\"}"
+
+struct order {
+	struct mib_set *ms;
+	struct stats *s;
+	uint16_t port;
+	volatile int stop;
+	uint64_t seen;		/* the highest answer any client received */
+	uint64_t behind;	/* answers below seen when their request left */
+};
+
+struct order_client {
+	struct order *o;
+	unsigned int answers, folded;
+	char bad[160];		/* the first failure ("" if none) */
+};
+
+static void *
+order_writer(void *arg)
+{
+	struct order *o = arg;
+	struct mib_block b = mib_set_block(o->ms, 0);
+
+	while (!o->stop)
+		mib_inc(&b, MIB_F(RX, PACKETS));
+	return NULL;
+}
+
+static void *
+order_clearer(void *arg)
+{
+	struct order *o = arg;
+
+	while (!o->stop) {
+		stats_clear(o->s);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static void *
+order_client(void *arg)
+{
+	struct order_client *k = arg;
+	struct order *o = k->o;
+	uint64_t prev = 0, v, seen;
+	unsigned int i;
+	struct resp r;
+
+	for (i = 0; i < ORDER_SCRAPES && k->bad[0] == '\0'; i++) {
+		seen = __atomic_load_n(&o->seen, __ATOMIC_ACQUIRE);
+		if (http(o->port, "GET", "/metrics", NULL, NULL, &r) != 0 ||
+		    r.status != 200) {
+			snprintf(k->bad, sizeof(k->bad), "scrape %u: no 200", i);
+			break;
+		}
+		v = (uint64_t)prom_value(r.body, RX_PACKETS);
+		k->folded += hdr(&r, "X-Pktpath-Fold-Ns") != NULL;
+		free(r.body);
+		if (v < prev)
+			snprintf(k->bad, sizeof(k->bad), "scrape %u: RxPackets %" PRIu64
+				 " after %" PRIu64, i, v, prev);
+		if (v < seen)
+			__atomic_fetch_add(&o->behind, 1, __ATOMIC_RELAXED);
+		while (v > seen && !__atomic_compare_exchange_n(&o->seen, &seen, v,
+				false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+			;
+		prev = v;
+		k->answers++;
+	}
+	return NULL;
+}
+
+static void
+test_http_fold_on_read_order(void **state)
+{
+	struct order_client k[ORDER_CLIENTS];
+	struct order o = { .stop = 0 };
+	struct export_http_conf c;
+	struct stats_conf sc;
+	struct export_http *h;
+	pthread_t tw, tc, tk[ORDER_CLIENTS];
+	unsigned int i;
+
+	(void)state;
+	/* 126 phantom blocks: folds long enough to overlap */
+	o.ms = mib_set_create(NW + 1 + 126, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(o.ms);
+	fixture_stats_conf(&sc, o.ms, 3600, 0, 0);
+	sc.n_phantom = 126;
+	sc.fold_on_read = true;
+	o.s = stats_create(&sc);
+	assert_non_null(o.s);
+	assert_int_equal(stats_start(o.s), 0);
+	conf_for(&c, false, NULL, 64, 10);
+	h = start_stats(o.s, &c);
+	o.port = export_http_port(h);
+	assert_int_equal(pthread_create(&tw, NULL, order_writer, &o), 0);
+	assert_int_equal(pthread_create(&tc, NULL, order_clearer, &o), 0);
+	for (i = 0; i < ORDER_CLIENTS; i++) {
+		memset(&k[i], 0, sizeof(k[i]));
+		k[i].o = &o;
+		assert_int_equal(pthread_create(&tk[i], NULL, order_client, &k[i]), 0);
+	}
+	for (i = 0; i < ORDER_CLIENTS; i++)
+		pthread_join(tk[i], NULL);
+	o.stop = 1;
+	pthread_join(tw, NULL);
+	pthread_join(tc, NULL);
+	for (i = 0; i < ORDER_CLIENTS; i++) {
+		if (k[i].bad[0] != '\0')
+			fail_msg("client %u: %s", i, k[i].bad);
+		assert_int_equal(k[i].answers, ORDER_SCRAPES);
+		assert_int_equal(k[i].folded, ORDER_SCRAPES);	/* a fold each */
+	}
+	print_message("fold-on-read: %u clients x %u scrapes, each client's "
+		      "monotonic; %" PRIu64 " answers below one another client "
+		      "had already received\n", ORDER_CLIENTS, ORDER_SCRAPES,
+		      o.behind);
+	export_http_stop(h);
+	stats_stop(o.s);
+	own_stats_free(o.s, o.ms);
+}
+
 int
 main(void)
 {
@@ -504,6 +638,7 @@ main(void)
 		cmocka_unit_test(test_http_get),
 		cmocka_unit_test(test_http_errors),
 		cmocka_unit_test(test_http_slow_clients),
+		cmocka_unit_test(test_http_fold_on_read_order),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -37,6 +37,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 
@@ -206,8 +207,10 @@ __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 	int rc;
 
 	if (snap == NULL)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
-				"no snapshot yet: the stats thread has not started\n");
+		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, "%s\n",
+				mib && rte_errno == ENOMEM ? "out of memory for this "
+				"read's fold" : "no snapshot yet: the stats thread "
+				"has not started");
 	f = open_memstream(&buf, &len);
 	if (f == NULL) {
 		stats_put(h->s, snap);
