@@ -20,20 +20,30 @@
 #include "fixture_http.h"
 
 int
-tcp_connect(uint16_t port)
+tcp_connect_from(uint16_t port, unsigned int src)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
 	struct timeval tv = { 5, 0 };
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	me.sin_addr.s_addr = htonl(INADDR_LOOPBACK - 1 + src);
 	assert_true(fd >= 0);
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (src != 1 && bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0)
+		fail_msg("bind 127.0.0.%u: %s", src, strerror(errno));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+int
+tcp_connect(uint16_t port)
+{
+	return tcp_connect_from(port, 1);
 }
 
 /* Read a whole response until the server closes; -1 if none. */
@@ -239,4 +249,14 @@ closed_by_server(int fd)
 	ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
 
 	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+double
+metric(uint16_t port, const char *sample)
+{
+	char *t = get_body(port, "/metrics", NULL);
+	double v = prom_value(t, sample);
+
+	free(t);
+	return v;
 }

@@ -26,7 +26,9 @@ struct resp {
 	size_t len;
 };
 
-/* A connection to 127.0.0.1:port, or -1. */
+/* A connection to 127.0.0.1:port from 127.0.0.src (1: the server's own
+ * address, as a local scraper's), or -1. */
+int tcp_connect_from(uint16_t port, unsigned int src);
 int tcp_connect(uint16_t port);
 /* Read a whole response until the server closes fd (closed here): 0, or
  * -1 if none came (an empty reply). */
@@ -45,6 +47,8 @@ void expect(uint16_t port, const char *method, const char *path,
 /* GET path: 200, Content-Type starting with ctype_prefix (if not NULL);
  * the body, malloc'd. */
 char *get_body(uint16_t port, const char *path, const char *ctype_prefix);
+/* The value of sample "name{labels}" in GET /metrics, or -1. */
+double metric(uint16_t port, const char *sample);
 
 /* A test server's configuration: an ephemeral port on 127.0.0.1, 64-byte
  * bodies, the fixture's info, and what the test says. */

@@ -4,7 +4,8 @@
  * endpoint answers exactly what its writer gives for the same snapshot,
  * every error (one line of text/plain, nothing changed), slow and
  * vanishing clients, connection limits, request smuggling by framing,
- * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h).
+ * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h);
+ * floods: test_export_http_abuse.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -379,10 +380,9 @@ test_http_slow_clients(void **state)
 	 * restart an idle timeout, but each request has 2 s for its headers.
 	 * /metrics and /healthz are served all along (no thread per client),
 	 * and every slow one is closed by the server while still sending.
-	 * On a server of its own with 128 slots: on the 64-slot one, 32 slow
-	 * clients are exactly half the slots, and the scrapes' own waiting
-	 * would make the room-for-new-clients rule (below) close the oldest
-	 * slow ones early, depending on when the watchdog looks. */
+	 * On a server of its own with 128 slots and no lower limit per
+	 * address: what closes the slow ones must be their deadline, never
+	 * the room the scrapes need (test_export_http_abuse.c tests that). */
 	{
 		struct export_http_conf c;
 
@@ -427,10 +427,10 @@ test_http_slow_clients(void **state)
 	export_http_stop(h2);
 	port = export_http_port(h);
 
-	/* Room for new clients: when more than half of the slots wait for a
-	 * request, the oldest waiters are closed. 64 idle connections on a
-	 * 64-slot server: a scrape still gets through, and the oldest idle
-	 * ones are the ones closed. */
+	/* Room for new clients: a connection over the limit closes the
+	 * oldest one waiting for a request. 64 idle connections on a 64-slot
+	 * server: a scrape still gets through, and the oldest idle ones are
+	 * the ones closed. */
 	for (i = 0; i < 64; i++) {
 		idle[i] = tcp_connect(port);
 		assert_true(idle[i] >= 0);

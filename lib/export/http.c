@@ -4,8 +4,9 @@
  * /netstat, /stats.json over the latest snapshot; POST /ingress/mode,
  * /ingress/rules, /stats/clear through the application's hooks.
  *
- * Threads (http_server.c): libmicrohttpd's polling threads serve every
- * connection, a watchdog bounds each phase of a request, and control hooks
+ * Threads (http_server.c, http_conn.c): libmicrohttpd's polling threads
+ * serve every connection, a watchdog bounds each phase of a request, limits
+ * make room by closing the most stalled connection, and control hooks
  * run on a thread of their own while their connection is suspended, so a
  * slow client, a vanished one, or a hook waiting for a grace period holds
  * only its own connection. Nothing here touches worker memory: every
@@ -163,6 +164,8 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 		rc = export_prom_write(f, snap, &o);
 		pthread_mutex_unlock(&h->info_lock);
 		json_decref(ing);
+		if (rc == 0)
+			__http_prom_write(h, f);
 		return rc;
 	case RT_JSON:
 		if (h->conf.hooks.ingress_state != NULL)
@@ -624,12 +627,13 @@ __http_access(void *cls, struct MHD_Connection *c, const char *url,
 		if (r == NULL)
 			return MHD_NO;
 		*con_cls = r;
-		__http_conn_phase(h, c, CONN_BODY);
+		r->has_body = __has_body(c);
+		/* Without a body the request is complete. */
+		__http_conn_phase(h, c, r->has_body ? CONN_BODY : CONN_ANSWER);
 		if (__bad_framing(h, c, &ret)) {
 			r->answered = true;
 			return ret;
 		}
-		r->has_body = __has_body(c);
 		if (r->has_body && __decide(h, c, r, url, method, &ret)) {
 			r->answered = true;
 			return ret;
@@ -656,6 +660,7 @@ __http_access(void *cls, struct MHD_Connection *c, const char *url,
 	}
 	if (r->answered)
 		return MHD_YES;
+	__http_conn_phase(h, c, CONN_ANSWER);	/* the body is in */
 	if (!r->has_body && __decide(h, c, r, url, method, &ret))
 		return ret;
 	if (r->too_big)

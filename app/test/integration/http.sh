@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTTP endpoint and the DPDK telemetry commands of the live binary: every
-# endpoint and error, slow and vanishing clients, 100 scrapes with ingress
-# mode flips and a clear in between (counters never go back), /snmp against
+# endpoint and error, slow and vanishing clients, floods of silent,
+# slowloris and half-open connections against scrapes, 100 scrapes with
+# ingress mode flips and a clear in between (counters never go back), /snmp against
 # /stats.json, promtool on /metrics in every mode, dpdk-telemetry.py on every
 # /pktpath/ command.
 . "$(dirname "$0")/lib.sh"
@@ -177,6 +178,66 @@ head, _, body = resp.partition(b"\r\n\r\n")
 assert head.startswith(b"HTTP/1.1 400"), head
 assert body == b"conflicting Content-Length headers (2 given, the first '0')\n", body
 PY
+# Floods from the scraper's own address (127.0.0.1, the default listen
+# address) and from others, at and beyond the per-address (64) and global
+# (256) limits: silent connections, slowloris ones (a header line now and
+# then), half-open ones (the client gone without a FIN: TCP_REPAIR), while
+# a scraper's new connections ask /metrics. Every scrape must be answered
+# 200 (64 silent connections used to let 1 scrape in 20 through), the
+# endpoint must hold no more than 256, and the closes are counted.
+python3 - "${URL#http://}" <<'PY' || fail "floods locked the scraper out"
+import socket, sys, urllib.request
+host, port = sys.argv[1].rstrip("/").rsplit(":", 1)
+port = int(port)
+TCP_REPAIR = 19
+def metrics():
+    with urllib.request.urlopen("http://%s:%d/metrics" % (host, port), timeout=10) as r:
+        assert r.status == 200
+        return dict(l.rsplit(" ", 1) for l in r.read().decode().splitlines()
+                    if l.startswith("pktpath_http_"))
+def flood(kind, src):
+    s = socket.socket()
+    s.bind(("127.0.0.%d" % src, 0))
+    s.connect((host, port))
+    if kind == "slowloris":
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    elif kind == "half-open":
+        s.sendall(b"GET /met")
+        s.setsockopt(socket.IPPROTO_TCP, TCP_REPAIR, 1)  # close() sends nothing
+        s.close()
+        return None
+    return s
+scrapes = 0
+for kind in ("silent", "slowloris", "half-open"):
+    for own, other in ((64, 0), (65, 0), (200, 0), (0, 256), (0, 300), (64, 256)):
+        held = [flood(kind, 1) for i in range(own)]
+        held += [flood(kind, 2 + i // 64) for i in range(other)]
+        for i in range(10):
+            with urllib.request.urlopen("http://%s:%d/metrics" % (host, port),
+                                        timeout=10) as r:
+                assert r.status == 200, (kind, own, other, i, r.status)
+                r.read()
+            scrapes += 1
+            for s in held:
+                if s is not None and kind == "slowloris":
+                    try:
+                        s.sendall(b"X-Slow: y\r\n")
+                    except OSError:
+                        pass
+        m = metrics()
+        assert int(m["pktpath_http_connections"]) <= 256, (kind, own, other, m)
+        for s in held:
+            if s is not None:
+                s.close()
+m = metrics()
+assert int(m['pktpath_http_closed_total{reason="address_limit"}']) > 0, m
+assert int(m['pktpath_http_closed_total{reason="connection_limit"}']) > 0, m
+print("http: floods: %d scrapes, all answered 200; closed %s over the address "
+      "limit, %s over the connection limit" % (scrapes,
+      m['pktpath_http_closed_total{reason="address_limit"}'],
+      m['pktpath_http_closed_total{reason="connection_limit"}']))
+PY
+
 stop
 # (Only without a clear: a baseline folded while a worker is mid-burst is
 # off by up to one burst between counters.)
