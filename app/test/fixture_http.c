@@ -260,3 +260,16 @@ metric(uint16_t port, const char *sample)
 	free(t);
 	return v;
 }
+
+bool
+wait_metric(uint16_t port, const char *sample, double want, double secs)
+{
+	double t0 = now_s();
+
+	while (metric(port, sample) < want) {
+		if (now_s() - t0 > secs)
+			return false;
+		usleep(20 * 1000);
+	}
+	return true;
+}

@@ -49,6 +49,8 @@ void expect(uint16_t port, const char *method, const char *path,
 char *get_body(uint16_t port, const char *path, const char *ctype_prefix);
 /* The value of sample "name{labels}" in GET /metrics, or -1. */
 double metric(uint16_t port, const char *sample);
+/* Until metric() reaches want (true), or secs pass (false). */
+bool wait_metric(uint16_t port, const char *sample, double want, double secs);
 
 /* A test server's configuration: an ephemeral port on 127.0.0.1, 64-byte
  * bodies, the fixture's info, and what the test says. */

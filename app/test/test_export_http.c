@@ -5,7 +5,7 @@
  * every error (one line of text/plain, nothing changed), slow and
  * vanishing clients, connection limits, request smuggling by framing,
  * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h);
- * floods: test_export_http_abuse.c.
+ * floods and malformed requests: test_export_http_abuse.c.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -357,8 +357,11 @@ struct export_http;
  * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
  * wrong method 405 (with Allow), control disabled 403, body over
  * c->body_limit 413, malformed body or framing 400 (two Content-Length
- * headers that differ, or one with Transfer-Encoding); every error is one
- * line of text/plain, and a rejected request changes nothing. /metrics,
+ * headers that differ, or one with Transfer-Encoding; a body on GET or
+ * HEAD; an escaped NUL in the path), a Transfer-Encoding other than
+ * chunked 501; every error is one line of text/plain (control characters
+ * of the request shown as '?'), and a rejected request changes nothing.
+ * /metrics,
  * /snmp, /netstat and /stats.json answer from stats_read(): with the stats
  * object's fold_on_read, a fold made for that request, whose duration in
  * ns is the response header X-Pktpath-Fold-Ns (absent otherwise).
@@ -370,9 +373,11 @@ struct export_http;
  * c->max_conns, closes the most stalled connection (of that address, or of
  * all) instead of being refused. A watchdog closes a connection whose
  * request headers (or body, or response) take longer than c->timeout_s,
- * however slowly they trickle in. /metrics ends with the endpoint's own
- * counters (pktpath_http_closed_total{reason}, pktpath_http_connections).
- * Control hooks run on a thread of their own,
+ * however slowly they trickle in. Query strings are ignored; malformed or
+ * oversized requests get a 4xx, or, where libmicrohttpd closes them
+ * unanswered, are counted. /metrics ends with the endpoint's own counters
+ * (pktpath_http_responses_total{code}, pktpath_http_closed_total{reason},
+ * pktpath_http_connections). Control hooks run on a thread of their own,
  * the connection suspended meanwhile, so that a grace period or a rules
  * compile holds up only its own request. Every thread is created from a
  * DPDK control thread and so inherits its CPU affinity (never a worker

@@ -2,7 +2,8 @@
 /*
  * The HTTP endpoint's connections: a table of every connection that
  * libmicrohttpd holds, what each waits for and since when (http_pvt.h's
- * conn_phase); the limits; the watchdog; the counters of what was closed.
+ * conn_phase); the limits; the watchdog; the counters of what was answered
+ * and of what was closed unanswered.
  *
  * Limits never refuse a new connection. libmicrohttpd's own would: at
  * MHD_OPTION_PER_IP_CONNECTION_LIMIT it accepts and closes the newcomer
@@ -32,9 +33,19 @@
  * idle timeout, which every byte restarts (32 clients sending one header
  * line a second held every slot for as long as they liked). A connection
  * longer than timeout_s in HEADERS, BODY or SEND is closed.
+ *
+ * Input left unanswered: libmicrohttpd closes some requests without an
+ * answer (a request line without a space; a request line or header records
+ * that exhaust its 32 KiB per-connection memory before its 414 or 431
+ * could be built), and tells nobody. At every close the connection's TCP
+ * counts tell: data received after its last answer went out, none sent
+ * since, and the client not seen to leave first (it had not closed its end
+ * when libmicrohttpd did, nor aborted the request): "unanswered". A client
+ * that gives up in the middle of its request line may be counted too.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -53,10 +64,18 @@
 /* A complete request head is looked for in this much of what a socket
  * holds unread (a scrape's is ~100 bytes). */
 #define PEEK_BYTES 4096
+/* tcp_info.tcpi_state values (include/net/tcp_states.h) of a connection
+ * whose client closed its end first. Numbers, because <netinet/tcp.h>'s
+ * enum cannot be included beside <linux/tcp.h>, whose tcp_info has the
+ * segment counts. */
+#define TCP_STATE_CLOSE_WAIT 8
+#define TCP_STATE_LAST_ACK 9
+
 static const char *const close_names[HTTP_CLOSE_MAX] = {
 	[HTTP_CLOSE_ADDRESS] = "address_limit",
 	[HTTP_CLOSE_LIMIT] = "connection_limit",
 	[HTTP_CLOSE_TIMEOUT] = "timeout",
+	[HTTP_CLOSE_UNANSWERED] = "unanswered",
 };
 
 static uint64_t
@@ -77,6 +96,25 @@ __conn_of(struct MHD_Connection *c)
 	return ci != NULL ? ci->socket_context : NULL;
 }
 
+/* The socket's data segments received and sent (a FIN alone is not one),
+ * and whether the client has closed its end before the server: 0, or
+ * -errno. */
+static int
+__tcp_segs(int fd, uint32_t *in, uint32_t *out, bool *client_closed)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+		return -errno;
+	*in = ti.tcpi_data_segs_in;
+	*out = ti.tcpi_data_segs_out;
+	*client_closed = ti.tcpi_state == TCP_STATE_CLOSE_WAIT ||
+		ti.tcpi_state == TCP_STATE_LAST_ACK;
+	return 0;
+}
+
 void
 __http_conn_phase(struct export_http *h, struct MHD_Connection *c,
 		  enum conn_phase p)
@@ -89,6 +127,37 @@ __http_conn_phase(struct export_http *h, struct MHD_Connection *c,
 	k->phase = p;
 	k->since_ns = __now_ns();
 	pthread_mutex_unlock(&h->conn_lock);
+}
+
+void
+__http_conn_done(struct export_http *h, struct MHD_Connection *c,
+		 enum MHD_RequestTerminationCode toe)
+{
+	struct conn *k = __conn_of(c);
+	uint32_t in, out;
+	bool closed;
+
+	if (k == NULL || __tcp_segs(k->fd, &in, &out, &closed) != 0)
+		return;
+	pthread_mutex_lock(&h->conn_lock);
+	/* Only if the answer went out: libmicrohttpd may have queued one
+	 * (its 431) that it could not send. */
+	if (out != k->out_mark) {
+		k->in_mark = in;
+		k->out_mark = out;
+	}
+	if (toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT ||
+	    toe == MHD_REQUEST_TERMINATED_READ_ERROR)
+		k->client_left = true;
+	pthread_mutex_unlock(&h->conn_lock);
+}
+
+void
+__http_count_response(struct export_http *h, unsigned int code)
+{
+	if (code >= HTTP_CODE_MIN && code <= HTTP_CODE_MAX)
+		__atomic_fetch_add(&h->responses[code - HTTP_CODE_MIN], 1,
+				   __ATOMIC_RELAXED);
 }
 
 /* Under conn_lock. */
@@ -198,9 +267,19 @@ __conn_open(struct export_http *h, struct MHD_Connection *c, void **sctx)
 static void
 __conn_close(struct export_http *h, struct conn *k)
 {
+	uint32_t in = 0, out = 0;
+	bool closed = true, lost;
+
+	lost = __tcp_segs(k->fd, &in, &out, &closed) == 0 && !closed &&
+		!k->client_left && in != k->in_mark && out == k->out_mark;
 	pthread_mutex_lock(&h->conn_lock);
-	if (!k->cut)
+	if (!k->cut) {
 		h->n_live--;
+		if (lost) {
+			h->closed[HTTP_CLOSE_UNANSWERED]++;
+			h->unlogged++;
+		}
+	}
 	if (k->prev != NULL)
 		k->prev->next = k->next;
 	else
@@ -265,11 +344,13 @@ __dog_thread(void *arg)
 			HTTP_LOG(WARNING, "closed %" PRIu64 " connection%s unanswered "
 				 "(so far: %" PRIu64 " over the address limit, %"
 				 PRIu64 " over the connection limit, %" PRIu64
-				 " past the %u s timeout)", h->unlogged,
+				 " past the %u s timeout, %" PRIu64 " requests "
+				 "libmicrohttpd could not read)", h->unlogged,
 				 h->unlogged == 1 ? "" : "s",
 				 h->closed[HTTP_CLOSE_ADDRESS],
 				 h->closed[HTTP_CLOSE_LIMIT],
-				 h->closed[HTTP_CLOSE_TIMEOUT], h->conf.timeout_s);
+				 h->closed[HTTP_CLOSE_TIMEOUT], h->conf.timeout_s,
+				 h->closed[HTTP_CLOSE_UNANSWERED]);
 			logged_at = now;
 			h->unlogged = 0;
 		}
@@ -313,6 +394,16 @@ __http_prom_write(struct export_http *h, FILE *f)
 	memcpy(closed, h->closed, sizeof(closed));
 	open = h->n_live;
 	pthread_mutex_unlock(&h->conn_lock);
+	__export_prom_family(f, "http_responses_total", "counter", "Responses of "
+			     "the HTTP endpoint by status code, libmicrohttpd's "
+			     "own refusals included");
+	for (i = 0; i <= HTTP_CODE_MAX - HTTP_CODE_MIN; i++) {
+		uint64_t n = __atomic_load_n(&h->responses[i], __ATOMIC_RELAXED);
+
+		if (n != 0)
+			fprintf(f, "pktpath_http_responses_total{code=\"%u\"} %" PRIu64
+				"\n", i + HTTP_CODE_MIN, n);
+	}
 	__export_prom_family(f, "http_closed_total", "counter", "Connections "
 			     "the HTTP endpoint closed without an answer, by reason");
 	for (i = 0; i < HTTP_CLOSE_MAX; i++)

@@ -49,8 +49,14 @@ enum http_close {
 	HTTP_CLOSE_ADDRESS,	/* its address was over per_ip_conns */
 	HTTP_CLOSE_LIMIT,	/* the endpoint was over max_conns */
 	HTTP_CLOSE_TIMEOUT,	/* a phase took longer than timeout_s */
+	HTTP_CLOSE_UNANSWERED,	/* input left unanswered (libmicrohttpd could
+				 * not parse or store a request) */
 	HTTP_CLOSE_MAX
 };
+
+/* Status codes counted per value (pktpath_http_responses_total{code}). */
+#define HTTP_CODE_MIN 100
+#define HTTP_CODE_MAX 599
 
 /* One accepted connection (MHD's socket context), on h->conns. */
 struct conn {
@@ -63,6 +69,11 @@ struct conn {
 	bool cut;			/* shut down by the endpoint */
 	unsigned int busy_pass;		/* __victim() pass that found a
 					 * complete request unread in it */
+	/* TCP data segments received and sent when its last answer had gone
+	 * out: more received and none sent since, at the close, is input
+	 * the endpoint left unanswered (unless the client left first). */
+	uint32_t in_mark, out_mark;
+	bool client_left;		/* aborted a request */
 };
 
 enum route {
@@ -70,8 +81,11 @@ enum route {
 	RT_MODE, RT_RULES, RT_CLEAR, RT_MAX
 };
 
-/* Per-request state, from the first call to __completed(). */
+/* Per-request state, from the request line (__http_uri()) to
+ * __completed(). */
 struct req {
+	bool started;		/* __access() has seen the headers */
+	bool nul;		/* the path has an escaped NUL byte (%00) */
 	enum route rt;
 	char *body;
 	size_t len, cap;
@@ -108,6 +122,9 @@ struct export_http {
 	unsigned int victim_pass;
 	uint64_t closed[HTTP_CLOSE_MAX];
 	uint64_t unlogged;		/* closes not yet logged */
+	/* Responses by status (code - HTTP_CODE_MIN), relaxed atomics: every
+	 * polling thread counts. */
+	uint64_t responses[HTTP_CODE_MAX - HTTP_CODE_MIN + 1];
 	pthread_t dog;
 	bool dog_started;
 	bool dog_stop;			/* under conn_lock */
@@ -123,6 +140,7 @@ struct export_http {
 };
 
 /* http.c: libmicrohttpd's callbacks. */
+void *__http_uri(void *cls, const char *uri, struct MHD_Connection *c);
 enum MHD_Result __http_access(void *cls, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -147,11 +165,17 @@ void __http_conn_notify(void *cls, struct MHD_Connection *c, void **sctx,
 /* The connection c enters phase p (from its thread). */
 void __http_conn_phase(struct export_http *h, struct MHD_Connection *c,
 		       enum conn_phase p);
+/* c's request is over, for reason toe (from its thread): if an answer
+ * went out, what the client sent so far is answered. */
+void __http_conn_done(struct export_http *h, struct MHD_Connection *c,
+		      enum MHD_RequestTerminationCode toe);
+/* One response of status code queued (ours or libmicrohttpd's own). */
+void __http_count_response(struct export_http *h, unsigned int code);
 /* Start the watchdog: 0 or -errno. Stop (and join) it: a no-op if not
  * started. */
 int __http_dog_start(struct export_http *h);
 void __http_dog_stop(struct export_http *h);
-/* pktpath_http_* families (closes, open connections). */
+/* pktpath_http_* families (responses, closes, open connections). */
 void __http_prom_write(struct export_http *h, FILE *f);
 
 #endif

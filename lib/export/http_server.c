@@ -241,13 +241,26 @@ fail_errno:
 	return rc;
 }
 
+/* libmicrohttpd's error responses (400, 413, 414, 431, 505: a request it
+ * cannot parse or store) reach the application only as this log line,
+ * the status its first argument (transmit_error_response(), 0.9.75 to
+ * 0.9.77): counted from it. */
+#define MHD_ERROR_RESPONSE_FMT "Error processing request (HTTP response code is %u"
+
 static void
 __mhd_log(void *cls, const char *fmt, va_list ap)
 {
+	struct export_http *h = cls;
 	char buf[256];
+	va_list aq;
 	size_t n;
 
-	RTE_SET_USED(cls);
+	if (strncmp(fmt, MHD_ERROR_RESPONSE_FMT,
+		    sizeof(MHD_ERROR_RESPONSE_FMT) - 1) == 0) {
+		va_copy(aq, ap);
+		__http_count_response(h, va_arg(aq, unsigned int));
+		va_end(aq);
+	}
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	n = strlen(buf);
 	while (n > 0 && buf[n - 1] == '\n')
@@ -280,6 +293,7 @@ __start_daemon(void *arg)
 		MHD_OPTION_CONNECTION_LIMIT, 2 * h->conf.max_conns * h->conf.threads,
 		/* the watchdog's deadlines act first */
 		MHD_OPTION_CONNECTION_TIMEOUT, h->conf.timeout_s + 1,
+		MHD_OPTION_URI_LOG_CALLBACK, __http_uri, h,
 		MHD_OPTION_NOTIFY_COMPLETED, __http_completed, h,
 		MHD_OPTION_NOTIFY_CONNECTION, __http_conn_notify, h,
 		MHD_OPTION_END);
