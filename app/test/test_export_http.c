@@ -3,8 +3,9 @@
  * Unit tests of lib/export's HTTP endpoint (http.c, http_server.c): every
  * endpoint answers exactly what its writer gives for the same snapshot,
  * every error (one line of text/plain, nothing changed), slow and
- * vanishing clients, connection limits, request smuggling by framing.
- * Plain sockets, no HTTP library.
+ * vanishing clients, connection limits, request smuggling by framing,
+ * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h);
+ * floods and malformed requests: test_export_http_abuse.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,199 +28,7 @@
 
 #include <rte_common.h>
 
-#include "fixture_export.h"
-
-/* ---- HTTP client (plain sockets) ---- */
-
-struct resp {
-	int status;
-	char head[4096];
-	char *body;
-	size_t len;
-};
-
-static int
-tcp_connect(uint16_t port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct timeval tv = { 5, 0 };
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_true(fd >= 0);
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Read a whole response until the server closes; -1 if none. */
-static int
-read_resp(int fd, struct resp *r)
-{
-	char *buf = NULL, *sep;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap + 1);
-		}
-		n = recv(fd, buf + len, cap - len, 0);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (buf == NULL || len == 0) {
-		free(buf);
-		return -1;
-	}
-	buf[len] = '\0';
-	sep = strstr(buf, "\r\n\r\n");
-	if (sep == NULL || sscanf(buf, "HTTP/1.%*d %d", &r->status) != 1) {
-		free(buf);
-		return -1;
-	}
-	snprintf(r->head, sizeof(r->head), "%.*s", (int)(sep - buf), buf);
-	r->len = len - (size_t)(sep + 4 - buf);
-	r->body = malloc(r->len + 1);
-	memcpy(r->body, sep + 4, r->len);
-	r->body[r->len] = '\0';
-	free(buf);
-	return 0;
-}
-
-static int
-http_raw(uint16_t port, const char *req, size_t len, struct resp *r)
-{
-	int fd = tcp_connect(port);
-
-	if (fd < 0)
-		return -1;
-	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		close(fd);
-		return -1;
-	}
-	return read_resp(fd, r);
-}
-
-static int
-http(uint16_t port, const char *method, const char *path, const char *ctype,
-     const char *body, struct resp *r)
-{
-	char req[8192];
-	int n = snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: test\r\n"
-			 "Connection: close\r\n", method, path);
-
-	if (ctype != NULL)
-		n += snprintf(req + n, sizeof(req) - (size_t)n,
-			      "Content-Type: %s\r\n", ctype);
-	if (body != NULL)
-		n += snprintf(req + n, sizeof(req) - (size_t)n,
-			      "Content-Length: %zu\r\n", strlen(body));
-	n += snprintf(req + n, sizeof(req) - (size_t)n, "\r\n%s", body ? body : "");
-	return http_raw(port, req, (size_t)n, r);
-}
-
-static const char *
-hdr(const struct resp *r, const char *name)
-{
-	static char val[256];
-	const char *p = r->head;
-	size_t n = strlen(name);
-
-	while ((p = strstr(p, "\r\n")) != NULL) {
-		p += 2;
-		if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
-			snprintf(val, sizeof(val), "%.*s", (int)strcspn(p + n + 2, "\r"),
-				 p + n + 2);
-			return val;
-		}
-	}
-	return NULL;
-}
-
-/* Request, expect status (and, if want != NULL, that text in the body). */
-static void
-expect(uint16_t port, const char *method, const char *path, const char *ctype,
-       const char *body, int status, const char *want)
-{
-	struct resp r;
-
-	if (http(port, method, path, ctype, body, &r) != 0)
-		fail_msg("%s %s: no response", method, path);
-	if (r.status != status || (want && strstr(r.body, want) == NULL))
-		fail_msg("%s %s: %d '%s', want %d '%s'", method, path, r.status,
-			 r.body, status, want ? want : "");
-	/* Errors: exactly one line of text. */
-	if (status >= 400 && (r.len == 0 || r.body[r.len - 1] != '\n' ||
-			      memchr(r.body, '\n', r.len - 1) != NULL))
-		fail_msg("%s %s: error body is not one line: '%s'", method, path,
-			 r.body);
-	free(r.body);
-}
-
-static char *
-get_body(uint16_t port, const char *path, const char *ctype_prefix)
-{
-	struct resp r;
-
-	assert_int_equal(http(port, "GET", path, NULL, NULL, &r), 0);
-	assert_int_equal(r.status, 200);
-	if (ctype_prefix != NULL) {
-		const char *ct = hdr(&r, "Content-Type");
-
-		assert_non_null(ct);
-		assert_true(strncmp(ct, ctype_prefix, strlen(ctype_prefix)) == 0);
-	}
-	return r.body;
-}
-
-/* A test server's configuration: an ephemeral port on 127.0.0.1, 64-byte
- * bodies, the fixture's info, and what the test says. */
-static void
-conf_for(struct export_http_conf *c, bool control, const struct export_hooks *hk,
-	 unsigned int max_conns, unsigned int timeout_s)
-{
-	export_http_conf_init(c);
-	c->listen = "127.0.0.1:0";
-	c->control = control;
-	c->body_limit = 64;
-	c->info = info;
-	c->max_conns = max_conns;
-	c->timeout_s = timeout_s;
-	if (hk != NULL)
-		c->hooks = *hk;
-}
-
-/* The server of c, listening (fails the test otherwise). */
-static struct export_http *
-start_conf(const struct export_http_conf *c)
-{
-	struct export_http *h;
-	char err[256];
-
-	h = export_http_start(st, c, err, sizeof(err));
-	if (h == NULL)
-		fail_msg("export_http_start: %s", err);
-	assert_true(export_http_port(h) != 0);
-	return h;
-}
-
-static struct export_http *
-start(bool control, const struct export_hooks *hk, unsigned int max_conns,
-      unsigned int timeout_s)
-{
-	struct export_http_conf c;
-
-	conf_for(&c, control, hk, max_conns, timeout_s);
-	return start_conf(&c);
-}
+#include "fixture_http.h"
 
 static void
 test_http_listen_errors(void **state)
@@ -504,40 +313,6 @@ test_http_errors(void **state)
 	export_http_stop(h);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A client sending one header line at a time, never the end of them. */
-static int
-slowloris(uint16_t port)
-{
-	static const char head[] = "GET /metrics HTTP/1.1\r\nHost: t\r\n";
-	int fd = tcp_connect(port);
-
-	if (fd >= 0 && send(fd, head, sizeof(head) - 1, MSG_NOSIGNAL) !=
-			(ssize_t)sizeof(head) - 1) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-/* Whether the server has closed fd (reads the end or an error). */
-static bool
-closed_by_server(int fd)
-{
-	char c;
-	ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
-
-	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
-}
-
 struct slow_post {
 	uint16_t port;
 	int status;
@@ -605,10 +380,9 @@ test_http_slow_clients(void **state)
 	 * restart an idle timeout, but each request has 2 s for its headers.
 	 * /metrics and /healthz are served all along (no thread per client),
 	 * and every slow one is closed by the server while still sending.
-	 * On a server of its own with 128 slots: on the 64-slot one, 32 slow
-	 * clients are exactly half the slots, and the scrapes' own waiting
-	 * would make the room-for-new-clients rule (below) close the oldest
-	 * slow ones early, depending on when the watchdog looks. */
+	 * On a server of its own with 128 slots and no lower limit per
+	 * address: what closes the slow ones must be their deadline, never
+	 * the room the scrapes need (test_export_http_abuse.c tests that). */
 	{
 		struct export_http_conf c;
 
@@ -653,10 +427,10 @@ test_http_slow_clients(void **state)
 	export_http_stop(h2);
 	port = export_http_port(h);
 
-	/* Room for new clients: when more than half of the slots wait for a
-	 * request, the oldest waiters are closed. 64 idle connections on a
-	 * 64-slot server: a scrape still gets through, and the oldest idle
-	 * ones are the ones closed. */
+	/* Room for new clients: a connection over the limit closes the
+	 * oldest one waiting for a request. 64 idle connections on a 64-slot
+	 * server: a scrape still gets through, and the oldest idle ones are
+	 * the ones closed. */
 	for (i = 0; i < 64; i++) {
 		idle[i] = tcp_connect(port);
 		assert_true(idle[i] >= 0);
@@ -722,6 +496,140 @@ test_http_slow_clients(void **state)
 	export_http_stop(h);
 }
 
+/*
+ * --fold-on-read: every answer is a fold made for it, the readers fold
+ * concurrently (as procfs readers of /proc/net/snmp do), and one client's
+ * successive answers never go back (a Prometheus counter must not), while
+ * a worker counts and clears race with the folds. Answers of different
+ * clients are not ordered: how often one came lower than the highest
+ * another had already received is printed, not checked.
+ */
+#define ORDER_CLIENTS 4
+#define ORDER_SCRAPES 60
+#define RX_PACKETS "pktpath_mib_total{group=\"Rx\",field=\"RxPackets\"}"
+
+struct order {
+	struct mib_set *ms;
+	struct stats *s;
+	uint16_t port;
+	volatile int stop;
+	uint64_t seen;		/* the highest answer any client received */
+	uint64_t behind;	/* answers below seen when their request left */
+};
+
+struct order_client {
+	struct order *o;
+	unsigned int answers, folded;
+	char bad[160];		/* the first failure ("" if none) */
+};
+
+static void *
+order_writer(void *arg)
+{
+	struct order *o = arg;
+	struct mib_block b = mib_set_block(o->ms, 0);
+
+	while (!o->stop)
+		mib_inc(&b, MIB_F(RX, PACKETS));
+	return NULL;
+}
+
+static void *
+order_clearer(void *arg)
+{
+	struct order *o = arg;
+
+	while (!o->stop) {
+		stats_clear(o->s);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static void *
+order_client(void *arg)
+{
+	struct order_client *k = arg;
+	struct order *o = k->o;
+	uint64_t prev = 0, v, seen;
+	unsigned int i;
+	struct resp r;
+
+	for (i = 0; i < ORDER_SCRAPES && k->bad[0] == '\0'; i++) {
+		seen = __atomic_load_n(&o->seen, __ATOMIC_ACQUIRE);
+		if (http(o->port, "GET", "/metrics", NULL, NULL, &r) != 0 ||
+		    r.status != 200) {
+			snprintf(k->bad, sizeof(k->bad), "scrape %u: no 200", i);
+			break;
+		}
+		v = (uint64_t)prom_value(r.body, RX_PACKETS);
+		k->folded += hdr(&r, "X-Pktpath-Fold-Ns") != NULL;
+		free(r.body);
+		if (v < prev)
+			snprintf(k->bad, sizeof(k->bad), "scrape %u: RxPackets %" PRIu64
+				 " after %" PRIu64, i, v, prev);
+		if (v < seen)
+			__atomic_fetch_add(&o->behind, 1, __ATOMIC_RELAXED);
+		while (v > seen && !__atomic_compare_exchange_n(&o->seen, &seen, v,
+				false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+			;
+		prev = v;
+		k->answers++;
+	}
+	return NULL;
+}
+
+static void
+test_http_fold_on_read_order(void **state)
+{
+	struct order_client k[ORDER_CLIENTS];
+	struct order o = { .stop = 0 };
+	struct export_http_conf c;
+	struct stats_conf sc;
+	struct export_http *h;
+	pthread_t tw, tc, tk[ORDER_CLIENTS];
+	unsigned int i;
+
+	(void)state;
+	/* 126 phantom blocks: folds long enough to overlap */
+	o.ms = mib_set_create(NW + 1 + 126, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(o.ms);
+	fixture_stats_conf(&sc, o.ms, 3600, 0, 0);
+	sc.n_phantom = 126;
+	sc.fold_on_read = true;
+	o.s = stats_create(&sc);
+	assert_non_null(o.s);
+	assert_int_equal(stats_start(o.s), 0);
+	conf_for(&c, false, NULL, 64, 10);
+	h = start_stats(o.s, &c);
+	o.port = export_http_port(h);
+	assert_int_equal(pthread_create(&tw, NULL, order_writer, &o), 0);
+	assert_int_equal(pthread_create(&tc, NULL, order_clearer, &o), 0);
+	for (i = 0; i < ORDER_CLIENTS; i++) {
+		memset(&k[i], 0, sizeof(k[i]));
+		k[i].o = &o;
+		assert_int_equal(pthread_create(&tk[i], NULL, order_client, &k[i]), 0);
+	}
+	for (i = 0; i < ORDER_CLIENTS; i++)
+		pthread_join(tk[i], NULL);
+	o.stop = 1;
+	pthread_join(tw, NULL);
+	pthread_join(tc, NULL);
+	for (i = 0; i < ORDER_CLIENTS; i++) {
+		if (k[i].bad[0] != '\0')
+			fail_msg("client %u: %s", i, k[i].bad);
+		assert_int_equal(k[i].answers, ORDER_SCRAPES);
+		assert_int_equal(k[i].folded, ORDER_SCRAPES);	/* a fold each */
+	}
+	print_message("fold-on-read: %u clients x %u scrapes, each client's "
+		      "monotonic; %" PRIu64 " answers below one another client "
+		      "had already received\n", ORDER_CLIENTS, ORDER_SCRAPES,
+		      o.behind);
+	export_http_stop(h);
+	stats_stop(o.s);
+	own_stats_free(o.s, o.ms);
+}
+
 int
 main(void)
 {
@@ -730,6 +638,7 @@ main(void)
 		cmocka_unit_test(test_http_get),
 		cmocka_unit_test(test_http_errors),
 		cmocka_unit_test(test_http_slow_clients),
+		cmocka_unit_test(test_http_fold_on_read_order),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -327,8 +327,12 @@ struct export_http_conf {
 	bool lcore_mib;		/**< per-lcore MIB series in /metrics, and per-
 				 *   lcore "mib" in /stats.json */
 	size_t body_limit;	/**< largest POST body accepted (else 413) */
-	unsigned int max_conns;	/**< concurrent connections (beyond: refused) */
-	unsigned int per_ip_conns; /**< of them from one client address (0: no
+	/** Concurrent connections. Never a refusal: a connection that takes
+	 *  the endpoint beyond it closes the most stalled one (the oldest
+	 *  waiting for a request that has not arrived whole, else the oldest
+	 *  being sent), counted in pktpath_http_closed_total. */
+	unsigned int max_conns;
+	unsigned int per_ip_conns; /**< the same per client address (0: no
 				    *   limit of its own) */
 	/** Idle timeout, and the time a connection has for each phase of a
 	 *  request: its headers (from the accept or the previous response),
@@ -364,19 +368,27 @@ struct export_http;
  * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
  * wrong method 405 (with Allow), control disabled 403, body over
  * c->body_limit 413, malformed body or framing 400 (two Content-Length
- * headers that differ, or one with Transfer-Encoding); every error is one
- * line of text/plain, and a rejected request changes nothing. /metrics,
+ * headers that differ, or one with Transfer-Encoding; a body on GET or
+ * HEAD; an escaped NUL in the path), a Transfer-Encoding other than
+ * chunked 501; every error is one line of text/plain (control characters
+ * of the request shown as '?'), and a rejected request changes nothing.
+ * /metrics,
  * /snmp, /netstat and /stats.json answer from stats_read(): with the stats
  * object's fold_on_read, a fold made for that request, whose duration in
  * ns is the response header X-Pktpath-Fold-Ns (absent otherwise).
  *
- * libmicrohttpd serves every connection from c->threads poll(2) threads
- * (c->max_conns connections at most, c->per_ip_conns from one address); a
- * slow client costs a connection, not a thread. A watchdog closes a
- * connection whose request headers (or body, or response) take longer than
- * c->timeout_s, however slowly they trickle in, and, when more than half of
- * the connections have not sent a complete request, the oldest of those:
- * a scrape always finds room. Control hooks run on a thread of their own,
+ * libmicrohttpd serves every connection from c->threads poll(2) threads;
+ * a slow client costs a connection, not a thread. A complete request is
+ * answered however many connections others hold: a new connection that
+ * takes its address beyond c->per_ip_conns, or the endpoint beyond
+ * c->max_conns, closes the most stalled connection (of that address, or of
+ * all) instead of being refused. A watchdog closes a connection whose
+ * request headers (or body, or response) take longer than c->timeout_s,
+ * however slowly they trickle in. Query strings are ignored; malformed or
+ * oversized requests get a 4xx, or, where libmicrohttpd closes them
+ * unanswered, are counted. /metrics ends with the endpoint's own counters
+ * (pktpath_http_responses_total{code}, pktpath_http_closed_total{reason},
+ * pktpath_http_connections). Control hooks run on a thread of their own,
  * the connection suspended meanwhile, so that a grace period or a rules
  * compile holds up only its own request. Every thread is created from a
  * DPDK control thread and so inherits its CPU affinity (never a worker

@@ -4,8 +4,9 @@
  * /netstat, /stats.json over the latest snapshot; POST /ingress/mode,
  * /ingress/rules, /stats/clear through the application's hooks.
  *
- * Threads (http_server.c): libmicrohttpd's polling threads serve every
- * connection, a watchdog bounds each phase of a request, and control hooks
+ * Threads (http_server.c, http_conn.c): libmicrohttpd's polling threads
+ * serve every connection, a watchdog bounds each phase of a request, limits
+ * make room by closing the most stalled connection, and control hooks
  * run on a thread of their own while their connection is suspended, so a
  * slow client, a vanished one, or a hook waiting for a grace period holds
  * only its own connection. Nothing here touches worker memory: every
@@ -37,6 +38,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 
@@ -100,6 +102,8 @@ __reply_fold(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 		MHD_add_response_header(r, "X-Pktpath-Fold-Ns", fold_ns);
 	ret = MHD_queue_response(c, code, r);
 	MHD_destroy_response(r);
+	if (ret == MHD_YES)
+		__http_count_response(h, code);
 	return ret;
 }
 
@@ -162,6 +166,8 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 		rc = export_prom_write(f, snap, &o);
 		pthread_mutex_unlock(&h->info_lock);
 		json_decref(ing);
+		if (rc == 0)
+			__http_prom_write(h, f);
 		return rc;
 	case RT_JSON:
 		if (h->conf.hooks.ingress_state != NULL)
@@ -206,8 +212,10 @@ __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 	int rc;
 
 	if (snap == NULL)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
-				"no snapshot yet: the stats thread has not started\n");
+		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, "%s\n",
+				mib && rte_errno == ENOMEM ? "out of memory for this "
+				"read's fold" : "no snapshot yet: the stats thread "
+				"has not started");
 	f = open_memstream(&buf, &len);
 	if (f == NULL) {
 		stats_put(h->s, snap);
@@ -448,9 +456,23 @@ __route(const char *url)
 	return -1;
 }
 
+/* s for an error line: at most len - 1 bytes, control characters as '?'
+ * (an escaped newline must not break the one line). */
+static const char *
+__printable(const char *s, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
+		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	out[i] = '\0';
+	return out;
+}
+
 /* Answer what the request line and headers decide: every GET, and every
- * refusal of a POST (404, 405, 403, 501, 413 by Content-Length). Returns
- * false, with nothing queued, for a control request to act on. */
+ * refusal (400 for a NUL in the path or a GET with a body, 404, 405, 403,
+ * 501, 413 by Content-Length). Returns false, with nothing queued, for a
+ * control request to act on. */
 static bool
 __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	 const char *url, const char *method, enum MHD_Result *ret)
@@ -458,23 +480,36 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+	char u[81], m[17];
 	const char *cl;
 	int rt = __route(url);
 
+	__printable(url, u, sizeof(u));
+	__printable(method, m, sizeof(m));
+	if (r->nul) {
+		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "the path '%s' has "
+				"an escaped NUL byte (%%00)\n", u);
+		return true;
+	}
 	if (rt < 0) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_FOUND, NULL, "no such endpoint "
-				"'%.80s' (GET / lists them)\n", url);
+				"'%s' (GET / lists them)\n", u);
 		return true;
 	}
 	r->rt = (enum route)rt;
 	if (routes[rt].post && !post) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "POST", "%s %s: "
-				"method not allowed (use POST)\n", method, url);
+				"method not allowed (use POST)\n", m, u);
 		return true;
 	}
 	if (!routes[rt].post && !get) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET, HEAD", "%s %s: "
-				"method not allowed (use GET)\n", method, url);
+				"method not allowed (use GET)\n", m, u);
+		return true;
+	}
+	if (!routes[rt].post && r->has_body) {
+		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "%s %s takes no "
+				"body\n", m, u);
 		return true;
 	}
 	if (!routes[rt].post) {
@@ -483,13 +518,13 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	}
 	if (!h->conf.control) {
 		*ret = __replyf(h, c, MHD_HTTP_FORBIDDEN, NULL, "POST %s: control is "
-				"disabled (start pktpath with --http-control)\n", url);
+				"disabled (start pktpath with --http-control)\n", u);
 		return true;
 	}
 	if ((r->rt == RT_MODE && h->conf.hooks.set_mode == NULL) ||
 	    (r->rt == RT_RULES && h->conf.hooks.load_rules == NULL)) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_IMPLEMENTED, NULL, "POST %s: not "
-				"available in this run (no ingress hook)\n", url);
+				"available in this run (no ingress hook)\n", u);
 		return true;
 	}
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -503,7 +538,7 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 		if (errno == 0 && *end == '\0' && n > h->conf.body_limit) {
 			*ret = __replyf(h, c, MHD_HTTP_CONTENT_TOO_LARGE, NULL, "POST %s: "
 					"body of %llu bytes is over the limit of "
-					"%zu\n", url, n, h->conf.body_limit);
+					"%zu\n", u, n, h->conf.body_limit);
 			return true;
 		}
 	}
@@ -552,12 +587,13 @@ __body(struct export_http *h, struct req *r, const char *data, size_t n)
 }
 
 /* The framing headers: every Content-Length (libmicrohttpd keeps each
- * one) and whether there is a Transfer-Encoding. */
+ * one) and the Transfer-Encoding, if any. */
 struct framing {
 	unsigned int n_cl;
 	char cl[32];
 	bool conflict;
 	bool te;
+	char te_value[32];
 };
 
 static enum MHD_Result
@@ -576,18 +612,22 @@ __framing_header(void *cls, enum MHD_ValueKind kind, const char *key,
 			f->conflict = true;
 	} else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
 		f->te = true;
+		snprintf(f->te_value, sizeof(f->te_value), "%s", value ? value : "");
 	}
 	return MHD_YES;
 }
 
 /* A request whose body's end is ambiguous (two Content-Length headers
  * that differ, or one with Transfer-Encoding: RFC 9112 6.3's request
- * smuggling) is refused whatever libmicrohttpd would make of it. */
+ * smuggling) is refused whatever libmicrohttpd would make of it; so is a
+ * Transfer-Encoding other than chunked (501, RFC 9112 6.1: libmicrohttpd
+ * 0.9.75 would read such a body until the client closes). */
 static bool
 __bad_framing(struct export_http *h, struct MHD_Connection *c,
 	      enum MHD_Result *ret)
 {
 	struct framing f;
+	char te[sizeof(f.te_value)];
 
 	memset(&f, 0, sizeof(f));
 	MHD_get_connection_values(c, MHD_HEADER_KIND, __framing_header, &f);
@@ -598,9 +638,42 @@ __bad_framing(struct export_http *h, struct MHD_Connection *c,
 	else if (f.te && f.n_cl > 0)
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "both "
 				"Transfer-Encoding and Content-Length\n");
+	else if (f.te && strcasecmp(f.te_value, "chunked") != 0)
+		*ret = __replyf(h, c, MHD_HTTP_NOT_IMPLEMENTED, NULL, "Transfer-"
+				"Encoding '%s': only chunked is supported\n",
+				__printable(f.te_value, te, sizeof(te)));
 	else
 		return false;
 	return true;
+}
+
+/*
+ * The request line is in (libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK):
+ * the request's state starts here, and the query string is dropped. No
+ * route takes parameters, and libmicrohttpd 0.9.75 would split it into
+ * one record per parameter from the connection's 32 KiB: past ~500 of them
+ * (a 2 KiB URL) the memory ran out before the 431 could be built, and the
+ * connection was closed unanswered. This callback runs before that split
+ * (parse_initial_message_line(): the query starts at the '?', its end is
+ * the string's), so ending the string after the '?' leaves no parameter:
+ * the URL is then what routes see, however long the query was (up to the
+ * request line's own limit: 414).
+ */
+void *
+__http_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct req *r = calloc(1, sizeof(*r));
+	char *q = strchr(uri, '?');
+	const char *p;
+
+	RTE_SET_USED(cls);
+	RTE_SET_USED(c);
+	if (q != NULL)
+		q[1] = '\0';
+	for (p = uri; r != NULL && (p = strchr(p, '%')) != NULL; p++)
+		if (p[1] == '0' && p[2] == '0')
+			r->nul = true;
+	return r;	/* NULL: __http_access() allocates it */
 }
 
 enum MHD_Result
@@ -613,21 +686,22 @@ __http_access(void *cls, struct MHD_Connection *c, const char *url,
 	enum MHD_Result ret;
 
 	RTE_SET_USED(version);
-	if (r == NULL) {
+	if (r == NULL || !r->started) {
 		/* Headers only. A request without a body is answered at the
 		 * last call (a response queued now would cost the keep-alive);
 		 * one with a body is refused now if it must be, so that the body
 		 * is never read (libmicrohttpd then closes the connection). */
-		r = calloc(1, sizeof(*r));
-		if (r == NULL)
+		if (r == NULL && (r = calloc(1, sizeof(*r))) == NULL)
 			return MHD_NO;
 		*con_cls = r;
-		__http_conn_phase(h, c, CONN_BODY);
+		r->started = true;
+		r->has_body = __has_body(c);
+		/* Without a body the request is complete. */
+		__http_conn_phase(h, c, r->has_body ? CONN_BODY : CONN_ANSWER);
 		if (__bad_framing(h, c, &ret)) {
 			r->answered = true;
 			return ret;
 		}
-		r->has_body = __has_body(c);
 		if (r->has_body && __decide(h, c, r, url, method, &ret)) {
 			r->answered = true;
 			return ret;
@@ -654,6 +728,7 @@ __http_access(void *cls, struct MHD_Connection *c, const char *url,
 	}
 	if (r->answered)
 		return MHD_YES;
+	__http_conn_phase(h, c, CONN_ANSWER);	/* the body is in */
 	if (!r->has_body && __decide(h, c, r, url, method, &ret))
 		return ret;
 	if (r->too_big)
@@ -670,7 +745,7 @@ __http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct export_http *h = cls;
 	struct req *r = *con_cls;
 
-	RTE_SET_USED(toe);
+	__http_conn_done(h, c, toe);
 	/* Kept alive: the next request's headers have their own deadline. */
 	__http_conn_phase(h, c, CONN_HEADERS);
 	if (r != NULL) {

@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The HTTP endpoint's server side: the listening socket, the libmicrohttpd
- * daemon (poll(2) threads, connection limits), the watchdog that bounds each
- * phase of a request, and the thread that runs the control hooks.
+ * daemon, and the thread that runs the control hooks. The connections,
+ * their limits and the watchdog are http_conn.c's.
  *
- * Why a watchdog: libmicrohttpd 0.9.75 (Debian 12) has only an idle
- * timeout, which every byte restarts: 32 clients sending one header line a
- * second held all 32 thread-per-connection slots for as long as they liked
- * and /metrics and /healthz were refused meanwhile. Connections are now
- * served by a pool of poll(2) threads (a slow client costs a socket, not a
- * thread; level-triggered poll, because with epoll 0.9.75 missed a client's
- * half-close now and then and kept the connection until its timeout), and
- * the watchdog closes (shutdown(2): libmicrohttpd then sees the end of the
- * stream and cleans up) every connection that spent longer than timeout_s
- * in one phase, and the oldest of those still waiting for a request when
- * they hold more than half of the slots.
+ * Connections are served by a pool of poll(2) threads (a slow client costs
+ * a socket, not a thread; level-triggered poll, because with epoll 0.9.75
+ * missed a client's half-close now and then and kept the connection until
+ * its timeout). libmicrohttpd's own limits are set so that they never act
+ * (http_conn.c enforces ours, without refusing anyone): no limit per
+ * address, and twice max_conns per thread, which only connections that
+ * cannot be closed (answered now, or waiting for a hook) could reach.
  *
  * Why a control thread: on a polling thread a hook that waits (a grace
  * period, a mode flip, compiling 10,000 rules) would stall every
@@ -23,7 +19,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <netdb.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -32,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -43,170 +37,6 @@
 #include "pkt.h"
 
 RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
-
-#define DOG_TICK_MS 200
-
-static uint64_t
-__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* ---- connections ---- */
-
-static struct conn *
-__conn_of(struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-
-	return ci != NULL ? ci->socket_context : NULL;
-}
-
-void
-__http_conn_phase(struct export_http *h, struct MHD_Connection *c,
-		  enum conn_phase p)
-{
-	struct conn *k = __conn_of(c);
-
-	if (k == NULL)
-		return;
-	pthread_mutex_lock(&h->conn_lock);
-	k->phase = p;
-	k->since_ns = __now_ns();
-	pthread_mutex_unlock(&h->conn_lock);
-}
-
-/* libmicrohttpd calls this on its thread when it accepts a connection and
- * when it has finished with one, before it closes the socket: so the fd is
- * never closed (and reused) while it is on our list. */
-static void
-__conn_notify(void *cls, struct MHD_Connection *c, void **sctx,
-	      enum MHD_ConnectionNotificationCode toe)
-{
-	struct export_http *h = cls;
-	struct conn *k;
-
-	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-
-		k = calloc(1, sizeof(*k));
-		if (k == NULL || ci == NULL) {	/* untracked: only the idle timeout */
-			free(k);
-			*sctx = NULL;
-			return;
-		}
-		k->fd = ci->connect_fd;
-		k->phase = CONN_HEADERS;
-		k->since_ns = __now_ns();
-		pthread_mutex_lock(&h->conn_lock);
-		k->next = h->conns;
-		if (h->conns != NULL)
-			h->conns->prev = k;
-		h->conns = k;
-		h->n_conns++;
-		pthread_mutex_unlock(&h->conn_lock);
-		*sctx = k;
-		return;
-	}
-	k = *sctx;
-	if (k == NULL)
-		return;
-	pthread_mutex_lock(&h->conn_lock);
-	if (k->prev != NULL)
-		k->prev->next = k->next;
-	else
-		h->conns = k->next;
-	if (k->next != NULL)
-		k->next->prev = k->prev;
-	h->n_conns--;
-	pthread_mutex_unlock(&h->conn_lock);
-	free(k);
-	*sctx = NULL;
-}
-
-/* Under conn_lock. */
-static void
-__cut(struct export_http *h, struct conn *k)
-{
-	/* Not close(): the socket stays libmicrohttpd's, which now reads the
-	 * end of the stream and closes it (and calls __conn_notify first). */
-	shutdown(k->fd, SHUT_RDWR);
-	k->cut = true;
-	h->cuts++;
-}
-
-/* One pass: deadlines, then room for new clients. Under conn_lock. */
-static unsigned int
-__dog_pass(struct export_http *h, uint64_t now)
-{
-	uint64_t limit = (uint64_t)h->conf.timeout_s * 1000000000ull;
-	unsigned int waiting = 0, cut = 0;
-	struct conn *k;
-
-	for (k = h->conns; k != NULL; k = k->next) {
-		if (k->cut)
-			continue;
-		if (k->phase != CONN_HOOK && now - k->since_ns > limit) {
-			__cut(h, k);
-			cut++;
-			continue;
-		}
-		waiting += k->phase == CONN_HEADERS;
-	}
-	/* At most half of the slots may wait for a request: close the
-	 * oldest waiters beyond that (idle keep-alive ones included). */
-	while (waiting > h->conf.max_conns / 2) {
-		struct conn *old = NULL;
-
-		for (k = h->conns; k != NULL; k = k->next)
-			if (!k->cut && k->phase == CONN_HEADERS &&
-			    (old == NULL || k->since_ns < old->since_ns))
-				old = k;
-		if (old == NULL)
-			break;
-		__cut(h, old);
-		cut++;
-		waiting--;
-	}
-	return cut;
-}
-
-static void *
-__dog_thread(void *arg)
-{
-	struct export_http *h = arg;
-	uint64_t logged_at = 0, unlogged = 0;
-
-	pthread_mutex_lock(&h->conn_lock);
-	while (!h->dog_stop) {
-		struct timespec ts;
-		uint64_t t = __now_ns() + DOG_TICK_MS * 1000000ull, now;
-
-		ts.tv_sec = (time_t)(t / 1000000000ull);
-		ts.tv_nsec = (long)(t % 1000000000ull);
-		pthread_cond_timedwait(&h->dog_cond, &h->conn_lock, &ts);
-		if (h->dog_stop)
-			break;
-		now = __now_ns();
-		unlogged += __dog_pass(h, now);
-		/* One line per 10 s at most, however many are cut. */
-		if (unlogged > 0 && now - logged_at > 10000000000ull) {
-			HTTP_LOG(WARNING, "closed %" PRIu64 " connection%s that took "
-				 "longer than %u s over a request (or held a slot "
-				 "others needed)", unlogged, unlogged == 1 ? "" : "s",
-				 h->conf.timeout_s);
-			logged_at = now;
-			unlogged = 0;
-		}
-	}
-	pthread_mutex_unlock(&h->conn_lock);
-	return NULL;
-}
 
 /* ---- the control thread ---- */
 
@@ -384,7 +214,9 @@ __listen_socket(struct export_http *h, const char *where, char *err,
 		goto fail_errno;
 	call = "listen";
 	sl = sizeof(ss);
-	if (listen(fd, 64) != 0 || getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+	/* A flood of connections waits here, in order, while the polling
+	 * threads accept one per loop each: as many as the system allows. */
+	if (listen(fd, SOMAXCONN) != 0 || getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
 		goto fail_errno;
 	if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const void *)&ss;
@@ -409,13 +241,26 @@ fail_errno:
 	return rc;
 }
 
+/* libmicrohttpd's error responses (400, 413, 414, 431, 505: a request it
+ * cannot parse or store) reach the application only as this log line,
+ * the status its first argument (transmit_error_response(), 0.9.75 to
+ * 0.9.77): counted from it. */
+#define MHD_ERROR_RESPONSE_FMT "Error processing request (HTTP response code is %u"
+
 static void
 __mhd_log(void *cls, const char *fmt, va_list ap)
 {
+	struct export_http *h = cls;
 	char buf[256];
+	va_list aq;
 	size_t n;
 
-	RTE_SET_USED(cls);
+	if (strncmp(fmt, MHD_ERROR_RESPONSE_FMT,
+		    sizeof(MHD_ERROR_RESPONSE_FMT) - 1) == 0) {
+		va_copy(aq, ap);
+		__http_count_response(h, va_arg(aq, unsigned int));
+		va_end(aq);
+	}
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	n = strlen(buf);
 	while (n > 0 && buf[n - 1] == '\n')
@@ -445,11 +290,12 @@ __start_daemon(void *arg)
 		MHD_OPTION_EXTERNAL_LOGGER, __mhd_log, h,
 		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
 		MHD_OPTION_THREAD_POOL_SIZE, h->conf.threads,
-		MHD_OPTION_CONNECTION_LIMIT, h->conf.max_conns,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, h->conf.per_ip_conns,
-		MHD_OPTION_CONNECTION_TIMEOUT, h->conf.timeout_s,
+		MHD_OPTION_CONNECTION_LIMIT, 2 * h->conf.max_conns * h->conf.threads,
+		/* the watchdog's deadlines act first */
+		MHD_OPTION_CONNECTION_TIMEOUT, h->conf.timeout_s + 1,
+		MHD_OPTION_URI_LOG_CALLBACK, __http_uri, h,
 		MHD_OPTION_NOTIFY_COMPLETED, __http_completed, h,
-		MHD_OPTION_NOTIFY_CONNECTION, __conn_notify, h,
+		MHD_OPTION_NOTIFY_CONNECTION, __http_conn_notify, h,
 		MHD_OPTION_END);
 	return NULL;
 }
@@ -471,14 +317,7 @@ __free(struct export_http *h)
 static void
 __threads_stop(struct export_http *h)
 {
-	if (h->dog_started) {
-		pthread_mutex_lock(&h->conn_lock);
-		h->dog_stop = true;
-		pthread_cond_signal(&h->dog_cond);
-		pthread_mutex_unlock(&h->conn_lock);
-		pthread_join(h->dog, NULL);
-		h->dog_started = false;
-	}
+	__http_dog_stop(h);
 	pthread_mutex_lock(&h->q_lock);
 	h->q_closing = true;
 	pthread_cond_signal(&h->q_cond);
@@ -533,9 +372,7 @@ export_http_start(struct stats *s, const struct export_http_conf *c, char *err,
 				    __ctl_thread, h);	/* 0 or -errno */
 	if (rc == 0) {
 		h->ctl_started = true;
-		rc = rte_ctrl_thread_create(&h->dog, "pktpath-httpdog", NULL,
-					    __dog_thread, h);
-		h->dog_started = rc == 0;
+		rc = __http_dog_start(h);
 	}
 	if (rc != 0) {
 		snprintf(err, errlen, "rte_ctrl_thread_create: %s", strerror(-rc));

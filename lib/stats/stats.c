@@ -513,8 +513,8 @@ stats_put(struct stats *s, struct stats_snapshot *snap)
 	__snap_release(s, snap);
 }
 
-/* How many times stats_read() folds again when a clear keeps landing
- * during its fold before it answers with the published snapshot instead. */
+/* How many times stats_read() folds unlocked while a clear keeps landing
+ * during its fold, before it folds under fold_lock. */
 #define READ_FOLD_TRIES 4
 
 struct stats_snapshot *
@@ -523,44 +523,60 @@ stats_read(struct stats *s)
 	struct stats_snapshot *p, *latest = stats_get(s);
 	uint64_t t0, t1, clears;
 	unsigned int b, i, tries;
+	bool last;
 	double sec;
 
-	if (latest == NULL || !s->conf.fold_on_read)
+	if (latest == NULL) {
+		rte_errno = ENOENT;
+		return NULL;
+	}
+	if (!s->conf.fold_on_read)
 		return latest;
 	p = __snap_alloc(s);
-	if (p == NULL)
-		return latest;	/* out of memory: the snapshot's answer */
+	if (p == NULL) {
+		/* Not the published snapshot: it is older than the folds
+		 * this reader may have had, and a counter must not go back. */
+		stats_put(s, latest);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	/*
 	 * The fold runs unlocked; the baseline is applied after it, under the
 	 * lock. A clear that installs its baseline in between took it from a
 	 * fold newer than this one, and raw - base would wrap: so the clear
 	 * count is noted before the fold, and the fold is done again if it
-	 * moved (the baseline only changes with it). After READ_FOLD_TRIES
-	 * such races in a row the published snapshot answers, which is always
-	 * consistent. The loop leaves with s->lock held.
+	 * moved (the baseline only changes with it). The last try holds
+	 * fold_lock from before its fold until s->lock is taken: a clear's
+	 * baseline is a snapshot published under fold_lock, so whatever
+	 * baseline is installed meanwhile is older than this fold. Never the
+	 * published snapshot instead: it is older than this reader's previous
+	 * answer may have been. The loop leaves with s->lock held.
 	 */
 	for (tries = 0;; tries++) {
+		last = tries + 1 == READ_FOLD_TRIES;
 		pthread_mutex_lock(&s->lock);
 		clears = s->clears;
 		pthread_mutex_unlock(&s->lock);
+		if (last)
+			pthread_mutex_lock(&s->fold_lock);
 		t0 = rte_rdtsc_precise();
 		mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
 			      s->n_blocks);
 		t1 = rte_rdtsc_precise();
 		__hist_load(s, p);
 		if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
-			pthread_mutex_lock(&s->fold_lock);
+			if (!last)
+				pthread_mutex_lock(&s->fold_lock);
 			__stats_ports_sample(s, p);
-			pthread_mutex_unlock(&s->fold_lock);
+			if (!last)
+				pthread_mutex_unlock(&s->fold_lock);
 		}
-		pthread_mutex_lock(&s->lock);
-		if (s->clears == clears)
+		pthread_mutex_lock(&s->lock);	/* after fold_lock, as everywhere */
+		if (last)
+			pthread_mutex_unlock(&s->fold_lock);
+		if (last || s->clears == clears)
 			break;
 		pthread_mutex_unlock(&s->lock);
-		if (tries + 1 == READ_FOLD_TRIES) {
-			__snap_release(s, p);
-			return latest;
-		}
 	}
 	p->tsc = t1;
 	p->final = latest->final;

@@ -453,9 +453,20 @@ void stats_put(struct stats *s, struct stats_snapshot *snap);
  * rates, seq and stats-thread fold figures are the latest snapshot's (a
  * rate needs an interval); it is not published (stats_get() never returns
  * it). The reader's fold only loads the blocks: no worker memory is
- * written. Drop it with stats_put(). NULL before stats_start().
+ * written. Drop it with stats_put().
+ *
+ * Order: a fold starts after stats_read() is called and ends before it
+ * returns, and every counter only grows, so a caller that calls again after
+ * the previous call returned gets raw counters at least as high (never an
+ * older snapshot instead, whatever clears race with it). Calls that
+ * overlap are not ordered: a fold that started first may end last.
+ *
+ * @return the snapshot, or NULL with rte_errno ENOENT (before
+ *         stats_start()) or ENOMEM.
  * Thread-safe, from any non-worker thread; folds of several readers run
- * concurrently (port sampling is serialised with the stats thread's).
+ * concurrently (port sampling is serialised with the stats thread's, and
+ * a fold that clears interrupted three times in a row is made again under
+ * the stats thread's fold lock).
  */
 struct stats_snapshot *stats_read(struct stats *s);
 /** Clear by baseline: the next snapshot counts from now. */
