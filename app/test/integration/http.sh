@@ -104,7 +104,8 @@ req POST /ingress/mode 403 -d mode=rcu
 req GET /healthz 200           # still serving
 
 # A slow client (half a request line) and one that vanishes mid-body do not
-# hold up the others.
+# hold up the others: every request is answered within urlopen's 5 s, half
+# the 10 s a held-up server would take (a bound, not a timing threshold).
 python3 - "${URL#http://}" <<'PY' || fail "slow or vanished client blocked the server"
 import socket, sys, time, urllib.request
 host, port = sys.argv[1].rstrip("/").rsplit(":", 1)
@@ -113,10 +114,8 @@ gone = socket.create_connection((host, int(port)))
 gone.send(b"POST /ingress/rules HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nrule ")
 gone.close()
 for i in range(20):
-    t = time.time()
     with urllib.request.urlopen("http://%s:%s/healthz" % (host, port), timeout=5) as r:
         assert r.status == 200
-    assert time.time() - t < 1.0, "a request took %.2f s" % (time.time() - t)
 slow.close()
 PY
 
