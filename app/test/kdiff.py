@@ -541,16 +541,10 @@ class Gen:
 
 
 def kernel_frame(f):
-    """What the kernel, which has no VLAN device, is given: the frame without
-    its first tag whose VID is not 0 (pktpath receives such a tag as if a VLAN
-    device existed). VID-0 tags stay: both strip them."""
-    off = 12
-    while off + 4 <= len(f) and struct.unpack("!H", f[off:off + 2])[0] in (0x8100, 0x88a8):
-        tci = struct.unpack("!H", f[off + 2:off + 4])[0]
-        if tci & 0xfff:
-            return f[:off] + f[off + 4:]
-        off += 4
-    if len(f) < 14:   # AF_PACKET pads a short header with zeros (CAP_SYS_RAWIO)
+    """What the kernel is given: the frame as it is, tags included (the
+    receiver has no VLAN device, as pktpath without --vlan), but for the
+    zeros AF_PACKET pads a short header with (CAP_SYS_RAWIO)."""
+    if len(f) < 14:
         return f + bytes(14 - len(f))
     return f
 
