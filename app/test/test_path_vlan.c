@@ -420,6 +420,54 @@ test_class_devices(void **state)
 	memset(&conf.vlan, 0, sizeof(conf.vlan));
 }
 
+/* However many priority tags a frame carries (the kernel strips them one
+ * by one, check_vlan_id's loop has no bound), it is a tagged frame and its
+ * datagram is delivered: 255 to 600 of them, around every power of two a
+ * counter of tags could wrap at. */
+static void
+test_many_priority_tags(void **state)
+{
+	static const unsigned int counts[] = { 255, 256, 257, 511, 512, 600 };
+	struct mib_set *set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+	uint8_t *buf = malloc(14 + 4 * 600 + L3LEN);
+	struct mib_block b;
+	struct mtag none[1];
+	unsigned int i, k;
+
+	(void)state;
+	assert_non_null(set);
+	assert_non_null(buf);
+	b = mib_set_block(set, 0);
+	memset(&conf.vlan, 0, sizeof(conf.vlan));
+	for (i = 0; i < RTE_DIM(counts); i++) {
+		uint16_t len = build(none, 0, 0x0800, MAC_HOST, buf, 14 + L3LEN);
+		struct rte_mbuf m;
+		struct path_l2 l2;
+		unsigned int out;
+
+		memmove(buf + 12 + 4 * counts[i], buf + 12, len - 12u);
+		for (k = 0; k < counts[i]; k++) {
+			wire_put16(buf + 12 + 4 * k, k & 1 ? AD : Q);
+			wire_put16(buf + 14 + 4 * k, 0x2000);
+		}
+		len = (uint16_t)(len + 4 * counts[i]);
+		memset(&m, 0, sizeof(m));
+		m.buf_addr = buf;
+		m.buf_len = m.data_len = len;
+		m.pkt_len = len;
+		m.nb_segs = 1;
+		path_l2(&conf, &m, &l2, &b);
+		out = path_rcv(&conf, &m, &l2, &b);
+		if (out != MIB_F(UDP, INDATAGRAMS) || l2.l3_off != 14 + 4 * counts[i])
+			fail_msg("%u priority tags: outcome %s, l3_off %u", counts[i],
+				 mib_field_name(out), l2.l3_off);
+		if (mib_read(&b, MIB_F(RX, VLAN)) != i + 1)
+			fail_msg("%u priority tags: not counted in RxVlan", counts[i]);
+	}
+	free(buf);
+	mib_set_free(set);
+}
+
 /* path_vlans_add: ranges, repeats, refusals, the QinQ limit. */
 static void
 test_vlans_add(void **state)
@@ -466,7 +514,7 @@ test_vlans_add(void **state)
 }
 
 static int
-__setup(void **state)
+__vlan_setup(void **state)
 {
 	(void)state;
 	path_conf_init(&conf);
@@ -485,7 +533,8 @@ main(void)
 		cmocka_unit_test(test_vlans_add),
 		cmocka_unit_test(test_class_no_device),
 		cmocka_unit_test(test_class_devices),
+		cmocka_unit_test(test_many_priority_tags),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, NULL);
+	return cmocka_run_group_tests(tests, __vlan_setup, NULL);
 }

@@ -136,13 +136,14 @@ enum path_pkt_type {
 struct path_l2 {
 	uint16_t ethertype;	/**< inner ethertype, host order; 0 for a runt */
 	uint16_t l3_off;	/**< offset of the L3 header */
+	uint16_t tags;		/**< 802.1Q/802.1ad tags skipped (VID 0 included;
+				   a frame has room for fewer than 2^16) */
+	uint16_t vlan_tci;	/**< the TCI of the tag the innermost of the
+				   vlan devices took, host order, if vlan */
 	uint8_t pkt_type;	/**< enum path_pkt_type */
 	uint8_t vlan;		/**< VLAN devices the frame went through
 				   (0: received by the port itself) */
 	uint8_t runt;		/**< 1 if shorter than its L2 header */
-	uint8_t tags;		/**< 802.1Q/802.1ad tags skipped (VID 0 included) */
-	uint16_t vlan_tci;	/**< the TCI of the tag the innermost of those
-				   devices took, host order, if vlan */
 };
 
 /** Initialise a conf: no local address, no group but 224.0.0.1, no port,

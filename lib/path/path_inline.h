@@ -249,7 +249,7 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 	uint8_t buf[RTE_ETHER_HDR_LEN + 4];
 	const uint8_t *p;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint16_t et, dev = 0;	/* the VLAN device that has the frame */
+	uint16_t et, dev = 0;	/* the key of the VLAN device that has it, if any */
 
 	memset(l2, 0, sizeof(*l2));
 	if (unlikely(len < RTE_ETHER_HDR_LEN)) {
