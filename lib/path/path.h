@@ -113,7 +113,6 @@ struct path_conf {
 	uint64_t udplite_ports[65536 / 64];	/**< bitmap: UDP-Lite ports with a listener */
 	bool netlabel;	/**< CONFIG_NETLABEL: a CIPSO option needs a DOI (default true) */
 	bool pim;	/**< CONFIG_IP_PIMSM_V2: protocol 103 has pim_rcv (default true) */
-	struct path_vlans vlan;	/**< the port's VLAN devices (path_vlans_add) */
 	/** Checksums (path_csum.h): 1 to honour the mbuf's RX checksum flags
 	 *  (--rx-csum hw; 0: verify everything in software). */
 	uint8_t csum_hw;
@@ -121,6 +120,9 @@ struct path_conf {
 	 *  partial checksum (CHECKSUM_PARTIAL) that the kernel left to the
 	 *  device; for PMDs that lose the kernel's checksum state. */
 	uint8_t csum_partial;
+	/** The port's VLAN devices (path_vlans_add), last: only tagged
+	 *  frames read it. */
+	struct path_vlans vlan;
 };
 
 /** Linux skb->pkt_type. */
