@@ -95,6 +95,21 @@ __opt_check(const struct app_options *o)
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;
 	}
+	if (o->flow.n_tags > 0 && o->source != APP_SRC_GEN) {
+		fprintf(stderr, "pktpath: --vlan-tags: only with --source gen\n");
+		return -1;
+	}
+	if (o->flow.n_tags > 0 && o->template_file[0] != '\0') {
+		fprintf(stderr, "pktpath: --vlan-tags: not with --template (its "
+			"frames are generated as they are in the file)\n");
+		return -1;
+	}
+	if (o->flow.pkt_size < PKT_MIN_SIZE + 4 * o->flow.n_tags) {
+		fprintf(stderr, "pktpath: --pkt-size: %u bytes leave no room for "
+			"--vlan-tags' %u tags: at least %u\n", o->flow.pkt_size,
+			o->flow.n_tags, PKT_MIN_SIZE + 4 * o->flow.n_tags);
+		return -1;
+	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&
 	    o->n_local == 0) {
 		fprintf(stderr, "pktpath: --dst: more than %d destinations; give --local\n",

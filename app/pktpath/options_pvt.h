@@ -93,6 +93,8 @@ int __opt_set_local(struct app_options *o, const char *v, char *err);
 int __opt_set_mcast(struct app_options *o, const char *v, char *err);
 int __opt_set_udp_ports(struct app_options *o, const char *v, char *err);
 int __opt_set_udplite_ports(struct app_options *o, const char *v, char *err);
+int __opt_set_vlan(struct app_options *o, const char *v, char *err);
+int __opt_set_vlan_tags(struct app_options *o, const char *v, char *err);
 int __opt_set_filter(struct app_options *o, const char *v, char *err);
 int __opt_set_filter_action(struct app_options *o, const char *v, char *err);
 int __opt_set_bpf_sec(struct app_options *o, const char *v, char *err);

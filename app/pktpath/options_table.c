@@ -173,6 +173,12 @@ const struct app_opt app_opts[] = {
 	{ "udp-csum", NULL, BOOL(flow.udp_csum), .def = "off",
 	  .help = "compute UDP checksums (pktgen's UDPCSUM); off sends checksum 0, "
 		  "which Linux accepts without verifying" },
+	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",
+	  .help = "generated frames carry these tags after the MACs, outermost "
+		  "first: `VID` an 802.1Q tag, `adVID` an 802.1ad one, VID 0..4095 "
+		  "(0: a priority tag), PCP 0; inside `--pkt-size`, as pktgen counts "
+		  "its `vlan_id` and `svlan_id`. Without a VLAN device for them "
+		  "(`--vlan`) the frames are PACKET_OTHERHOST" },
 	{ "template", "FILE.pcap", PATHNAME(template_file),
 	  .help = "generate the frames of a pcap file, round-robin, instead of "
 		  "synthesised ones (each worker its own mbufs)" },
@@ -255,6 +261,17 @@ const struct app_opt app_opts[] = {
 	  .help = "the kernel has PIM-SM v2 (`CONFIG_IP_PIMSM_V2`): IP protocol "
 		  "103 goes to `pim_rcv` (InDelivers, Path PimDelivered); off: "
 		  "InUnknownProtos" },
+	{ "vlan", "STACK,...|none", FN(__opt_set_vlan), .def = "none",
+	  .help = "VLAN devices on every port, and on the generator's: a STACK "
+		  "`VID` declares an 802.1Q device (as `ip link add link P name "
+		  "P.VID type vlan id VID`), `adVID` an 802.1ad one (`protocol "
+		  "802.1ad`), `A-B` a range, VID 1..4094; `A.B` declares A and a "
+		  "device B on it (QinQ: two levels at most, 4096 devices on "
+		  "devices). A tagged frame that no device takes (same TPID and VID, "
+		  "on the device that has the frame) is PACKET_OTHERHOST "
+		  "(`RxVlanNoDevice`, then `RxOtherHost`) unless the VID is 0 (a "
+		  "priority tag: stripped); none: no VLAN device, Linux's default. "
+		  "See [VLAN tags](#vlan-tags-and-vlan-devices---vlan)" },
 	{ "ingress", NULL, CHOICE(ingress_mode, ingress_mode_names), .def = "off",
 	  .help = "ingress hook guard: off, none (unguarded), spinlock, rwlock or "
 		  "RCU; any ingress option creates the hook (off: the hook is there "

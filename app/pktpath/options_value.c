@@ -521,6 +521,57 @@ __opt_set_udplite_ports(struct app_options *o, const char *v, char *err)
 	return __opt_list(v, __opt_udplite_item, o, err);
 }
 
+static int
+__opt_vlan_item(struct app_options *o, const char *t, char *err)
+{
+	struct pkt_vlan_stack s;
+	int rc;
+
+	if (pkt_parse_vlan_stack(t, 1, 4094, true, &s, err, ERR_LEN) != 0)
+		return -1;
+	rc = path_vlans_add(&o->vlan, &s);
+	if (rc == -ENOSPC) {
+		snprintf(err, ERR_LEN, "'%s': more than %d VLAN devices on VLAN "
+			 "devices", t, PATH_MAX_VLAN_QINQ);
+		return -1;
+	}
+	if (rc != 0) {
+		snprintf(err, ERR_LEN, "'%s': %s", t, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* --vlan STACK,...|none: the VLAN devices of every port. */
+int
+__opt_set_vlan(struct app_options *o, const char *v, char *err)
+{
+	memset(&o->vlan, 0, sizeof(o->vlan));
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __opt_list(v, __opt_vlan_item, o, err);
+}
+
+/* --vlan-tags [ad]VID[.[ad]VID]|none: the generator's tags, PCP 0. */
+int
+__opt_set_vlan_tags(struct app_options *o, const char *v, char *err)
+{
+	struct pkt_vlan_stack s;
+	unsigned int k;
+
+	o->flow.n_tags = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	if (pkt_parse_vlan_stack(v, 0, 4095, false, &s, err, ERR_LEN) != 0)
+		return -1;
+	for (k = 0; k < s.depth; k++) {
+		o->flow.tags[k].tpid = s.tag[k].tpid;
+		o->flow.tags[k].tci = s.tag[k].lo;
+	}
+	o->flow.n_tags = s.depth;
+	return 0;
+}
+
 /* ---- ingress ---- */
 
 int

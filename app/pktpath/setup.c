@@ -204,6 +204,7 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 					    o->udplite_ports[i][1]);
 	pc->netlabel = o->kernel_netlabel;
 	pc->pim = o->kernel_pim;
+	pc->vlan = o->vlan;
 }
 
 static void

@@ -569,6 +569,7 @@ main(void)
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_getopt),
 		cmocka_unit_test(test_ini),
 		cmocka_unit_test(test_help),

@@ -57,6 +57,7 @@ void test_words(void **state);
 void test_addresses(void **state);
 void test_compare(void **state);
 void test_checks(void **state);
+void test_vlan(void **state);
 void test_getopt(void **state);
 void test_ini(void **state);
 

@@ -300,6 +300,56 @@ test_checks(void **state)
 	assert_int_equal(o.mtu, 1500);
 }
 
+/* --vlan (the ports' VLAN devices) and --vlan-tags (the generator's tags). */
+void
+test_vlan(void **state)
+{
+	(void)state;
+	OK("--vlan", "100,ad200-201,ad300.5,7.ad8-9");
+	assert_int_equal((o.vlan.port[0][100 / 64] >> (100 % 64)) & 1, 1);
+	assert_int_equal((o.vlan.port[1][200 / 64] >> (200 % 64)) & 3, 3);
+	assert_int_equal((o.vlan.port[1][300 / 64] >> (300 % 64)) & 1, 1);
+	assert_int_equal((o.vlan.port[0][0] >> 7) & 1, 1);
+	assert_int_equal(o.vlan.n_qinq, 3);
+	/* The last value counts, as for every option; none: no device. */
+	OK("--vlan", "100", "--vlan", "5");
+	assert_int_equal((o.vlan.port[0][1] >> (100 % 64)) & 1, 0);
+	assert_int_equal((o.vlan.port[0][0] >> 5) & 1, 1);
+	OK("--vlan", "5", "--vlan", "none");
+	assert_int_equal(memcmp(&o.vlan, &ref.vlan, sizeof(o.vlan)), 0);
+	BAD("pktpath: --vlan: '0': VID '0' is out of range 1..4094; also accepted: 'none'",
+	    "--vlan", "0");
+	BAD("pktpath: --vlan: '4095': VID '4095' is out of range 1..4094; also accepted: "
+	    "'none'", "--vlan", "4095");
+	BAD("pktpath: --vlan: '1.2.3' has more than 2 tags (QinQ: two); also accepted: "
+	    "'none'", "--vlan", "1.2.3");
+	BAD("pktpath: --vlan: 'q5' is not a VLAN tag stack TAG[.TAG], TAG = VID[-VID] "
+	    "(802.1Q) or adVID[-VID] (802.1ad); also accepted: 'none'", "--vlan", "q5");
+	BAD("pktpath: --vlan: '1-4094.1-4094': more than 4096 VLAN devices on VLAN "
+	    "devices; also accepted: 'none'", "--vlan", "1-4094.1-4094");
+	BAD("pktpath: --vlan: '5,,6' has an empty item (items are separated by single "
+	    "commas); also accepted: 'none'", "--vlan", "5,,6");
+	OK("--vlan-tags", "ad4095.0");
+	assert_int_equal(o.flow.n_tags, 2);
+	assert_int_equal(o.flow.tags[0].tpid, PKT_ETH_P_8021AD);
+	assert_int_equal(o.flow.tags[0].tci, 4095);
+	assert_int_equal(o.flow.tags[1].tpid, PKT_ETH_P_8021Q);
+	assert_int_equal(o.flow.tags[1].tci, 0);
+	OK("--vlan-tags", "7", "--vlan-tags", "none");
+	assert_int_equal(o.flow.n_tags, 0);
+	BAD("pktpath: --vlan-tags: '5-6' is not a VLAN tag stack TAG[.TAG], TAG = VID "
+	    "(802.1Q) or adVID (802.1ad); also accepted: 'none'", "--vlan-tags", "5-6");
+	BAD("pktpath: --vlan-tags: '4096': VID '4096' is out of range 0..4095; also "
+	    "accepted: 'none'", "--vlan-tags", "4096");
+	BAD("pktpath: --vlan-tags: only with --source gen", "--source", "port",
+	    "--vlan-tags", "5");
+	BAD("pktpath: --vlan-tags: not with --template (its frames are generated as they "
+	    "are in the file)", "--template", "t.pcap", "--vlan-tags", "5");
+	BAD("pktpath: --pkt-size: 49 bytes leave no room for --vlan-tags' 2 tags: at "
+	    "least 50", "--pkt-size", "49", "--vlan-tags", "5.6");
+	OK("--pkt-size", "50", "--vlan-tags", "5.6");
+}
+
 /* getopt's side: unknown, ambiguous, missing values, stray words. */
 void
 test_getopt(void **state)

@@ -263,7 +263,10 @@ enum mib_rx {
 	MIB_RX_NOTIP,		/**< terminal: ethertype not IPv4 (or runt) */
 	MIB_RX_RUNTS,		/**< info: subset of RxNotIp shorter than L2 hdr */
 	MIB_RX_VLAN,		/**< info: frames with 802.1Q/802.1ad tags (VID 0 too) */
-	MIB_RX_OTHERHOST,	/**< terminal: IPv4 to another host's MAC */
+	MIB_RX_VLANNODEVICE,	/**< info: frames a tag with no VLAN device made
+				     PACKET_OTHERHOST */
+	MIB_RX_OTHERHOST,	/**< terminal: IPv4 PACKET_OTHERHOST (another
+				     host's MAC, a tag with no VLAN device) */
 	MIB_RX_BROADCAST,	/**< info: L2 broadcast destination */
 	MIB_RX_MULTICAST,	/**< info: L2 multicast destination */
 	MIB_RX_NOPATH,		/**< terminal: freed untouched (--path rx-only) */

@@ -252,8 +252,10 @@
 	  "frames too short for their Ethernet header or a VLAN tag") \
 	F(G, VLAN, "RxVlan", SUM, 0, INFO, 0, \
 	  "frames with an 802.1Q or 802.1ad tag, VID 0 included") \
+	F(G, VLANNODEVICE, "RxVlanNoDevice", SUM, 0, INFO, 0, \
+	  "frames made PACKET_OTHERHOST by a tag whose VID has no VLAN device (--vlan)") \
 	F(G, OTHERHOST, "RxOtherHost", SUM, 0, DROP, LAW(RX), \
-	  "IPv4 frames to another host's MAC (PACKET_OTHERHOST)") \
+	  "IPv4 frames PACKET_OTHERHOST: to another host's MAC, or by a VLAN tag") \
 	F(G, BROADCAST, "RxBroadcast", SUM, 0, INFO, 0, \
 	  "frames to the L2 broadcast address") \
 	F(G, MULTICAST, "RxMulticast", SUM, 0, INFO, 0, \

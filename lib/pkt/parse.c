@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The values users write for packets' fields (pkt.h, "Parsing"): decimal
- * integers, IPv4 addresses, address ranges, prefixes and port ranges. The
+ * integers, IPv4 addresses, address ranges, prefixes, port ranges and VLAN
+ * tag stacks. The
  * options, the INI file and the rules files all parse them here, so that one
  * mistake gets one reason wherever it is made.
  */
@@ -181,4 +182,67 @@ pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 	*lo = (uint16_t)a;
 	*hi = (uint16_t)b;
 	return 0;
+}
+
+int
+pkt_parse_vlan_stack(const char *s, uint16_t vid_lo, uint16_t vid_hi,
+		     bool ranges, struct pkt_vlan_stack *out, char *err,
+		     size_t errlen)
+{
+	struct pkt_vlan_stack st;
+	char buf[64], why[128], *tag, *next;
+	uint64_t a, b;
+
+	memset(&st, 0, sizeof(st));
+	if (s == NULL || *s == '\0' || strlen(s) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, s);
+	for (tag = buf; tag != NULL; tag = next) {
+		struct pkt_vlan_range *r = &st.tag[st.depth];
+		char *second = NULL;
+
+		next = strchr(tag, '.');
+		if (next != NULL)
+			*next++ = '\0';
+		if (st.depth == PKT_VLAN_DEPTH) {
+			snprintf(err, errlen, "'%s' has more than %d tags (QinQ: "
+				 "two)", s, PKT_VLAN_DEPTH);
+			return -EINVAL;
+		}
+		r->tpid = PKT_ETH_P_8021Q;
+		if (strncmp(tag, "ad", 2) == 0) {
+			r->tpid = PKT_ETH_P_8021AD;
+			tag += 2;
+		}
+		if (ranges) {
+			second = strchr(tag, '-');
+			if (second != NULL)
+				*second++ = '\0';
+		}
+		/* Digits only: the number's own reason for the rest. */
+		if (*tag == '\0' || strspn(tag, "0123456789") != strlen(tag) ||
+		    (second != NULL && (*second == '\0' ||
+		     strspn(second, "0123456789") != strlen(second))))
+			goto bad;
+		if (pkt_parse_u64(tag, vid_lo, vid_hi, &a, why, sizeof(why)) != 0 ||
+		    pkt_parse_u64(second != NULL ? second : tag, vid_lo, vid_hi,
+				  &b, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "'%s': VID %s", s, why);
+			return -ERANGE;
+		}
+		if (a > b) {
+			snprintf(err, errlen, "'%s': range is reversed", s);
+			return -EINVAL;
+		}
+		r->lo = (uint16_t)a;
+		r->hi = (uint16_t)b;
+		st.depth++;
+	}
+	*out = st;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a VLAN tag stack TAG[.TAG], TAG = "
+		 "%s (802.1Q) or ad%s (802.1ad)", __pkt_str(s),
+		 ranges ? "VID[-VID]" : "VID", ranges ? "VID[-VID]" : "VID");
+	return -EINVAL;
 }

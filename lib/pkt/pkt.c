@@ -51,8 +51,10 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	      uint16_t buf_len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	uint16_t l2len = (uint16_t)(sizeof(*eth) + 4 * c->n_tags);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l2len);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *tag = buf + 2 * RTE_ETHER_ADDR_LEN;
 	uint64_t nsrc = (uint64_t)c->src_hi - c->src_lo + 1;
 	uint64_t nsport = (uint64_t)c->sport_hi - c->sport_lo + 1;
 	uint64_t ndst = (uint64_t)c->dst_hi - c->dst_lo + 1;
@@ -60,8 +62,10 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	uint64_t r = i;
 	uint32_t src, dst;
 	uint16_t sport, dport, l3len;
+	unsigned int k;
 
-	if (c->pkt_size < PKT_MIN_SIZE || buf_len < c->pkt_size)
+	if (c->n_tags > PKT_VLAN_DEPTH || c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
+	    buf_len < c->pkt_size)
 		return -EINVAL;
 	/* Mixed radix: source address fastest, then ports, then destination. */
 	src = c->src_lo + (uint32_t)(r % nsrc);
@@ -75,9 +79,18 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	memset(buf, 0, c->pkt_size);
 	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
 	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	/* TPID and TCI of each tag, then the ethertype (byte stores: a tag
+	 * moves the IP header off its 4-byte alignment). */
+	for (k = 0; k < c->n_tags; k++, tag += 4) {
+		tag[0] = (uint8_t)(c->tags[k].tpid >> 8);
+		tag[1] = (uint8_t)c->tags[k].tpid;
+		tag[2] = (uint8_t)(c->tags[k].tci >> 8);
+		tag[3] = (uint8_t)c->tags[k].tci;
+	}
+	tag[0] = (uint8_t)(RTE_ETHER_TYPE_IPV4 >> 8);
+	tag[1] = (uint8_t)RTE_ETHER_TYPE_IPV4;
 
-	l3len = (uint16_t)(c->pkt_size - sizeof(*eth));
+	l3len = (uint16_t)(c->pkt_size - l2len);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->type_of_service = c->tos;
 	ip->total_length = rte_cpu_to_be_16(l3len);
@@ -136,8 +149,9 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 	uint32_t i;
 
 	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS ||
-	    c->pkt_size < PKT_MIN_SIZE || c->pkt_size > PKT_MAX_SIZE ||
-	    c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
+	    c->n_tags > PKT_VLAN_DEPTH ||
+	    c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
+	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
 	    c->sport_lo > c->sport_hi || c->dport_lo > c->dport_hi) {
 		errno = EINVAL;
 		return NULL;

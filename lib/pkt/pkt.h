@@ -54,6 +54,16 @@ extern "C" {
 #define PKT_MIN_SIZE 42		/**< Ethernet + IPv4 + UDP headers */
 #define PKT_MAX_SIZE 9000	/**< jumbo; must also fit the data room */
 
+#define PKT_ETH_P_8021Q  0x8100	/**< 802.1Q tag (C-tag) TPID */
+#define PKT_ETH_P_8021AD 0x88a8	/**< 802.1ad tag (S-tag) TPID */
+#define PKT_VLAN_DEPTH 2	/**< tags in a stack: one, or two (QinQ) */
+
+/** A VLAN tag as it is on the wire. */
+struct pkt_vlan_tag {
+	uint16_t tpid;	/**< PKT_ETH_P_8021Q or PKT_ETH_P_8021AD */
+	uint16_t tci;	/**< PCP, DEI and VID, host order */
+};
+
 /** Flow description, pktgen range mode. Addresses in host byte order. */
 struct pkt_flow_conf {
 	uint16_t pkt_size;		/**< frame size without FCS */
@@ -67,6 +77,10 @@ struct pkt_flow_conf {
 	uint8_t ttl;
 	uint8_t tos;
 	bool udp_csum;			/**< compute the UDP checksum (pktgen UDPCSUM) */
+	/** VLAN tags of every frame, outermost first (pktgen's svlan and
+	 *  vlan): inside pkt_size, as pktgen counts them. */
+	unsigned int n_tags;		/**< 0..PKT_VLAN_DEPTH */
+	struct pkt_vlan_tag tags[PKT_VLAN_DEPTH];
 };
 
 /** Immutable set of frames. */
@@ -84,8 +98,10 @@ void pkt_flow_conf_default(struct pkt_flow_conf *c);
 
 /**
  * Write the frame of flow i into buf (c->pkt_size bytes). Valid Ethernet /
- * IPv4 (correct header checksum) / UDP, zero payload.
- * @return the frame length, or -EINVAL if buf_len is too small.
+ * c->tags / IPv4 (correct header checksum) / UDP, zero payload.
+ * @return the frame length, or -EINVAL if buf_len is too small, or
+ *         c->pkt_size too small for the headers (PKT_MIN_SIZE and 4 bytes
+ *         per tag), or c->n_tags above PKT_VLAN_DEPTH.
  */
 int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 		  uint16_t buf_len);
@@ -270,8 +286,9 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 /* ------------------------------------------------------------------ */
 
 /*
- * Numbers, IPv4 addresses, address ranges, prefixes and port ranges as users
- * write them in options, INI files and rules files: one parser for all of
+ * Numbers, IPv4 addresses, address ranges, prefixes, port ranges and VLAN
+ * tag stacks as users write them in options, INI files and rules files: one
+ * parser for all of
  * them, here because these are the values of a packet's fields (the flow
  * ranges of struct pkt_flow_conf are made of them) and lib/pkt is the lowest
  * library that knows them, so lib/path, lib/ingress and the application can
@@ -310,6 +327,28 @@ int pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr,
 		     uint8_t *len, char *err, size_t errlen);
 /** A port P or range P-Q, 0..65535. */
 int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
+			 size_t errlen);
+
+/** One tag of a stack as users write it: a TPID and a range of VIDs. */
+struct pkt_vlan_range {
+	uint16_t tpid;		/**< PKT_ETH_P_8021Q or PKT_ETH_P_8021AD */
+	uint16_t lo, hi;	/**< VIDs, lo <= hi */
+};
+
+/** A stack of VLAN tags, outermost first. */
+struct pkt_vlan_stack {
+	unsigned int depth;	/**< 1..PKT_VLAN_DEPTH */
+	struct pkt_vlan_range tag[PKT_VLAN_DEPTH];
+};
+
+/**
+ * A stack of VLAN tags TAG[.TAG], outermost first, as Linux names stacked
+ * VLAN devices (eth0.100.200): TAG is VID (an 802.1Q tag, TPID 0x8100) or
+ * adVID (an 802.1ad tag, 0x88a8), VID decimal in vid_lo..vid_hi; with
+ * ranges, VID-VID too (lo <= hi). At most PKT_VLAN_DEPTH tags.
+ */
+int pkt_parse_vlan_stack(const char *s, uint16_t vid_lo, uint16_t vid_hi,
+			 bool ranges, struct pkt_vlan_stack *out, char *err,
 			 size_t errlen);
 
 /* ------------------------------------------------------------------ */
