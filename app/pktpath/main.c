@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "base.h"
 #include "perf_log.h"
 #include "export_series.h"
 #include "port.h"
@@ -340,7 +341,10 @@ report(struct app *a)
 					    "steady_state", export_steady_json(&steady));
 
 		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
+			char q[2 * BASE_QUOTE_LEN];
+
+			fprintf(stderr, "pktpath: --json %s: cannot write\n",
+				base_quote(q, sizeof(q), a->opt.json));
 			rc = 1;
 		}
 		json_decref(root);

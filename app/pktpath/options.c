@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "ini.h"
 #include "options_pvt.h"
 
@@ -45,10 +46,10 @@ __opt_ini_entry(void *arg, const char *key, const char *v, char *err, size_t len
 {
 	struct app_options *o = arg;
 	const struct app_opt *d = __opt_find(key);
-	char why[ERR_LEN] = "";
+	char why[ERR_LEN] = "", q[BASE_QUOTE_LEN];
 
 	if (d == NULL || d->no_ini) {
-		snprintf(err, len, "unknown key '%.64s'", key);
+		snprintf(err, len, "unknown key '%s'", base_quote(q, sizeof(q), key));
 		return -1;
 	}
 	if (__opt_set(d, o, v, why) != 0) {
@@ -74,14 +75,14 @@ __opt_load_ini(const char *file, struct app_options *o)
 static void
 __opt_bad_option(const char *arg)
 {
-	char list[256] = "";
+	char list[256] = "", q[BASE_QUOTE_LEN], name[BASE_QUOTE_LEN];
 	size_t len;
 	unsigned int i, n = 0;
 	const char *eq;
 
 	if (arg == NULL || strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
-			arg ? arg : "");
+			base_quote(q, sizeof(q), arg));
 		return;
 	}
 	eq = strchr(arg, '=');
@@ -93,11 +94,14 @@ __opt_bad_option(const char *arg)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s--%s", n > 1 ? ", " : "", app_opts[i].name);
 	}
-	if (n > 1)
-		fprintf(stderr, "pktpath: option '%.*s' is ambiguous (%s%s)\n",
-			(int)(len + 2), arg, list, n > 4 ? ", ..." : "");
-	else
-		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n", arg);
+	if (n > 1) {
+		snprintf(name, sizeof(name), "%.*s", (int)(len + 2), arg);
+		fprintf(stderr, "pktpath: option '%s' is ambiguous (%s%s)\n",
+			base_quote(q, sizeof(q), name), list, n > 4 ? ", ..." : "");
+	} else {
+		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
+			base_quote(q, sizeof(q), arg));
+	}
 }
 
 int
@@ -168,7 +172,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 		}
 		if (c == ':') {
 			fprintf(stderr, "pktpath: option '%s' needs a value\n",
-				argv[optind - 1]);
+				base_quote(arg, sizeof(arg), argv[optind - 1]));
 			goto out;
 		}
 		if (c < OPT_VAL0 || c - OPT_VAL0 >= (int)app_n_opts)
@@ -188,7 +192,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pktpath: unexpected argument '%s' (see --help)\n",
-			argv[optind]);
+			base_quote(arg, sizeof(arg), argv[optind]));
 		goto out;
 	}
 	rc = __opt_check(o);

@@ -20,6 +20,7 @@
 #include <rte_malloc.h>
 
 #include "app.h"
+#include "base.h"
 #include "perf_log.h"
 #include "port.h"
 
@@ -278,9 +279,11 @@ app_setup(struct app *a)
 
 	if (a->opt.json[0] != '\0') {
 		FILE *f = fopen(a->opt.json, "w");
+		char q[2 * BASE_QUOTE_LEN];
 
 		if (f == NULL)
-			app_usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
+			app_usage_exit("pktpath: --json %s: %s", base_quote(q, sizeof(q),
+				       a->opt.json), strerror(errno));
 		fclose(f);
 	}
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "options_pvt.h"
+#include "test_oneline.h"
 
 #define IP4(a, b, c, d) \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
@@ -59,5 +60,6 @@ void test_compare(void **state);
 void test_checks(void **state);
 void test_getopt(void **state);
 void test_ini(void **state);
+void test_quoting(void **state);
 
 #endif

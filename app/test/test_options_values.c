@@ -401,3 +401,65 @@ test_ini(void **state)
 	BAD("pktpath: --config /nonexistent.ini: No such file or directory", "--config",
 	    "/nonexistent.ini");
 }
+
+/* Every option's value, an INI file's value, key and section, a stray
+ * word and an unknown option, each made of every control and high byte:
+ * whatever the parser says of it is one line with no raw control byte. */
+void
+test_quoting(void **state)
+{
+	char v[8], arg[96], err[512], path[128], text[256];
+	const char *bad;
+	unsigned int i, k;
+
+	(void)state;
+	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
+		snprintf(v, sizeof(v), "1%c2", (char)test_oneline_byte(k));
+		for (i = 0; i < app_n_opts; i++) {
+			const struct app_opt *d = &app_opts[i];
+
+			if (d->type == APP_OPT_FLAG || d->type == APP_OPT_HELP)
+				continue;
+			snprintf(arg, sizeof(arg), "--%s=%s", d->name, v);
+			__parse(&o, err, sizeof(err), arg, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("--%s 1\\x%02x2: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+			if (d->no_ini)
+				continue;
+			snprintf(text, sizeof(text), "[pktpath]\n%s = %s\n", d->name, v);
+			if (v[1] == '\n')
+				continue;	/* a line of its own */
+			__file(path, sizeof(path), "q.ini", text);
+			__parse(&o, err, sizeof(err), "--config", path, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("%s = 1\\x%02x2: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+		}
+		/* an unknown option, a stray word, a config file's name */
+		snprintf(arg, sizeof(arg), "--no%s", v);
+		__parse(&o, err, sizeof(err), arg, NULL);
+		assert_null(test_oneline_bad(err));
+		__parse(&o, err, sizeof(err), v, NULL);
+		assert_null(test_oneline_bad(err));
+		snprintf(arg, sizeof(arg), "/nonexistent/%s.ini", v);
+		__parse(&o, err, sizeof(err), "--config", arg, NULL);
+		assert_null(test_oneline_bad(err));
+		if (v[1] == '\n')
+			continue;
+		/* an INI key and section */
+		snprintf(text, sizeof(text), "[pktpath]\nb%sst = 1\n", v);
+		__file(path, sizeof(path), "q.ini", text);
+		__parse(&o, err, sizeof(err), "--config", path, NULL);
+		assert_non_null(strstr(err, "unknown key"));
+		assert_null(test_oneline_bad(err));
+		snprintf(text, sizeof(text), "[p%s]\nburst = 1\n", v);
+		__file(path, sizeof(path), "q.ini", text);
+		__parse(&o, err, sizeof(err), "--config", path, NULL);
+		assert_non_null(strstr(err, "unknown section"));
+		assert_null(test_oneline_bad(err));
+	}
+	/* what it looks like */
+	BAD("pktpath: --burst: '1\\x1b[31m2' is not a number", "--burst", "1\x1b[31m2");
+	BAD("pktpath: --burst: '1\\n2' is not a number", "--burst", "1\n2");
+}

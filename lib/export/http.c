@@ -21,7 +21,9 @@
  * queued for the control thread, which runs its hook and resumes it;
  * libmicrohttpd calls once more and the answer is queued. __completed()
  * frees the per-request state however the request ended (a client that
- * disconnects mid-body never reaches a hook).
+ * disconnects mid-body never reaches a hook). A reply or a log line that
+ * echoes the request (its path, method, a header, the body) quotes it
+ * (base_quote()): one line, no raw control byte.
  */
 #include <arpa/inet.h>
 #include <assert.h>
@@ -40,6 +42,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "base.h"
 #include "http_pvt.h"
 
 #define CT_TEXT "text/plain; charset=utf-8"
@@ -256,12 +259,24 @@ __healthz(struct export_http *h, struct MHD_Connection *c)
 
 /* ---- control ---- */
 
+/* The first n bytes of s (no NUL needed after them) quoted into q (len
+ * bytes), for a message that echoes a request's body. */
+static const char *
+__http_quote(char *q, size_t len, const char *s, size_t n)
+{
+	char part[64];
+
+	snprintf(part, sizeof(part), "%.*s", (int)RTE_MIN(n, sizeof(part) - 1), s);
+	return base_quote(q, len, part);
+}
+
 /* Parse "mode=NAME" (form-urlencoded, the only key; names need no
  * escapes: [A-Za-z0-9_-] only) into mode. */
 static int
 __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 	     char *err, size_t errlen)
 {
+	char q[48];	/* 40 characters of the body at most */
 	size_t i, n;
 
 	while (len > 0 && (body[len - 1] == '\n' || body[len - 1] == '\r'))
@@ -271,8 +286,8 @@ __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 		return -EINVAL;
 	}
 	if (len < 5 || memcmp(body, "mode=", 5) != 0) {
-		snprintf(err, errlen, "unexpected '%.*s': expected mode=NAME",
-			 (int)RTE_MIN(len, 40u), body);
+		snprintf(err, errlen, "unexpected '%s': expected mode=NAME",
+			 __http_quote(q, sizeof(q), body, len));
 		return -EINVAL;
 	}
 	n = len - 5;
@@ -284,8 +299,8 @@ __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 			break;
 	}
 	if (n == 0 || i < n || n >= mlen) {
-		snprintf(err, errlen, "bad mode value '%.*s' (one mode name)",
-			 (int)RTE_MIN(n, 40u), body + 5);
+		snprintf(err, errlen, "bad mode value '%s' (one mode name)",
+			 __http_quote(q, sizeof(q), body + 5, n));
 		return -EINVAL;
 	}
 	memcpy(mode, body + 5, n);
@@ -349,7 +364,7 @@ void
 __http_control_run(struct export_http *h, struct req *r)
 {
 	const struct export_hooks *k = &h->conf.hooks;
-	char err[256] = "", mode[MODE_MAX];
+	char err[256] = "", mode[MODE_MAX], q[64];
 	struct stats_snapshot *snap;
 	uint64_t clears;
 	int rc;
@@ -358,8 +373,9 @@ __http_control_run(struct export_http *h, struct req *r)
 	case RT_MODE:
 		if (r->ctype[0] != '\0' &&
 		    strncasecmp(r->ctype, CT_FORM, strlen(CT_FORM)) != 0) {
-			__setf(r, MHD_HTTP_BAD_REQUEST, "Content-Type '%.60s': expected "
-			       CT_FORM " (mode=NAME)\n", r->ctype);
+			__setf(r, MHD_HTTP_BAD_REQUEST, "Content-Type '%s': expected "
+			       CT_FORM " (mode=NAME)\n",
+			       base_quote(q, sizeof(q), r->ctype));
 			return;
 		}
 		if (__parse_mode(r->body ? r->body : "", r->len, mode, sizeof(mode),
@@ -458,22 +474,25 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
 	const char *cl;
+	char q[88];	/* 80 characters of the path at most */
 	int rt = __route(url);
 
 	if (rt < 0) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_FOUND, NULL, "no such endpoint "
-				"'%.80s' (GET / lists them)\n", url);
+				"'%s' (GET / lists them)\n", base_quote(q, sizeof(q), url));
 		return true;
 	}
 	r->rt = (enum route)rt;
 	if (routes[rt].post && !post) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "POST", "%s %s: "
-				"method not allowed (use POST)\n", method, url);
+				"method not allowed (use POST)\n",
+				base_quote(q, sizeof(q), method), url);
 		return true;
 	}
 	if (!routes[rt].post && !get) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET, HEAD", "%s %s: "
-				"method not allowed (use GET)\n", method, url);
+				"method not allowed (use GET)\n",
+				base_quote(q, sizeof(q), method), url);
 		return true;
 	}
 	if (!routes[rt].post) {
@@ -587,13 +606,14 @@ __bad_framing(struct export_http *h, struct MHD_Connection *c,
 	      enum MHD_Result *ret)
 {
 	struct framing f;
+	char q[24];	/* 20 characters of the header at most */
 
 	memset(&f, 0, sizeof(f));
 	MHD_get_connection_values(c, MHD_HEADER_KIND, __framing_header, &f);
 	if (f.conflict)
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "conflicting "
-				"Content-Length headers (%u given, the first '%.20s')\n",
-				f.n_cl, f.cl);
+				"Content-Length headers (%u given, the first '%s')\n",
+				f.n_cl, base_quote(q, sizeof(q), f.cl));
 	else if (f.te && f.n_cl > 0)
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "both "
 				"Transfer-Encoding and Content-Length\n");

@@ -3,7 +3,8 @@
  * The values users write for packets' fields (pkt.h, "Parsing"): decimal
  * integers, IPv4 addresses, address ranges, prefixes and port ranges. The
  * options, the INI file and the rules files all parse them here, so that one
- * mistake gets one reason wherever it is made.
+ * mistake gets one reason wherever it is made. A reason echoes the value
+ * quoted (base_quote()): one line, no raw control byte.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,18 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "pkt.h"
-
-static const char *
-__pkt_str(const char *s)
-{
-	return s != NULL ? s : "";
-}
 
 int
 pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 	      char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	uint64_t x = 0;
 	bool over = false;
 	const char *c;
@@ -31,7 +28,7 @@ pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 		goto nan;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		snprintf(err, errlen, "'%s' is not a decimal number (hexadecimal is "
-			 "not accepted)", s);
+			 "not accepted)", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	for (c = s; *c != '\0'; c++) {
@@ -46,13 +43,13 @@ pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 	}
 	if (over || x < lo || x > hi) {
 		snprintf(err, errlen, "'%s' is out of range %" PRIu64 "..%" PRIu64,
-			 s, lo, hi);
+			 base_quote(q, sizeof(q), s), lo, hi);
 		return -ERANGE;
 	}
 	*out = x;
 	return 0;
 nan:
-	snprintf(err, errlen, "'%s' is not a number", __pkt_str(s));
+	snprintf(err, errlen, "'%s' is not a number", base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 
@@ -71,9 +68,11 @@ __pkt_ipv4(const char *s, uint32_t *addr)
 int
 pkt_parse_ipv4(const char *s, uint32_t *addr, char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
+
 	if (__pkt_ipv4(s, addr) != 0) {
 		snprintf(err, errlen, "'%s' is not an IPv4 address A.B.C.D",
-			 __pkt_str(s));
+			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	return 0;
@@ -100,6 +99,7 @@ int
 pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
 		     size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[2 * INET_ADDRSTRLEN], *second;
 	uint32_t a, b;
 
@@ -107,11 +107,11 @@ pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
 	    __pkt_ipv4(buf, &a) != 0 ||
 	    __pkt_ipv4(second != NULL ? second : buf, &b) != 0) {
 		snprintf(err, errlen, "'%s' is not an IPv4 address or range A-B",
-			 __pkt_str(s));
+			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	if (a > b) {
-		snprintf(err, errlen, "'%s': range is reversed", s);
+		snprintf(err, errlen, "'%s': range is reversed", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	*lo = a;
@@ -123,6 +123,7 @@ int
 pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 		 char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[INET_ADDRSTRLEN], why[128];
 	const char *slash = s != NULL ? strchr(s, '/') : NULL;
 	size_t alen = s == NULL ? 0 : slash != NULL ? (size_t)(slash - s) : strlen(s);
@@ -138,7 +139,7 @@ pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 	if (slash != NULL &&
 	    pkt_parse_u64(slash + 1, 0, 32, &l, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]: length %s",
-			 s, why);
+			 base_quote(q, sizeof(q), s), why);
 		return -EINVAL;
 	}
 	mask = l == 0 ? 0 : ~UINT32_C(0) << (32 - l);
@@ -148,14 +149,14 @@ pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 
 		inet_ntop(AF_INET, &n, nb, sizeof(nb));
 		snprintf(err, errlen, "'%s' has host bits set (did you mean %s/%u?)",
-			 s, nb, (unsigned int)l);
+			 base_quote(q, sizeof(q), s), nb, (unsigned int)l);
 		return -EINVAL;
 	}
 	*addr = a;
 	*len = (uint8_t)l;
 	return 0;
 bad:
-	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", __pkt_str(s));
+	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 
@@ -163,6 +164,7 @@ int
 pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 		     size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[32], why[128], *second;
 	uint64_t a, b;
 
@@ -171,11 +173,11 @@ pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 	    pkt_parse_u64(second != NULL ? second : buf, 0, 65535, &b, why,
 			  sizeof(why)) != 0) {
 		snprintf(err, errlen, "'%s' is not a port or range P-Q (decimal, "
-			 "0..65535)", __pkt_str(s));
+			 "0..65535)", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	if (a > b) {
-		snprintf(err, errlen, "'%s': range is reversed", s);
+		snprintf(err, errlen, "'%s': range is reversed", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	*lo = (uint16_t)a;
