@@ -23,13 +23,6 @@
 #include "base.h"
 #include "ini.h"
 
-#define MAX_KEYS 256
-
-struct seen {
-	char *key;
-	unsigned int line;
-};
-
 static char *
 __trim(char *s)
 {
@@ -94,8 +87,7 @@ int
 app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 	     void *arg, char *err, size_t errlen)
 {
-	struct seen seen[MAX_KEYS];
-	unsigned int n_seen = 0, line = 0, sec_line = 0, i;
+	unsigned int line = 0, sec_line = 0;
 	bool in_section = false;
 	char why[APP_INI_ERR_LEN], qf[2 * BASE_QUOTE_LEN], q[BASE_QUOTE_LEN];
 	char *buf, *p, *next;
@@ -166,22 +158,8 @@ app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 				 qf, line, base_quote(q, sizeof(q), key), section);
 			goto out;
 		}
-		for (i = 0; i < n_seen; i++)
-			if (strcmp(seen[i].key, key) == 0) {
-				snprintf(err, errlen, "%s:%u: duplicate key '%s' (first at "
-					 "line %u)", qf, line, base_quote(q, sizeof(q), key),
-					 seen[i].line);
-				goto out;
-			}
-		if (n_seen == MAX_KEYS) {
-			snprintf(err, errlen, "%s:%u: more than %d keys", qf, line,
-				 MAX_KEYS);
-			goto out;
-		}
-		seen[n_seen].key = key;	/* points into buf: valid until the end */
-		seen[n_seen++].line = line;
 		why[0] = '\0';
-		if (fn(arg, key, val, why, sizeof(why)) != 0) {
+		if (fn(arg, line, key, val, why, sizeof(why)) != 0) {
 			snprintf(err, errlen, "%s:%u: %s", qf, line, why);
 			goto out;
 		}

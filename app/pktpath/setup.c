@@ -120,6 +120,11 @@ setup_workers(struct app *a)
 			n++;
 			a->n_workers = n;
 		}
+		/* the one option whose effect the EAL's lcores decide */
+		if (o->main_worker && !lcore_in_use(a, main_lcore))
+			app_usage_exit("pktpath: --main-worker has no effect: --rxq maps "
+				   "no queue to the main lcore %u (it needs --rxq "
+				   "%u:PORT.QUEUE)", main_lcore, main_lcore);
 	} else {
 		if (o->main_worker)
 			a->workers[n++].lcore = main_lcore;
