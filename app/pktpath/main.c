@@ -2,8 +2,9 @@
 /*
  * pktpath: the Linux IPv4 receive path in user space, measured.
  *
- * main(): signals -> EAL -> options -> setup -> launch -> wait -> report ->
- * cleanup, in the order of DPDK's l2fwd. Every setup failure names the call
+ * main(): EAL -> options -> setup -> launch -> wait -> report -> cleanup, in
+ * the order of DPDK's l2fwd; the signal handlers are there before main()
+ * (signals_init()). Every setup failure names the call
  * that failed and its error; a user mistake exits with code 2.
  */
 #include <errno.h>
@@ -64,11 +65,27 @@ on_signal(int sig)
 	}
 }
 
+/*
+ * The handlers, as early as the process allows: from the executable's
+ * .preinit_array, which the dynamic loader runs once it has mapped and
+ * relocated every library and before it runs their initialisers (DPDK's
+ * constructors: buses, drivers, log types) or main() -- the earliest code
+ * of the executable that can run at all. Before it, from exec, the loader
+ * maps and relocates (a few milliseconds, more under ASan): a SIGINT or
+ * SIGTERM then takes its default action, and the process, which has made
+ * nothing yet (no file, no runtime directory, no hugepage), ends by the
+ * signal (status 128 + the signal). From here on one ends the run as soon
+ * as it can, with its report (README, Hardening). Runs single-threaded,
+ * before main(): sigaction() is all it calls.
+ */
 static void
-signals_init(void)
+signals_init(int argc, char **argv, char **envp)
 {
 	struct sigaction sa;
 
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	RTE_SET_USED(envp);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -77,6 +94,8 @@ signals_init(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 }
+__attribute__((section(".preinit_array"), used))
+static void (*const signals_preinit)(int, char **, char **) = signals_init;
 
 static json_t *
 run_info(const struct app *a)
@@ -406,11 +425,6 @@ main(int argc, char **argv)
 		app_argv[ret] = strdup(argv[ret]);
 	if (app_argv == NULL)
 		app_argc = 0;
-
-	/* signals: first, so that a signal during EAL init or set-up is not
-	 * lost to its default action: the run then ends as soon as it can,
-	 * with its (empty) report. */
-	signals_init();
 
 	/* EAL; hugepage files never outlive the process (port.h) */
 	argv = app_host_eal_args(&argc, argv);
