@@ -25,6 +25,7 @@
 #include <rte_lcore.h>
 
 #include "base.h"
+#include "host.h"
 #include "pkt.h"
 #include "pktpath_bench.h"
 
@@ -308,6 +309,10 @@ main(int argc, char **argv)
 	unsigned int n = 0, i, lcores;
 	int ret;
 
+	/* hugepage files never outlive the process, nor what it makes of
+	 * the EAL's runtime directory (host.h) */
+	argv = host_eal_args(&argc, argv);
+	host_leave_as_found(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(EXIT_FAILURE, "rte_eal_init: %s\n", rte_strerror(rte_errno));

@@ -27,6 +27,7 @@
 
 #include "app.h"
 #include "base.h"
+#include "host.h"
 #include "perf_log.h"
 #include "export_series.h"
 #include "port.h"
@@ -426,8 +427,10 @@ main(int argc, char **argv)
 	if (app_argv == NULL)
 		app_argc = 0;
 
-	/* EAL; hugepage files never outlive the process (port.h) */
-	argv = app_host_eal_args(&argc, argv);
+	/* EAL; hugepage files never outlive the process, nor what it makes
+	 * of the EAL's runtime directory (host.h) */
+	argv = host_eal_args(&argc, argv);
+	host_leave_as_found(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(APP_EXIT_USAGE, "rte_eal_init: %s (see --help for EAL options)\n",
