@@ -421,9 +421,10 @@ test_ini(void **state)
 	    "/nonexistent.ini");
 }
 
-/* Every option's value, an INI file's value, key and section, a stray
- * word and an unknown option, each made of every control and high byte:
- * whatever the parser says of it is one line with no raw control byte. */
+/* Every option's value (once, and twice), an INI file's value, key and
+ * section, a stray word and an unknown option, each made of every control
+ * and high byte: whatever the parser says of it is one line with no raw
+ * control byte. */
 void
 test_quoting(void **state)
 {
@@ -443,6 +444,11 @@ test_quoting(void **state)
 			__parse(&o, err, sizeof(err), arg, NULL);
 			if ((bad = test_oneline_bad(err)) != NULL)
 				fail_msg("--%s 1\\x%02x2: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+			/* twice: the line names both values */
+			__parse(&o, err, sizeof(err), arg, arg, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("--%s 1\\x%02x2 twice: %s in \"%s\"", d->name,
 					 test_oneline_byte(k), bad, err);
 			if (d->no_ini)
 				continue;
