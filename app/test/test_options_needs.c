@@ -2,8 +2,8 @@
 /*
  * test_options, what an option needs to have an effect and how often it is
  * given, generated from the option table: a new row is tested with no new
- * line here (an option without a default value of its own type may need an
- * example value below, and the test says so).
+ * line here (an APP_OPT_FN option with neither a default value nor a word
+ * such as none needs an example value below, and the test says so).
  *  - needs: every row with needs is refused, with its one line, given on
  *    the command line and in an INI file in a configuration where its needs
  *    fail (made from its conditions), and accepted where they hold; --help,
@@ -53,8 +53,8 @@ __args_add(struct test_args *a, const char *opt, const char *v)
 }
 
 /* A value of d other than its default: what makes it set (NULL: a flag,
- * given without a value); an APP_OPT_FN option with a default value and no
- * example gets its default. */
+ * given without a value); an APP_OPT_FN option without an example gets its
+ * default, or the first word it takes (none, off). */
 const char *
 __value_set(const struct app_opt *d, char *buf, size_t len)
 {
@@ -86,6 +86,8 @@ __value_set(const struct app_opt *d, char *buf, size_t len)
 				return examples[i].v;
 		if (d->def != NULL)	/* what a second value can be */
 			return d->def;
+		if (__opt_arg_word(d, 0, buf, len))	/* "none", "off", ... */
+			return buf;
 		fail_msg("--%s: no example value: add one to test_options_needs.c",
 			 d->name);
 		return NULL;
