@@ -33,6 +33,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "base.h"
 #include "ingress.h"
 #include "mib.h"
 #include "pkt.h"
@@ -79,8 +80,10 @@ ig_files(struct pb_ctx *ctx, const struct pb_bench *b, const char *dflt,
 		files[n++] = tok;
 	}
 	if (n == 0) {
+		char q[BASE_QUOTE_LEN];
+
 		fprintf(stderr, "pktpath-bench: %s: --rules \"%s\": no file named\n",
-			b->name, list);
+			b->name, base_quote(q, sizeof(q), list));
 		ctx->failures++;
 	}
 	return n;

@@ -20,6 +20,7 @@
 #include <rte_malloc.h>
 
 #include "app.h"
+#include "base.h"
 #include "perf_log.h"
 #include "port.h"
 
@@ -120,6 +121,11 @@ setup_workers(struct app *a)
 			n++;
 			a->n_workers = n;
 		}
+		/* the one option whose effect the EAL's lcores decide */
+		if (o->main_worker && !lcore_in_use(a, main_lcore))
+			app_usage_exit("pktpath: --main-worker has no effect: --rxq maps "
+				   "no queue to the main lcore %u (it needs --rxq "
+				   "%u:PORT.QUEUE)", main_lcore, main_lcore);
 	} else {
 		if (o->main_worker)
 			a->workers[n++].lcore = main_lcore;
@@ -284,9 +290,11 @@ app_setup(struct app *a)
 
 	if (a->opt.json[0] != '\0') {
 		FILE *f = fopen(a->opt.json, "w");
+		char q[2 * BASE_QUOTE_LEN];
 
 		if (f == NULL)
-			app_usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
+			app_usage_exit("pktpath: --json %s: %s", base_quote(q, sizeof(q),
+				       a->opt.json), strerror(errno));
 		fclose(f);
 	}
 

@@ -17,10 +17,13 @@
  *  - Figures over repetitions: base_median(), the min/median/max that
  *    lib/bench reports for its repetitions and --compare for its rounds;
  *    base_quantile(), the p99 of the fold times the stats report.
+ *  - Untrusted text in messages: base_quote() (its own section below).
  *
  * Thread-safety: every function is safe from any thread (they touch only
  * their arguments).
  */
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +48,35 @@ double base_median(double *v, unsigned int n, double *min, double *max);
  * Sorts v in place.
  */
 double base_quantile(double *v, unsigned int n, double q);
+
+/*
+ * Untrusted text in messages (quote.c)
+ * ------------------------------------
+ * Whatever came from outside -- an option's value, a line or a key of an INI
+ * file, a word of a rules file, a pcap-filter expression and libpcap's
+ * reason (which quotes it), a file, object or section name, an HTTP
+ * request's path, body or parameter -- goes through base_quote() before an
+ * error or log line echoes it: such a line stays one line, and no raw
+ * control byte (an ESC that would drive the terminal, a newline that would
+ * forge a second log line) reaches stderr, a log or an HTTP reply.
+ */
+
+/** A buffer for one quoted value in a message (base_quote()'s len). */
+#define BASE_QUOTE_LEN 128
+
+/**
+ * s rendered for a one-line message into buf (len bytes; NUL-terminated
+ * when len > 0): printable ASCII and valid UTF-8 characters as they are;
+ * a backslash as \\; newline, tab and carriage return as \n, \t, \r;
+ * every other control byte (0x01-0x1f, 0x7f), C1 control character
+ * (U+0080-U+009F) and byte of no valid UTF-8 character (RFC 3629: no
+ * overlong form, no surrogate) as \xNN. A rendering longer than len - 1
+ * bytes is cut between two characters (never inside an escape or a UTF-8
+ * sequence) and ends with "...". s NULL renders as "".
+ *
+ * @return buf, for use as a printf argument.
+ */
+const char *base_quote(char *buf, size_t len, const char *s);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "base.h"
 #include "bpf_pvt.h"
 #include "ingress_pvt.h"
 
@@ -302,6 +303,7 @@ ingress_bpf_create(const char *path, const char *sec,
 	struct bpf_object *obj;
 	struct bpf_program *prog, *found = NULL;
 	char secs[256] = "", name[512], label[300];
+	char qp[2 * BASE_QUOTE_LEN], qs[80], qsec[80];
 	int rc;
 
 	*out = NULL;
@@ -309,6 +311,10 @@ ingress_bpf_create(const char *path, const char *sec,
 		snprintf(err, errlen, "no object or section");
 		return -EINVAL;
 	}
+	/* The path, the section asked for and the object's own section names
+	 * are quoted (base.h) wherever a message names them. */
+	base_quote(qp, sizeof(qp), path);
+	base_quote(qsec, sizeof(qsec), sec);
 	libbpf_set_print(NULL);		/* its messages are ours to give */
 	obj = bpf_object__open_file(path, NULL);
 	if (obj == NULL) {
@@ -316,7 +322,7 @@ ingress_bpf_create(const char *path, const char *sec,
 
 		libbpf_strerror(errno, why, sizeof(why));
 		snprintf(err, errlen, "%s: cannot open as an eBPF ELF object: %s",
-			 path, why);
+			 qp, why);
 		return -EINVAL;
 	}
 	bpf_object__for_each_program(prog, obj) {
@@ -326,24 +332,25 @@ ingress_bpf_create(const char *path, const char *sec,
 			found = prog;
 			break;
 		}
-		if (strlen(secs) + strlen(s) + 3 < sizeof(secs)) {
+		base_quote(qs, sizeof(qs), s);
+		if (strlen(secs) + strlen(qs) + 3 < sizeof(secs)) {
 			strcat(secs, secs[0] ? ", " : "");
-			strcat(secs, s);
+			strcat(secs, qs);
 		}
 	}
 	if (found == NULL) {
 		snprintf(err, errlen, "%s: no program in section '%s' (sections: %s)",
-			 path, sec, secs[0] ? secs : "none");
+			 qp, qsec, secs[0] ? secs : "none");
 		bpf_object__close(obj);
 		return -ENOENT;
 	}
 	if (bpf_object__next_map(obj, NULL) != NULL) {
-		snprintf(err, errlen, "%s: the object defines maps: rte_bpf has none", path);
+		snprintf(err, errlen, "%s: the object defines maps: rte_bpf has none", qp);
 		bpf_object__close(obj);
 		return -ENOTSUP;
 	}
-	snprintf(name, sizeof(name), "%s: section '%s'", path, sec);
-	snprintf(label, sizeof(label), "%.200s:%.32s", path, sec);
+	snprintf(name, sizeof(name), "%s: section '%s'", qp, qsec);
+	snprintf(label, sizeof(label), "%.200s:%.32s", qp, qsec);
 	/* struct bpf_insn (linux/bpf.h) and struct ebpf_insn have one layout. */
 	RTE_BUILD_BUG_ON(sizeof(struct bpf_insn) != sizeof(struct ebpf_insn));
 	rc = __ingress_bpf_from_insns(

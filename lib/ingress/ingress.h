@@ -295,7 +295,8 @@ ingress_classify_burst(const struct ingress_classifier *c,
  * @param out     on success, the new classifier (caller owns it); untouched
  *                on failure
  * @param err     on failure, one line "FILE:LINE: reason" (or "FILE: reason"
- *                for errors without a line: unreadable file, compilation)
+ *                for errors without a line: unreadable file, compilation);
+ *                the file's name and words are quoted (base_quote())
  * @param errlen  size of err (may be 0 with err NULL)
  * @return 0, or -EINVAL (syntax or value error, binary file),
  *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -EFBIG (a file over
@@ -988,7 +989,8 @@ void ingress_bpf_conf_init(struct ingress_bpf_conf *c);
  * @param bc  NULL for the defaults
  * @return 0 and *out; or -EINVAL (libpcap refused the expression: its
  *         message), -EINTR (bc->cancel was set during the load), -ENOMEM;
- *         one line in err naming the expression.
+ *         one line in err naming the expression (it and libpcap's reason
+ *         quoted: base_quote()).
  * Needs EAL. Thread-safe (no shared state). May block for a load (bounded
  * by bc->load_timeout_s, see the README).
  */
@@ -1020,7 +1022,8 @@ int ingress_bpf_engine_of(const struct ingress_classifier *c);
  *         the program: the verifier's reason), -ENOENT (no such section: the
  *         message lists the ones there are), -ENOTSUP (the refusals above),
  *         -E2BIG (too many instructions), -ETIMEDOUT (the verifier did not
- *         finish in time), -EINTR, -ENOMEM; one line in err naming the file.
+ *         finish in time), -EINTR, -ENOMEM; one line in err naming the file
+ *         (its name and the sections' quoted: base_quote()).
  * Needs EAL. Thread-safe.
  */
 int ingress_bpf_create(const char *path, const char *sec,

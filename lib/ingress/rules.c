@@ -39,6 +39,7 @@
 #include <rte_ip.h>
 #include <rte_memory.h>
 
+#include "base.h"
 #include "ingress_pvt.h"
 
 /* What a matching rule decides, packed for the classify loop. */
@@ -593,7 +594,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 			   struct ingress_classifier **out, char *err,
 			   size_t errlen)
 {
-	char dummy[1], desc[INGRESS_DESC_MAX];
+	char dummy[1], desc[INGRESS_DESC_MAX], qn[2 * BASE_QUOTE_LEN], qd[100];
 	struct ingress_classifier *c;
 	struct rules *r;
 	uint32_t i;
@@ -605,13 +606,14 @@ ingress_rules_parse_string(const char *text, const char *name,
 	}
 	if (name == NULL)
 		name = "rules";
+	base_quote(qn, sizeof(qn), name);	/* as every message names it */
 	if (out == NULL) {
-		snprintf(err, errlen, "%s: no output", name);
+		snprintf(err, errlen, "%s: no output", qn);
 		return -EINVAL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		snprintf(err, errlen, "%s: out of memory", qn);
 		return -ENOMEM;
 	}
 	rc = __ingress_rules_parse(text, name, &r->rs, err, errlen);
@@ -623,7 +625,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 		r->verdicts = calloc(r->rs.n, sizeof(*r->verdicts));
 		r->km = calloc(r->rs.n, sizeof(*r->km));
 		if (r->verdicts == NULL || r->km == NULL) {
-			snprintf(err, errlen, "%s: out of memory", name);
+			snprintf(err, errlen, "%s: out of memory", qn);
 			rules_free(r);
 			return -ENOMEM;
 		}
@@ -636,7 +638,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 			r->verdicts[i].line = x->line;
 			kmatch_fill(x, &r->km[i]);
 		}
-		rc = acl_compile(r, name, err, errlen);
+		rc = acl_compile(r, qn, err, errlen);
 		if (rc) {
 			rules_free(r);
 			return rc;
@@ -644,15 +646,16 @@ ingress_rules_parse_string(const char *text, const char *name,
 	} else {
 		r->categories = 1;
 	}
+	/* the description holds a shorter name: what the rest leaves room for */
 	snprintf(desc, sizeof(desc), "rules %s: %u rule%s (%u count), default %s",
-		 name, r->rs.n, r->rs.n == 1 ? "" : "s", r->rs.n_count,
+		 base_quote(qd, sizeof(qd), name), r->rs.n, r->rs.n == 1 ? "" : "s", r->rs.n_count,
 		 r->rs.default_drop ? "drop" : "pass");
 	/* frees r on failure */
 	c = ingress_classifier_create(&rules_ops[r->rs.n <= RULES_SMALL_MAX ?
 						 INGRESS_RULES_VIEW_SMALL : INGRESS_RULES_VIEW_ACL],
 				      r, desc);
 	if (c == NULL) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		snprintf(err, errlen, "%s: out of memory", qn);
 		return -ENOMEM;
 	}
 	*out = c;
@@ -663,7 +666,7 @@ int
 ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 			 char *err, size_t errlen)
 {
-	char dummy[1];
+	char dummy[1], qp[2 * BASE_QUOTE_LEN];
 	struct stat st;
 	char *text;
 	size_t len = 0;
@@ -678,21 +681,22 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 		snprintf(err, errlen, "rules: no file name");
 		return -EINVAL;
 	}
+	base_quote(qp, sizeof(qp), path);	/* as every message names it */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: cannot open: %s", qp, strerror(-rc));
 		return rc;
 	}
 	if (fstat(fd, &st) != 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: stat: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: stat: %s", qp, strerror(-rc));
 		close(fd);
 		return rc;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file", path);
+		snprintf(err, errlen, "%s: not a regular file", qp);
 		close(fd);
 		return rc;
 	}
@@ -700,7 +704,7 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 	 * seconds before the refusal. */
 	if (st.st_size > INGRESS_RULES_FILE_MAX) {
 		snprintf(err, errlen, "%s: %jd bytes, over the %d MiB a rules file "
-			 "may have (at most %d rules)", path, (intmax_t)st.st_size,
+			 "may have (at most %d rules)", qp, (intmax_t)st.st_size,
 			 INGRESS_RULES_FILE_MAX >> 20, 65536);
 		close(fd);
 		return -EFBIG;
@@ -708,7 +712,7 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 	text = malloc((size_t)st.st_size + 1);
 	if (text == NULL) {
 		close(fd);
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", qp);
 		return -ENOMEM;
 	}
 	while (len < (size_t)st.st_size) {
@@ -717,7 +721,7 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 			continue;
 		if (got < 0) {
 			rc = -errno;
-			snprintf(err, errlen, "%s: read: %s", path, strerror(-rc));
+			snprintf(err, errlen, "%s: read: %s", qp, strerror(-rc));
 			free(text);
 			close(fd);
 			return rc;
@@ -729,7 +733,7 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 	close(fd);
 	text[len] = '\0';
 	if (memchr(text, '\0', len) != NULL) {
-		snprintf(err, errlen, "%s: binary file (NUL byte)", path);
+		snprintf(err, errlen, "%s: binary file (NUL byte)", qp);
 		free(text);
 		return -EINVAL;
 	}

@@ -54,6 +54,7 @@ pkt_capture_create(const char *file, unsigned int n_workers, uint64_t max,
 		   unsigned int ring_size, uint32_t snaplen, char *err,
 		   size_t errlen)
 {
+	char qf[2 * BASE_QUOTE_LEN], qe[2 * BASE_QUOTE_LEN];
 	struct pkt_capture *c;
 	size_t slot_sz = RTE_ALIGN_CEIL(sizeof(struct pkt_capture_slot) + snaplen,
 					RTE_CACHE_LINE_SIZE);
@@ -75,12 +76,15 @@ pkt_capture_create(const char *file, unsigned int n_workers, uint64_t max,
 	c->n_lanes = n_workers;
 	c->pcap = pcap_open_dead(DLT_EN10MB, (int)snaplen);
 	if (c->pcap == NULL) {
-		snprintf(err, errlen, "%s: pcap_open_dead failed", file);
+		snprintf(err, errlen, "%s: pcap_open_dead failed",
+			 base_quote(qf, sizeof(qf), file));
 		goto fail;
 	}
 	c->dumper = pcap_dump_open(c->pcap, file);
 	if (c->dumper == NULL) {
-		snprintf(err, errlen, "%s: %s", file, pcap_geterr(c->pcap));
+		/* libpcap's reason may name the file: both quoted */
+		snprintf(err, errlen, "%s: %s", base_quote(qf, sizeof(qf), file),
+			 base_quote(qe, sizeof(qe), pcap_geterr(c->pcap)));
 		goto fail;
 	}
 	for (w = 0; w < n_workers; w++) {

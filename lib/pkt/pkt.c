@@ -179,7 +179,7 @@ struct pkt_templates *
 pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 			size_t err_len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
+	char ebuf[PCAP_ERRBUF_SIZE], qf[2 * BASE_QUOTE_LEN], qe[2 * BASE_QUOTE_LEN];
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	struct pkt_templates *t = NULL;
@@ -187,18 +187,22 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 	pcap_t *p;
 	int rc;
 
+	/* The file's name and libpcap's messages (which may hold it) are
+	 * quoted (base.h) in every reason. */
+	base_quote(qf, sizeof(qf), file);
 	p = pcap_open_offline(file, ebuf);
 	if (p == NULL) {
 		/* libpcap names the file in some messages, not in others. */
 		if (strstr(ebuf, file) != NULL)
-			snprintf(err, err_len, "%s", ebuf);
+			snprintf(err, err_len, "%s", base_quote(qe, sizeof(qe), ebuf));
 		else
-			snprintf(err, err_len, "%s: %s", file, ebuf);
+			snprintf(err, err_len, "%s: %s", qf,
+				 base_quote(qe, sizeof(qe), ebuf));
 		return NULL;
 	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		snprintf(err, err_len, "%s: link type %s, need Ethernet (EN10MB)",
-			 file, pcap_datalink_val_to_name(pcap_datalink(p)) ?
+			 qf, pcap_datalink_val_to_name(pcap_datalink(p)) ?
 			 pcap_datalink_val_to_name(pcap_datalink(p)) : "?");
 		goto fail;
 	}
@@ -209,16 +213,16 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
 		if (h->caplen != h->len) {
 			snprintf(err, err_len, "%s: frame %u captured %u of %u bytes "
-				 "(snaplen too small)", file, t->n, h->caplen, h->len);
+				 "(snaplen too small)", qf, t->n, h->caplen, h->len);
 			goto fail;
 		}
 		if (h->caplen > max_len || h->caplen == 0) {
 			snprintf(err, err_len, "%s: frame %u is %u bytes, the mbuf data "
-				 "room holds 1..%u", file, t->n, h->caplen, max_len);
+				 "room holds 1..%u", qf, t->n, h->caplen, max_len);
 			goto fail;
 		}
 		if (t->n == PKT_MAX_FLOWS) {
-			snprintf(err, err_len, "%s: more than %u frames", file,
+			snprintf(err, err_len, "%s: more than %u frames", qf,
 				 PKT_MAX_FLOWS);
 			goto fail;
 		}
@@ -245,17 +249,18 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 		t->n++;
 	}
 	if (rc == -1) {
-		snprintf(err, err_len, "%s: frame %u: %s", file, t->n, pcap_geterr(p));
+		snprintf(err, err_len, "%s: frame %u: %s", qf, t->n,
+			 base_quote(qe, sizeof(qe), pcap_geterr(p)));
 		goto fail;
 	}
 	if (t->n == 0) {
-		snprintf(err, err_len, "%s: no frames", file);
+		snprintf(err, err_len, "%s: no frames", qf);
 		goto fail;
 	}
 	pcap_close(p);
 	return t;
 nomem:
-	snprintf(err, err_len, "%s: out of memory", file);
+	snprintf(err, err_len, "%s: out of memory", qf);
 fail:
 	pkt_templates_free(t);
 	pcap_close(p);
