@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pcap/pcap.h>
 
@@ -161,11 +162,45 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 	return t;
 }
 
+/* The pcap file opened as every input is (base.h, "Files"), or NULL with
+ * the reason in err and errno set. */
+static pcap_t *
+__pcap_open_in(const char *file, char *err, size_t err_len)
+{
+	char ebuf[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+	FILE *f;
+	int fd;
+
+	fd = base_file_open_in(file, 0, NULL, err, err_len);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (f == NULL) {
+		snprintf(err, err_len, "%s: %s", file, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	p = pcap_fopen_offline(f, ebuf);	/* owns f from now on */
+	if (p == NULL) {
+		fclose(f);
+		/* libpcap names the file in some messages, not in others. */
+		if (strstr(ebuf, file) != NULL)
+			snprintf(err, err_len, "%s", ebuf);
+		else
+			snprintf(err, err_len, "%s: %s", file, ebuf);
+		errno = EINVAL;
+		return NULL;
+	}
+	return p;
+}
+
 struct pkt_templates *
 pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 			size_t err_len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	struct pkt_templates *t = NULL;
@@ -173,15 +208,9 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 	pcap_t *p;
 	int rc;
 
-	p = pcap_open_offline(file, ebuf);
-	if (p == NULL) {
-		/* libpcap names the file in some messages, not in others. */
-		if (strstr(ebuf, file) != NULL)
-			snprintf(err, err_len, "%s", ebuf);
-		else
-			snprintf(err, err_len, "%s: %s", file, ebuf);
+	p = __pcap_open_in(file, err, err_len);
+	if (p == NULL)
 		return NULL;
-	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		snprintf(err, err_len, "%s: link type %s, need Ethernet (EN10MB)",
 			 file, pcap_datalink_val_to_name(pcap_datalink(p)) ?

@@ -97,8 +97,9 @@ int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c);
 
 /**
- * Load every frame of a pcap file (libpcap pcap_open_offline) as templates.
- * Frames longer than max_len are refused.
+ * Load every frame of a pcap file (libpcap, on the file opened as every
+ * input is: a regular file, never a FIFO to wait on; base.h "Files") as
+ * templates. Frames longer than max_len are refused.
  * @param err  one-line reason on failure (names the file, and the frame
  *             index where relevant)
  * @return templates, or NULL.

@@ -46,7 +46,7 @@ bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
 bad "--suspicious-us: only with --perf-detail" --suspicious-us 1000
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
 bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
-bad "--config /dev/null: not a regular file" --config /dev/null
+bad "--config /dev/null: a character device, not a regular file" --config /dev/null
 
 # A busy port: the second process says so and exits 2.
 python3 -c 'import socket, time, sys
@@ -197,7 +197,7 @@ set -e
 for spelling in "--config /nonexistent.ini" "--config=/nonexistent.ini" "--conf /nonexistent.ini" \
 	"--confi=/nonexistent.ini" "--con /nonexistent.ini"; do
 	# shellcheck disable=SC2086
-	bad "--config /nonexistent.ini: No such file or directory" $spelling
+	bad "--config /nonexistent.ini: cannot open: No such file or directory" $spelling
 done
 printf '[pktpath]\nburst = 16\n[pktpath]\nfold = field\n' > "$TMP/dup.ini"
 bad "dup.ini:3: second [pktpath] section (the first is at line 1): merge them" --config "$TMP/dup.ini"
