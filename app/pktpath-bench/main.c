@@ -18,12 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "base.h"
 #include "pkt.h"
 #include "pktpath_bench.h"
 
@@ -324,17 +326,17 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 0;
 	}
-	/* Find out now, not after the benchmarks, that the file is unwritable. */
+	/* Find out now, not after the benchmarks, that the file is unwritable
+	 * or no output (a FIFO: base.h "Files"). */
 	if (args.json != NULL) {
-		FILE *f = fopen(args.json, "w");
+		int fd = base_file_open_out(args.json, err, sizeof(err));
 
-		if (f == NULL) {
-			fprintf(stderr, "pktpath-bench: --json %s: cannot open: %s\n",
-				args.json, strerror(errno));
+		if (fd < 0) {
+			fprintf(stderr, "pktpath-bench: --json %s\n", err);
 			rte_eal_cleanup();
 			return 2;
 		}
-		fclose(f);
+		close(fd);
 	}
 
 	ctx.loops = args.loops;
@@ -372,5 +374,14 @@ main(int argc, char **argv)
 	}
 	json_decref(ctx.doc);
 	rte_eal_cleanup();
+	/* the results on stdout: a write that failed is said, not lost */
+	ret = ferror(stdout) ? -EIO : 0;
+	if (fflush(stdout) != 0)
+		ret = -errno;
+	if (ret != 0) {
+		fprintf(stderr, "pktpath-bench: standard output: write failed: %s\n",
+			strerror(-ret));
+		ctx.failures++;
+	}
 	return ctx.failures ? 1 : 0;
 }

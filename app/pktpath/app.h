@@ -141,6 +141,19 @@ void app_usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noretu
  * mistake like any other, one line naming the options to change (fix). */
 void app_oom_exit(const char *what, const char *fix) __rte_noreturn;
 
+/* outputs.c: the files a run writes (base.h "Files"), main thread only */
+/* --json's path refused now (exit 2) if it is not an output. */
+void app_outputs_setup(struct app *a);
+/* root written to --json whole; 0, or -1 with one line on stderr. */
+int app_json_write(const struct app *a, const json_t *root);
+/* --capture's line in the summary: 0, or 1 when the file is incomplete. */
+int app_capture_report(const struct app *a, const struct stats_snapshot *fin,
+		       FILE *out);
+/* --capture's object in the JSON (a->cap set). */
+json_t *app_capture_json(const struct app *a, const struct stats_snapshot *fin);
+/* stdout flushed and checked (and stderr): 0, or -1 with a line on stderr. */
+int app_console_check(void);
+
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */
 void app_workers_bind(struct app *a);	/* the app the workers read */

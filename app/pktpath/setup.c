@@ -275,14 +275,8 @@ app_setup(struct app *a)
 	size_t heap0;
 
 	setup_workers(a);
-
-	if (a->opt.json[0] != '\0') {
-		FILE *f = fopen(a->opt.json, "w");
-
-		if (f == NULL)
-			app_usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
-		fclose(f);
-	}
+	/* --json: refused now, not after the run (outputs.c) */
+	app_outputs_setup(a);
 
 	/* One MIB block per worker, on its socket, the control block, then
 	 * the phantom lcores' (--mib-lcores), round-robin over the sockets
@@ -355,7 +349,8 @@ app_setup(struct app *a)
 
 		a->cap = pkt_capture_create(a->opt.capture, a->n_workers,
 					    a->opt.capture_max, a->opt.capture_ring,
-					    a->opt.capture_snaplen, err, sizeof(err));
+					    a->opt.capture_snaplen, a->ctl_mib, err,
+					    sizeof(err));
 		if (a->cap == NULL)
 			app_usage_exit("pktpath: --capture %s", err);
 		for (i = 0; i < a->n_workers; i++) {

@@ -21,6 +21,7 @@
 
 #include "base.h"
 #include "pkt.h"
+#include "pkt_pvt.h"
 
 #define PKT_MAX_FLOWS (1u << 20)
 #define PKT_RING_MAX 8192
@@ -280,25 +281,18 @@ fail:
 int
 pkt_templates_to_pcap(const struct pkt_templates *t, const char *file)
 {
-	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);
-	pcap_dumper_t *d;
+	struct pkt_pcap_out o;
+	char err[256];
 	uint32_t i;
+	int rc;
 
-	if (p == NULL)
-		return -ENOMEM;
-	d = pcap_dump_open(p, file);
-	if (d == NULL) {
-		pcap_close(p);
-		return -EIO;
-	}
-	for (i = 0; i < t->n; i++) {
-		struct pcap_pkthdr h = { .caplen = t->len[i], .len = t->len[i] };
-
-		pcap_dump((u_char *)d, &h, t->data[i]);
-	}
-	pcap_dump_close(d);
-	pcap_close(p);
-	return 0;
+	rc = pkt_pcap_out_open(&o, file, 65535, err, sizeof(err));
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < t->n; i++)
+		if (pkt_pcap_out_add(&o, 0, t->len[i], t->len[i], t->data[i]) != 0)
+			break;
+	return pkt_pcap_out_close(&o);	/* the first error, if any */
 }
 
 const char *const pkt_alloc_names[] = {

@@ -111,7 +111,9 @@ struct pkt_templates *pkt_templates_from_pcap(const char *file,
 /** Free templates (NULL is a no-op). */
 void pkt_templates_free(struct pkt_templates *t);
 
-/** Write templates to a pcap file (DLT_EN10MB); 0 or -errno. */
+/** Write templates to a pcap file (DLT_EN10MB), opened as every output is
+ *  (base.h "Files"): 0, or -errno (the open's refusal; -ENOSPC, -EIO...
+ *  of a write or of the final fsync/close). */
 int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 
 /** pkt_pool_create() flags. */
@@ -315,8 +317,26 @@ int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 
 /* ------------------------------------------------------------------ */
 /* Capture: workers copy chosen packets into per-worker rings, without  */
-/* ever blocking; a control thread writes them with pcap_dump.          */
+/* ever blocking; a control thread writes them to a pcap file.          */
 /* ------------------------------------------------------------------ */
+
+/*
+ * The counters (MIB group Capture) say what became of every frame chosen:
+ * CapturePackets, frames written whole to the file (the writer counts
+ * them once a write carrying them succeeded, so they are what libpcap and
+ * tcpdump read back); CaptureOverflow, frames a worker found no free slot
+ * for; CaptureWriteErrors, frames not written because a write failed.
+ * Once the run has stopped and pkt_capture_stop() returned, the three add
+ * up to the frames chosen (up to --capture-max).
+ *
+ * A failed write (ENOSPC, EIO, EDQUOT, an fsync() at the end...) stops the
+ * capture, for good: the error is logged once with its errno (log type
+ * pktpath.capture), the file keeps the frames written before it, cut back
+ * to the last whole frame when it is a regular file, and every frame
+ * chosen from then on (those queued, those the workers choose later) is
+ * counted in CaptureWriteErrors instead of being copied. The run itself
+ * goes on; pkt_capture_status() says what happened.
+ */
 
 enum pkt_capture_what {
 	PKT_CAPTURE_DROPS,	/**< packets that end in a drop outcome */
@@ -347,22 +367,25 @@ struct pkt_capture_lane {
 	void *mem;
 } __rte_cache_aligned;
 
+struct pkt_pcap_out;
+
 /**
  * A capture. The first cache line is the workers': what they read per
- * captured packet, set up once, and taken, which they all add to when a
- * maximum is set. The writer thread's fields start a line of their own,
- * so that its updates (written, once per drained burst) never invalidate
- * the line the workers read; the lanes follow, a line each.
+ * captured packet, set up once, taken, which they all add to when a
+ * maximum is set, and failed, which the writer sets once. The writer
+ * thread's fields start a line of their own, so that its updates never
+ * invalidate the line the workers read; the lanes follow, a line each.
  */
 struct pkt_capture {
 	uint64_t max;			/**< capture at most this many (0: no limit) */
 	uint64_t taken;			/**< atomic: slots claimed, all workers */
 	uint32_t snaplen;
 	unsigned int n_lanes;
+	int failed;			/**< atomic: the writer's first error (-errno) */
 	/* writer side */
-	void *pcap __rte_cache_aligned;	/**< pcap_t (dead) */
-	void *dumper;			/**< pcap_dumper_t */
-	uint64_t written;
+	struct pkt_pcap_out *out __rte_cache_aligned;	/**< the file */
+	char *file;			/**< its name, for the log */
+	struct mib_block mib;		/**< the control block: its Capture counters */
 	uint64_t tsc0;
 	uint64_t usec0;
 	volatile int stop;
@@ -372,28 +395,55 @@ struct pkt_capture {
 };
 
 /**
- * Open FILE for writing (pcap, DLT_EN10MB) and create one lane per worker
- * with ring_size slots of snaplen bytes each.
- * @return the capture, or NULL with a one-line reason in err.
+ * Open FILE for writing as every output is (base.h "Files": a regular
+ * file or a character device, never a FIFO), write its pcap header
+ * (DLT_EN10MB), and create one lane per worker with ring_size slots of
+ * snaplen bytes each.
+ * @param ctl  the control block: the writer thread counts CapturePackets
+ *             and its CaptureWriteErrors there (their one writer)
+ * @return the capture, or NULL with a one-line reason in err ("FILE: a
+ *         FIFO, not a regular file or a character device", "capture
+ *         rings: out of memory", ...) and errno (EINVAL, ENOMEM, the
+ *         file's).
  * Needs EAL. Not thread-safe (set-up).
  */
 struct pkt_capture *pkt_capture_create(const char *file, unsigned int n_workers,
 				       uint64_t max, unsigned int ring_size,
-				       uint32_t snaplen, char *err, size_t errlen);
+				       uint32_t snaplen, struct mib_block ctl,
+				       char *err, size_t errlen);
+
+/** Bytes of EAL memory pkt_capture_create() takes for n_workers lanes of
+ *  ring_size slots of snaplen bytes (rings, slots, the capture itself).
+ *  Thread-safe. */
+uint64_t pkt_capture_bytes(unsigned int n_workers, unsigned int ring_size,
+			   uint32_t snaplen);
 
 /** Start the writer (a DPDK control thread). 0 or -errno. */
 int pkt_capture_start(struct pkt_capture *c);
 
-/** Stop the writer, write what is left, close the file. Workers must be done. */
+/** Stop the writer, write what is left, finish the file (fsync, close).
+ *  Workers must be done. */
 void pkt_capture_stop(struct pkt_capture *c);
+
+/** What became of the file. */
+struct pkt_capture_status {
+	uint64_t frames;	/**< whole frames in the file */
+	int error;		/**< 0, or the -errno that stopped the capture */
+	int cut_error;		/**< 0, or why the partial last frame stayed */
+};
+
+/** The file's status; after pkt_capture_stop(), final. Writer's thread or
+ *  after pkt_capture_stop(). */
+void pkt_capture_status(const struct pkt_capture *c, struct pkt_capture_status *st);
 
 /** Free (stops first if needed). NULL is a no-op. */
 void pkt_capture_free(struct pkt_capture *c);
 
 /**
  * Copy m into worker wid's ring, never blocking: no free slot (or a full
- * ring) counts CaptureOverflow; past --capture-max nothing is counted.
- * Worker wid only.
+ * ring) counts CaptureOverflow, a capture stopped by a failed write counts
+ * CaptureWriteErrors; past --capture-max nothing is counted. Worker wid
+ * only.
  */
 static inline void
 pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
@@ -411,6 +461,12 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	}
 	const void *p;
 
+	/* Relaxed: a frame chosen just after the failure may still be
+	 * copied; the writer then counts it. */
+	if (unlikely(__atomic_load_n(&c->failed, __ATOMIC_RELAXED) != 0)) {
+		mib_inc(mib, MIB_F(CAPTURE, WRITEERRORS));
+		return;
+	}
 	if (unlikely(rte_ring_sc_dequeue(l->free, (void **)&s) != 0)) {
 		mib_inc(mib, MIB_F(CAPTURE, OVERFLOW));
 		return;
@@ -425,7 +481,6 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	/* Both rings hold every slot (RING_F_EXACT_SZ), so this cannot fail;
 	 * the enqueue is a store-release: the writer sees the copy. */
 	rte_ring_sp_enqueue(l->full, s);
-	mib_inc(mib, MIB_F(CAPTURE, PACKETS));
 }
 
 #ifdef __cplusplus

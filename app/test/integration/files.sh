@@ -6,12 +6,26 @@
 #    or eBPF object that became a FIFO, and the run ends by itself at its
 #    --duration (bounded waits: a run that hangs is killed and fails,
 #    whatever the time it took);
+#  - so is one named by an output option; every output on a full file
+#    system (/dev/full, and a 256 KiB tmpfs mounted here) fails with its
+#    errno in one line and exit status 1, and the capture's counters agree
+#    with what tcpdump and libpcap read back;
 . "$(dirname "$0")/lib.sh"
 R=${SOURCE_DIR:?}/config/rules
 OBJ=${BUILD_DIR:?}/config
 BOUND=120	# seconds a run may take before it counts as hung (never a measure)
 mkfifo "$TMP/fifo"
 mkdir "$TMP/dir"
+
+# A tmpfs of our own, unmounted by name whatever happens.
+FULL="$TMP/full"
+mkdir "$FULL"
+mount -t tmpfs -o size=256k "pktpath_files_$$" "$FULL" || fail "cannot mount a tmpfs on $FULL"
+files_cleanup() {
+	umount "$FULL" 2> /dev/null || true
+	lib_cleanup
+}
+trap files_cleanup EXIT
 
 n=0
 # run CMD...: CMD under the bound, its stdout in $TMP/o, stderr in $TMP/e,
@@ -76,4 +90,74 @@ for kind in "rules|--rules|$R/drop-udp-9.rules" "bpf|--bpf-obj|$OBJ/drop_udp_por
 	jcheck "$TMP/hup$k.json" 'f("Ingress.RuleUpdates") == 0' 'f("Rx.RxPackets") > 0'
 done
 echo "files: SIGHUP of a FIFO refused, the run ended by itself"
+
+# --- outputs: a FIFO or a directory refused at once --------------------------
+outputs=("--json|" "--capture|--capture-what all")
+for o in "${outputs[@]}"; do
+	opt=${o%%|*}; rest=${o#*|}
+	# shellcheck disable=SC2046
+	expect 2 "pktpath: $opt $TMP/fifo: a FIFO, not a regular file or a character device" \
+		$(pp "out$n") $rest "$opt" "$TMP/fifo"
+	# shellcheck disable=SC2046
+	expect 2 "pktpath: $opt $TMP/dir: a directory, not a regular file or a character device" \
+		$(pp "out$n") $rest "$opt" "$TMP/dir"
+	# a FIFO with its reader there (this shell, read-write: no wait) is
+	# refused too, once opened
+	exec 7<> "$TMP/fifo"
+	# shellcheck disable=SC2046
+	expect 2 "pktpath: $opt $TMP/fifo: a FIFO, not a regular file or a character device" \
+		$(pp "out$n") $rest "$opt" "$TMP/fifo"
+	exec 7<&-
+done
+expect 2 "pktpath-bench: --json $TMP/fifo: a FIFO, not a regular file or a character device" \
+	"$PKTPATH_BENCH" "${BENCH_ARGS[@]}" --file-prefix "${PREFIX}_bj" -- --run empty --json "$TMP/fifo"
+echo "files: outputs that are FIFOs or directories refused"
+
+# --- outputs on full file systems ---------------------------------------------
+# The capture on a 256 KiB tmpfs: it stops at the first failed write, the
+# file keeps its whole frames (no "truncated dump file"), and the counters
+# say exactly that.
+run $(pp capfull) --duration 1 --capture "$FULL/c.pcap" --capture-what all --json "$TMP/c.json"
+[ "$rc" = 1 ] || { cat "$TMP/o" "$TMP/e"; fail "capture on a full tmpfs: exit $rc, want 1"; }
+grep -qE "^pktpath: capture: $FULL/c.pcap: write failed after [0-9]+ frames: No space left on device; the capture stops" \
+	"$TMP/e" || { cat "$TMP/e"; fail "capture: no write error line"; }
+[ "$(grep -c 'write failed' "$TMP/e")" = 1 ] || { cat "$TMP/e"; fail "capture: the error said more than once"; }
+grep -qE "^capture: $FULL/c.pcap: INCOMPLETE: a write failed after [0-9]+ frames \(No space left on device\)" \
+	"$TMP/o" || { cat "$TMP/o"; fail "capture: no INCOMPLETE line in the summary"; }
+tcpdump -r "$FULL/c.pcap" -n > "$TMP/td" 2> "$TMP/td.err" || { rc=$?; cat "$TMP/td.err"; fail "tcpdump -r: exit $rc"; }
+grep -q truncated "$TMP/td.err" && { cat "$TMP/td.err"; fail "tcpdump: truncated dump file"; }
+frames=$(wc -l < "$TMP/td")
+[ "$frames" -gt 0 ] && [ "$("$PCAPCOUNT" "$FULL/c.pcap" "")" = "$frames" ] ||
+	fail "tcpdump reads $frames frames, libpcap $("$PCAPCOUNT" "$FULL/c.pcap" "")"
+jcheck "$TMP/c.json" "f('Capture.CapturePackets') == $frames" "d['capture']['frames'] == $frames" \
+	'not d["capture"]["complete"]' 'd["capture"]["error"] == "No space left on device"' \
+	'f("Capture.CaptureWriteErrors") > 0' \
+	'd["capture"]["write_errors"] == f("Capture.CaptureWriteErrors")' \
+	'f("Capture.CapturePackets") + f("Capture.CaptureOverflow") + f("Capture.CaptureWriteErrors") == f("Rx.RxPackets")'
+rm -f "$FULL/c.pcap"
+# /dev/full: not even the header fits, said at set-up
+expect 2 "pktpath: --capture /dev/full: write: No space left on device (0 of 24 bytes written)" \
+	$(pp capdev) --capture /dev/full
+# /dev/null takes everything
+run $(pp capnull) --capture /dev/null --capture-what all --json "$TMP/n.json"
+[ "$rc" = 0 ] || { cat "$TMP/e"; fail "capture to /dev/null: exit $rc"; }
+jcheck "$TMP/n.json" 'd["capture"]["complete"]' 'f("Capture.CaptureWriteErrors") == 0' \
+	'f("Capture.CapturePackets") == d["capture"]["frames"] > 0'
+
+# The other outputs, on /dev/full and on the tmpfs once full: one line with
+# the errno, exit 1.
+head -c 1M /dev/zero > "$FULL/filler" 2> /dev/null || true
+for dev in /dev/full "$FULL/out"; do
+	expect 1 "pktpath: --json $dev: write: No space left on device (0 of " $(pp "js$n") --json "$dev"
+	set +e
+	timeout -s KILL "$BOUND" $(pp "so$n") > "$dev" 2> "$TMP/e"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] && grep -qF "pktpath: standard output: write failed: No space left on device" "$TMP/e" ||
+		{ cat "$TMP/e"; fail "stdout on $dev: exit $rc"; }
+	expect 1 "pktpath-bench: --json $dev: write: No space left on device (0 of " \
+		"$PKTPATH_BENCH" "${BENCH_ARGS[@]}" --file-prefix "${PREFIX}_bf$n" -- --run empty \
+		--loops 100000 --reps 1 --json "$dev"
+done
+echo "files: outputs on full file systems said, exit 1"
 echo "files: ok"
