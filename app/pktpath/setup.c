@@ -88,9 +88,11 @@ setup_workers(struct app *a)
 	a->workers = rte_zmalloc("workers", RTE_MAX_LCORE * sizeof(*a->workers),
 				 RTE_CACHE_LINE_SIZE);
 	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
-	if (a->workers == NULL || a->lcore_ids == NULL)
-		rte_exit(EXIT_FAILURE, "rte_zmalloc(workers): %s\n",
-			 rte_strerror(rte_errno));
+	/* rte_zmalloc() sets no rte_errno: its failure is said as what it is */
+	if (a->workers == NULL)
+		app_oom_exit("the workers' state", "fewer lcores (-l)");
+	if (a->lcore_ids == NULL)
+		rte_exit(EXIT_FAILURE, "calloc(lcore_ids): %s\n", strerror(errno));
 
 	if (o->source == APP_SRC_PORT && nb_ports == 0)
 		app_usage_exit("pktpath: --source port: no ethdev port (give -a PCI_ADDR "

@@ -473,9 +473,10 @@ test_pcap_errors(void **state)
 static struct rte_mempool *
 __pool(const char *name, unsigned int n)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, n, n >= 64 ? 32 : 0, 0,
-							 RTE_MBUF_DEFAULT_BUF_SIZE,
-							 (int)rte_socket_id());
+	/* pkt_pool_create(): rte_errno is the failure's own, never stale */
+	struct rte_mempool *mp = pkt_pool_create(name, n, n >= 64 ? 32 : 0,
+						 RTE_MBUF_DEFAULT_BUF_SIZE,
+						 (int)rte_socket_id(), 0);
 
 	if (mp == NULL)
 		fail_msg("mempool %s of %u: %s", name, n, rte_strerror(rte_errno));

@@ -332,11 +332,12 @@ acl_compile(struct rules *r, const char *name, char *err, size_t errlen)
 	snprintf(acl_name, sizeof(acl_name), "ingress-%u",
 		 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	r->categories = r->rs.n_count ? RTE_ACL_RESULTS_MULTIPLIER : 1;
+	/* rte_acl_create() sets rte_errno for a bad parameter only (never
+	 * ours): NULL is its allocations failing, whatever rte_errno holds */
 	r->acl = rte_acl_create(&prm);
 	if (r->acl == NULL) {
-		snprintf(err, errlen, "%s: rte_acl_create: %s", name,
-			 rte_strerror(rte_errno));
-		return -rte_errno;
+		snprintf(err, errlen, "%s: rte_acl_create: out of memory", name);
+		return -ENOMEM;
 	}
 	ar = malloc(sizeof(*ar) * r->rs.n);
 	if (ar == NULL) {

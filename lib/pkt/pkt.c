@@ -463,17 +463,25 @@ pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
 	struct rte_mempool *mp;
 	int rc;
 
+	/* rte_mempool_create_empty() returns NULL without setting rte_errno
+	 * when its tailq entry's rte_zmalloc() fails: cleared first, so that
+	 * an earlier call's value is never reported as the reason */
+	rte_errno = 0;
 	if (!(flags & PKT_POOL_PACKED)) {
 		mp = rte_pktmbuf_pool_create(name, n, cache, 0, room, socket);
-		if (mp == NULL)
+		if (mp == NULL) {
+			rte_errno = rte_errno ? rte_errno : ENOMEM;
 			return NULL;
+		}
 	} else {
 		mp = rte_mempool_create_empty(name, n,
 					      sizeof(struct rte_mbuf) + room,
 					      cache, sizeof(priv), socket,
 					      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
-		if (mp == NULL)
+		if (mp == NULL) {
+			rte_errno = rte_errno ? rte_errno : ENOMEM;
 			return NULL;
+		}
 		rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
 		if (rc == 0) {
 			rte_pktmbuf_pool_init(mp, &priv);
