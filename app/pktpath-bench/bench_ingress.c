@@ -148,7 +148,7 @@ ig_env_init(struct pb_ctx *ctx, const struct pb_bench *b, struct ig_env *e,
 	struct pkt_flow_conf fc;
 
 	pkt_flow_conf_default(&fc);
-	e->t = pkt_templates_build(&fc);
+	e->t = pkt_templates_build(&fc, NULL);
 	if (e->t == NULL)
 		return pb_fail(ctx, b->name, -ENOMEM, "pkt_templates_build");
 	/* pkt_pool_create(): rte_errno is the failure's own, never stale */

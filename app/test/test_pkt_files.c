@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of lib/pkt's files (test_pkt.c has the rest):
+ * Unit tests of lib/pkt's files and bounds (test_pkt.c has the rest):
  *  - the pcap writer on a file that fills up (RLIMIT_FSIZE: a write past
  *    it fails with EFBIG as one past a full file system fails with ENOSPC):
  *    the file is cut back to its last whole frame and libpcap reads back
@@ -8,7 +8,10 @@
  *  - the capture on such a file: CapturePackets is what the file holds,
  *    CaptureWriteErrors every frame chosen after, the error said once;
  *    its refusals (a FIFO, /dev/full) and its out of memory, said as such
- *    whatever rte_errno held before.
+ *    whatever rte_errno held before;
+ *  - the templates' bounds: a size over lim->mem_max refused before it is
+ *    allocated, a cancel flag honoured, a pcap template that is a FIFO or
+ *    larger than the bound refused before it is read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,7 +61,7 @@ __pf_tpl(uint32_t n)
 	pkt_flow_conf_default(&c);
 	c.flows = n;
 	c.pkt_size = FRAME;
-	return pkt_templates_build(&c);
+	return pkt_templates_build(&c, NULL);
 }
 
 /* Writes past LIMIT bytes fail with EFBIG (and no SIGXFSZ) until undone. */
@@ -95,7 +98,7 @@ test_pcap_out_full(void **state)
 	assert_int_equal(pkt_templates_to_pcap(t, __pf_path("full.pcap")), -EFBIG);
 	__fsize(RLIM_INFINITY);
 	assert_int_equal(__size(__pf_path("full.pcap")), 24 + WHOLE * REC);
-	u = pkt_templates_from_pcap(__pf_path("full.pcap"), 2048, err, sizeof(err));
+	u = pkt_templates_from_pcap(__pf_path("full.pcap"), 2048, NULL, err, sizeof(err));
 	if (u == NULL)
 		fail_msg("%s", err);
 	assert_int_equal(u->n, WHOLE);
@@ -151,7 +154,7 @@ test_capture_full(void **state)
 			 mib_read(&wm, MIB_F(CAPTURE, WRITEERRORS)), 1000 - WHOLE);
 	/* what libpcap reads is what was counted */
 	assert_int_equal(__size(__pf_path("cap.pcap")), 24 + WHOLE * REC);
-	u = pkt_templates_from_pcap(__pf_path("cap.pcap"), 2048, err, sizeof(err));
+	u = pkt_templates_from_pcap(__pf_path("cap.pcap"), 2048, NULL, err, sizeof(err));
 	if (u == NULL)
 		fail_msg("%s", err);
 	assert_int_equal(u->n, WHOLE);
@@ -210,6 +213,58 @@ test_capture_refused(void **state)
 	mib_set_free(set);
 }
 
+/* The templates: sized before anything is allocated, cancelled when asked;
+ * a pcap template read as an input is (never a FIFO), bounded. */
+static void
+test_templates_bounds(void **state)
+{
+	struct pkt_templates *t;
+	struct pkt_flow_conf c;
+	volatile sig_atomic_t quit = 0;
+	struct pkt_limits lim = { .cancel = &quit };
+	char err[256], want[256];
+
+	(void)state;
+	pkt_flow_conf_default(&c);
+	c.flows = 1000;
+	c.pkt_size = 1000;
+	lim.mem_max = pkt_templates_bytes(c.flows, c.pkt_size) - 1;
+	errno = 0;
+	assert_null(pkt_templates_build(&c, &lim));
+	assert_int_equal(errno, ENOMEM);
+	lim.mem_max++;
+	t = pkt_templates_build(&c, &lim);
+	assert_non_null(t);
+	assert_int_equal(t->n, 1000);
+	assert_int_equal(pkt_templates_to_pcap(t, __pf_path("t.pcap")), 0);
+	pkt_templates_free(t);
+	/* a million frames of 9000 bytes: 9.4 GB, about what it takes */
+	assert_true(pkt_templates_bytes(1u << 20, 9000) >= (UINT64_C(1) << 20) * 9000);
+	assert_true(pkt_templates_bytes(1u << 20, 9000) < (UINT64_C(1) << 20) * 9100);
+
+	quit = 2;
+	errno = 0;
+	assert_null(pkt_templates_build(&c, &lim));
+	assert_int_equal(errno, EINTR);
+	lim.mem_max = 0;
+	assert_null(pkt_templates_from_pcap(__pf_path("t.pcap"), 2048, &lim, err, sizeof(err)));
+	assert_int_equal(errno, EINTR);
+	quit = 0;
+	/* the file's size over the bound: refused before a frame is read */
+	lim.mem_max = (uint64_t)__size(__pf_path("t.pcap")) - 1;
+	assert_null(pkt_templates_from_pcap(__pf_path("t.pcap"), 2048, &lim, err, sizeof(err)));
+	assert_int_equal(errno, ENOMEM);
+	assert_non_null(strstr(err, "(the file's size), more than the"));
+	lim.mem_max++;
+	t = pkt_templates_from_pcap(__pf_path("t.pcap"), 2048, &lim, err, sizeof(err));
+	assert_non_null(t);
+	pkt_templates_free(t);
+	/* a FIFO: refused at once, not waited on */
+	assert_null(pkt_templates_from_pcap(__pf_path("fifo"), 2048, NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s: a FIFO, not a regular file", __pf_path("fifo"));
+	assert_string_equal(err, want);
+}
+
 static int
 setup(void **state)
 {
@@ -224,7 +279,7 @@ static int
 teardown(void **state)
 {
 	static const char *const names[] = { "fifo", "full.pcap", "cap.pcap",
-					     "oom.pcap" };
+					     "oom.pcap", "t.pcap" };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -240,6 +295,7 @@ main(void)
 		cmocka_unit_test(test_pcap_out_full),
 		cmocka_unit_test(test_capture_full),
 		cmocka_unit_test(test_capture_refused),
+		cmocka_unit_test(test_templates_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -131,8 +131,27 @@ pkt_templates_free(struct pkt_templates *t)
 	free(t);
 }
 
+/* The glibc allocator's header and alignment: what a malloc(len) takes. */
+static uint64_t
+__tpl_chunk(uint64_t len)
+{
+	return (len + 8 + 15) / 16 * 16;
+}
+
+uint64_t
+pkt_templates_bytes(uint64_t n, uint64_t len)
+{
+	return n * (__tpl_chunk(len) + sizeof(uint8_t *) + sizeof(uint16_t));
+}
+
+static bool
+__cancelled(const struct pkt_limits *lim)
+{
+	return lim != NULL && lim->cancel != NULL && *lim->cancel != 0;
+}
+
 struct pkt_templates *
-pkt_templates_build(const struct pkt_flow_conf *c)
+pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 {
 	struct pkt_templates *t;
 	uint32_t i;
@@ -144,12 +163,25 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 		errno = EINVAL;
 		return NULL;
 	}
+	/* Sized before anything is allocated: 1M flows of 9000 bytes are
+	 * 9.4 GB, which the allocator would grant and the kernel then fail
+	 * to back, page by page. */
+	if (lim != NULL && lim->mem_max != 0 &&
+	    pkt_templates_bytes(c->flows, c->pkt_size) > lim->mem_max) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	t = __tpl_alloc(c->flows);
 	if (t == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < c->flows; i++) {
+		if (__cancelled(lim)) {
+			pkt_templates_free(t);
+			errno = EINTR;
+			return NULL;
+		}
 		t->data[i] = malloc(c->pkt_size);
 		if (t->data[i] == NULL) {
 			pkt_templates_free(t);
@@ -163,19 +195,43 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 	return t;
 }
 
+/* "9.4 GiB", "12.0 MiB": a size for a message. */
+static void
+__size_str(uint64_t n, char *s, size_t len)
+{
+	if (n >= (UINT64_C(1) << 30))
+		snprintf(s, len, "%.1f GiB", (double)n / (1 << 30));
+	else
+		snprintf(s, len, "%.1f MiB", (double)n / (1 << 20));
+}
+
 /* The pcap file opened as every input is (base.h, "Files"), or NULL with
  * the reason in err and errno set. */
 static pcap_t *
-__pcap_open_in(const char *file, char *err, size_t err_len)
+__pcap_open_in(const char *file, const struct pkt_limits *lim, char *err,
+	       size_t err_len)
 {
 	char ebuf[PCAP_ERRBUF_SIZE];
+	uint64_t size;
 	pcap_t *p;
 	FILE *f;
 	int fd;
 
-	fd = base_file_open_in(file, 0, NULL, err, err_len);
+	fd = base_file_open_in(file, 0, &size, err, err_len);
 	if (fd < 0) {
 		errno = -fd;
+		return NULL;
+	}
+	if (lim != NULL && lim->mem_max != 0 && size > lim->mem_max) {
+		char need[32], have[32];
+
+		__size_str(size, need, sizeof(need));
+		__size_str(lim->mem_max, have, sizeof(have));
+		snprintf(err, err_len, "%s: its frames need about %s (the file's "
+			 "size), more than the %s of memory available", file, need,
+			 have);
+		close(fd);
+		errno = ENOMEM;
 		return NULL;
 	}
 	f = fdopen(fd, "rb");
@@ -199,17 +255,17 @@ __pcap_open_in(const char *file, char *err, size_t err_len)
 }
 
 struct pkt_templates *
-pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
-			size_t err_len)
+pkt_templates_from_pcap(const char *file, uint16_t max_len,
+			const struct pkt_limits *lim, char *err, size_t err_len)
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	struct pkt_templates *t = NULL;
 	uint32_t cap = 0;
+	int rc, why = EINVAL;
 	pcap_t *p;
-	int rc;
 
-	p = __pcap_open_in(file, err, err_len);
+	p = __pcap_open_in(file, lim, err, err_len);
 	if (p == NULL)
 		return NULL;
 	if (pcap_datalink(p) != DLT_EN10MB) {
@@ -223,6 +279,11 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 		goto nomem;
 	cap = 64;
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+		if (__cancelled(lim)) {
+			snprintf(err, err_len, "%s: interrupted at frame %u", file, t->n);
+			why = EINTR;
+			goto fail;
+		}
 		if (h->caplen != h->len) {
 			snprintf(err, err_len, "%s: frame %u captured %u of %u bytes "
 				 "(snaplen too small)", file, t->n, h->caplen, h->len);
@@ -272,9 +333,11 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 	return t;
 nomem:
 	snprintf(err, err_len, "%s: out of memory", file);
+	why = ENOMEM;
 fail:
 	pkt_templates_free(t);
 	pcap_close(p);
+	errno = why;
 	return NULL;
 }
 
@@ -450,6 +513,24 @@ pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed)
 	rte_mempool_generic_put(mp, obj, n, NULL);
 	free(obj);
 	return 0;
+}
+
+uint64_t
+pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags, uint64_t page_sz)
+{
+	uint64_t obj = rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + room,
+		(flags & PKT_POOL_PACKED) ? RTE_MEMPOOL_F_NO_IOVA_CONTIG : 0, NULL);
+	uint64_t objs, per_page;
+
+	if (!(flags & PKT_POOL_PACKED) && page_sz >= obj) {
+		per_page = page_sz / obj;
+		objs = (n + per_page - 1) / per_page * page_sz;
+	} else {
+		objs = (uint64_t)n * obj;
+	}
+	return objs + rte_align64pow2((uint64_t)n + 1) * sizeof(void *) +
+	       sizeof(struct rte_mempool) +
+	       RTE_MAX_LCORE * sizeof(struct rte_mempool_cache);
 }
 
 struct rte_mempool *

@@ -31,6 +31,7 @@
  */
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,22 +92,54 @@ int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 		  uint16_t buf_len);
 
 /**
- * Build c->flows templates (at most 1 << 20).
- * @return the templates (free with pkt_templates_free) or NULL, errno set.
+ * The bounds of a long set-up step (templates of a million flows, or of a
+ * pcap file of gigabytes): what it may allocate, and a flag that stops it.
+ * A NULL struct pkt_limits * is no bound and no flag.
  */
-struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c);
+struct pkt_limits {
+	/** Refuse (ENOMEM) before allocating when the step needs more bytes
+	 *  than this; 0: no bound. */
+	uint64_t mem_max;
+	/** Stop (EINTR, everything freed) at the next item once it is
+	 *  non-zero; pktpath points it at the flag its SIGINT/SIGTERM handler
+	 *  sets. NULL: never. */
+	const volatile sig_atomic_t *cancel;
+};
+
+/** Bytes n templates of len bytes take from the C allocator: the frames,
+ *  their lengths and pointers, and each frame's allocator header.
+ *  Thread-safe. */
+uint64_t pkt_templates_bytes(uint64_t n, uint64_t len);
+
+/**
+ * Build c->flows templates (at most 1 << 20).
+ * @param lim  NULL, or the bounds: pkt_templates_bytes(flows, pkt_size)
+ *             over lim->mem_max is refused before any allocation
+ * @return the templates (free with pkt_templates_free) or NULL, errno set:
+ *         EINVAL (c), ENOMEM (over lim->mem_max, or the allocator said
+ *         so), EINTR (*lim->cancel was set).
+ */
+struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c,
+					  const struct pkt_limits *lim);
 
 /**
  * Load every frame of a pcap file (libpcap, on the file opened as every
- * input is: a regular file, never a FIFO to wait on; base.h "Files") as
- * templates. Frames longer than max_len are refused.
+ * input is: a regular file, base.h "Files") as templates. Frames longer
+ * than max_len are refused.
+ * @param lim  NULL, or the bounds: a file larger than lim->mem_max is
+ *             refused before a frame is read (the frames take about the
+ *             file's size: each record's 16-byte header in the file is
+ *             about what a frame costs the allocator beside its bytes);
+ *             *lim->cancel stops the load between two frames
  * @param err  one-line reason on failure (names the file, and the frame
  *             index where relevant)
- * @return templates, or NULL.
+ * @return templates, or NULL with errno: EINTR (cancelled), ENOMEM (over
+ *         the bound or out of memory), EINVAL (any other reason).
  */
 struct pkt_templates *pkt_templates_from_pcap(const char *file,
-					      uint16_t max_len, char *err,
-					      size_t err_len);
+					      uint16_t max_len,
+					      const struct pkt_limits *lim,
+					      char *err, size_t err_len);
 
 /** Free templates (NULL is a no-op). */
 void pkt_templates_free(struct pkt_templates *t);
@@ -135,6 +168,15 @@ int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
 				    unsigned int cache, uint16_t room,
 				    int socket, unsigned int flags);
+
+/**
+ * Bytes of EAL memory pkt_pool_create(n, cache, room, flags) takes when
+ * EAL's pages are page_sz bytes: the mbufs (without PKT_POOL_PACKED each
+ * within one page, so on 4 KiB pages one mbuf a page), the ring of their
+ * pointers and the per-lcore caches. Thread-safe.
+ */
+uint64_t pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags,
+			uint64_t page_sz);
 
 /**
  * Put a pool's free objects in a pseudo-random order fixed by seed (the

@@ -10,6 +10,10 @@
 #    system (/dev/full, and a 256 KiB tmpfs mounted here) fails with its
 #    errno in one line and exit status 1, and the capture's counters agree
 #    with what tcpdump and libpcap read back;
+#  - every allocation that grows with an option is refused before it is
+#    made, with what it needs and what there is (sizes that cannot fit);
+#  - SIGINT inside a long set-up step ends it there (pktpath-sigat.so
+#    sends it at the 1000th item, and counts the items made after it);
 . "$(dirname "$0")/lib.sh"
 R=${SOURCE_DIR:?}/config/rules
 OBJ=${BUILD_DIR:?}/config
@@ -160,4 +164,60 @@ for dev in /dev/full "$FULL/out"; do
 		--loops 100000 --reps 1 --json "$dev"
 done
 echo "files: outputs on full file systems said, exit 1"
+
+# --- allocations sized first ---------------------------------------------------
+# WHAT|EAL OPTIONS (-m M: in place of eal's; others: added)|PKTPATH OPTIONS|the line's start
+big=("templates||--flows 1048576 --pkt-size 9000|pktpath: out of memory for the templates of --flows 1048576 --pkt-size 9000: needs 8.8 GiB, the machine has "
+	"mbufs||--mbufs 16777216|pktpath: out of memory for the mbuf pools of 1 worker (16777216 mbufs of 2176 bytes each): needs 64.3 GiB, EAL's heap has 512 MiB"
+	"portpool|--vdev net_null0|--source port --mbufs 1000000|pktpath: out of memory for the mbuf pool of port 0 (1000000 mbufs of 2176 bytes): needs 3.8 GiB, EAL's heap has 512 MiB"
+	"capture||--capture $TMP/r.pcap --capture-ring 262144|pktpath: out of memory for the capture rings of 1 worker (262144 slots of 2048 bytes each): needs 536 MiB, EAL's heap has 512 MiB"
+	"peers|-m 64|--peer on --peers 1048576 --peer-layout split|pktpath: out of memory for the peer table (1048576 peers): needs 136 MiB, EAL's heap has 64 MiB"
+	"mib|-m 40|--mib-lcores 8192|pktpath: out of memory for the MIB blocks of 8192 lcores (8193 blocks of 4096 bytes, page-aligned: 32772 KiB): needs 32 MiB, EAL's heap has 40 MiB"
+	"history||--duration 1e7 --interval 0.01|pktpath: out of memory for the run's history (1000000001 intervals of --interval 0.01): needs 223.5 GiB, the machine has ")
+for b in "${big[@]}"; do
+	IFS='|' read -r what mem args want <<< "$b"
+	eargs=$(eal "big$what")
+	case $mem in
+	-m*) eargs=${eargs/-m 512/$mem} ;;
+	?*) eargs="$eargs $mem" ;;
+	esac
+	# the templates: under a data limit that 8.8 GiB cannot fit on any machine
+	pre=()
+	[ "$what" = templates ] && pre=(prlimit --data=$((2 << 30)))
+	# shellcheck disable=SC2086
+	expect 2 "$want" "${pre[@]}" "$PKTPATH" $eargs -- --http off --duration 0.3 --quiet $args
+done
+# a pcap template larger than the machine's memory (sparse: nothing on disk)
+truncate -s 1T "$TMP/huge.pcap"
+expect 2 "pktpath: --template $TMP/huge.pcap: its frames need about 1024.0 GiB (the file's size), more than the " \
+	$(pp hugepcap) --template "$TMP/huge.pcap"
+rm -f "$TMP/huge.pcap"
+echo "files: allocations refused before they are made"
+
+# --- SIGINT inside a long set-up step -------------------------------------------
+# (pktpath-sigat.so is not built for sanitized builds: it could not be
+# preloaded into them)
+if [ -n "${PKTPATH_SIGAT_MOD:-}" ] && [ -f "$PKTPATH_SIGAT_MOD" ]; then
+	# 20000 frames of 1111 bytes for --template
+	python3 - "$TMP/many.pcap" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as o:
+    o.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    frame = b"\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x08\x00" + bytes(1097)
+    for i in range(20000):
+        o.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
+PY
+	for step in "the templates|4321|--flows 20000 --pkt-size 4321" "--template|1111|--template $TMP/many.pcap"; do
+		IFS='|' read -r name size args <<< "$step"
+		# shellcheck disable=SC2046
+		PKTPATH_SIGAT="$size:1000" LD_PRELOAD=$PKTPATH_SIGAT_MOD run $(pp "int$size") $args
+		[ "$rc" = 130 ] || { cat "$TMP/o" "$TMP/e"; fail "SIGINT in $name: exit $rc, want 130"; }
+		grep -qxF "pktpath: SIGINT during set-up ($name): stopped" "$TMP/e" ||
+			{ cat "$TMP/e"; fail "SIGINT in $name: no line"; }
+		grep -qxF "sigat: 0 malloc($size) after the signal" "$TMP/e" ||
+			{ cat "$TMP/e"; fail "SIGINT in $name: the step went on"; }
+		grep -q "^pktpath .* worker" "$TMP/o" && { cat "$TMP/o"; fail "SIGINT in $name: the run started"; }
+	done
+	echo "files: SIGINT ends a long set-up step"
+fi
 echo "files: ok"

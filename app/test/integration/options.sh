@@ -179,8 +179,9 @@ bad "--local: '198.19.0.1/24,' has an empty item" --local 198.19.0.1/24,
 bad "--udp-ports: '9,,10' has an empty item" --udp-ports 9,,10
 bad "--compare: 'off,,rcu' has an empty item" --compare off,,rcu
 bad "option '--co' is ambiguous (--config, --compare)" --co x
-# Out of memory is an option mistake too: one line naming -m and --mbufs, exit 2.
-bad "pktpath: out of memory for the mbuf pool of worker 1 of 1 (1000000 mbufs of 2176 bytes): EAL's heap has 512 MiB" \
+# Out of memory is an option mistake too: one line naming -m and --mbufs, exit
+# 2, said before the pools are made (what they need, what the heap has).
+bad "pktpath: out of memory for the mbuf pools of 1 worker (1000000 mbufs of 2176 bytes each): needs 3.8 GiB, EAL's heap has 512 MiB" \
 	--mbufs 1000000
 n=$((n + 1))
 set +e
@@ -189,7 +190,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
-	grep -q "out of memory for the mbuf pool of worker [0-9]* of 31 (8191 mbufs of 2176 bytes).*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
+	grep -q "out of memory for the mbuf pools of 31 workers (8191 mbufs of 2176 bytes each): needs [0-9.]* [GM]iB, EAL's heap has 512 MiB.*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
 	{ cat "$TMP/e.txt"; fail "31 workers on -m 512: exit $rc"; }
 
 # --config in every spelling getopt_long accepts is read (or refused) the
