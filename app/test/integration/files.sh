@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every file pktpath and pktpath-bench read or write is opened
+# Every file pktpath, pktpath-bench and the scripts read or write is opened
 # one way (lib/base/base.h, "Files"):
 #  - a FIFO (or a directory) named by an input option is refused at once
 #    with one line, never waited on; so is a SIGHUP reload of a rules file
@@ -14,6 +14,7 @@
 #    made, with what it needs and what there is (sizes that cannot fit);
 #  - SIGINT inside a long set-up step ends it there (pktpath-sigat.so
 #    sends it at the 1000th item, and counts the items made after it);
+#  - scripts/plot.py and scripts/gen-rules.py follow the same rules.
 . "$(dirname "$0")/lib.sh"
 R=${SOURCE_DIR:?}/config/rules
 OBJ=${BUILD_DIR:?}/config
@@ -220,4 +221,34 @@ PY
 	done
 	echo "files: SIGINT ends a long set-up step"
 fi
+
+# --- the scripts: the same rules ------------------------------------------------
+PLOT="$SOURCE_DIR/scripts/plot.py"
+GENRULES="$SOURCE_DIR/scripts/gen-rules.py"
+expect 2 "plot.py: $TMP/fifo: a FIFO, not a regular file" /usr/bin/python3 "$PLOT" "$TMP/fifo" -o "$TMP/x.svg"
+expect 2 "plot.py: $TMP/dir: a directory, not a regular file" /usr/bin/python3 "$PLOT" "$TMP/dir" -o "$TMP/x.svg"
+run $(pp plotsrc) --duration 1 --interval 0.1 --json "$TMP/so.json"	# for plot.py
+[ "$rc" = 0 ] || { cat "$TMP/e"; fail "a run for plot.py: exit $rc"; }
+for out in "$TMP/fifo" "$TMP/dir"; do
+	what="a FIFO"; [ -d "$out" ] && what="a directory"
+	expect 2 "plot.py: $out: $what, not a regular file or a character device" \
+		/usr/bin/python3 "$PLOT" "$TMP/so.json" -o "$out"
+	expect 2 "gen-rules.py: $out: $what, not a regular file or a character device" \
+		python3 "$GENRULES" -n 3 -o "$out"
+done
+head -c 1M /dev/zero > "$FULL/filler" 2> /dev/null || true
+for dev in /dev/full "$FULL/out"; do
+	expect 1 "plot.py: $dev: write: No space left on device (0 of " \
+		/usr/bin/python3 "$PLOT" "$TMP/so.json" -o "$dev"
+	expect 1 "gen-rules.py: $dev: write: No space left on device (0 of " \
+		python3 "$GENRULES" -n 3 -o "$dev"
+	set +e
+	timeout -s KILL "$BOUND" python3 "$GENRULES" -n 3 > "$dev" 2> "$TMP/e"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] && [ "$(lines)" = 1 ] &&
+		grep -qF "gen-rules.py: standard output: write failed: No space left on device" "$TMP/e" ||
+		{ cat "$TMP/e"; fail "gen-rules.py > $dev: exit $rc"; }
+done
+echo "files: the scripts' inputs and outputs"
 echo "files: ok"
