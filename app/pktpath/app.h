@@ -142,7 +142,7 @@ void app_usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noretu
  * set-up's end on a signal (main thread, set-up only). */
 enum app_mem_kind {
 	APP_MEM_EAL,	/* rte_malloc(): EAL's heap, and the hugepages it may grow on */
-	APP_MEM_HOST,	/* malloc(): MemAvailable, RLIMIT_DATA/AS, the cgroup's memory.max */
+	APP_MEM_HOST,	/* malloc(): MemAvailable, RLIMIT_DATA/AS, the cgroup's memory limit */
 };
 /* What there is for an allocation of that kind, in bytes; says gets where
  * the figure comes from ("EAL's heap has 512 MiB, 497 MiB free",

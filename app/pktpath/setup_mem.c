@@ -11,10 +11,10 @@
  * there is for it: EAL's heap (its free bytes, plus the free hugepages it
  * may grow on when it runs on hugepages) for rte_malloc()'s, the machine
  * (MemAvailable, and the process's own limits: RLIMIT_DATA, RLIMIT_AS, its
- * cgroup's memory.max) for malloc()'s. Over it, set-up ends with one line
- * saying what it would need and what there is, and exit code 2, before a
- * byte is allocated: an allocation the kernel would grant and then fail to
- * back (9.4 GB of templates) must not start.
+ * cgroup's memory limit, v2 or v1) for malloc()'s. Over it, set-up ends
+ * with one line saying what it would need and what there is, and exit
+ * code 2, before a byte is allocated: an allocation the kernel would grant
+ * and then fail to back (9.4 GB of templates) must not start.
  *
  * A SIGINT or SIGTERM during set-up (the handler sets app_quit) ends it at
  * the next step, or inside a long step (templates, pcap templates: they
@@ -67,7 +67,8 @@ __proc_kb(const char *file, const char *key, uint64_t *v)
 	return found;
 }
 
-/* One number from a cgroup file; false for "max" or none. */
+/* One number from a cgroup file; false for "max", none, or v1's
+ * "unlimited" (a page-rounded 2^63 - 1). */
 static bool
 __cg_read(const char *dir, const char *name, uint64_t *v)
 {
@@ -75,35 +76,74 @@ __cg_read(const char *dir, const char *name, uint64_t *v)
 	bool ok = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (f == NULL)
 		return false;
 	if (fgets(buf, sizeof(buf), f) != NULL && buf[0] >= '0' && buf[0] <= '9') {
 		*v = strtoull(buf, NULL, 10);
-		ok = true;
+		ok = *v < (UINT64_C(1) << 62);
 	}
 	fclose(f);
 	return ok;
 }
 
-/* The process's cgroup (v2) memory.max and memory.current. */
+/* A key's number in a cgroup's memory.stat; 0 if none. */
+static uint64_t
+__cg_stat(const char *dir, const char *key)
+{
+	size_t kl = strlen(key);
+	char path[640], line[128];
+	uint64_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, key, kl) == 0 && line[kl] == ' ')
+			v = strtoull(line + kl + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* The process's cgroup memory limit and what it uses of it, less the page
+ * cache the kernel gives back before it refuses (inactive_file, as
+ * MemAvailable counts it): v2's memory.max and memory.current, or v1's
+ * memory.limit_in_bytes and memory.usage_in_bytes. */
 static bool
 __cgroup(uint64_t *max, uint64_t *cur)
 {
-	char line[512];
+	char line[512], dir[600];
 	bool ok = false;
+	uint64_t cache = 0;
 	FILE *f = fopen("/proc/self/cgroup", "r");
 
 	if (f == NULL)
 		return false;
-	while (!ok && fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			ok = __cg_read(line + 3, "memory.max", max) &&
-			     __cg_read(line + 3, "memory.current", cur);
+	while (!ok && fgets(line, sizeof(line), f) != NULL) {
+		char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+
+		if (path == NULL)
+			continue;
+		*path++ = '\0';
+		path[strcspn(path, "\n")] = '\0';
+		if (strcmp(ctl + 1, "") == 0) {			/* v2 */
+			snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
+			ok = __cg_read(dir, "memory.max", max) &&
+			     __cg_read(dir, "memory.current", cur);
+			cache = ok ? __cg_stat(dir, "inactive_file") : 0;
+		} else if (strstr(ctl + 1, "memory") != NULL) {	/* v1 */
+			snprintf(dir, sizeof(dir), "/sys/fs/cgroup/memory%s", path);
+			ok = __cg_read(dir, "memory.limit_in_bytes", max) &&
+			     __cg_read(dir, "memory.usage_in_bytes", cur);
+			cache = ok ? __cg_stat(dir, "total_inactive_file") : 0;
 		}
+	}
 	fclose(f);
+	if (ok)
+		*cur = *cur > cache ? *cur - cache : 0;
 	return ok;
 }
 
@@ -141,7 +181,7 @@ app_mem_host(char *says, size_t len)
 	    __proc_kb("/proc/self/status", "VmSize", &v))
 		__bound(&avail, says, len, "RLIMIT_AS", rl.rlim_cur, v);
 	if (__cgroup(&max, &cur))
-		__bound(&avail, says, len, "cgroup memory.max", max, cur);
+		__bound(&avail, says, len, "the cgroup's memory limit", max, cur);
 	return avail;
 }
 
