@@ -151,12 +151,12 @@ ig_env_init(struct pb_ctx *ctx, const struct pb_bench *b, struct ig_env *e,
 	struct pkt_flow_conf fc;
 
 	pkt_flow_conf_default(&fc);
-	e->t = pkt_templates_build(&fc);
+	e->t = pkt_templates_build(&fc, NULL);
 	if (e->t == NULL)
 		return pb_fail(ctx, b->name, -ENOMEM, "pkt_templates_build");
-	e->pool = rte_pktmbuf_pool_create("pb_ingress", n_mbufs, 0, 0,
-					  RTE_MBUF_DEFAULT_BUF_SIZE,
-					  (int)rte_socket_id());
+	/* pkt_pool_create(): rte_errno is the failure's own, never stale */
+	e->pool = pkt_pool_create("pb_ingress", n_mbufs, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				  (int)rte_socket_id(), 0);
 	if (e->pool == NULL) {
 		pkt_templates_free(e->t);
 		return pb_fail(ctx, b->name, -rte_errno, "rte_pktmbuf_pool_create");

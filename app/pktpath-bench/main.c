@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -332,19 +333,17 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 0;
 	}
-	/* Find out now, not after the benchmarks, that the file is unwritable. */
+	/* Find out now, not after the benchmarks, that the file is unwritable
+	 * or no output (a FIFO: base.h "Files"). */
 	if (args.json != NULL) {
-		FILE *f = fopen(args.json, "w");
+		int fd = base_file_open_out(args.json, err, sizeof(err));
 
-		if (f == NULL) {
-			char q[2 * BASE_QUOTE_LEN];
-
-			fprintf(stderr, "pktpath-bench: --json %s: cannot open: %s\n",
-				base_quote(q, sizeof(q), args.json), strerror(errno));
+		if (fd < 0) {
+			fprintf(stderr, "pktpath-bench: --json %s\n", err);
 			rte_eal_cleanup();
 			return 2;
 		}
-		fclose(f);
+		close(fd);
 	}
 
 	ctx.loops = args.loops;
@@ -382,5 +381,14 @@ main(int argc, char **argv)
 	}
 	json_decref(ctx.doc);
 	rte_eal_cleanup();
+	/* the results on stdout: a write that failed is said, not lost */
+	ret = ferror(stdout) ? -EIO : 0;
+	if (fflush(stdout) != 0)
+		ret = -errno;
+	if (ret != 0) {
+		fprintf(stderr, "pktpath-bench: standard output: write failed: %s\n",
+			strerror(-ret));
+		ctx.failures++;
+	}
 	return ctx.failures ? 1 : 0;
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base.h"
 #include "ini.h"
@@ -36,50 +35,18 @@ __trim(char *s)
 	return s;
 }
 
-/* The whole file, NUL-terminated; NULL with the reason in err. */
+/* The whole file, NUL-terminated; NULL with the reason in err. A FIFO, a
+ * device or a huge file is not a configuration (base.h, "Files"). */
 static char *
 __slurp(const char *file, size_t *len, char *err, size_t errlen)
 {
-	char qf[2 * BASE_QUOTE_LEN];
-	struct stat st;
-	FILE *f;
+	char why[APP_INI_ERR_LEN];
 	char *buf;
-	size_t n;
 
-	base_quote(qf, sizeof(qf), file);
-
-	if (stat(file, &st) != 0) {
-		snprintf(err, errlen, "--config %s: %s", qf, strerror(errno));
+	if (base_file_read(file, APP_INI_MAX_SIZE, &buf, len, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--config %s", why);
 		return NULL;
 	}
-	/* A FIFO, a device or a huge file is not a configuration. */
-	if (!S_ISREG(st.st_mode) || st.st_size > APP_INI_MAX_SIZE) {
-		snprintf(err, errlen, "--config %s: not a regular file of at most 1 MiB",
-			 qf);
-		return NULL;
-	}
-	f = fopen(file, "r");
-	if (f == NULL) {
-		snprintf(err, errlen, "--config %s: %s", qf, strerror(errno));
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (buf == NULL) {
-		fclose(f);
-		snprintf(err, errlen, "--config %s: out of memory", qf);
-		return NULL;
-	}
-	/* At most what stat() said: a file growing meanwhile is cut there. */
-	n = fread(buf, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		snprintf(err, errlen, "--config %s: read error", qf);
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

@@ -451,6 +451,8 @@ report(struct app *a)
 	report_end(a, stdout);
 	if (fin != NULL)
 		app_perf_report(a, fin->totals[MIB_F(RX, SUSPICIOUSPOLLS)], stdout);
+	if (app_capture_report(a, fin, stdout) != 0)
+		rc = 1;
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
 		json_t *root = export_json(fin, sum, info, true);
@@ -465,6 +467,8 @@ report(struct app *a)
 				"refcnt_sum", (json_int_t)peer_table_refcnt_sum(a->peers)));
 		if (a->compare != NULL)
 			json_object_set(root, "compare", a->compare);
+		if (a->cap != NULL)
+			json_object_set_new(root, "capture", app_capture_json(a, fin));
 		if (a->series != NULL) {
 			json_object_set_new(root, "intervals",
 				export_intervals_json(a->series, a->lcore_ids,
@@ -477,19 +481,16 @@ report(struct app *a)
 					    "steady_state", export_steady_json(&steady,
 										a->lcore_ids));
 
-		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-			char q[2 * BASE_QUOTE_LEN];
-
-			fprintf(stderr, "pktpath: --json %s: cannot write\n",
-				base_quote(q, sizeof(q), a->opt.json));
+		if (app_json_write(a, root) != 0)
 			rc = 1;
-		}
 		json_decref(root);
 		json_decref(info);
 	}
 	stats_put(a->stats, fin);
 	stats_summary_free(sum);
 	stats_steady_fini(&steady);
+	if (app_console_check() != 0)
+		rc = 1;
 	return rc;
 }
 

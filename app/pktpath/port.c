@@ -302,7 +302,7 @@ __port_setup(struct app *a, struct app_port *p)
 	struct rte_ether_addr mac;
 	uint16_t rxd = a->opt.rxd, txd = 512, q, room = 0;
 	uint64_t offloads = 0;
-	char name[RTE_MEMPOOL_NAMESIZE];
+	char name[RTE_MEMPOOL_NAMESIZE], what[96];
 	unsigned int nb_mbufs, kflags = 0;
 	bool kprom, was;
 	int socket = rte_eth_dev_socket_id(p->id);
@@ -384,6 +384,13 @@ __port_setup(struct app *a, struct app_port *p)
 	p->nb_rxd = rxd;
 	nb_mbufs = RTE_MAX(p->nb_rxq * (rxd + a->opt.burst + MBUF_CACHE) + 1024u,
 			   a->opt.mbufs);
+	/* sized before it is made (setup_mem.c): refused with what it needs */
+	snprintf(what, sizeof(what), "the mbuf pool of port %u (%u mbufs of %u bytes)",
+		 p->id, nb_mbufs, (unsigned int)room);
+	if (app_mem_fits(APP_MEM_EAL, what, pkt_pool_bytes(nb_mbufs, room,
+			 app_pool_flags(&a->opt), app_mem_eal_page()),
+			 "fewer mbufs (--mbufs) or descriptors (--rxd)") != 0)
+		return -1;
 	snprintf(name, sizeof(name), "port%u_pool", p->id);
 	p->mp = pkt_pool_create(name, nb_mbufs, MBUF_CACHE, room, socket,
 				app_pool_flags(&a->opt));

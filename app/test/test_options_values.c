@@ -4,6 +4,9 @@
  * accepted and refused with the exact line on stderr; the checks across
  * options; getopt's mistakes; the INI file's keys.
  */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "test_options.h"
 
 /* ---- values ---- */
@@ -471,8 +474,21 @@ test_ini(void **state)
 	BAD("pktpath: --peer on has no effect with --path rx-only (it needs --path full)",
 	    "--config", path, "--peer", "on");
 	BAD("pktpath: --config: needs a file name", "--config", "");
-	BAD("pktpath: --config /nonexistent.ini: No such file or directory", "--config",
-	    "/nonexistent.ini");
+	BAD("pktpath: --config /nonexistent.ini: cannot open: No such file or directory",
+	    "--config", "/nonexistent.ini");
+	/* what is not a regular file is refused before a byte is read: a
+	 * FIFO with no writer used to block the open until a signal */
+	snprintf(path, sizeof(path), "%s/fifo.ini", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(want, sizeof(want), "pktpath: --config %s: a FIFO, not a regular file",
+		 path);
+	BAD(want, "--config", path);
+	unlink(path);
+	snprintf(want, sizeof(want), "pktpath: --config %s: a directory, not a regular "
+		 "file", tmpdir);
+	BAD(want, "--config", tmpdir);
+	BAD("pktpath: --config /dev/zero: a character device, not a regular file",
+	    "--config", "/dev/zero");
 }
 
 /* Every option's value (once, and twice), an INI file's value, key and

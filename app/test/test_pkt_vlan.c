@@ -147,7 +147,7 @@ test_build_tagged(void **state)
 	c.n_tags = 2;
 	c.pkt_size = PKT_MIN_SIZE + 7;
 	assert_int_equal(pkt_build_udp(&c, 0, tagged, sizeof(tagged)), -EINVAL);
-	assert_null(pkt_templates_build(&c));
+	assert_null(pkt_templates_build(&c, NULL));
 	c.pkt_size = PKT_MIN_SIZE + 8;
 	assert_int_equal(pkt_build_udp(&c, 0, tagged, sizeof(tagged)), PKT_MIN_SIZE + 8);
 	c.n_tags = PKT_VLAN_DEPTH + 1;

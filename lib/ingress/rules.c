@@ -25,12 +25,9 @@
  * test (test_ingress_rules.c) holds both lookups against it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_acl.h>
 #include <rte_byteorder.h>
@@ -335,11 +332,12 @@ acl_compile(struct rules *r, const char *name, char *err, size_t errlen)
 	snprintf(acl_name, sizeof(acl_name), "ingress-%u",
 		 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	r->categories = r->rs.n_count ? RTE_ACL_RESULTS_MULTIPLIER : 1;
+	/* rte_acl_create() sets rte_errno for a bad parameter only (never
+	 * ours): NULL is its allocations failing, whatever rte_errno holds */
 	r->acl = rte_acl_create(&prm);
 	if (r->acl == NULL) {
-		snprintf(err, errlen, "%s: rte_acl_create: %s", name,
-			 rte_strerror(rte_errno));
-		return -rte_errno;
+		snprintf(err, errlen, "%s: rte_acl_create: out of memory", name);
+		return -ENOMEM;
 	}
 	ar = malloc(sizeof(*ar) * r->rs.n);
 	if (ar == NULL) {
@@ -667,12 +665,11 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 			 char *err, size_t errlen)
 {
 	char dummy[1], qp[2 * BASE_QUOTE_LEN];
-	struct stat st;
 	char *text;
 	size_t len = 0;
-	ssize_t got;
-	int fd, rc;
+	int rc;
 
+	base_quote(qp, sizeof(qp), path);	/* as every message names it */
 	if (err == NULL || errlen == 0) {
 		err = dummy;
 		errlen = sizeof(dummy);
@@ -681,57 +678,18 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 		snprintf(err, errlen, "rules: no file name");
 		return -EINVAL;
 	}
-	base_quote(qp, sizeof(qp), path);	/* as every message names it */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", qp, strerror(-rc));
+	/* A regular file, refused before it is read when over the bound
+	 * (reading a file of gigabytes first took seconds before the
+	 * refusal); a FIFO never blocks the reader (base.h, "Files"). */
+	rc = base_file_read(path, INGRESS_RULES_FILE_MAX, &text, &len, err, errlen);
+	if (rc == -EFBIG) {
+		size_t l = strlen(err);
+
+		snprintf(err + l, errlen - l, " (a rules file has at most 65536 rules)");
 		return rc;
 	}
-	if (fstat(fd, &st) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: stat: %s", qp, strerror(-rc));
-		close(fd);
+	if (rc != 0)
 		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file", qp);
-		close(fd);
-		return rc;
-	}
-	/* Refused before reading: reading a file of gigabytes first took
-	 * seconds before the refusal. */
-	if (st.st_size > INGRESS_RULES_FILE_MAX) {
-		snprintf(err, errlen, "%s: %jd bytes, over the %d MiB a rules file "
-			 "may have (at most %d rules)", qp, (intmax_t)st.st_size,
-			 INGRESS_RULES_FILE_MAX >> 20, 65536);
-		close(fd);
-		return -EFBIG;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (text == NULL) {
-		close(fd);
-		snprintf(err, errlen, "%s: out of memory", qp);
-		return -ENOMEM;
-	}
-	while (len < (size_t)st.st_size) {
-		got = read(fd, text + len, (size_t)st.st_size - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: read: %s", qp, strerror(-rc));
-			free(text);
-			close(fd);
-			return rc;
-		}
-		if (got == 0)
-			break;			/* shrank meanwhile */
-		len += (size_t)got;
-	}
-	close(fd);
-	text[len] = '\0';
 	if (memchr(text, '\0', len) != NULL) {
 		snprintf(err, errlen, "%s: binary file (NUL byte)", qp);
 		free(text);

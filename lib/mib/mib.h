@@ -54,8 +54,10 @@
  *
  * Writers and readers
  * -------------------
- * Every block has exactly one writer (its worker lcore, or the control
- * thread for the control block), which updates a counter with a relaxed
+ * Every counter of a block has exactly one writer: a worker block's is its
+ * worker lcore; the control block's are the control operations (serialised
+ * by the application) for the Ingress group and the capture's writer
+ * thread for its Capture counters. A writer updates a counter with a relaxed
  * atomic load followed by a relaxed atomic store: no locked instruction, and
  * a 64-bit aligned store is never torn, so a concurrent reader sees either
  * the old or the new value. Nobody else ever writes a block: "clearing" is
@@ -323,10 +325,14 @@ enum mib_peer {
 	MIB_PEER_MAX
 };
 
-/** Capture (pktpath): packets copied to the capture rings. */
+/** Capture (pktpath): frames written to the capture file, and those that
+ *  were not (a full ring, a failed write). Packets is written by the
+ *  capture's writer thread into the control block, WriteErrors by it and
+ *  by the workers, Overflow by the workers. */
 enum mib_capture {
 	MIB_CAPTURE_PACKETS,
 	MIB_CAPTURE_OVERFLOW,
+	MIB_CAPTURE_WRITEERRORS,
 	MIB_CAPTURE_MAX
 };
 

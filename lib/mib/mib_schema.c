@@ -331,9 +331,11 @@
 
 #define MIB_CAPTURE_TABLE(F, G) \
 	F(G, PACKETS, "CapturePackets", SUM, 0, INFO, 0, \
-	  "frames copied to the capture ring (--capture)") \
+	  "frames written whole to the capture file (--capture)") \
 	F(G, OVERFLOW, "CaptureOverflow", SUM, 0, INFO, 0, \
-	  "frames not copied: the capture ring was full")
+	  "frames not copied: the capture ring was full") \
+	F(G, WRITEERRORS, "CaptureWriteErrors", SUM, 0, INFO, 0, \
+	  "frames not written: a write to the capture file failed (it stopped)")
 
 /* Mode: one quadruple per ingress mode, in enum ingress_mode's order.
  * M(F, G, ID prefix, name part, label). */

@@ -31,6 +31,7 @@
  */
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,26 +108,61 @@ int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 		  uint16_t buf_len);
 
 /**
- * Build c->flows templates (at most 1 << 20).
- * @return the templates (free with pkt_templates_free) or NULL, errno set.
+ * The bounds of a long set-up step (templates of a million flows, or of a
+ * pcap file of gigabytes): what it may allocate, and a flag that stops it.
+ * A NULL struct pkt_limits * is no bound and no flag.
  */
-struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c);
+struct pkt_limits {
+	/** Refuse (ENOMEM) before allocating when the step needs more bytes
+	 *  than this; 0: no bound. */
+	uint64_t mem_max;
+	/** Stop (EINTR, everything freed) at the next item once it is
+	 *  non-zero; pktpath points it at the flag its SIGINT/SIGTERM handler
+	 *  sets. NULL: never. */
+	const volatile sig_atomic_t *cancel;
+};
+
+/** Bytes n templates of len bytes take from the C allocator: the frames,
+ *  their lengths and pointers, and each frame's allocator header.
+ *  Thread-safe. */
+uint64_t pkt_templates_bytes(uint64_t n, uint64_t len);
 
 /**
- * Load every frame of a pcap file (libpcap pcap_open_offline) as templates.
- * Frames longer than max_len are refused.
+ * Build c->flows templates (at most 1 << 20).
+ * @param lim  NULL, or the bounds: pkt_templates_bytes(flows, pkt_size)
+ *             over lim->mem_max is refused before any allocation
+ * @return the templates (free with pkt_templates_free) or NULL, errno set:
+ *         EINVAL (c), ENOMEM (over lim->mem_max, or the allocator said
+ *         so), EINTR (*lim->cancel was set).
+ */
+struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c,
+					  const struct pkt_limits *lim);
+
+/**
+ * Load every frame of a pcap file (libpcap, on the file opened as every
+ * input is: a regular file, base.h "Files") as templates. Frames longer
+ * than max_len are refused.
+ * @param lim  NULL, or the bounds: a file larger than lim->mem_max is
+ *             refused before a frame is read (the frames take about the
+ *             file's size: each record's 16-byte header in the file is
+ *             about what a frame costs the allocator beside its bytes);
+ *             *lim->cancel stops the load between two frames
  * @param err  one-line reason on failure (names the file, and the frame
  *             index where relevant)
- * @return templates, or NULL.
+ * @return templates, or NULL with errno: EINTR (cancelled), ENOMEM (over
+ *         the bound or out of memory), EINVAL (any other reason).
  */
 struct pkt_templates *pkt_templates_from_pcap(const char *file,
-					      uint16_t max_len, char *err,
-					      size_t err_len);
+					      uint16_t max_len,
+					      const struct pkt_limits *lim,
+					      char *err, size_t err_len);
 
 /** Free templates (NULL is a no-op). */
 void pkt_templates_free(struct pkt_templates *t);
 
-/** Write templates to a pcap file (DLT_EN10MB); 0 or -errno. */
+/** Write templates to a pcap file (DLT_EN10MB), opened as every output is
+ *  (base.h "Files"): 0, or -errno (the open's refusal; -ENOSPC, -EIO...
+ *  of a write or of the final fsync/close). */
 int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 
 /** pkt_pool_create() flags. */
@@ -148,6 +184,15 @@ int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
 				    unsigned int cache, uint16_t room,
 				    int socket, unsigned int flags);
+
+/**
+ * Bytes of EAL memory pkt_pool_create(n, cache, room, flags) takes when
+ * EAL's pages are page_sz bytes: the mbufs (without PKT_POOL_PACKED each
+ * within one page, so on 4 KiB pages one mbuf a page), the ring of their
+ * pointers and the per-lcore caches. Thread-safe.
+ */
+uint64_t pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags,
+			uint64_t page_sz);
 
 /**
  * Put a pool's free objects in a pseudo-random order fixed by seed (the
@@ -353,8 +398,26 @@ int pkt_parse_vlan_stack(const char *s, uint16_t vid_lo, uint16_t vid_hi,
 
 /* ------------------------------------------------------------------ */
 /* Capture: workers copy chosen packets into per-worker rings, without  */
-/* ever blocking; a control thread writes them with pcap_dump.          */
+/* ever blocking; a control thread writes them to a pcap file.          */
 /* ------------------------------------------------------------------ */
+
+/*
+ * The counters (MIB group Capture) say what became of every frame chosen:
+ * CapturePackets, frames written whole to the file (the writer counts
+ * them once a write carrying them succeeded, so they are what libpcap and
+ * tcpdump read back); CaptureOverflow, frames a worker found no free slot
+ * for; CaptureWriteErrors, frames not written because a write failed.
+ * Once the run has stopped and pkt_capture_stop() returned, the three add
+ * up to the frames chosen (up to --capture-max).
+ *
+ * A failed write (ENOSPC, EIO, EDQUOT, an fsync() at the end...) stops the
+ * capture, for good: the error is logged once with its errno (log type
+ * pktpath.capture), the file keeps the frames written before it, cut back
+ * to the last whole frame when it is a regular file, and every frame
+ * chosen from then on (those queued, those the workers choose later) is
+ * counted in CaptureWriteErrors instead of being copied. The run itself
+ * goes on; pkt_capture_status() says what happened.
+ */
 
 enum pkt_capture_what {
 	PKT_CAPTURE_DROPS,	/**< packets that end in a drop outcome */
@@ -385,22 +448,25 @@ struct pkt_capture_lane {
 	void *mem;
 } __rte_cache_aligned;
 
+struct pkt_pcap_out;
+
 /**
  * A capture. The first cache line is the workers': what they read per
- * captured packet, set up once, and taken, which they all add to when a
- * maximum is set. The writer thread's fields start a line of their own,
- * so that its updates (written, once per drained burst) never invalidate
- * the line the workers read; the lanes follow, a line each.
+ * captured packet, set up once, taken, which they all add to when a
+ * maximum is set, and failed, which the writer sets once. The writer
+ * thread's fields start a line of their own, so that its updates never
+ * invalidate the line the workers read; the lanes follow, a line each.
  */
 struct pkt_capture {
 	uint64_t max;			/**< capture at most this many (0: no limit) */
 	uint64_t taken;			/**< atomic: slots claimed, all workers */
 	uint32_t snaplen;
 	unsigned int n_lanes;
+	int failed;			/**< atomic: the writer's first error (-errno) */
 	/* writer side */
-	void *pcap __rte_cache_aligned;	/**< pcap_t (dead) */
-	void *dumper;			/**< pcap_dumper_t */
-	uint64_t written;
+	struct pkt_pcap_out *out __rte_cache_aligned;	/**< the file */
+	char *file;			/**< its name, for the log */
+	struct mib_block mib;		/**< the control block: its Capture counters */
 	uint64_t tsc0;
 	uint64_t usec0;
 	volatile int stop;
@@ -410,28 +476,55 @@ struct pkt_capture {
 };
 
 /**
- * Open FILE for writing (pcap, DLT_EN10MB) and create one lane per worker
- * with ring_size slots of snaplen bytes each.
- * @return the capture, or NULL with a one-line reason in err.
+ * Open FILE for writing as every output is (base.h "Files": a regular
+ * file or a character device, never a FIFO), write its pcap header
+ * (DLT_EN10MB), and create one lane per worker with ring_size slots of
+ * snaplen bytes each.
+ * @param ctl  the control block: the writer thread counts CapturePackets
+ *             and its CaptureWriteErrors there (their one writer)
+ * @return the capture, or NULL with a one-line reason in err ("FILE: a
+ *         FIFO, not a regular file or a character device", "capture
+ *         rings: out of memory", ...) and errno (EINVAL, ENOMEM, the
+ *         file's).
  * Needs EAL. Not thread-safe (set-up).
  */
 struct pkt_capture *pkt_capture_create(const char *file, unsigned int n_workers,
 				       uint64_t max, unsigned int ring_size,
-				       uint32_t snaplen, char *err, size_t errlen);
+				       uint32_t snaplen, struct mib_block ctl,
+				       char *err, size_t errlen);
+
+/** Bytes of EAL memory pkt_capture_create() takes for n_workers lanes of
+ *  ring_size slots of snaplen bytes (rings, slots, the capture itself).
+ *  Thread-safe. */
+uint64_t pkt_capture_bytes(unsigned int n_workers, unsigned int ring_size,
+			   uint32_t snaplen);
 
 /** Start the writer (a DPDK control thread). 0 or -errno. */
 int pkt_capture_start(struct pkt_capture *c);
 
-/** Stop the writer, write what is left, close the file. Workers must be done. */
+/** Stop the writer, write what is left, finish the file (fsync, close).
+ *  Workers must be done. */
 void pkt_capture_stop(struct pkt_capture *c);
+
+/** What became of the file. */
+struct pkt_capture_status {
+	uint64_t frames;	/**< whole frames in the file */
+	int error;		/**< 0, or the -errno that stopped the capture */
+	int cut_error;		/**< 0, or why the partial last frame stayed */
+};
+
+/** The file's status; after pkt_capture_stop(), final. Writer's thread or
+ *  after pkt_capture_stop(). */
+void pkt_capture_status(const struct pkt_capture *c, struct pkt_capture_status *st);
 
 /** Free (stops first if needed). NULL is a no-op. */
 void pkt_capture_free(struct pkt_capture *c);
 
 /**
  * Copy m into worker wid's ring, never blocking: no free slot (or a full
- * ring) counts CaptureOverflow; past --capture-max nothing is counted.
- * Worker wid only.
+ * ring) counts CaptureOverflow, a capture stopped by a failed write counts
+ * CaptureWriteErrors; past --capture-max nothing is counted. Worker wid
+ * only.
  */
 static inline void
 pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
@@ -449,6 +542,12 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	}
 	const void *p;
 
+	/* Relaxed: a frame chosen just after the failure may still be
+	 * copied; the writer then counts it. */
+	if (unlikely(__atomic_load_n(&c->failed, __ATOMIC_RELAXED) != 0)) {
+		mib_inc(mib, MIB_F(CAPTURE, WRITEERRORS));
+		return;
+	}
 	if (unlikely(rte_ring_sc_dequeue(l->free, (void **)&s) != 0)) {
 		mib_inc(mib, MIB_F(CAPTURE, OVERFLOW));
 		return;
@@ -463,7 +562,6 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	/* Both rings hold every slot (RING_F_EXACT_SZ), so this cannot fail;
 	 * the enqueue is a store-release: the writer sees the copy. */
 	rte_ring_sp_enqueue(l->full, s);
-	mib_inc(mib, MIB_F(CAPTURE, PACKETS));
 }
 
 #ifdef __cplusplus

@@ -52,7 +52,7 @@ bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
 bad "--suspicious-us 1000 has no effect without --perf-detail (it needs --perf-detail)" --suspicious-us 1000
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
 bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
-bad "--config /dev/null: not a regular file" --config /dev/null
+bad "--config /dev/null: a character device, not a regular file" --config /dev/null
 
 # A busy port: the second process says so and exits 2.
 python3 -c 'import socket, time, sys
@@ -202,8 +202,9 @@ printf '[pktpath]\nburst = 16\n' > "$TMP/b16.ini"
 printf '[pktpath]\nburst = 8\n' > "$TMP/b8.ini"
 bad "b8.ini:2: burst given twice (16 at $TMP/b16.ini:2, then 8): give it once" \
 	--config "$TMP/b16.ini" --config "$TMP/b8.ini"
-# Out of memory is an option mistake too: one line naming -m and --mbufs, exit 2.
-bad "pktpath: out of memory for the mbuf pool of worker 1 of 1 (1000000 mbufs of 2176 bytes): EAL's heap has 512 MiB" \
+# Out of memory is an option mistake too: one line naming -m and --mbufs, exit
+# 2, said before the pools are made (what they need, what the heap has).
+bad "pktpath: out of memory for the mbuf pools of 1 worker (1000000 mbufs of 2176 bytes each): needs 3.8 GiB, EAL's heap has 512 MiB" \
 	--mbufs 1000000
 n=$((n + 1))
 set +e
@@ -212,7 +213,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
-	grep -q "out of memory for the mbuf pool of worker [0-9]* of 31 (8191 mbufs of 2176 bytes).*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
+	grep -q "out of memory for the mbuf pools of 31 workers (8191 mbufs of 2176 bytes each): needs [0-9.]* [GM]iB, EAL's heap has 512 MiB.*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
 	{ cat "$TMP/e.txt"; fail "31 workers on -m 512: exit $rc"; }
 
 # --config in every spelling getopt_long accepts is read (or refused) the
@@ -220,7 +221,7 @@ set -e
 for spelling in "--config /nonexistent.ini" "--config=/nonexistent.ini" "--conf /nonexistent.ini" \
 	"--confi=/nonexistent.ini" "--con /nonexistent.ini"; do
 	# shellcheck disable=SC2086
-	bad "--config /nonexistent.ini: No such file or directory" $spelling
+	bad "--config /nonexistent.ini: cannot open: No such file or directory" $spelling
 done
 printf '[pktpath]\nburst = 16\n[pktpath]\nfold = field\n' > "$TMP/dup.ini"
 bad "dup.ini:3: second [pktpath] section (the first is at line 1): merge them" --config "$TMP/dup.ini"
