@@ -197,6 +197,9 @@ int app_capture_report(const struct app *a, const struct stats_snapshot *fin,
 json_t *app_capture_json(const struct app *a, const struct stats_snapshot *fin);
 /* stdout flushed and checked (and stderr): 0, or -1 with a line on stderr. */
 int app_console_check(void);
+/* The console: stdout made a stream that keeps its first write error's
+ * errno, for app_console_check(). First thing in main(). */
+void app_console_open(void);
 
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */

@@ -536,6 +536,8 @@ main(int argc, char **argv)
 	enum app_help help = app_options_wants_help(argc, argv);
 	int ret, rc;
 
+	app_console_open();
+
 	/* --help and its kin need no EAL */
 	if (help != APP_HELP_NONE) {
 		app_options_help(stdout, help, argv[0]);

@@ -11,7 +11,11 @@
  *  - --capture: the writer counts what reached the file (pkt.h, "Capture");
  *    the summary and the JSON say whether the file is complete.
  *  - The console (stdout: the banner, the interval lines, the summary) is
- *    flushed and checked at the end.
+ *    flushed and checked at the end. stdout is a stream of ours
+ *    (app_console_open()) whose writes keep the errno of the first that
+ *    failed: stdio forgets it (a failed flush drops its buffer, and the
+ *    next flush, with nothing to write, succeeds), so the end could only
+ *    have said that something failed, not what.
  *
  * An output asked for and not written whole is said once, with its errno,
  * and makes the exit status 1 (the run's figures are still printed).
@@ -108,6 +112,44 @@ app_capture_json(const struct app *a, const struct stats_snapshot *fin)
 		"write_errors", (json_int_t)__write_errors(fin));
 }
 
+/* The errno of the console's first failed write (0: none yet). */
+static int console_errno;
+
+static ssize_t
+__console_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	RTE_SET_USED(cookie);
+	while (done < len) {
+		n = write(STDOUT_FILENO, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (console_errno == 0)
+				console_errno = n < 0 ? errno : EIO;
+			return done > 0 ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+void
+app_console_open(void)
+{
+	cookie_io_functions_t io = { .write = __console_write };
+	FILE *f;
+
+	fflush(stdout);
+	f = fopencookie(NULL, "w", io);
+	if (f == NULL)
+		return;		/* the libc's stdout stays: errno unknown at the end */
+	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	stdout = f;
+}
+
 int
 app_console_check(void)
 {
@@ -118,6 +160,8 @@ app_console_check(void)
 		e = errno;
 		bad = true;
 	}
+	if (console_errno != 0)
+		e = console_errno;
 	if (bad)
 		fprintf(stderr, "pktpath: standard output: write failed%s%s: the "
 			"console's lines are incomplete\n", e ? ": " : "",

@@ -456,6 +456,7 @@ app_setup(struct app *a)
 		for (i = 0; i < a->n_workers; i++)
 			a->workers[i].pc = &a->gen_pc;
 		setup_generator(a);
+		app_setup_quit("the generator");
 	} else {
 		for (i = 0; i < a->n_ports; i++)
 			setup_path_conf(a, &a->ports[i].pc);

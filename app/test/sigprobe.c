@@ -17,7 +17,8 @@
  *              rte_mempool_create_empty())
  *   port       rte_eth_dev_configure()
  *   thread     the first control thread after EAL init (the stats thread)
- *   launch     rte_eal_remote_launch(): a worker starts
+ *   launch     rte_eal_remote_launch() after EAL init: a worker starts
+ *              (EAL init launches a function of its own on every lcore)
  * It writes "sigprobe: SIGNAME at POINT" to stderr, then raises the signal
  * in the calling thread (the handler runs before raise() returns), once.
  * Wraps those calls (DPDK shared linkage) and changes nothing else.
@@ -186,6 +187,7 @@ rte_eal_remote_launch(lcore_function_t *fn, void *arg, unsigned int lcore)
 		(int (*)(lcore_function_t *, void *, unsigned int))(uintptr_t)
 		real("rte_eal_remote_launch");
 
-	probe("launch");
+	if (eal_done)
+		probe("launch");
 	return f(fn, arg, lcore);
 }

@@ -54,14 +54,18 @@ expect() {
 	grep -qF -- "$want" "$TMP/e" || { cat "$TMP/e"; fail "'$*': no '$want'"; }
 }
 pp() { # pp NAME ARGS...: pktpath, a short run's arguments after ours
+	# (--duration 0.3 unless ARGS give one: an option is given once)
 	local name=$1; shift
-	echo "$PKTPATH $(eal "$name") -- --http off --duration 0.3 --quiet $*"
+	case " $* " in
+	*" --duration "*) echo "$PKTPATH $(eal "$name") -- --http off --quiet $*" ;;
+	*) echo "$PKTPATH $(eal "$name") -- --http off --duration 0.3 --quiet $*" ;;
+	esac
 }
 BENCH_ARGS=(-l 0-1 --no-huge --no-shconf -m 256 --no-pci --log-level=lib.eal:error)
 
 # --- inputs: a FIFO or a directory refused at once ---------------------------
 # OPTION|the rest of the command line, for every option that names an input
-inputs=("--config|" "--rules|--ingress rcu" "--rules-alt|--ingress rcu"
+inputs=("--config|" "--rules|--ingress rcu" "--rules-alt|--ingress rcu --update-rate 10"
 	"--template|" "--bpf-obj|--ingress rcu --ingress-kind bpf")
 for o in "${inputs[@]}"; do
 	opt=${o%%|*}; rest=${o#*|}
@@ -122,7 +126,7 @@ echo "files: outputs that are FIFOs or directories refused"
 # The capture on a 256 KiB tmpfs: it stops at the first failed write, the
 # file keeps its whole frames (no "truncated dump file"), and the counters
 # say exactly that.
-run $(pp capfull) --duration 1 --capture "$FULL/c.pcap" --capture-what all --json "$TMP/c.json"
+run $(pp capfull --duration 1) --capture "$FULL/c.pcap" --capture-what all --json "$TMP/c.json"
 [ "$rc" = 1 ] || { cat "$TMP/o" "$TMP/e"; fail "capture on a full tmpfs: exit $rc, want 1"; }
 grep -qE "^pktpath: capture: $FULL/c.pcap: write failed after [0-9]+ frames: No space left on device; the capture stops" \
 	"$TMP/e" || { cat "$TMP/e"; fail "capture: no write error line"; }
@@ -192,8 +196,9 @@ for b in "${big[@]}"; do
 		[ -z "${PKTPATH_SANITIZED:-}" ] || continue
 		pre=(prlimit --data=$((2 << 30)))
 	fi
+	dur="--duration 0.3"; case " $args " in *" --duration "*) dur= ;; esac
 	# shellcheck disable=SC2086
-	expect 2 "$want" "${pre[@]}" "$PKTPATH" $eargs -- --http off --duration 0.3 --quiet $args
+	expect 2 "$want" "${pre[@]}" "$PKTPATH" $eargs -- --http off $dur --quiet $args
 done
 # a pcap template larger than the machine's memory (sparse: nothing on disk)
 truncate -s 1T "$TMP/huge.pcap"
@@ -234,7 +239,7 @@ PLOT="$SOURCE_DIR/scripts/plot.py"
 GENRULES="$SOURCE_DIR/scripts/gen-rules.py"
 expect 2 "plot.py: $TMP/fifo: a FIFO, not a regular file" /usr/bin/python3 "$PLOT" "$TMP/fifo" -o "$TMP/x.svg"
 expect 2 "plot.py: $TMP/dir: a directory, not a regular file" /usr/bin/python3 "$PLOT" "$TMP/dir" -o "$TMP/x.svg"
-run $(pp plotsrc) --duration 1 --interval 0.1 --json "$TMP/so.json"	# for plot.py
+run $(pp plotsrc --duration 1) --interval 0.1 --json "$TMP/so.json"	# for plot.py
 [ "$rc" = 0 ] || { cat "$TMP/e"; fail "a run for plot.py: exit $rc"; }
 for out in "$TMP/fifo" "$TMP/dir"; do
 	what="a FIFO"; [ -d "$out" ] && what="a directory"

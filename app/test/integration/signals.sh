@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Signals: SIGINT/SIGTERM sent at every point from the moment pktpath's
 # handlers exist (its .preinit_array, before the libraries' initialisers) to
-# the end of set-up, and at random moments of short runs, always end the run
-# as the README says (exit 0, summary printed, JSON complete), never by the
-# signal's default action, whether they land during the libraries'
-# initialisers, EAL init, set-up, the run or a --compare phase; SIGHUP and
-# SIGUSR1 never kill it; a second SIGINT during shutdown forces the exit.
+# the end of set-up, and at random moments of short runs, always end as the
+# README says, never by the signal's default action: before the run (the
+# libraries' initialisers, EAL init, set-up) set-up stops at its next step
+# with one line and exit 128 + the signal (there is no run to report);
+# during the run or a --compare phase the run ends with its summary and a
+# whole JSON, exit 0. SIGHUP and SIGUSR1 never kill it; a second SIGINT
+# during shutdown forces the exit.
 . "$(dirname "$0")/lib.sh"
 R=${SOURCE_DIR:?}/config/rules
 ROUNDS=${SIGNAL_ROUNDS:-12}
@@ -26,6 +28,22 @@ caught() { # caught PID [MASK]: until PID, once it runs pktpath (before the
 		(( (0x$m & 0x$want) == 0x$want )) && return 0
 		sleep 0.001
 	done
+}
+# stopped NAME RC OUT SIG: set-up a signal stopped ended as documented
+stopped() {
+	local want=$((128 + $(kill -l "$4")))
+	[ "$2" = "$want" ] || { cat "$3"; fail "$1: exit $2, want $want"; }
+	grep -Eq "^pktpath: SIG$4 during set-up \(.+\): stopped$" "$3" ||
+		{ cat "$3"; fail "$1: no 'during set-up' line (the default action?)"; }
+	! grep -q "== summary" "$3" || { cat "$3"; fail "$1: a summary of no run"; }
+}
+# either NAME RC OUT JSON SIG: one of the two documented ends
+either() {
+	if grep -q "during set-up (" "$3"; then
+		stopped "$1" "$2" "$3" "$5"
+	else
+		ended "$1" "$2" "$3" "$4"
+	fi
 }
 # ended NAME RC OUT JSON: a run a signal stopped ended as documented
 ended() {
@@ -50,7 +68,12 @@ if [ -n "${PKTPATH_SIGPROBE_SO:-}" ]; then
 			set -e
 			grep -q "^sigprobe: SIG$sig at $point\$" "$TMP/p.out" ||
 				{ cat "$TMP/p.out"; fail "SIG$sig at $point: the probe did not fire"; }
-			ended "SIG$sig at $point" $rc "$TMP/p.out" "$TMP/p.json"
+			# the ports' set-up is the last step: a signal there
+			# lets the run start and end, which puts them back
+			case $point in
+			port|thread|launch) ended "SIG$sig at $point" $rc "$TMP/p.out" "$TMP/p.json" ;;
+			*) stopped "SIG$sig at $point" $rc "$TMP/p.out" $sig ;;
+			esac
 		done
 	done
 fi
@@ -69,7 +92,8 @@ for i in $(seq 20); do
 	wait $pid
 	rc=$?
 	set -e
-	ended "SIG$sig $(( (i * 3) % 60 )) ms after the handlers" $rc "$TMP/e.out" "$TMP/e.json"
+	either "SIG$sig $(( (i * 3) % 60 )) ms after the handlers" $rc "$TMP/e.out" \
+		"$TMP/e.json" $sig
 done
 
 for i in $(seq "$ROUNDS"); do
@@ -98,8 +122,8 @@ for i in $(seq "$ROUNDS"); do
 	wait $pid
 	rc=$?
 	set -e
-	# Wherever it landed: exit 0 and a whole, consistent JSON.
-	ended "round $i ($sig after ${delay}s)" $rc "$TMP/s.out" "$TMP/s.json"
+	# Wherever it landed: set-up stopped, or exit 0 and a whole JSON.
+	either "round $i ($sig after ${delay}s)" $rc "$TMP/s.out" "$TMP/s.json" $sig
 done
 
 # A second SIGINT while the first one's shutdown is under way forces the exit.
