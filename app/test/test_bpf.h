@@ -12,7 +12,7 @@
 
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "bpfgen.h"
 
 #define CTX_SIZE 2056	/* the bpf kind's context: {len, reserved, 2048 bytes} */

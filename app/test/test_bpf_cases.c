@@ -28,7 +28,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "bpfgen.h"
 #include "test_bpf.h"
 #include "test_oneline.h"

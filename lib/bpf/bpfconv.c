@@ -50,7 +50,7 @@
 
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 #define R_A EBPF_REG_0
 #define R_CTX EBPF_REG_6

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 
 

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 static bool
 is_jump(uint8_t code)

@@ -47,7 +47,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "ingress_pvt.h"
 
 #define POLL_MS 10

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#ifndef PKTPATH_BPF_PVT_H
-#define PKTPATH_BPF_PVT_H
+#ifndef PKTPATH_PKTBPF_PVT_H
+#define PKTPATH_PKTBPF_PVT_H
 
 /*
  * lib/ingress internals of the pcap-filter and bpf kinds: what pcapfilter.c,
@@ -286,4 +286,4 @@ uint64_t __ingress_bpfobj_run(const struct ingress_classifier *c,
 uint64_t __ingress_bpf_run(const struct ingress_classifier *c,
 			   struct rte_mbuf *m);
 
-#endif /* PKTPATH_BPF_PVT_H */
+#endif /* PKTPATH_PKTBPF_PVT_H */

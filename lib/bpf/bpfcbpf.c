@@ -27,7 +27,7 @@
 
 #include <pcap/bpf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 #define MEMWORDS 16
 

@@ -39,7 +39,7 @@
 #include <rte_mbuf.h>
 
 #include "base.h"
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "ingress_pvt.h"
 
 /* Frames up to this size are made contiguous on the stack for libpcap;

@@ -35,7 +35,7 @@
 #include <rte_mbuf.h>
 
 #include "base.h"
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "ingress_pvt.h"
 
 #define CTX_HDR 8
