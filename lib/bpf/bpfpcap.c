@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "pcap-filter" classifier kind: a tcpdump expression compiled by
+ * Tcpdump expressions as programs (libpcap's side of lib/bpf): compiled by
  * libpcap (pcap_compile on a DLT_EN10MB handle, optimised, netmask 0 as
  * "tcpdump -r" compiles, or the one asked for), then run by one of:
  *
@@ -40,41 +40,18 @@
 
 #include "base.h"
 #include "pktbpf_pvt.h"
-#include "ingress_pvt.h"
 
 /* Frames up to this size are made contiguous on the stack for libpcap;
  * longer multi-segment ones in a malloc'ed buffer. */
 #define PF_LINEAR_STACK 16384
 
-struct pf_ctx {
-	enum ingress_bpf_engine engine;
-	struct rte_bpf *bpf;		/* jit, interp */
-	uint64_t (*jit)(void *);	/* jit */
-	struct bpf_program prog;	/* libpcap */
-	uint32_t loops;			/* backward jumps in prog: not run by
-					   libpcap, which can loop forever */
-	uint8_t action;
-	uint8_t marked;
-	uint32_t mark;
-};
-
-static inline void
-__verdict(const struct pf_ctx *c, uint64_t rc, struct ingress_result *r)
-{
-	/* Classic BPF returns the snapshot length to keep: 0 is "no match". */
-	r->matched = rc != 0;
-	r->action = rc != 0 ? c->action : INGRESS_ACT_PASS;
-	r->marked = rc != 0 && c->marked;
-	r->mark = c->mark;
-	r->rule = rc != 0;
-}
-
 /* libpcap's verdict on the whole frame (its wire and captured length both
  * the mbuf's packet length). */
-static uint64_t
-__libpcap_run(const struct pf_ctx *c, const struct rte_mbuf *m)
+uint64_t
+__pktbpf_run_libpcap(const struct pktbpf_prog *c, const struct rte_mbuf *m)
 {
 	uint8_t stack[PF_LINEAR_STACK];
+	struct bpf_program prog = { .bf_len = c->cbpf_len, .bf_insns = c->cbpf };
 	struct pcap_pkthdr h;
 	const u_char *data;
 	uint8_t *heap = NULL;
@@ -101,90 +78,13 @@ __libpcap_run(const struct pf_ctx *c, const struct rte_mbuf *m)
 	}
 	if (data == NULL)
 		rc = 0;
-	else if (c->loops != 0)		/* bounded, libpcap's semantics */
-		rc = __bpf_cbpf_run(c->prog.bf_insns, c->prog.bf_len, c->loops, data,
-				    h.len, h.caplen, &exhausted);
+	else if (c->cbpf_loops != 0)	/* bounded, libpcap's semantics */
+		rc = __pktbpf_cbpf_run(prog.bf_insns, prog.bf_len, c->cbpf_loops, data,
+				       h.len, h.caplen, &exhausted);
 	else
-		rc = pcap_offline_filter(&c->prog, &h, data);
+		rc = pcap_offline_filter(&prog, &h, data);
 	free(heap);
 	return rc;
-}
-
-static void
-pf_classify(const void *ctx, struct rte_mbuf **pkts, uint16_t n,
-	    struct ingress_result *res)
-{
-	const struct pf_ctx *c = ctx;
-	uint64_t rc[INGRESS_BURST_MAX];
-	uint16_t i;
-
-	switch (c->engine) {
-	case INGRESS_BPF_JIT:
-		for (i = 0; i < n; i++)
-			__verdict(c, c->jit(pkts[i]), &res[i]);
-		return;
-	case INGRESS_BPF_INTERP:
-		rte_bpf_exec_burst(c->bpf, (void **)pkts, rc, n);
-		for (i = 0; i < n; i++)
-			__verdict(c, rc[i], &res[i]);
-		return;
-	default:
-		for (i = 0; i < n; i++)
-			__verdict(c, __libpcap_run(c, pkts[i]), &res[i]);
-		return;
-	}
-}
-
-static void
-pf_free(void *ctx)
-{
-	struct pf_ctx *c = ctx;
-
-	if (c == NULL)
-		return;
-	rte_bpf_destroy(c->bpf);
-	free(c->prog.bf_insns);
-	memset(c, INGRESS_POISON, sizeof(*c));
-	free(c);
-}
-
-static const struct ingress_classifier_ops pf_ops = {
-	.kind = "pcap-filter",
-	.classify_burst = pf_classify,
-	.free = pf_free,
-};
-
-const char *const ingress_bpf_engine_names[INGRESS_BPF_ENGINE_MAX] = {
-	[INGRESS_BPF_JIT] = "jit",
-	[INGRESS_BPF_INTERP] = "interp",
-	[INGRESS_BPF_LIBPCAP] = "libpcap",
-};
-
-const char *
-ingress_bpf_engine_name(enum ingress_bpf_engine e)
-{
-	return (unsigned int)e < INGRESS_BPF_ENGINE_MAX ? ingress_bpf_engine_names[e] : NULL;
-}
-
-int
-ingress_bpf_engine_parse(const char *s, enum ingress_bpf_engine *out)
-{
-	int i = base_name_index(ingress_bpf_engine_names, INGRESS_BPF_ENGINE_MAX, s);
-
-	if (i < 0)
-		return -EINVAL;
-	*out = (enum ingress_bpf_engine)i;
-	return 0;
-}
-
-void
-ingress_bpf_conf_init(struct ingress_bpf_conf *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->engine = INGRESS_BPF_JIT;
-	c->netmask = 0;
-	c->load_timeout_s = 5.0;
-	c->cancel = NULL;
 }
 
 /*
@@ -194,40 +94,43 @@ ingress_bpf_conf_init(struct ingress_bpf_conf *c)
  * mem[] held. Jumps are relative, so the rest is unchanged.
  */
 static int
-__libpcap_prog(const struct bpf_program *fp, struct bpf_program *out)
+__libpcap_prog(const struct bpf_program *fp, struct pktbpf_prog *c)
 {
+	struct bpf_insn *out;
 	uint16_t mask = 0;
 	unsigned int k, n = 0;
 	int rc;
 
-	rc = __bpf_cbpf_uninit_mem(fp->bf_insns, fp->bf_len, &mask);
+	rc = __pktbpf_cbpf_uninit_mem(fp->bf_insns, fp->bf_len, &mask);
 	if (rc != 0)
 		return rc;
-	out->bf_insns = malloc(sizeof(*out->bf_insns) * (fp->bf_len + 16));
-	if (out->bf_insns == NULL)
+	out = malloc(sizeof(*out) * (fp->bf_len + 16));
+	if (out == NULL)
 		return -ENOMEM;
 	for (k = 0; k < 16; k++)
 		if (mask & (1u << k))
-			out->bf_insns[n++] = (struct bpf_insn){ .code = BPF_ST, .k = k };
-	memcpy(out->bf_insns + n, fp->bf_insns, sizeof(*fp->bf_insns) * fp->bf_len);
-	out->bf_len = fp->bf_len + n;
+			out[n++] = (struct bpf_insn){ .code = BPF_ST, .k = k };
+	memcpy(out + n, fp->bf_insns, sizeof(*fp->bf_insns) * fp->bf_len);
+	c->cbpf = out;
+	c->cbpf_len = fp->bf_len + n;
+	c->cbpf_loops = __pktbpf_cbpf_loops(out, c->cbpf_len);
 	return 0;
 }
 
 /* Run c on rte_bpf (JIT or interpreter), or say why not in why; qexpr is
  * the expression quoted, for messages. */
 static int
-__rte_bpf_engine(struct pf_ctx *c, const struct bpf_program *fp, const char *qexpr,
-		 const struct ingress_bpf_conf *bc, char *why, size_t whylen)
+__rte_bpf_engine(struct pktbpf_prog *c, const struct bpf_program *fp, const char *qexpr,
+		 const struct pktbpf_conf *bc, char *why, size_t whylen)
 {
-	struct __bpf_load_req r;
-	struct __bpf_loaded l;
+	struct __pktbpf_load_req r;
+	struct __pktbpf_loaded l;
 	struct ebpf_insn *ins;
 	char what[160];
 	uint32_t n;
 	int rc;
 
-	rc = __bpf_convert(fp->bf_insns, fp->bf_len, &ins, &n, why, whylen);
+	rc = __pktbpf_convert(fp->bf_insns, fp->bf_len, &ins, &n, why, whylen);
 	if (rc != 0)
 		return rc;
 	snprintf(what, sizeof(what), "filter '%s'", qexpr);
@@ -238,42 +141,41 @@ __rte_bpf_engine(struct pf_ctx *c, const struct bpf_program *fp, const char *qex
 	 * the program reads pkt_len from it). */
 	r.arg.type = RTE_BPF_ARG_PTR_MBUF;
 	r.arg.size = sizeof(struct rte_mbuf);
-	r.want_jit = bc->engine == INGRESS_BPF_JIT;
+	r.want_jit = bc->engine == PKTBPF_JIT;
 	r.timeout_s = bc->load_timeout_s;
 	r.cancel = bc->cancel;
 	r.what = what;
-	rc = __bpf_load(&r, &l, why, whylen);
+	rc = __pktbpf_load(&r, &l, why, whylen);
 	free(ins);
 	if (rc != 0)
 		return rc;
 	c->bpf = l.bpf;
 	c->jit = l.jit;
 	c->engine = l.engine;
-	if (bc->engine == INGRESS_BPF_JIT && l.engine != INGRESS_BPF_JIT)
-		INGRESS_LOG(WARNING, "%s: interpreted: %s", what, l.note);
+	if (bc->engine == PKTBPF_JIT && l.engine != PKTBPF_JIT)
+		PKTBPF_LOG(WARNING, "%s: interpreted: %s", what, l.note);
 	return 0;
 }
 
 int
-ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *v,
-			   const struct ingress_bpf_conf *bc,
-			   struct ingress_classifier **out, char *err, size_t errlen)
+pktbpf_filter_load(const char *expr, const struct pktbpf_conf *bc,
+		   struct pktbpf_prog **out, char *err, size_t errlen)
 {
-	struct ingress_bpf_conf defaults;
+	struct pktbpf_conf defaults;
 	struct bpf_program fp;
-	struct pf_ctx *c;
-	char desc[INGRESS_DESC_MAX], why[256] = "";
-	char qx[100];		/* as the classifier's description holds it */
+	struct pktbpf_prog *c;
+	char why[256] = "";
+	char qx[100];		/* as a classifier's description holds it */
 	char qe[2 * BASE_QUOTE_LEN];
 	pcap_t *p;
 	int rc;
 
 	*out = NULL;
 	if (bc == NULL) {
-		ingress_bpf_conf_init(&defaults);
+		pktbpf_conf_init(&defaults);
 		bc = &defaults;
 	}
-	if (expr == NULL || v == NULL || (unsigned int)bc->engine >= INGRESS_BPF_ENGINE_MAX) {
+	if (expr == NULL || (unsigned int)bc->engine >= PKTBPF_ENGINE_MAX) {
 		snprintf(err, errlen, "no filter expression");
 		return -EINVAL;
 	}
@@ -298,12 +200,9 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	c->action = v->action;
-	c->marked = v->marked;
-	c->mark = v->mark;
-	c->engine = INGRESS_BPF_LIBPCAP;
+	c->engine = PKTBPF_LIBPCAP;
 	rc = -ENOTSUP;
-	if (bc->engine != INGRESS_BPF_LIBPCAP) {
+	if (bc->engine != PKTBPF_LIBPCAP) {
 		rc = __rte_bpf_engine(c, &fp, qx, bc, why, sizeof(why));
 		if (rc == -EINTR || rc == -ENOMEM) {
 			pcap_freecode(&fp);
@@ -313,11 +212,10 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 			return rc;
 		}
 		if (rc != 0)
-			INGRESS_LOG(NOTICE, "filter '%s': run by libpcap: %s", qx, why);
+			PKTBPF_LOG(NOTICE, "filter '%s': run by libpcap: %s", qx, why);
 	}
 	if (rc != 0) {
-		rc = __libpcap_prog(&fp, &c->prog);
-		c->loops = rc == 0 ? __bpf_cbpf_loops(c->prog.bf_insns, c->prog.bf_len) : 0;
+		rc = __libpcap_prog(&fp, c);
 		if (rc != 0) {
 			pcap_freecode(&fp);
 			free(c);
@@ -327,42 +225,7 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 		}
 	}
 	pcap_freecode(&fp);
-	INGRESS_LOG(DEBUG, "filter '%s': engine %s", qx, ingress_bpf_engine_names[c->engine]);
-	snprintf(desc, sizeof(desc), "pcap-filter '%s' %s -> %s", qx,
-		 ingress_bpf_engine_names[c->engine],
-		 v->marked ? "mark" : v->action == INGRESS_ACT_DROP ? "drop" : "pass");
-	*out = ingress_classifier_create(&pf_ops, c, desc);
-	if (*out == NULL) {	/* c was freed by ingress_classifier_create */
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	PKTBPF_LOG(DEBUG, "filter '%s': engine %s", qx, pktbpf_engine_names[c->engine]);
+	*out = c;
 	return 0;
-}
-
-int
-ingress_bpf_engine_of(const struct ingress_classifier *cl)
-{
-	if (cl == NULL)
-		return -EINVAL;
-	if (cl->ops == &pf_ops)
-		return ((const struct pf_ctx *)cl->ctx)->engine;
-	return __ingress_bpfobj_engine(cl);
-}
-
-uint64_t
-__ingress_bpf_run(const struct ingress_classifier *cl, struct rte_mbuf *m)
-{
-	const struct pf_ctx *c;
-
-	if (cl->ops != &pf_ops)
-		return __ingress_bpfobj_run(cl, m);
-	c = cl->ctx;
-	switch (c->engine) {
-	case INGRESS_BPF_JIT:
-		return c->jit(m);
-	case INGRESS_BPF_INTERP:
-		return rte_bpf_exec(c->bpf, m);
-	default:
-		return __libpcap_run(c, m);
-	}
 }

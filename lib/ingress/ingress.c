@@ -23,6 +23,7 @@
 
 #include "base.h"
 #include "ingress_pvt.h"
+#include "ingress_rules.h"
 
 /* "pktpath", the app's type: whoever registers first creates it, the other
  * gets the same id, so --log-level=pktpath:debug covers this library too. */

@@ -38,6 +38,7 @@
 
 #include "base.h"
 #include "ingress_pvt.h"
+#include "ingress_rules.h"
 
 /* What a matching rule decides, packed for the classify loop. */
 struct verdict {
