@@ -12,13 +12,14 @@
  * Classifiers
  * -----------
  * A classifier is an immutable object behind an ops table
- * (struct ingress_classifier_ops: classify_burst, free, a kind name).
- * lib/ingress has three, each with its own header: "rules"
- * (ingress_rules.h: tc flower-like rules, looked up by a linear walk over a
- * per-frame key for small sets and by rte_acl for larger ones),
- * "pcap-filter" (ingress_pcap.h: a tcpdump expression) and "bpf"
- * (ingress_bpf.h: an eBPF ELF object), the last two over lib/bpf
- * (pktbpf.h); another kind plugs in through ingress_classifier_create().
+ * (struct ingress_classifier_ops: classify_burst, free, a kind name, its
+ * rule count). The hook knows kinds only through that table. lib/ingress
+ * has three, each with its own header: "rules" (ingress_rules.h: tc
+ * flower-like rules, looked up by a linear walk over a per-frame key for
+ * small sets and by rte_acl for larger ones), "pcap-filter"
+ * (ingress_pcap.h: a tcpdump expression) and "bpf" (ingress_bpf.h: an eBPF
+ * ELF object), the last two over lib/bpf (pktbpf.h); another kind plugs in
+ * through ingress_classifier_create().
  * A classifier is built by a control thread, handed to the hook, and from
  * then on owned by the hook, which frees it after a grace period. Freed
  * classifiers are poisoned (INGRESS_POISON) before free(), so a reader that
@@ -210,12 +211,17 @@ struct ingress_result {
  * free(ctx): release ctx, after writing INGRESS_POISON over it. Called once,
  * when the last classifier object sharing ctx is freed, never concurrently
  * with classify_burst on that ctx.
+ *
+ * rules(ctx): the number of rules ctx holds, for ingress_info(); optional:
+ * a kind without rules to count leaves it NULL. Called by any thread while
+ * the caller keeps a classifier sharing ctx alive; must not block.
  */
 struct ingress_classifier_ops {
 	const char *kind;	/**< "rules", "pcap-filter", "bpf" */
 	void (*classify_burst)(const void *ctx, struct rte_mbuf **pkts,
 			       uint16_t n, struct ingress_result *res);
 	void (*free)(void *ctx);
+	int (*rules)(const void *ctx);	/**< optional (NULL: no rules) */
 };
 
 /**
@@ -233,7 +239,7 @@ struct ingress_classifier {
 /**
  * Wrap a kind's compiled data into a classifier object.
  *
- * @param ops   the kind (static storage; all three members set)
+ * @param ops   the kind (static storage; kind, classify_burst and free set)
  * @param ctx   the kind's data; owned by the object from now on (freed with
  *              ops->free when the last clone goes), even on failure
  * @param desc  one line describing it ("rules acl-100.rules: ..."), copied
@@ -267,6 +273,9 @@ void ingress_classifier_free(struct ingress_classifier *c);
 const char *ingress_classifier_kind(const struct ingress_classifier *c);
 /** The description given at creation. c must be owned by the caller. */
 const char *ingress_classifier_desc(const struct ingress_classifier *c);
+/** The number of rules c holds (its kind's rules op), or -1 for a kind
+ *  without rules. c must be owned by the caller. Thread-safe. */
+int ingress_classifier_rules(const struct ingress_classifier *c);
 
 /**
  * Classify a burst directly with c, with no guard and no counter: for
@@ -446,7 +455,7 @@ int ingress_describe(struct ingress *ing, char *buf, size_t len);
 struct ingress_info {
 	char kind[16];			/**< "rules", "pcap-filter", "bpf", or "" */
 	char desc[INGRESS_DESC_MAX];	/**< its description, or "none" */
-	int rules;			/**< rules kind: its rules; else -1 */
+	int rules;			/**< its rules (the kind's rules op), or -1 */
 	uint32_t id;			/**< the object's id (changes on every
 					     install, clones included) */
 };
