@@ -35,6 +35,7 @@
 
 #include "base.h"
 #include "ingress.h"
+#include "ingress_rules.h"
 #include "mib.h"
 #include "pkt.h"
 #include "pktpath_bench.h"

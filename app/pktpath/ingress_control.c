@@ -25,6 +25,9 @@
 #include <rte_lcore.h>
 
 #include "app.h"
+#include "ingress_bpf.h"
+#include "ingress_pcap.h"
+#include "ingress_rules.h"
 
 #define ERR_LEN 512
 
@@ -59,7 +62,7 @@ static struct ingress_classifier *
 load_primary(const struct app_options *o, char *err)
 {
 	struct ingress_classifier *c = NULL;
-	struct ingress_bpf_conf bc = o->bpf;
+	struct pktbpf_conf bc = o->bpf;
 
 	bc.cancel = &app_quit;		/* SIGINT/SIGTERM stop a long load */
 	switch (o->ingress_kind) {

@@ -27,6 +27,7 @@
 #include <rte_config.h>
 
 #include "ingress.h"
+#include "ingress_pcap.h"
 #include "mib.h"
 #include "path.h"
 #include "pkt.h"
@@ -127,7 +128,7 @@ struct app_options {
 	struct ingress_verdict_conf filter_verdict;
 	char bpf_obj[PATH_MAX];
 	char bpf_sec[64];
-	struct ingress_bpf_conf bpf;	/* --bpf-engine, --bpf-jit,
+	struct pktbpf_conf bpf;		/* --bpf-engine, --bpf-jit,
 					   --filter-netmask, --bpf-load-timeout */
 	enum ingress_mode ingress_mode;
 	enum ingress_scope lock_scope;

@@ -364,7 +364,7 @@ const struct app_opt app_opts[] = {
 	{ "bpf-jit", "on|off", FN(__opt_set_bpf_jit), .def_doc = "on",
 	  NEEDS(SET("filter"), OR_SET("bpf-obj")),
 	  .help = "pcap-filter and bpf: `--bpf-engine jit` (on) or `interp` (off)" },
-	{ "bpf-engine", NULL, CHOICE(bpf.engine, ingress_bpf_engine_names),
+	{ "bpf-engine", NULL, CHOICE(bpf.engine, pktbpf_engine_names),
 	  .def = "jit",
 	  NEEDS(SET("filter"), OR_SET("bpf-obj")),
 	  .help = "pcap-filter and bpf: rte_bpf's JIT (its code checked, else the "

@@ -656,7 +656,7 @@ __opt_set_bpf_jit(struct app_options *o, const char *v, char *err)
 
 	if (__opt_bool(v, &on, err) != 0)
 		return -1;
-	o->bpf.engine = on ? INGRESS_BPF_JIT : INGRESS_BPF_INTERP;
+	o->bpf.engine = on ? PKTBPF_JIT : PKTBPF_INTERP;
 	return 0;
 }
 

@@ -12,7 +12,7 @@
  * runs rte_bpf_exec and the JIT (in a child process, so a crash is a
  * result, not the end) and prints both with the right answer (libpcap's
  * bpf_filter for classic programs, the eBPF instruction set's semantics
- * otherwise). lib/ingress/README.md ("DPDK 22.11 lib/bpf faults")
+ * otherwise). lib/bpf/README.md ("DPDK 22.11 lib/bpf faults")
  * explains each.
  * Exit status: the number of cases whose fault is still there.
  */

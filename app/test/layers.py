@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The build enforces the layers: app -> export -> stats -> ingress -> path
--> pkt -> mib, lib/bench and lib/host apart, lib/base below all of them
-(lib/bench too).
+-> pkt -> mib, with lib/bpf beside lib/path (below lib/ingress; it may use
+lib/pkt and lib/mib, not lib/path), lib/bench and lib/host apart, lib/base
+below all of them (lib/bench too).
 
 For every library, one of its sources' compile commands (from the build's
 compile_commands.json) compiles a scratch file holding one #include of
 each library's public header, and of the application's headers: a header
-of a library above it (or of lib/bench or lib/host, or of the application,
-or, for lib/bench and lib/host, any other library's but lib/base, or, for
-lib/base, any other) must fail with "No such file", its own and lib/base's
-must compile; the application reaches every library but lib/bench. The
+of a library it may not use (above it, beside it, lib/bench or lib/host,
+the application; for lib/bench and lib/host any other library's but
+lib/base; for lib/base any other) must fail with "No such file", its own
+and lib/base's must compile; the application reaches every library but
+lib/bench. The
 scratch file sits outside the source tree, so only the
 include path the build gives the library counts.
 
@@ -23,11 +25,30 @@ import subprocess
 import sys
 import tempfile
 
-CHAIN = ["mib", "pkt", "path", "ingress", "stats", "export"]  # lowest first
+# What each library uses directly; it may use those and what they may use.
+LAYERS = {
+    "mib": [],
+    "pkt": ["mib"],
+    "path": ["pkt"],
+    "bpf": ["pkt"],
+    "ingress": ["bpf", "path"],
+    "stats": ["ingress"],
+    "export": ["stats"],
+}
 BASE = "base"  # below every library, lib/bench included
-APART = ["bench", "host"]  # beside the chain: only the applications use them
-HEADERS = {lib: lib + ".h" for lib in [BASE] + CHAIN + APART}
+APART = ["bench", "host"]  # beside the layers: only the applications use them
+# lib/bpf's header is pktbpf.h: <bpf/bpf.h> is libbpf's (lib/bpf/README.md).
+HEADERS = {lib: lib + ".h" for lib in [BASE] + list(LAYERS) + APART}
+HEADERS["bpf"] = "pktbpf.h"
 APP_HEADERS = ["app.h", "options.h"]
+
+
+def below(lib):
+    """The libraries lib may use (lib/base aside)."""
+    out = set()
+    for d in LAYERS[lib]:
+        out |= {d} | below(d)
+    return out
 
 
 def allowed(lib, hdr_lib):
@@ -41,7 +62,7 @@ def allowed(lib, hdr_lib):
         return True
     if lib in APART or hdr_lib in APART:
         return False
-    return None if CHAIN.index(hdr_lib) < CHAIN.index(lib) else False
+    return None if hdr_lib in below(lib) else False
 
 
 def command_for(entries, folder):
@@ -79,7 +100,7 @@ def main():
         entries = json.load(f)
     failed = checked = 0
     with tempfile.TemporaryDirectory(prefix="export-layers-") as tmp:
-        for lib in [BASE] + CHAIN + APART + ["app"]:
+        for lib in [BASE] + list(LAYERS) + APART + ["app"]:
             folder = "app/pktpath" if lib == "app" else "lib/" + lib
             e = command_for(entries, folder)
             if e is None:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The pcap-filter and bpf kinds against references pktpath did not write
- * (cmocka, EAL without hugepages).
+ * lib/bpf's programs (pktbpf.h) and lib/ingress's pcap-filter kind over
+ * them against references pktpath did not write (cmocka, EAL without
+ * hugepages).
  *
  *  - generated_pcap: random tcpdump expressions over libpcap's grammar
  *    (every primitive class, accessors with sizes 1/2/4 and computed
@@ -17,11 +18,11 @@
  *    interpreter of bpfgen_ebpf.c, JIT and rte_bpf interpreter; the JIT
  *    must be used for every program it can compile (a program whose JIT
  *    code failed pktpath's check would mean its model of the JIT is wrong).
- *  - dpdk_faults: each fault of DPDK 22.11's lib/bpf (lib/ingress/README.md,
+ *  - dpdk_faults: each fault of DPDK 22.11's lib/bpf (lib/bpf/README.md,
  *    "DPDK 22.11 lib/bpf faults") on its reproducer: what DPDK does
  *    (printed), what pktpath gives (checked against libpcap); fault C's
  *    program is caught by the JIT check and settled by the loader.
- *  - obj_refusals: the exact one-line refusals of the bpf kind (context
+ *  - obj_refusals: the exact one-line refusals of eBPF programs (context
  *    write, loop, shift, size, verifier reason, timeout, signal), the
  *    JIT-form rewrites and their fallback.
  *  - engines: names and descriptions.
@@ -29,7 +30,7 @@
  *    byte: libpcap's reasons and pktpath's lines stay one line, quoted.
  *  - work_generated: the verifier-work estimate against a brute-force walk
  *    of every path, on programs of any code bytes.
- *  - fields_generated: every opcode byte with random fields; the bpf kind
+ *  - fields_generated: every opcode byte with random fields; pktbpf_ebpf_load()
  *    accepts what rte_bpf_load accepts on the program as written, on both
  *    engines, whatever pktpath rewrites.
  * (dpdk_faults, obj_refusals, engines, quoting and work_generated are in
@@ -64,7 +65,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "bpfgen.h"
 #include "test_bpf.h"
 
@@ -150,7 +151,7 @@ ref_make(const struct bpf_program *p, struct ref *r)
 	memcpy(r->zero + 16, p->bf_insns, sizeof(*p->bf_insns) * p->bf_len);
 	memcpy(r->ones + 18, p->bf_insns, sizeof(*p->bf_insns) * p->bf_len);
 	r->len = p->bf_len + 16;
-	r->loops = __bpf_cbpf_loops(p->bf_insns, p->bf_len);
+	r->loops = __pktbpf_cbpf_loops(p->bf_insns, p->bf_len);
 }
 
 void
@@ -169,7 +170,7 @@ ref_run(const struct ref *r, const uint8_t *d, uint32_t n, bool *undef,
 	*undef = false;
 	*forever = false;
 	if (r->loops != 0) {
-		__bpf_cbpf_run(r->zero, r->len, r->loops, d, n, n, forever);
+		__pktbpf_cbpf_run(r->zero, r->len, r->loops, d, n, n, forever);
 		if (*forever)
 			return 0;	/* libpcap's protochain loops forever */
 	}
@@ -229,19 +230,31 @@ frames_free(struct frames *fs)
 const struct ingress_verdict_conf match_pass = { INGRESS_ACT_PASS, 0, 0 };
 
 struct ingress_classifier *
-filter(const char *expr, enum ingress_bpf_engine e, uint32_t netmask)
+filter(const char *expr, enum pktbpf_engine e, uint32_t netmask)
 {
-	struct ingress_bpf_conf bc;
+	struct pktbpf_conf bc;
 	struct ingress_classifier *c = NULL;
 	char err[512];
 
-	ingress_bpf_conf_init(&bc);
+	pktbpf_conf_init(&bc);
 	bc.engine = e;
 	bc.netmask = netmask;
 	bc.load_timeout_s = 1;	/* the few the verifier cannot do: libpcap */
 	if (ingress_pcap_filter_create(expr, &match_pass, &bc, &c, err, sizeof(err)) != 0)
 		fprintf(stderr, "refused: %s\n", err);
 	return c;
+}
+
+uint64_t
+frun(const struct ingress_classifier *c, struct rte_mbuf *m)
+{
+	return pktbpf_run(ingress_pcap_filter_prog(c), m);
+}
+
+enum pktbpf_engine
+fengine(const struct ingress_classifier *c)
+{
+	return pktbpf_prog_engine(ingress_pcap_filter_prog(c));
 }
 
 int
@@ -269,22 +282,22 @@ compare_all(const char *expr, uint32_t netmask, struct frames *fs,
 	    int *engines_used)
 {
 	static const char *const form[] = { "one segment", "chained" };
-	struct ingress_classifier *c[INGRESS_BPF_ENGINE_MAX];
+	struct ingress_classifier *c[PKTBPF_ENGINE_MAX];
 	struct ingress_result res[32];
 	unsigned int bad = 0, e, i, k;
 	struct ref rf;
 
 	ref_make(fp, &rf);
-	for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++) {
-		c[e] = filter(expr, (enum ingress_bpf_engine)e, netmask);
+	for (e = 0; e < PKTBPF_ENGINE_MAX; e++) {
+		c[e] = filter(expr, (enum pktbpf_engine)e, netmask);
 		if (c[e] == NULL) {
 			fprintf(stderr, "seed %" PRIu64 ": '%s': libpcap compiles it, "
 				"pktpath (%s) refuses it\n", seed, expr,
-				ingress_bpf_engine_name(e));
+				pktbpf_engine_name(e));
 			bad++;
 			goto out;
 		}
-		engines_used[e] = ingress_bpf_engine_of(c[e]);
+		engines_used[e] = fengine(c[e]);
 	}
 	for (i = 0; i < fs->n; i++) {
 		bool undef, forever;
@@ -293,10 +306,10 @@ compare_all(const char *expr, uint32_t netmask, struct frames *fs,
 		*hits += want != 0;
 		*undef_frames += undef;
 		*forever_frames += forever;
-		for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++) {
+		for (e = 0; e < PKTBPF_ENGINE_MAX; e++) {
 			for (k = 0; k < 2; k++) {
 				struct rte_mbuf *m = k ? fs->chain[i] : fs->one[i];
-				uint64_t got = __ingress_bpf_run(c[e], m);
+				uint64_t got = frun(c[e], m);
 
 				if (got == want)
 					continue;
@@ -307,8 +320,8 @@ compare_all(const char *expr, uint32_t netmask, struct frames *fs,
 				fprintf(stderr, "MISMATCH seed %" PRIu64 ": '%s' engine %s "
 					"(asked %s), %s frame (%s, %u bytes): pktpath %" PRIu64
 					", libpcap %u%s\n  frame: ", seed, expr,
-					ingress_bpf_engine_name(ingress_bpf_engine_of(c[e])),
-					ingress_bpf_engine_name(e), form[k], fs->f[i].kind,
+					pktbpf_engine_name(fengine(c[e])),
+					pktbpf_engine_name(e), form[k], fs->f[i].kind,
 					fs->f[i].len, got, want,
 					undef ? " (libpcap reads scratch memory it never wrote here)" : "");
 				hex(fs->f[i].data, fs->f[i].len);
@@ -317,7 +330,7 @@ compare_all(const char *expr, uint32_t netmask, struct frames *fs,
 		}
 	}
 	/* The verdict path too, on a burst. */
-	for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++) {
+	for (e = 0; e < PKTBPF_ENGINE_MAX; e++) {
 		uint16_t n = (uint16_t)(fs->n < 32 ? fs->n : 32);
 		bool undef, forever;
 
@@ -328,7 +341,7 @@ compare_all(const char *expr, uint32_t netmask, struct frames *fs,
 				bad++;
 	}
 out:
-	for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++)
+	for (e = 0; e < PKTBPF_ENGINE_MAX; e++)
 		if (c[e] != NULL)
 			ingress_classifier_free(c[e]);
 	ref_free(&rf);
@@ -341,7 +354,7 @@ test_generated_pcap(void **state)
 	unsigned long n = env_ul("PKTPATH_BPF_EXPRS", getenv("PKTPATH_SANITIZED") ? 800 : 2500), i;
 	unsigned int bad = 0, budget = 10, compiled = 0, some_match = 0, some_miss = 0;
 	unsigned int undef = 0, forever = 0;
-	unsigned int on_engine[INGRESS_BPF_ENGINE_MAX][INGRESS_BPF_ENGINE_MAX];
+	unsigned int on_engine[PKTBPF_ENGINE_MAX][PKTBPF_ENGINE_MAX];
 	struct gen_rng r = { seed };
 	struct frames *fs;
 	time_t t0 = time(NULL);
@@ -353,7 +366,7 @@ test_generated_pcap(void **state)
 	for (i = 0; i < n; i++) {
 		struct bpf_program fp;
 		unsigned int hits = 0, u = 0, fv = 0;
-		int used[INGRESS_BPF_ENGINE_MAX], e;
+		int used[PKTBPF_ENGINE_MAX], e;
 
 		gen_expr(&r, expr, sizeof(expr));
 		if (getenv("PKTPATH_BPF_TRACE"))
@@ -377,8 +390,8 @@ test_generated_pcap(void **state)
 		forever += fv;
 		some_match += hits > 0;
 		some_miss += hits < fs->n;
-		for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++)
-			if (used[e] >= 0 && used[e] < INGRESS_BPF_ENGINE_MAX)
+		for (e = 0; e < PKTBPF_ENGINE_MAX; e++)
+			if (used[e] >= 0 && used[e] < PKTBPF_ENGINE_MAX)
 				on_engine[e][used[e]]++;
 		pcap_freecode(&fp);
 	}
@@ -435,21 +448,21 @@ needs_free_reg(const struct ebpf_insn *p, uint32_t n)
 
 	assert_non_null(c);
 	memcpy(c, p, sizeof(*c) * n);
-	rc = __bpf_fix_forms(&c, &k, &owned, true);
+	rc = __pktbpf_fix_forms(&c, &k, &owned, true);
 	free(c);
 	return rc == -ENOSPC;
 }
 
-struct ingress_classifier *
-obj(const struct ebpf_insn *p, uint32_t n, enum ingress_bpf_engine e, char *err,
+struct pktbpf_prog *
+obj(const struct ebpf_insn *p, uint32_t n, enum pktbpf_engine e, char *err,
     size_t errlen, int *rc)
 {
-	struct ingress_bpf_conf bc;
-	struct ingress_classifier *c = NULL;
+	struct pktbpf_conf bc;
+	struct pktbpf_prog *c = NULL;
 
-	ingress_bpf_conf_init(&bc);
+	pktbpf_conf_init(&bc);
 	bc.engine = e;
-	*rc = __ingress_bpf_from_insns(p, n, "prog", "prog", &bc, &c, err, errlen);
+	*rc = pktbpf_ebpf_load(p, n, "prog", &bc, &c, err, errlen);
 	return c;
 }
 
@@ -489,37 +502,37 @@ test_generated_ebpf(void **state)
 	assert_non_null(ctx);
 	for (i = 0; i < n; i++) {
 		uint32_t len = gen_ebpf(&r, p, 4096), k;
-		struct ingress_classifier *cj, *ci;
-		struct __bpf_jit_layout l;
+		struct pktbpf_prog *cj, *ci;
+		struct __pktbpf_jit_layout l;
 		int rc, ok;
 
-		cj = obj(p, len, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+		cj = obj(p, len, PKTBPF_JIT, err, sizeof(err), &rc);
 		if (cj == NULL) {
 			fprintf(stderr, "seed %" PRIu64 " program %lu: refused: %s\n", seed, i, err);
 			dump_ebpf(p, len);
 			bad++;
 			continue;
 		}
-		ci = obj(p, len, INGRESS_BPF_INTERP, err, sizeof(err), &rc);
+		ci = obj(p, len, PKTBPF_INTERP, err, sizeof(err), &rc);
 		assert_non_null(ci);
-		if (__bpf_jit_predict(p, len, __bpf_stack_size(p, len), &l) == 0 && l.wrong)
+		if (__pktbpf_jit_predict(p, len, __pktbpf_stack_size(p, len), &l) == 0 && l.wrong)
 			stale++;
 		for (k = 0; k < len; k++)
 			if (p[k].code == (BPF_JMP | BPF_JSET | BPF_K) && p[k].imm >= -128 &&
 			    p[k].imm <= 127)
 				break;
 		jset += k < len;
-		if (ingress_bpf_engine_of(cj) != INGRESS_BPF_JIT) {
+		if (pktbpf_prog_engine(cj) != PKTBPF_JIT) {
 			nojit++;
 			if (!needs_free_reg(p, len)) {
-				struct ingress_classifier *again;
+				struct pktbpf_prog *again;
 
 				fprintf(stderr, "seed %" PRIu64 " program %lu: not JIT-compiled, "
 					"though it can be:\n", seed, i);
-				rte_log_set_level_pattern("pktpath", RTE_LOG_DEBUG);
-				again = obj(p, len, INGRESS_BPF_JIT, err, sizeof(err), &rc);
-				rte_log_set_level_pattern("pktpath", RTE_LOG_ERR);
-				ingress_classifier_free(again);
+				rte_log_set_level_pattern("pktpath.bpf", RTE_LOG_DEBUG);
+				again = obj(p, len, PKTBPF_JIT, err, sizeof(err), &rc);
+				rte_log_set_level_pattern("pktpath.bpf", RTE_LOG_ERR);
+				pktbpf_prog_free(again);
 				dump_ebpf(p, len);
 				bad++;
 			}
@@ -527,7 +540,7 @@ test_generated_ebpf(void **state)
 		for (k = 0; k < 12; k++) {
 			struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 			uint64_t want = ref_ebpf(p, len, ctx, CTX_SIZE, &ok);
-			uint64_t gj = __ingress_bpf_run(cj, m), gi = __ingress_bpf_run(ci, m);
+			uint64_t gj = pktbpf_run(cj, m), gi = pktbpf_run(ci, m);
 
 			runs++;
 			assert_true(ok);
@@ -538,7 +551,7 @@ test_generated_ebpf(void **state)
 					fprintf(stderr, "MISMATCH seed %" PRIu64 " program %lu: "
 						"reference %#" PRIx64 ", JIT (%s) %#" PRIx64
 						", interpreter %#" PRIx64 "\n  context: ", seed, i,
-						want, ingress_bpf_engine_name(ingress_bpf_engine_of(cj)),
+						want, pktbpf_engine_name(pktbpf_prog_engine(cj)),
 						gj, gi);
 					hex(ctx, 64);
 					dump_ebpf(p, len);
@@ -546,17 +559,17 @@ test_generated_ebpf(void **state)
 			}
 			rte_pktmbuf_free(m);
 		}
-		ingress_classifier_free(cj);
-		ingress_classifier_free(ci);
+		pktbpf_prog_free(cj);
+		pktbpf_prog_free(ci);
 	}
 	/* Fault C strikes about one random program in 2000: look for some the
 	 * model says it strikes, check that DPDK's JIT really emits wrong jumps
 	 * for them (the model is right), and that the loader settles them. */
 	for (i = 0; i < 16 && n > 0; i++) {
-		struct __bpf_jit_layout l;
+		struct __pktbpf_jit_layout l;
 		struct rte_bpf_jit j;
 		struct rte_bpf *b;
-		struct ingress_classifier *c;
+		struct pktbpf_prog *c;
 		struct ebpf_insn *fixed = p;
 		uint32_t len = 0, tries, k, ss = 0, fn = 0;
 		int rc, ok;
@@ -568,9 +581,9 @@ test_generated_ebpf(void **state)
 			/* What the loader would hand rte_bpf_load. */
 			fixed = p;
 			fn = len;
-			if (__bpf_fix_forms(&fixed, &fn, &owned, true) >= 0) {
-				ss = __bpf_stack_size(fixed, fn);
-				if (__bpf_jit_predict(fixed, fn, ss, &l) == 0 && l.wrong &&
+			if (__pktbpf_fix_forms(&fixed, &fn, &owned, true) >= 0) {
+				ss = __pktbpf_stack_size(fixed, fn);
+				if (__pktbpf_jit_predict(fixed, fn, ss, &l) == 0 && l.wrong &&
 				    l.final_sz <= (l.alloc_sz + 4095) / 4096 * 4096)
 					break;
 			}
@@ -583,25 +596,25 @@ test_generated_ebpf(void **state)
 		b = ctx_load(fixed, fn);
 		assert_non_null(b);
 		assert_int_equal(rte_bpf_get_jit(b, &j), 0);
-		assert_int_equal(__bpf_jit_check(fixed, fn, ss, (void *)j.func, j.sz,
-						 err, sizeof(err)), -EFAULT);
+		assert_int_equal(__pktbpf_jit_check(fixed, fn, ss, (void *)j.func, j.sz,
+						    err, sizeof(err)), -EFAULT);
 		rte_bpf_destroy(b);
 		stale_checked++;
 		if (fixed != p)
 			free(fixed);
-		c = obj(p, len, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+		c = obj(p, len, PKTBPF_JIT, err, sizeof(err), &rc);
 		if (c == NULL)
 			fprintf(stderr, "refused: %s\n", err);
 		assert_non_null(c);
-		assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_JIT);
+		assert_int_equal(pktbpf_prog_engine(c), PKTBPF_JIT);
 		for (k = 0; k < 12; k++) {
 			struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 
-			assert_int_equal(__ingress_bpf_run(c, m), ref_ebpf(p, len, ctx,
-									   CTX_SIZE, &ok));
+			assert_int_equal(pktbpf_run(c, m), ref_ebpf(p, len, ctx,
+								    CTX_SIZE, &ok));
 			rte_pktmbuf_free(m);
 		}
-		ingress_classifier_free(c);
+		pktbpf_prog_free(c);
 		stale_settled++;
 	}
 	printf("generated_ebpf: seed %" PRIu64 ", %lu programs, %u runs: %u "

@@ -12,8 +12,9 @@
 
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
 #include "bpfgen.h"
+#include "ingress_pcap.h"
+#include "pktbpf_pvt.h"
 
 #define CTX_SIZE 2056	/* the bpf kind's context: {len, reserved, 2048 bytes} */
 
@@ -45,18 +46,21 @@ u_int ref_run(const struct ref *r, const uint8_t *d, uint32_t n, bool *undef,
 void dump_cbpf(const struct bpf_program *p);
 
 /* A pcap-filter classifier (match: pass) on engine e; NULL if refused. */
-struct ingress_classifier *filter(const char *expr, enum ingress_bpf_engine e,
+struct ingress_classifier *filter(const char *expr, enum pktbpf_engine e,
 				  uint32_t netmask);
+/* A pcap-filter classifier's program on m, and its engine. */
+uint64_t frun(const struct ingress_classifier *c, struct rte_mbuf *m);
+enum pktbpf_engine fengine(const struct ingress_classifier *c);
 /* pcap_compile as pktpath does. */
 int compile(const char *expr, uint32_t netmask, struct bpf_program *fp);
 
 /* A context mbuf (buffer filled with a pattern, a random frame) and the
  * context the bpf kind gives the program for it, in ctx. */
 struct rte_mbuf *ctx_mbuf(struct gen_rng *r, uint8_t *ctx);
-/* A bpf classifier of the program on engine e; NULL with *rc and err. */
-struct ingress_classifier *obj(const struct ebpf_insn *p, uint32_t n,
-			       enum ingress_bpf_engine e, char *err, size_t errlen,
-			       int *rc);
+/* The program on the bpf kind's context, on engine e (pktbpf_ebpf_load(),
+ * named "prog"); NULL with *rc and err. */
+struct pktbpf_prog *obj(const struct ebpf_insn *p, uint32_t n,
+			enum pktbpf_engine e, char *err, size_t errlen, int *rc);
 /* rte_bpf_load of the program as it is, on the bpf kind's context. */
 struct rte_bpf *ctx_load(const struct ebpf_insn *p, uint32_t n);
 void dump_ebpf(const struct ebpf_insn *p, uint32_t n);

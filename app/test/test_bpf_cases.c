@@ -28,8 +28,9 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 #include "bpfgen.h"
+#include "ingress_bpf.h"
 #include "test_bpf.h"
 #include "test_oneline.h"
 
@@ -75,12 +76,12 @@ check_expr(const char *expr, const uint8_t *f, uint32_t n, uint32_t netmask,
 			ref_run(&rf, f, n, &undef, &forever));
 	assert_int_equal(ref_run(&rf, f, n, &undef, &forever), expect);
 	ref_free(&rf);
-	for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++) {
-		struct ingress_classifier *c = filter(expr, (enum ingress_bpf_engine)e, netmask);
+	for (e = 0; e < PKTBPF_ENGINE_MAX; e++) {
+		struct ingress_classifier *c = filter(expr, (enum pktbpf_engine)e, netmask);
 		uint64_t got;
 
 		assert_non_null(c);
-		got = __ingress_bpf_run(c, m);
+		got = frun(c, m);
 		if (got != expect)
 			fprintf(stderr, "'%s' on %s: %" PRIu64 ", libpcap %u\n", expr,
 				ingress_classifier_desc(c), got, expect);
@@ -134,9 +135,9 @@ test_dpdk_faults(void **state)
 	struct rte_bpf_prm *prm;
 	struct rte_bpf *b;
 	struct rte_bpf_jit j;
-	struct __bpf_jit_layout l;
-	struct __bpf_load_req rq;
-	struct __bpf_loaded ld;
+	struct __pktbpf_jit_layout l;
+	struct __pktbpf_load_req rq;
+	struct __pktbpf_loaded ld;
 	char why[320];
 	uint32_t n, ss;
 
@@ -189,18 +190,18 @@ test_dpdk_faults(void **state)
 
 		n = ip4_frame(f, 51, 0, ah, sizeof(ah), 0x0a000002);
 		assert_int_equal(compile("ip protochain 6", 0, &lp), 0);
-		assert_int_equal(__bpf_cbpf_run(lp.bf_insns, lp.bf_len,
-						__bpf_cbpf_loops(lp.bf_insns, lp.bf_len),
+		assert_int_equal(__pktbpf_cbpf_run(lp.bf_insns, lp.bf_len,
+						   __pktbpf_cbpf_loops(lp.bf_insns, lp.bf_len),
 						f, n, n, &gave_up), 0);
 		assert_true(gave_up);
 		pcap_freecode(&lp);
 		m = mbuf_one(f, n);
-		for (e = 0; e < INGRESS_BPF_ENGINE_MAX; e++) {
+		for (e = 0; e < PKTBPF_ENGINE_MAX; e++) {
 			struct ingress_classifier *c = filter("ip protochain 6 or udp",
-							      (enum ingress_bpf_engine)e, 0);
+							      (enum pktbpf_engine)e, 0);
 
 			assert_non_null(c);
-			assert_int_equal(__ingress_bpf_run(c, m), 0);
+			assert_int_equal(frun(c, m), 0);
 			ingress_classifier_free(c);
 		}
 		rte_pktmbuf_free(m);
@@ -208,10 +209,10 @@ test_dpdk_faults(void **state)
 		check_expr("ip protochain 6", f, n, 0, 65535);
 	}
 	{
-		struct ingress_classifier *c = filter("ip protochain 6", INGRESS_BPF_JIT, 0);
+		struct ingress_classifier *c = filter("ip protochain 6", PKTBPF_JIT, 0);
 
 		assert_non_null(c);
-		assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_LIBPCAP);
+		assert_int_equal(fengine(c), PKTBPF_LIBPCAP);
 		assert_non_null(strstr(ingress_classifier_desc(c), " libpcap -> pass"));
 		ingress_classifier_free(c);
 	}
@@ -224,8 +225,8 @@ test_dpdk_faults(void **state)
 				 0, &fp), 0);
 	prm = rte_bpf_convert(&fp);
 	assert_non_null(prm);
-	ss = __bpf_stack_size(prm->ins, prm->nb_ins);
-	assert_int_equal(__bpf_jit_predict(prm->ins, prm->nb_ins, ss, &l), 0);
+	ss = __pktbpf_stack_size(prm->ins, prm->nb_ins);
+	assert_int_equal(__pktbpf_jit_predict(prm->ins, prm->nb_ins, ss, &l), 0);
 	printf("  fault C: %u passes, %zu bytes mapped, %zu written, %u of its "
 	       "jumps stale\n", l.passes, l.alloc_sz, l.final_sz, l.wrong_jumps);
 	assert_true(l.wrong);
@@ -233,8 +234,8 @@ test_dpdk_faults(void **state)
 	assert_non_null(b);
 	assert_int_equal(rte_bpf_get_jit(b, &j), 0);
 	assert_non_null(j.func);
-	assert_int_equal(__bpf_jit_check(prm->ins, prm->nb_ins, ss, (void *)j.func,
-					 j.sz, why, sizeof(why)), -EFAULT);
+	assert_int_equal(__pktbpf_jit_check(prm->ins, prm->nb_ins, ss, (void *)j.func,
+					    j.sz, why, sizeof(why)), -EFAULT);
 	printf("  fault C caught: %s\n", why);
 	assert_non_null(strstr(why, "lands at"));
 	rte_bpf_destroy(b);
@@ -245,8 +246,8 @@ test_dpdk_faults(void **state)
 	rq.want_jit = true;
 	rq.timeout_s = 5;
 	rq.what = "fault C";
-	assert_int_equal(__bpf_load(&rq, &ld, why, sizeof(why)), 0);
-	assert_int_equal(ld.engine, INGRESS_BPF_JIT);	/* settled, checked */
+	assert_int_equal(__pktbpf_load(&rq, &ld, why, sizeof(why)), 0);
+	assert_int_equal(ld.engine, PKTBPF_JIT);	/* settled, checked */
 	{
 		struct rte_mbuf *m = mbuf_one(f, n);
 
@@ -266,13 +267,13 @@ test_dpdk_faults(void **state)
 		struct gen_rng r = { 5 };
 		struct rte_mbuf *m = mbuf_chain(&r, big, sizeof(big), 256);
 		struct ingress_classifier *c = filter("ether[19000] = 7 and udp",
-						      INGRESS_BPF_LIBPCAP, 0);
+						      PKTBPF_LIBPCAP, 0);
 
 		assert_non_null(c);
-		assert_int_equal(__ingress_bpf_run(c, m), 65535);
+		assert_int_equal(frun(c, m), 65535);
 		ingress_classifier_free(c);
-		c = filter("ether[19000] = 7 and udp", INGRESS_BPF_JIT, 0);
-		assert_int_equal(__ingress_bpf_run(c, m), 65535);
+		c = filter("ether[19000] = 7 and udp", PKTBPF_JIT, 0);
+		assert_int_equal(frun(c, m), 65535);
 		ingress_classifier_free(c);
 		rte_pktmbuf_free(m);
 	}
@@ -290,7 +291,7 @@ expect_refusal(const struct ebpf_insn *p, uint32_t n, int want_rc, const char *m
 {
 	char err[512];
 	int rc;
-	struct ingress_classifier *c = obj(p, n, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+	struct pktbpf_prog *c = obj(p, n, PKTBPF_JIT, err, sizeof(err), &rc);
 
 	if (c != NULL || rc != want_rc || strcmp(err, msg) != 0)
 		fprintf(stderr, "got %d '%s'\nwant %d '%s'\n", rc, c ? "(loaded)" : err,
@@ -334,8 +335,8 @@ void
 test_obj_refusals(void **state)
 {
 	struct ebpf_insn p[4200];
-	struct ingress_bpf_conf bc;
-	struct ingress_classifier *c;
+	struct pktbpf_conf bc;
+	struct pktbpf_prog *c;
 	struct gen_rng r = { 9 };
 	uint8_t ctx[CTX_SIZE];
 	pthread_t tid;
@@ -383,16 +384,16 @@ test_obj_refusals(void **state)
 	p[3] = I(BPF_STX | BPF_MEM | EBPF_DW, 3, 2, 8, 0);
 	p[4] = I(BPF_LDX | BPF_MEM | EBPF_DW, 0, 10, -8, 0);
 	p[5] = EXIT;
-	c = obj(p, 6, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+	c = obj(p, 6, PKTBPF_JIT, err, sizeof(err), &rc);
 	assert_non_null(c);
 	{
 		struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 
-		assert_int_equal(__ingress_bpf_run(c, m), ref_ebpf(p, 6, ctx, CTX_SIZE, &ok));
-		assert_int_equal(__ingress_bpf_run(c, m), rte_pktmbuf_pkt_len(m));
+		assert_int_equal(pktbpf_run(c, m), ref_ebpf(p, 6, ctx, CTX_SIZE, &ok));
+		assert_int_equal(pktbpf_run(c, m), rte_pktmbuf_pkt_len(m));
 		rte_pktmbuf_free(m);
 	}
-	ingress_classifier_free(c);
+	pktbpf_prog_free(c);
 	/* A loop. */
 	p[0] = MOV64K(0, 0);
 	p[1] = I(EBPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 1);
@@ -406,10 +407,10 @@ test_obj_refusals(void **state)
 	p[1] = I(BPF_JMP | BPF_JA, 0, 0, 1, 0);
 	p[2] = EXIT;
 	p[3] = I(BPF_JMP | BPF_JA, 0, 0, -2, 0);
-	c = obj(p, 4, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+	c = obj(p, 4, PKTBPF_JIT, err, sizeof(err), &rc);
 	assert_non_null(c);
-	assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_JIT);
-	ingress_classifier_free(c);
+	assert_int_equal(pktbpf_prog_engine(c), PKTBPF_JIT);
+	pktbpf_prog_free(c);
 	/* Shifts the JIT encodes wrongly and the kernel refuses. */
 	p[0] = MOV64K(0, 1);
 	p[1] = I(BPF_ALU | BPF_LSH | BPF_K, 0, 0, 0, 40);
@@ -430,37 +431,36 @@ test_obj_refusals(void **state)
 		       "undefined value on the stack at pc: 0");
 	/* Too complex: the trial load is stopped at the timeout... */
 	n = exponential(p, 40);
-	ingress_bpf_conf_init(&bc);
+	pktbpf_conf_init(&bc);
 	bc.load_timeout_s = 0.5;
-	rc = __ingress_bpf_from_insns(p, n, "prog", "prog", &bc, &c, err, sizeof(err));
+	rc = pktbpf_ebpf_load(p, n, "prog", &bc, &c, err, sizeof(err));
 	assert_int_equal(rc, -ETIMEDOUT);
 	snprintf(want, sizeof(want), "prog: rte_bpf_load did not finish within 0.5 s: "
 		 "its verifier walks every path, about %" PRIu64 " instruction "
-		 "evaluations here", __bpf_work(p, n));
+		 "evaluations here", __pktbpf_work(p, n));
 	assert_string_equal(err, want);
 	/* ... or when the cancel flag (pktpath's SIGINT/SIGTERM) is set. */
 	bc.load_timeout_s = 3600;
 	bc.cancel = &cancel_flag;
 	cancel_flag = 0;
 	assert_int_equal(pthread_create(&tid, NULL, cancel_later, NULL), 0);
-	rc = __ingress_bpf_from_insns(p, n, "prog", "prog", &bc, &c, err, sizeof(err));
+	rc = pktbpf_ebpf_load(p, n, "prog", &bc, &c, err, sizeof(err));
 	pthread_join(tid, NULL);
 	assert_int_equal(rc, -EINTR);
 	assert_string_equal(err, "prog: loading interrupted by a signal");
 	/* A moderately branchy one goes through the trial and loads. */
 	n = exponential(p, 19);
-	assert_true(__bpf_work(p, n) > BPFLOAD_WORK_FAST);
+	assert_true(__pktbpf_work(p, n) > PKTBPF_LOAD_WORK_FAST);
 	bc.cancel = NULL;
 	bc.load_timeout_s = 600;
-	assert_int_equal(__ingress_bpf_from_insns(p, n, "prog", "prog", &bc, &c, err,
-						  sizeof(err)), 0);
+	assert_int_equal(pktbpf_ebpf_load(p, n, "prog", &bc, &c, err, sizeof(err)), 0);
 	{
 		struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 
-		assert_int_equal(__ingress_bpf_run(c, m), ref_ebpf(p, n, ctx, CTX_SIZE, &ok));
+		assert_int_equal(pktbpf_run(c, m), ref_ebpf(p, n, ctx, CTX_SIZE, &ok));
 		rte_pktmbuf_free(m);
 	}
-	ingress_classifier_free(c);
+	pktbpf_prog_free(c);
 
 	/* jset with a small immediate (fault B): rewritten with a free
 	 * register and JIT-compiled; interpreted when there is none. */
@@ -469,16 +469,16 @@ test_obj_refusals(void **state)
 	p[2] = I(BPF_JMP | BPF_JSET | BPF_K, 2, 0, 1, 1);
 	p[3] = MOV64K(0, 2);
 	p[4] = EXIT;
-	c = obj(p, 5, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+	c = obj(p, 5, PKTBPF_JIT, err, sizeof(err), &rc);
 	assert_non_null(c);
-	assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_JIT);
+	assert_int_equal(pktbpf_prog_engine(c), PKTBPF_JIT);
 	for (k = 0; k < 8; k++) {
 		struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 
-		assert_int_equal(__ingress_bpf_run(c, m), ref_ebpf(p, 5, ctx, CTX_SIZE, &ok));
+		assert_int_equal(pktbpf_run(c, m), ref_ebpf(p, 5, ctx, CTX_SIZE, &ok));
 		rte_pktmbuf_free(m);
 	}
-	ingress_classifier_free(c);
+	pktbpf_prog_free(c);
 	/* Every register used: r3-r9 set, r2 tested, r0 += r2..r9. */
 	n = 0;
 	for (k = 3; k <= 9; k++)
@@ -490,21 +490,20 @@ test_obj_refusals(void **state)
 	for (k = 2; k <= 9; k++)
 		p[n++] = I(EBPF_ALU64 | BPF_ADD | BPF_X, 0, (uint8_t)k, 0, 0);
 	p[n++] = EXIT;
-	c = obj(p, n, INGRESS_BPF_JIT, err, sizeof(err), &rc);
+	c = obj(p, n, PKTBPF_JIT, err, sizeof(err), &rc);
 	assert_non_null(c);
-	assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_INTERP);
+	assert_int_equal(pktbpf_prog_engine(c), PKTBPF_INTERP);
 	{
 		struct rte_mbuf *m = ctx_mbuf(&r, ctx);
 
-		assert_int_equal(__ingress_bpf_run(c, m), ref_ebpf(p, n, ctx, CTX_SIZE, &ok));
+		assert_int_equal(pktbpf_run(c, m), ref_ebpf(p, n, ctx, CTX_SIZE, &ok));
 		rte_pktmbuf_free(m);
 	}
-	ingress_classifier_free(c);
+	pktbpf_prog_free(c);
 	/* The libpcap engine is for tcpdump expressions only. */
-	ingress_bpf_conf_init(&bc);
-	bc.engine = INGRESS_BPF_LIBPCAP;
-	assert_int_equal(__ingress_bpf_from_insns(p, n, "prog", "prog", &bc, &c, err,
-						  sizeof(err)), -EINVAL);
+	pktbpf_conf_init(&bc);
+	bc.engine = PKTBPF_LIBPCAP;
+	assert_int_equal(pktbpf_ebpf_load(p, n, "prog", &bc, &c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "prog: the libpcap engine runs tcpdump expressions "
 			    "only (pcap-filter)");
 }
@@ -512,28 +511,28 @@ test_obj_refusals(void **state)
 void
 test_engines(void **state)
 {
-	enum ingress_bpf_engine e;
+	enum pktbpf_engine e;
 	struct ingress_classifier *c;
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < INGRESS_BPF_ENGINE_MAX; i++) {
-		assert_int_equal(ingress_bpf_engine_parse(ingress_bpf_engine_name(i), &e), 0);
+	for (i = 0; i < PKTBPF_ENGINE_MAX; i++) {
+		assert_int_equal(pktbpf_engine_parse(pktbpf_engine_name(i), &e), 0);
 		assert_int_equal(e, i);
 	}
-	assert_int_equal(ingress_bpf_engine_parse("JIT", &e), -EINVAL);
-	assert_null(ingress_bpf_engine_name(INGRESS_BPF_ENGINE_MAX));
-	c = filter("udp and dst port 9", INGRESS_BPF_JIT, 0);
+	assert_int_equal(pktbpf_engine_parse("JIT", &e), -EINVAL);
+	assert_null(pktbpf_engine_name(PKTBPF_ENGINE_MAX));
+	c = filter("udp and dst port 9", PKTBPF_JIT, 0);
 	assert_string_equal(ingress_classifier_desc(c), "pcap-filter 'udp and dst port 9' jit -> pass");
 	ingress_classifier_free(c);
-	c = filter("udp and dst port 9", INGRESS_BPF_INTERP, 0);
+	c = filter("udp and dst port 9", PKTBPF_INTERP, 0);
 	assert_string_equal(ingress_classifier_desc(c), "pcap-filter 'udp and dst port 9' interp -> pass");
 	ingress_classifier_free(c);
-	c = filter("udp and dst port 9", INGRESS_BPF_LIBPCAP, 0);
+	c = filter("udp and dst port 9", PKTBPF_LIBPCAP, 0);
 	assert_string_equal(ingress_classifier_desc(c), "pcap-filter 'udp and dst port 9' libpcap -> pass");
-	assert_int_equal(ingress_bpf_engine_of(c), INGRESS_BPF_LIBPCAP);
+	assert_int_equal(fengine(c), PKTBPF_LIBPCAP);
 	ingress_classifier_free(c);
-	assert_int_equal(ingress_bpf_engine_of(NULL), -EINVAL);
+	assert_null(ingress_pcap_filter_prog(NULL));
 }
 
 
@@ -546,15 +545,15 @@ test_quoting(void **state)
 	static const char *const exprs[] = {
 		"udp and 1%c2", "host a%cb", "udp%c", "ether proto \\x%c",
 	};
-	struct ingress_bpf_conf bc;
+	struct pktbpf_conf bc;
 	struct ingress_classifier *c;
 	char expr[32], path[48], err[512];
 	const char *bad;
 	unsigned int k, i;
 
 	(void)state;
-	ingress_bpf_conf_init(&bc);
-	bc.engine = INGRESS_BPF_INTERP;
+	pktbpf_conf_init(&bc);
+	bc.engine = PKTBPF_INTERP;
 	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
 		unsigned int b = test_oneline_byte(k);
 
@@ -580,9 +579,9 @@ test_quoting(void **state)
 }
 
 /*
- * __bpf_work against a brute-force reference on generated programs whose
+ * __pktbpf_work against a brute-force reference on generated programs whose
  * codes are any of the 256 bytes (a jump-class byte with an exit or call
- * operator and the X bit, 0x9d, is what once sent __bpf_work's own idea of
+ * operator and the X bit, 0x9d, is what once sent __pktbpf_work's own idea of
  * a jump past the end of its arrays) and whose offsets reach just outside
  * the program. The reference reads the ISA, not pktpath's code: only a
  * BPF_JMP-class code whose operator is neither call nor exit jumps (to
@@ -664,9 +663,9 @@ test_work_generated(void **state)
 		}
 		if (gen_pct(&r, 70))
 			p[n - 1].code = 0x95;
-		if (__bpf_work(p, n) != ref_work(p, n)) {
-			fprintf(stderr, "round %u: __bpf_work %" PRIu64 ", reference %"
-				PRIu64 "\n", round, __bpf_work(p, n), ref_work(p, n));
+		if (__pktbpf_work(p, n) != ref_work(p, n)) {
+			fprintf(stderr, "round %u: __pktbpf_work %" PRIu64 ", reference %"
+				PRIu64 "\n", round, __pktbpf_work(p, n), ref_work(p, n));
 			for (i = 0; i < n; i++)
 				fprintf(stderr, "  %u: code 0x%02x off %d\n", i,
 					p[i].code, p[i].off);

@@ -35,7 +35,7 @@
 
 #include "test_bpf.h"
 
-/* The opcodes pktpath may rewrite (bpfcheck.c __bpf_fix_forms). */
+/* The opcodes pktpath may rewrite (bpfcheck.c __pktbpf_fix_forms). */
 static bool
 rewritten(uint8_t code)
 {
@@ -125,15 +125,15 @@ test_fields_generated(void **state)
 			uint32_t n = program(&r, (uint8_t)code, p, &x);
 			struct rte_bpf *b = ctx_load(p, n);
 			bool ref = b != NULL;
-			struct ingress_classifier *cj, *ci;
+			struct pktbpf_prog *cj, *ci;
 			int rj, ri;
 			const char *what = NULL;
 
 			rte_bpf_destroy(b);
 			programs++;
 			ej[0] = ei[0] = '\0';
-			cj = obj(p, n, INGRESS_BPF_JIT, ej, sizeof(ej), &rj);
-			ci = obj(p, n, INGRESS_BPF_INTERP, ei, sizeof(ei), &ri);
+			cj = obj(p, n, PKTBPF_JIT, ej, sizeof(ej), &rj);
+			ci = obj(p, n, PKTBPF_INTERP, ei, sizeof(ei), &ri);
 			if (!ref && (cj != NULL || ci != NULL))
 				what = "rte_bpf refuses it, pktpath loads it";
 			else if ((cj == NULL) != (ci == NULL))
@@ -155,7 +155,7 @@ test_fields_generated(void **state)
 					struct rte_mbuf *mb = ctx_mbuf(&r, ctx);
 
 					runs++;
-					if (__ingress_bpf_run(cj, mb) != __ingress_bpf_run(ci, mb))
+					if (pktbpf_run(cj, mb) != pktbpf_run(ci, mb))
 						what = "the engines return different values";
 					rte_pktmbuf_free(mb);
 				}
@@ -171,8 +171,8 @@ test_fields_generated(void **state)
 					dump_ebpf(p, n);
 				}
 			}
-			ingress_classifier_free(cj);
-			ingress_classifier_free(ci);
+			pktbpf_prog_free(cj);
+			pktbpf_prog_free(ci);
 		}
 	}
 	rte_log_set_level_pattern("lib.bpf", RTE_LOG_ERR);

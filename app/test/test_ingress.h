@@ -28,6 +28,7 @@
 #include <rte_mbuf.h>
 
 #include "ingress.h"
+#include "ingress_rules.h"
 #include "mib.h"
 #include "pkt.h"
 

@@ -7,6 +7,8 @@
  *  - hook_single: every mode and scope on the main lcore: verdicts, marks,
  *    counters, refusals (-EPERM, -EINVAL, -ENOENT), the updater over
  *    several runs
+ *  - info_from_ops: what ingress_info() reports of kinds the hook does not
+ *    know, through their ops table (a rule count, or none)
  *  - worker_lifecycle: start/stop edge cases, QSBR state checked directly
  *  - writer_vs_stopped_worker: a writer completes while a registered worker
  *    is stopped, or running in lock mode; QSBR state checked directly
@@ -253,6 +255,80 @@ test_hook_single(void **state)
 	mib_set_free(ms);
 }
 
+/* Two kinds the hook knows only through their ops: one that counts its
+ * rules (ctx: the count), one without a rules op. */
+static void
+counted_classify(const void *ctx, struct rte_mbuf **pkts, uint16_t n,
+		 struct ingress_result *res)
+{
+	(void)ctx;
+	(void)pkts;
+	memset(res, 0, sizeof(*res) * n);
+}
+
+static void
+counted_free(void *ctx)
+{
+	__ingress_poison(ctx, sizeof(int));
+	free(ctx);
+}
+
+static int
+counted_rules(const void *ctx)
+{
+	return *(const int *)ctx;
+}
+
+static const struct ingress_classifier_ops counted_ops = {
+	.kind = "counted", .classify_burst = counted_classify,
+	.free = counted_free, .rules = counted_rules,
+};
+static const struct ingress_classifier_ops uncounted_ops = {
+	.kind = "uncounted", .classify_burst = counted_classify,
+	.free = counted_free,
+};
+
+static struct ingress_classifier *
+counted(const struct ingress_classifier_ops *ops, int rules)
+{
+	int *ctx = malloc(sizeof(*ctx));
+	struct ingress_classifier *c;
+
+	assert_non_null(ctx);
+	*ctx = rules;
+	c = ingress_classifier_create(ops, ctx, ops->kind);
+	assert_non_null(c);
+	return c;
+}
+
+static void
+test_info_from_ops(void **state)
+{
+	struct mib_set *ms = mibs_new(1);
+	struct ingress_classifier *a = counted(&counted_ops, 42);
+	struct ingress_classifier *b = counted(&uncounted_ops, 7);
+	struct ingress_info in;
+	struct ingress *ing;
+
+	(void)state;
+	assert_int_equal(ingress_classifier_rules(a), 42);
+	assert_int_equal(ingress_classifier_rules(b), -1);
+	ing = ingress_create(1, INGRESS_OFF, INGRESS_SCOPE_BURST, a,
+			     mib_set_block(ms, 0), SOCKET_ID_ANY);
+	assert_non_null(ing);
+	ingress_info(ing, &in);
+	assert_string_equal(in.kind, "counted");
+	assert_int_equal(in.rules, 42);
+	assert_int_equal(ingress_replace(ing, b), 0);
+	ingress_info(ing, &in);
+	assert_string_equal(in.kind, "uncounted");
+	assert_string_equal(in.desc, "uncounted");
+	assert_int_equal(in.rules, -1);
+	assert_int_equal(in.id, b->id);
+	ingress_free(ing);
+	mib_set_free(ms);
+}
+
 /* Start/stop edge cases, on the main lcore (worker 0 is this thread). */
 static void
 test_worker_lifecycle(void **state)
@@ -477,6 +553,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_hook_single),
+		cmocka_unit_test(test_info_from_ops),
 		cmocka_unit_test(test_worker_lifecycle),
 		cmocka_unit_test(test_writer_vs_stopped_worker),
 	};

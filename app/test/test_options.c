@@ -191,7 +191,7 @@ __historical_defaults(struct app_options *r)
 	r->ingress_kind = APP_KIND_RULES;
 	r->filter_verdict.action = INGRESS_ACT_DROP;
 	strcpy(r->bpf_sec, "classifier");
-	ingress_bpf_conf_init(&r->bpf);	/* jit, netmask 0, 5 s */
+	pktbpf_conf_init(&r->bpf);	/* jit, netmask 0, 5 s */
 	r->lock_scope = INGRESS_SCOPE_PACKET;
 	r->gp_log_us = 1000;
 	r->suspicious_us = 250;
@@ -376,7 +376,7 @@ test_enum_tables(void **state)
 		{ "ingress-kind", app_ingress_kind_names, APP_KIND_MAX },
 		{ "peer-layout", peer_layout_names, PEER_LAYOUT_MAX },
 		{ "capture-what", pkt_capture_what_names, PKT_CAPTURE_MAX },
-		{ "bpf-engine", ingress_bpf_engine_names, INGRESS_BPF_ENGINE_MAX },
+		{ "bpf-engine", pktbpf_engine_names, PKTBPF_ENGINE_MAX },
 	};
 	unsigned int i, j, n = 0;
 

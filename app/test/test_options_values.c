@@ -74,18 +74,18 @@ test_words(void **state)
 	assert_true(o.promisc);
 	OK("--bpf-jit", "false", "--netlabel", "no", "--pim", "0", "--ingress-kind",
 	   "pcap-filter", "--filter", "udp");
-	assert_int_equal(o.bpf.engine, INGRESS_BPF_INTERP);
+	assert_int_equal(o.bpf.engine, PKTBPF_INTERP);
 	assert_false(o.kernel_netlabel);
 	assert_false(o.kernel_pim);
 	OK("--bpf-jit", "on", "--ingress-kind", "bpf", "--bpf-obj", "x.o");
-	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
-	/* --bpf-engine is a choice of lib/ingress's names; the last of
+	assert_int_equal(o.bpf.engine, PKTBPF_JIT);
+	/* --bpf-engine is a choice of lib/bpf's names; the last of
 	 * --bpf-jit and --bpf-engine wins */
 	OK("--bpf-engine", "libpcap", "--ingress-kind", "pcap-filter", "--filter", "udp");
-	assert_int_equal(o.bpf.engine, INGRESS_BPF_LIBPCAP);
+	assert_int_equal(o.bpf.engine, PKTBPF_LIBPCAP);
 	OK("--bpf-jit", "off", "--bpf-engine", "jit", "--ingress-kind", "bpf",
 	   "--bpf-obj", "x.o");
-	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
+	assert_int_equal(o.bpf.engine, PKTBPF_JIT);
 	BAD("pktpath: --bpf-engine: 'jot' is not one of jit|interp|libpcap",
 	    "--bpf-engine", "jot");
 	OK("--filter-netmask", "255.255.255.0", "--ingress-kind", "pcap-filter",

@@ -123,3 +123,9 @@ ingress_classifier_desc(const struct ingress_classifier *c)
 {
 	return c->body->desc;
 }
+
+int
+ingress_classifier_rules(const struct ingress_classifier *c)
+{
+	return c->ops->rules != NULL ? c->ops->rules(c->ctx) : -1;
+}

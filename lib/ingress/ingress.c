@@ -97,9 +97,7 @@ __info_set(struct __ingress_ctl *c, const struct ingress_classifier *cls)
 	if (cls != NULL) {
 		snprintf(in.kind, sizeof(in.kind), "%s", ingress_classifier_kind(cls));
 		snprintf(in.desc, sizeof(in.desc), "%s", ingress_classifier_desc(cls));
-		in.rules = ingress_rules_count(cls);
-		if (in.rules < 0)
-			in.rules = -1;
+		in.rules = ingress_classifier_rules(cls);
 		in.id = cls->id;
 	}
 	pthread_mutex_lock(&c->info_mtx);

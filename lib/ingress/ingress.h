@@ -12,12 +12,14 @@
  * Classifiers
  * -----------
  * A classifier is an immutable object behind an ops table
- * (struct ingress_classifier_ops: classify_burst, free, a kind name). The
- * "rules" kind (tc flower-like rules, looked up by a linear walk over a
- * per-frame key for small sets and by rte_acl for larger ones), the
- * "pcap-filter" kind (a tcpdump expression) and the "bpf" kind (an eBPF ELF
- * object) live here; another kind plugs in through
- * ingress_classifier_create().
+ * (struct ingress_classifier_ops: classify_burst, free, a kind name, its
+ * rule count). The hook knows kinds only through that table. lib/ingress
+ * has three, each with its own header: "rules" (ingress_rules.h: tc
+ * flower-like rules, looked up by a linear walk over a per-frame key for
+ * small sets and by rte_acl for larger ones), "pcap-filter"
+ * (ingress_pcap.h: a tcpdump expression) and "bpf" (ingress_bpf.h: an eBPF
+ * ELF object), the last two over lib/bpf (pktbpf.h); another kind plugs in
+ * through ingress_classifier_create().
  * A classifier is built by a control thread, handed to the hook, and from
  * then on owned by the hook, which frees it after a grace period. Freed
  * classifiers are poisoned (INGRESS_POISON) before free(), so a reader that
@@ -117,7 +119,6 @@
  *    control loop, not from a signal handler.
  */
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -210,12 +211,17 @@ struct ingress_result {
  * free(ctx): release ctx, after writing INGRESS_POISON over it. Called once,
  * when the last classifier object sharing ctx is freed, never concurrently
  * with classify_burst on that ctx.
+ *
+ * rules(ctx): the number of rules ctx holds, for ingress_info(); optional:
+ * a kind without rules to count leaves it NULL. Called by any thread while
+ * the caller keeps a classifier sharing ctx alive; must not block.
  */
 struct ingress_classifier_ops {
 	const char *kind;	/**< "rules", "pcap-filter", "bpf" */
 	void (*classify_burst)(const void *ctx, struct rte_mbuf **pkts,
 			       uint16_t n, struct ingress_result *res);
 	void (*free)(void *ctx);
+	int (*rules)(const void *ctx);	/**< optional (NULL: no rules) */
 };
 
 /**
@@ -233,7 +239,7 @@ struct ingress_classifier {
 /**
  * Wrap a kind's compiled data into a classifier object.
  *
- * @param ops   the kind (static storage; all three members set)
+ * @param ops   the kind (static storage; kind, classify_burst and free set)
  * @param ctx   the kind's data; owned by the object from now on (freed with
  *              ops->free when the last clone goes), even on failure
  * @param desc  one line describing it ("rules acl-100.rules: ..."), copied
@@ -267,6 +273,9 @@ void ingress_classifier_free(struct ingress_classifier *c);
 const char *ingress_classifier_kind(const struct ingress_classifier *c);
 /** The description given at creation. c must be owned by the caller. */
 const char *ingress_classifier_desc(const struct ingress_classifier *c);
+/** The number of rules c holds (its kind's rules op), or -1 for a kind
+ *  without rules. c must be owned by the caller. Thread-safe. */
+int ingress_classifier_rules(const struct ingress_classifier *c);
 
 /**
  * Classify a burst directly with c, with no guard and no counter: for
@@ -280,95 +289,6 @@ ingress_classify_burst(const struct ingress_classifier *c,
 {
 	c->ops->classify_burst(c->ctx, pkts, n, res);
 }
-
-/* ---- the "rules" kind ---- */
-
-/** Largest rules file ingress_rules_parse_file() reads: 65,536 rules (the
- *  most a set may have) of gen-rules.py's kind take 6 MiB. */
-#define INGRESS_RULES_FILE_MAX (16 << 20)
-
-/**
- * Parse and compile a rules file (grammar in the README and in
- * ingress_rules_parse_string()).
- *
- * @param path    the file
- * @param out     on success, the new classifier (caller owns it); untouched
- *                on failure
- * @param err     on failure, one line "FILE:LINE: reason" (or "FILE: reason"
- *                for errors without a line: unreadable file, compilation);
- *                the file's name and words are quoted (base_quote())
- * @param errlen  size of err (may be 0 with err NULL)
- * @return 0, or -EINVAL (syntax or value error, binary file, a path that
- *         is not a regular file: a FIFO is refused, never waited on),
- *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -EFBIG (a file over
- *         INGRESS_RULES_FILE_MAX, refused before it is read), -E2BIG (more
- *         than 65536 rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM,
- *         -ERANGE).
- *         Thread-safe (needs EAL: rte_acl allocates with rte_malloc).
- */
-int ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
-			     char *err, size_t errlen);
-
-/**
- * Parse and compile rules from a string.
- *
- * One rule a line; '#' starts a comment; blank lines are ignored.
- *   [prio N] [proto udp|tcp|icmp|NUM] [src A.B.C.D[/L]] [dst A.B.C.D[/L]]
- *   [sport P|LO-HI] [dport P|LO-HI] [vlan ID|none] [dscp N]
- *   action pass|drop|mark N|count
- *   default pass|drop
- * Keys come in any order, each at most once; every key but action is
- * optional. prio is 0..65535 (default 32768); rules are tried by ascending
- * prio, ties in file order; the first pass/drop/mark rule that matches
- * decides; a count rule that matches sets "matched" and the search goes on.
- * No match: the default action (pass unless a default line says drop).
- * IP keys (proto, src, dst, dscp) match only IPv4 frames whose header is
- * complete; ports only unfragmented UDP/TCP with 4 bytes of L4 header; a
- * rule with no IP key also matches non-IPv4 and truncated frames. vlan ID
- * matches the VID of one 802.1Q tag, vlan none untagged frames.
- *
- * Each frame is reduced to a 20-byte key once; up to 16 rules are then
- * walked linearly over the key, more go through rte_acl (whose per-call
- * cost only pays off beyond that: the README's "The lookup"; rte_acl uses
- * AVX512 when EAL runs with --force-max-simd-bitwidth=512, AVX2 otherwise).
- * Both lookups are built for every set (ingress_rules_view()). Compiling
- * is done on the calling thread and is not cheap for big sets (seconds of
- * CPU and tens of MB of rte_malloc memory for config/rules/acl-10000.rules:
- * the README's "The lookup"); reuse a compiled set with
- * ingress_classifier_clone() rather than parsing it again.
- *
- * @param text  NUL-terminated rules
- * @param name  the FILE part of error messages and the description
- * Other params and return as ingress_rules_parse_file().
- */
-int ingress_rules_parse_string(const char *text, const char *name,
-			       struct ingress_classifier **out, char *err,
-			       size_t errlen);
-
-/** Number of rules (count rules included) of a "rules" classifier, or -EINVAL. */
-int ingress_rules_count(const struct ingress_classifier *c);
-
-/** The lookups a "rules" classifier has (all are built for every set). */
-enum ingress_rules_view {
-	INGRESS_RULES_VIEW_ACL,		/**< rte_acl */
-	INGRESS_RULES_VIEW_SMALL,	/**< a linear walk over the extracted key */
-	INGRESS_RULES_VIEW_REFERENCE,	/**< the naive reference: the frame parsed
-					     again, the rules walked in order */
-	INGRESS_RULES_VIEW_MAX		/**< count */
-};
-
-/**
- * A clone of a "rules" classifier that always uses lookup v (it shares c's
- * compiled data, as ingress_classifier_clone()): for tests and
- * measurements (pktpath-bench's ingress group), where the default choice
- * (the linear walk up to 16 rules, rte_acl above) must be overridden.
- * @return the clone (caller owns it), or NULL with rte_errno = EINVAL (c is
- *         not a "rules" classifier, v out of range) or ENOMEM.
- * Thread-safe, as ingress_classifier_clone().
- */
-struct ingress_classifier *
-ingress_rules_view(const struct ingress_classifier *c,
-		   enum ingress_rules_view v);
 
 /* ------------------------------------------------------------------ */
 /* The hook                                                            */
@@ -535,7 +455,7 @@ int ingress_describe(struct ingress *ing, char *buf, size_t len);
 struct ingress_info {
 	char kind[16];			/**< "rules", "pcap-filter", "bpf", or "" */
 	char desc[INGRESS_DESC_MAX];	/**< its description, or "none" */
-	int rules;			/**< rules kind: its rules; else -1 */
+	int rules;			/**< its rules (the kind's rules op), or -1 */
 	uint32_t id;			/**< the object's id (changes on every
 					     install, clones included) */
 };
@@ -923,120 +843,6 @@ ingress_worker_mode(const struct ingress *ing, unsigned int wid)
 	return cfg >= __INGRESS_W_STARTING ? INGRESS_OFF : __INGRESS_CFG_MODE(cfg);
 }
 
-
-/* ------------------------------------------------------------------ */
-/* The "pcap-filter" and "bpf" kinds (pcapfilter.c, bpfobj.c)          */
-/* ------------------------------------------------------------------ */
-
-/** What a kind without its own actions does with a packet it matches. */
-struct ingress_verdict_conf {
-	uint8_t action;		/**< INGRESS_ACT_PASS or INGRESS_ACT_DROP */
-	uint8_t marked;		/**< pass with mark */
-	uint32_t mark;
-};
-
-/**
- * What runs a pcap-filter or bpf classifier's program. The one asked for
- * is a ceiling: a program it cannot run correctly falls back to the next
- * safe one, and the classifier's description, the log and
- * ingress_bpf_engine_of() say which runs and why.
- *
- *   jit      rte_bpf's x86-64 JIT, used only when its output passes pktpath's
- *            check (DPDK 22.11's JIT can emit wrong jumps); else interp.
- *   interp   rte_bpf's interpreter.
- *   libpcap  libpcap's own interpreter (bpf_filter) on the frame, made
- *            contiguous when it is not: pcap-filter only; used as well for
- *            expressions rte_bpf cannot run (loops, as "protochain" has, or
- *            programs its verifier refuses or cannot verify in time).
- */
-enum ingress_bpf_engine {
-	INGRESS_BPF_JIT,
-	INGRESS_BPF_INTERP,
-	INGRESS_BPF_LIBPCAP,
-	INGRESS_BPF_ENGINE_MAX
-};
-
-/** The engines' names, indexed by enum ingress_bpf_engine. */
-extern const char *const ingress_bpf_engine_names[INGRESS_BPF_ENGINE_MAX];
-/** "jit", "interp", "libpcap"; NULL if out of range. Thread-safe. */
-const char *ingress_bpf_engine_name(enum ingress_bpf_engine e);
-/** Parse an engine name. @return 0, or -EINVAL. Thread-safe. */
-int ingress_bpf_engine_parse(const char *s, enum ingress_bpf_engine *out);
-
-/** How to build a pcap-filter or bpf classifier. */
-struct ingress_bpf_conf {
-	enum ingress_bpf_engine engine;	/**< the engine wanted (default jit) */
-	uint32_t netmask;		/**< pcap-filter: IPv4 netmask of
-					     "ip broadcast", host byte order;
-					     default 0, as tcpdump -r uses */
-	double load_timeout_s;		/**< longest time rte_bpf_load may take
-					     to verify a program (default 5) */
-	const volatile sig_atomic_t *cancel; /**< if set to non-zero while a
-					     load runs, it stops (-EINTR); NULL:
-					     never */
-};
-
-/** The defaults above. Thread-safe. */
-void ingress_bpf_conf_init(struct ingress_bpf_conf *c);
-
-/**
- * A tcpdump expression as a classifier: compiled by libpcap (pcap_compile
- * on a DLT_EN10MB handle, optimised, with bc->netmask), converted to eBPF
- * by pktpath's own converter (libpcap's semantics; DPDK's rte_bpf_convert
- * is not used: see the README), loaded by rte_bpf_load under limits and
- * run on the mbuf; or run by libpcap (see enum ingress_bpf_engine). A
- * match applies v; no match passes, unmatched.
- *
- * @param bc  NULL for the defaults
- * @return 0 and *out; or -EINVAL (libpcap refused the expression: its
- *         message), -EINTR (bc->cancel was set during the load), -ENOMEM;
- *         one line in err naming the expression (it and libpcap's reason
- *         quoted: base_quote()).
- * Needs EAL. Thread-safe (no shared state). May block for a load (bounded
- * by bc->load_timeout_s, see the README).
- */
-int ingress_pcap_filter_create(const char *expr,
-			       const struct ingress_verdict_conf *v,
-			       const struct ingress_bpf_conf *bc,
-			       struct ingress_classifier **out, char *err,
-			       size_t errlen);
-
-/** The engine a pcap-filter or bpf classifier runs on, or -EINVAL if c is
- *  neither. Thread-safe (c owned by the caller). */
-int ingress_bpf_engine_of(const struct ingress_classifier *c);
-
-/** Largest eBPF ELF object ingress_bpf_create() reads: a classifier of
- *  4096 instructions with its BTF and relocations takes well under 1 MiB. */
-#define INGRESS_BPF_OBJ_MAX (64 << 20)
-
-/**
- * An eBPF ELF object's program as a classifier (libbpf opens it from
- * memory, no kernel load): path is read as every input is (a regular file
- * of at most INGRESS_BPF_OBJ_MAX bytes; a FIFO is refused, never waited
- * on: base.h, "Files"); section (or program name) sec, run by rte_bpf on the context of
- * config/bpf/pktpath_bpf.h; return codes 0 pass, 2 drop, all-ones no
- * match, (1 << 32) | m pass with mark m.
- *
- * Refused before loading, with the instruction named: maps, helper calls,
- * tail calls and bpf-to-bpf calls (rte_bpf has none); backward jumps
- * (loops); stores through anything but a stack pointer (the context is
- * the frame, which a classifier must not change); shifts by the operand
- * width or more; more than 4096 instructions. rte_bpf_load then runs
- * under bc->load_timeout_s (in a child process first when the verifier's
- * work may be large) and stops on bc->cancel.
- *
- * @return 0 and *out; -EINVAL (non-ELF file, not a regular file, rte_bpf
- *         refused the program: the verifier's reason), the file's errno
- *         (-ENOENT, -EACCES, -EFBIG...), -ENOENT (no such section: the
- *         message lists the ones there are), -ENOTSUP (the refusals above),
- *         -E2BIG (too many instructions), -ETIMEDOUT (the verifier did not
- *         finish in time), -EINTR, -ENOMEM; one line in err naming the file
- *         (its name and the sections' quoted: base_quote()).
- * Needs EAL. Thread-safe.
- */
-int ingress_bpf_create(const char *path, const char *sec,
-		       const struct ingress_bpf_conf *bc,
-		       struct ingress_classifier **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

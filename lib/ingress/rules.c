@@ -38,6 +38,7 @@
 
 #include "base.h"
 #include "ingress_pvt.h"
+#include "ingress_rules.h"
 
 /* What a matching rule decides, packed for the classify loop. */
 struct verdict {
@@ -551,11 +552,19 @@ rules_free(void *ctx)
 	free(r);
 }
 
-/* One ops table per lookup; all share the same data and free(). */
+/* The number of rules, count rules included (the ops' rules). */
+static int
+rules_n(const void *ctx)
+{
+	return (int)((const struct rules *)ctx)->rs.n;
+}
+
+/* One ops table per lookup; all share the same data, free() and count. */
 static const struct ingress_classifier_ops rules_ops[INGRESS_RULES_VIEW_MAX] = {
-	[INGRESS_RULES_VIEW_ACL] = { "rules", rules_classify, rules_free },
-	[INGRESS_RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free },
-	[INGRESS_RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free },
+	[INGRESS_RULES_VIEW_ACL] = { "rules", rules_classify, rules_free, rules_n },
+	[INGRESS_RULES_VIEW_SMALL] = { "rules", rules_classify_small, rules_free, rules_n },
+	[INGRESS_RULES_VIEW_REFERENCE] = { "rules", rules_classify_linear, rules_free,
+					   rules_n },
 };
 
 const struct ingress_ruleset *
@@ -582,9 +591,7 @@ ingress_rules_view(const struct ingress_classifier *c,
 int
 ingress_rules_count(const struct ingress_classifier *c)
 {
-	const struct ingress_ruleset *rs = __ingress_rules_of(c);
-
-	return rs ? (int)rs->n : -EINVAL;
+	return __ingress_rules_of(c) != NULL ? rules_n(c->ctx) : -EINVAL;
 }
 
 int

@@ -8,10 +8,10 @@
  *        frames made of the input; each verdict must equal libpcap's
  *        bpf_filter() on the same program with its scratch memory zeroed
  *        (as pktpath defines it).
- *  odd:  eBPF (8-byte instructions) for the bpf kind: refused with one line
- *        naming the input, or loaded; then the JIT (after pktpath's
- *        rewrites and check) and the interpreter must return the same value
- *        on a context.
+ *  odd:  eBPF (8-byte instructions) on the bpf kind's context
+ *        (pktbpf_ebpf_load): refused with one line naming the input, or
+ *        loaded; then the JIT (after pktpath's rewrites and check) and the
+ *        interpreter must return the same value on a context.
  * Never a crash, a leak or a disagreement.
  */
 #include <stdint.h>
@@ -25,7 +25,7 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -69,8 +69,8 @@ classic(const uint8_t *data, size_t size)
 		0x45, 0, 0, 46, 0, 0, 0, 0, 64, 17, 0, 0,
 		10, 0, 0, 1, 10, 0, 0, 2, 0x04, 0xd2, 0, 53, 0, 26, 0, 0 };
 	struct bpf_insn prog[256 + 16];
-	struct __bpf_load_req r;
-	struct __bpf_loaded l;
+	struct __pktbpf_load_req r;
+	struct __pktbpf_loaded l;
 	struct ebpf_insn *ins;
 	uint32_t n = (uint32_t)(size / 8), ni, k, f;
 	char why[320];
@@ -82,7 +82,7 @@ classic(const uint8_t *data, size_t size)
 		memcpy(&prog[k + 16], data + 8 * k, 8);
 	if (!bpf_validate(prog + 16, (int)n))
 		return;
-	if (__bpf_convert(prog + 16, n, &ins, &ni, why, sizeof(why)) != 0)
+	if (__pktbpf_convert(prog + 16, n, &ins, &ni, why, sizeof(why)) != 0)
 		return;			/* e.g. too long: libpcap runs it */
 	memset(&r, 0, sizeof(r));
 	r.ins = ins;
@@ -92,7 +92,7 @@ classic(const uint8_t *data, size_t size)
 	r.want_jit = true;
 	r.timeout_s = 0.5;
 	r.what = "fuzz";
-	rc = __bpf_load(&r, &l, why, sizeof(why));
+	rc = __pktbpf_load(&r, &l, why, sizeof(why));
 	free(ins);
 	if (rc != 0)
 		return;			/* verifier refusal: libpcap runs it */
@@ -122,8 +122,8 @@ classic(const uint8_t *data, size_t size)
 static void
 extended(const uint8_t *data, size_t size)
 {
-	struct ingress_bpf_conf bc;
-	struct ingress_classifier *cj = NULL, *ci = NULL;
+	struct pktbpf_conf bc;
+	struct pktbpf_prog *cj = NULL, *ci = NULL;
 	uint32_t n = (uint32_t)(size / 8);
 	struct ebpf_insn *ins;
 	char err[512];
@@ -135,17 +135,17 @@ extended(const uint8_t *data, size_t size)
 	if (ins == NULL)
 		return;
 	memcpy(ins, data, sizeof(*ins) * n);
-	ingress_bpf_conf_init(&bc);
+	pktbpf_conf_init(&bc);
 	bc.load_timeout_s = 0.5;
 	err[0] = '\0';
-	rj = __ingress_bpf_from_insns(ins, n, "fuzz", "fuzz", &bc, &cj, err, sizeof(err));
+	rj = pktbpf_ebpf_load(ins, n, "fuzz", &bc, &cj, err, sizeof(err));
 	if (rj != 0 && strncmp(err, "fuzz", 4) != 0) {
 		fprintf(stderr, "eBPF program refused (%d) with an error not naming it: %s\n",
 			rj, err);
 		abort();		/* the error names the input */
 	}
-	bc.engine = INGRESS_BPF_INTERP;
-	ri = __ingress_bpf_from_insns(ins, n, "fuzz", "fuzz", &bc, &ci, err, sizeof(err));
+	bc.engine = PKTBPF_INTERP;
+	ri = pktbpf_ebpf_load(ins, n, "fuzz", &bc, &ci, err, sizeof(err));
 	if ((rj == 0) != (ri == 0) && rj != -ETIMEDOUT && ri != -ETIMEDOUT) {
 		fprintf(stderr, "eBPF program: JIT load %d, interpreter load %d: %s\n",
 			rj, ri, err);
@@ -153,7 +153,7 @@ extended(const uint8_t *data, size_t size)
 	}
 	if (cj != NULL && ci != NULL) {
 		struct rte_mbuf *m = mbuf(data, (uint32_t)RTE_MIN(size, 2048u));
-		uint64_t a = __ingress_bpf_run(cj, m), b = __ingress_bpf_run(ci, m);
+		uint64_t a = pktbpf_run(cj, m), b = pktbpf_run(ci, m);
 
 		if (a != b) {
 			fprintf(stderr, "eBPF program: JIT %#" PRIx64 ", interpreter %#"
@@ -162,8 +162,8 @@ extended(const uint8_t *data, size_t size)
 		}
 		rte_pktmbuf_free(m);
 	}
-	ingress_classifier_free(cj);
-	ingress_classifier_free(ci);
+	pktbpf_prog_free(cj);
+	pktbpf_prog_free(ci);
 	free(ins);
 }
 

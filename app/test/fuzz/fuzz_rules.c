@@ -11,7 +11,7 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-#include "ingress.h"
+#include "ingress_rules.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

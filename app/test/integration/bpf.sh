@@ -103,7 +103,7 @@ for f in mix rand; do
 done
 echo "differential: ${#exprs[@]} expressions x 2 files agree with pcap_offline_filter"
 
-# DPDK 22.11 lib/bpf's faults (lib/ingress/README.md): each reproducer, on every engine.
+# DPDK 22.11 lib/bpf's faults (lib/bpf/README.md): each reproducer, on every engine.
 # Before pktpath's own conversion and checks these crashed (B, C), matched
 # wrongly (A, D) or were refused (E).
 faults=("icmp[0] == 8" "udp[8:4] = 0" "tcp[13] & 2 != 0" "ether multicast or greater 2048"

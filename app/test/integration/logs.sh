@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Per-component log types: --log-level=pktpath.http:debug turns on the HTTP
 # endpoint's debug log and nothing else's, likewise pktpath.ingress,
-# pktpath.stats, pktpath.telemetry and the application's own pktpath;
-# 'pktpath*:debug' turns on all of them, and by default none is shown.
+# pktpath.bpf, pktpath.stats, pktpath.telemetry and the application's own
+# pktpath; 'pktpath*:debug' turns on all of them, and by default none is
+# shown.
 . "$(dirname "$0")/lib.sh"
 
 # The debug line each component writes in every run of the command below
@@ -11,6 +12,7 @@ declare -A line=(
 	[pktpath]="^pktpath: worker 0 on lcore "
 	[pktpath.http]="^pktpath: http: serving http://127\.0\.0\.1:"
 	[pktpath.ingress]="^pktpath: ingress: hook for "
+	[pktpath.bpf]="^pktpath: bpf: filter 'udp': engine "
 	[pktpath.stats]="^pktpath: stats: thread started: "
 	[pktpath.telemetry]="^pktpath: telemetry: [0-9]+ commands under /pktpath/"
 )
@@ -18,7 +20,8 @@ n=0
 run() { # run LOG-LEVEL-ARGS...: a short run with them, output in $TMP/out
 	n=$((n + 1))
 	"$PKTPATH" $(eal "logs$n") "$@" -- --http 127.0.0.1:0 --duration 0.3 \
-		--warmup 0 --quiet --ingress rcu > "$TMP/out" 2>&1 ||
+		--warmup 0 --quiet --ingress rcu --ingress-kind pcap-filter --filter udp \
+		--filter-action pass > "$TMP/out" 2>&1 ||
 		{ cat "$TMP/out"; fail "run $n ($*): exit $?"; }
 }
 # expect "TYPES ON" ARGS...: exactly the debug lines of the types listed.

@@ -27,7 +27,7 @@
 
 #include <pcap/bpf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 #define MEMWORDS 16
 
@@ -44,8 +44,8 @@ be16(const uint8_t *p)
 }
 
 uint32_t
-__bpf_cbpf_run(const void *prog, uint32_t len, uint32_t loops, const uint8_t *p,
-	       uint32_t wirelen, uint32_t buflen, bool *exhausted)
+__pktbpf_cbpf_run(const void *prog, uint32_t len, uint32_t loops, const uint8_t *p,
+		  uint32_t wirelen, uint32_t buflen, bool *exhausted)
 {
 	const struct bpf_insn *pc = prog, *end = pc + len;
 	uint64_t budget = ((uint64_t)loops + 1) * 256 * ((uint64_t)buflen + 1) +
@@ -215,7 +215,7 @@ __bpf_cbpf_run(const void *prog, uint32_t len, uint32_t loops, const uint8_t *p,
 }
 
 uint32_t
-__bpf_cbpf_loops(const void *prog, uint32_t len)
+__pktbpf_cbpf_loops(const void *prog, uint32_t len)
 {
 	const struct bpf_insn *p = prog;
 	uint32_t i, n = 0;

@@ -28,7 +28,7 @@
 
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
 
@@ -44,7 +44,7 @@ enum { J_INSN, J_EXIT, J_ABS };
 struct jrec {
 	uint32_t pos;		/* native offset of the jump */
 	uint8_t size;		/* 2, 5 or 6 bytes */
-	uint8_t cc;		/* x86 condition nibble, or BPF_JIT_JMP */
+	uint8_t cc;		/* x86 condition nibble, or PKTBPF_JIT_JMP */
 	uint8_t kind;		/* J_INSN: tgt is an eBPF index; J_EXIT; J_ABS:
 				   tgt is a native offset */
 	uint32_t tgt;
@@ -311,7 +311,7 @@ abs_jmp(struct jm *m, int64_t ofs, uint8_t kind, uint32_t tgt)
 	int64_t joff = ofs - m->sz;
 	unsigned int s = (isz(joff) == 1 && isz(joff + 5) == 1) ? 2 : 5;
 
-	record(m, s, BPF_JIT_JMP, kind, tgt, landing(m, ofs, s));
+	record(m, s, PKTBPF_JIT_JMP, kind, tgt, landing(m, ofs, s));
 	b(m, s);
 }
 
@@ -674,7 +674,7 @@ pass(struct jm *m, const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz)
 /* The whole of bpf_jit_x86(): sizing loop, then the final pass, recorded. */
 static int
 predict(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
-	struct jm *m, struct __bpf_jit_layout *l)
+	struct jm *m, struct __pktbpf_jit_layout *l)
 {
 	int64_t prev;
 	uint32_t i;
@@ -733,8 +733,8 @@ jm_free(struct jm *m)
 }
 
 int
-__bpf_jit_predict(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
-		  struct __bpf_jit_layout *l)
+__pktbpf_jit_predict(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
+		     struct __pktbpf_jit_layout *l)
 {
 	struct jm m;
 	int rc = predict(ins, n, stack_sz, &m, l);
@@ -744,8 +744,8 @@ __bpf_jit_predict(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 }
 
 int
-__bpf_jit_model(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
-		struct __bpf_jit_layout *l, struct __bpf_jit_jump **jumps,
+__pktbpf_jit_model(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
+		   struct __pktbpf_jit_layout *l, struct __pktbpf_jit_jump **jumps,
 		uint32_t *nj, unsigned int *n_spills, bool *rbp)
 {
 	struct jm m;
@@ -760,7 +760,7 @@ __bpf_jit_model(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 			rc = -ENOMEM;
 	}
 	for (i = 0; rc == 0 && i < m.nj; i++)
-		(*jumps)[i] = (struct __bpf_jit_jump){ .pos = m.j[i].pos,
+		(*jumps)[i] = (struct __pktbpf_jit_jump){ .pos = m.j[i].pos,
 			.size = m.j[i].size, .cc = m.j[i].cc, .tgt = m.j[i].tgt,
 			.lands = m.j[i].used, .from = m.j[i].from, .to = m.j[i].to };
 	if (rc == 0) {

@@ -10,9 +10,9 @@
  * defeats it, and the walk is exponential (the README's "Loading under
  * limits" has an object that kept it busy for minutes). Nothing in
  * rte_bpf_load can be interrupted. So:
- *  - the work it can do is estimated first (__bpf_work: the sum of the
+ *  - the work it can do is estimated first (__pktbpf_work: the sum of the
  *    lengths of all paths, which is what it evaluates without pruning);
- *  - up to BPFLOAD_WORK_FAST it is loaded in-process directly (what that
+ *  - up to PKTBPF_LOAD_WORK_FAST it is loaded in-process directly (what that
  *    costs at most: the README's "Loading under limits");
  *  - beyond, a trial load runs in a forked child first, killed after the
  *    timeout or as soon as *cancel is set (pktpath points it at its
@@ -27,7 +27,7 @@
  *
  * Memory safety: rte_bpf_load always runs the JIT (x86-64), and fault C
  * can make the JIT's final pass longer than the buffer it mapped. The
- * prediction (bpfjit.c) says when; __bpf_jit_settle() then changes the
+ * prediction (bpfjit.c) says when; __pktbpf_jit_settle() then changes the
  * layout with a no-op jump, and a program it cannot settle whose final
  * pass would cross its buffer's last page is not loaded at all (-ENOTSUP).
  * A trial load that crashes is reported (-EFAULT) and never repeated in
@@ -47,8 +47,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
-#include "bpf_pvt.h"
-#include "ingress_pvt.h"
+#include "pktbpf_pvt.h"
 
 #define POLL_MS 10
 
@@ -59,7 +58,7 @@ sat_add(uint64_t a, uint64_t b)
 }
 
 uint64_t
-__bpf_work(const struct ebpf_insn *ins, uint32_t n)
+__pktbpf_work(const struct ebpf_insn *ins, uint32_t n)
 {
 	uint64_t *paths, *work, w = UINT64_MAX / 4;
 	uint32_t *order, norder, from, to, k;
@@ -70,15 +69,15 @@ __bpf_work(const struct ebpf_insn *ins, uint32_t n)
 	work = calloc(n, sizeof(*work));
 	order = malloc(sizeof(*order) * n);
 	if (paths == NULL || work == NULL || order == NULL ||
-	    __bpf_topo(ins, n, order, &norder, &from, &to) != 0)
+	    __pktbpf_topo(ins, n, order, &norder, &from, &to) != 0)
 		goto out;
 	/* Reverse topological order: successors first. The number of paths
 	 * from i, and the sum of their lengths. */
 	for (k = norder; k-- > 0;) {
 		uint32_t i = order[k], s[2], j;
-		int ns = __bpf_succ(ins, n, i, s);
+		int ns = __pktbpf_succ(ins, n, i, s);
 
-		if (ns < 0)	/* __bpf_topo refused such a program */
+		if (ns < 0)	/* __pktbpf_topo refused such a program */
 			goto out;
 		paths[i] = ns == 0;
 		for (j = 0; j < (uint32_t)ns; j++) {
@@ -375,17 +374,17 @@ load_watched(const struct rte_bpf_prm *prm, const volatile sig_atomic_t *cancel)
 static bool
 jit_overruns(const struct ebpf_insn *ins, uint32_t n, uint32_t ss)
 {
-	struct __bpf_jit_layout l;
+	struct __pktbpf_jit_layout l;
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
-	if (__bpf_jit_predict(ins, n, ss, &l) != 0)
+	if (__pktbpf_jit_predict(ins, n, ss, &l) != 0)
 		return false;		/* the JIT refuses it too */
 	return l.final_sz > (l.alloc_sz + pg - 1) / pg * pg;
 }
 
 int
-__bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
-	   char *err, size_t errlen)
+__pktbpf_load(const struct __pktbpf_load_req *r, struct __pktbpf_loaded *out,
+	      char *err, size_t errlen)
 {
 	struct ebpf_insn *ins = (struct ebpf_insn *)(uintptr_t)r->ins;
 	struct rte_bpf_prm prm;
@@ -397,10 +396,10 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	out->engine = INGRESS_BPF_INTERP;
-	out->work = __bpf_work(r->ins, r->n);
-	ss = __bpf_stack_size(r->ins, r->n);
-	rc = __bpf_jit_settle(&ins, &n, ss, &owned);
+	out->engine = PKTBPF_INTERP;
+	out->work = __pktbpf_work(r->ins, r->n);
+	ss = __pktbpf_stack_size(r->ins, r->n);
+	rc = __pktbpf_jit_settle(&ins, &n, ss, &owned);
 	if (rc == -ENOMEM) {
 		snprintf(err, errlen, "out of memory");
 		return rc;
@@ -412,18 +411,18 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 		return -ENOTSUP;
 	}
 	if (rc == 1)
-		INGRESS_LOG(DEBUG, "%s: a no-op jump makes DPDK's JIT converge", r->what);
+		PKTBPF_LOG(DEBUG, "%s: a no-op jump makes DPDK's JIT converge", r->what);
 	memset(&prm, 0, sizeof(prm));
 	prm.ins = ins;
 	prm.nb_ins = n;
 	prm.prog_arg = r->arg;
 
-	if (out->work > BPFLOAD_WORK_FAST) {
+	if (out->work > PKTBPF_LOAD_WORK_FAST) {
 		rc = trial(&prm, r->timeout_s, r->cancel, msg, sizeof(msg), &took);
 		if (rc == 0) {
-			INGRESS_LOG(INFO, "%s: rte_bpf_load verified it in %.2f s "
-				    "(about %" PRIu64 " evaluations without pruning)",
-				    r->what, took, out->work);
+			PKTBPF_LOG(INFO, "%s: rte_bpf_load verified it in %.2f s "
+				   "(about %" PRIu64 " evaluations without pruning)",
+				   r->what, took, out->work);
 			out->bpf = load_watched(&prm, r->cancel);
 			rc = out->bpf != NULL ? 0 : -rte_errno;
 			if (rc != 0 && rc != -EINTR)
@@ -487,13 +486,13 @@ __bpf_load(const struct __bpf_load_req *r, struct __bpf_loaded *out,
 		if (rte_bpf_get_jit(out->bpf, &j) != 0 || j.func == NULL) {
 			snprintf(out->note, sizeof(out->note), "rte_bpf has no JIT "
 				 "for it here");
-		} else if (__bpf_jit_check(ins, n, ss, (const void *)j.func, j.sz, msg,
-					   sizeof(msg)) != 0) {
+		} else if (__pktbpf_jit_check(ins, n, ss, (const void *)j.func, j.sz, msg,
+					      sizeof(msg)) != 0) {
 			snprintf(out->note, sizeof(out->note), "the JIT's code failed "
 				 "pktpath's check (%s)", msg);
 		} else {
 			out->jit = j.func;
-			out->engine = INGRESS_BPF_JIT;
+			out->engine = PKTBPF_JIT;
 		}
 	}
 	if (owned)

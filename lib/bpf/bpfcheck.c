@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the bpf kind checks in an object's program before rte_bpf_load sees
+ * What lib/bpf checks in an eBPF program before rte_bpf_load sees
  * it, and the rewrite of the one form DPDK 22.11's JIT encodes wrongly.
  *
  * rte_bpf's verifier lets a program write wherever it may read: to the
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 static bool
 is_jump(uint8_t code)
@@ -52,7 +52,7 @@ size_name(uint8_t code)
 }
 
 int
-__bpf_succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2])
+__pktbpf_succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2])
 {
 	const struct ebpf_insn *p = &ins[i];
 	int k = 0;
@@ -73,8 +73,8 @@ __bpf_succ(const struct ebpf_insn *ins, uint32_t n, uint32_t i, uint32_t s[2])
 }
 
 int
-__bpf_topo(const struct ebpf_insn *ins, uint32_t n, uint32_t *order,
-	   uint32_t *norder, uint32_t *from, uint32_t *to)
+__pktbpf_topo(const struct ebpf_insn *ins, uint32_t n, uint32_t *order,
+	      uint32_t *norder, uint32_t *from, uint32_t *to)
 {
 	uint8_t *colour;		/* 0 unseen, 1 on the stack, 2 done */
 	uint32_t *stk, *edge, sp = 0, k = 0, s[2];
@@ -95,7 +95,7 @@ __bpf_topo(const struct ebpf_insn *ins, uint32_t n, uint32_t *order,
 	while (sp > 0 && rc == 0) {
 		uint32_t i = stk[sp - 1];
 
-		ns = __bpf_succ(ins, n, i, s);
+		ns = __pktbpf_succ(ins, n, i, s);
 		if (ns < 0) {
 			*from = i;
 			rc = -EINVAL;
@@ -158,7 +158,7 @@ stack_after(const struct ebpf_insn *p, uint16_t in)
 }
 
 int
-__bpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whylen)
+__pktbpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whylen)
 {
 	uint16_t *st;			/* stack-pointer registers at entry */
 	uint32_t *order = NULL, norder, from = 0, to = 0, i, k, s[2];
@@ -169,9 +169,9 @@ __bpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whyle
 		snprintf(why, whylen, "the program has no instructions");
 		return -ENOTSUP;
 	}
-	if (n > BPFLOAD_MAX_INS) {
+	if (n > PKTBPF_LOAD_MAX_INS) {
 		snprintf(why, whylen, "%u instructions: more than %u (rte_bpf's "
-			 "verifier walks every path)", n, BPFLOAD_MAX_INS);
+			 "verifier walks every path)", n, PKTBPF_LOAD_MAX_INS);
 		return -E2BIG;
 	}
 	for (i = 0; i < n; i++) {
@@ -198,7 +198,7 @@ __bpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whyle
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = __bpf_topo(ins, n, order, &norder, &from, &to);
+	rc = __pktbpf_topo(ins, n, order, &norder, &from, &to);
 	if (rc == -ELOOP) {
 		snprintf(why, whylen, "instruction %u jumps back to %u, which closes a "
 			 "loop: loops are refused (rte_bpf runs loop-free programs)",
@@ -230,7 +230,7 @@ __bpf_obj_check(const struct ebpf_insn *ins, uint32_t n, char *why, size_t whyle
 			goto out;
 		}
 		out = stack_after(p, st[i]);
-		ns = __bpf_succ(ins, n, i, s);
+		ns = __pktbpf_succ(ins, n, i, s);
 		for (j = 0; j < ns; j++) {
 			st[s[j]] = seen[s[j]] ? (uint16_t)(st[s[j]] & out) : out;
 			seen[s[j]] = 1;
@@ -331,7 +331,7 @@ regs_of(const struct ebpf_insn *p)
 }
 
 int
-__bpf_fix_forms(struct ebpf_insn **pins, uint32_t *pn, bool *owned, bool jit)
+__pktbpf_fix_forms(struct ebpf_insn **pins, uint32_t *pn, bool *owned, bool jit)
 {
 	const struct ebpf_insn *ins = *pins;
 	static const uint8_t pref[] = { 5, 4, 3, 2, 1, 9, 8, 7, 6 };

@@ -14,7 +14,7 @@
  *    checked when X can be large, so it never wraps in 32 bits as
  *    rte_bpf's offset arithmetic would; libpcap returns 0 then.
  *  - Loads past the frame return 0 from the filter (rte_bpf's LD_ABS does
- *    that itself); constant offsets beyond BPFCONV_OFF_MAX cannot be in
+ *    that itself); constant offsets beyond PKTBPF_CONV_OFF_MAX cannot be in
  *    any frame and become "return 0" (rte_bpf_convert refuses them, or
  *    takes them for Linux's ancillary-data offsets).
  *  - "jset #k" is always "mov r8, k; jset r0, r8" (the JIT encodes TEST
@@ -33,7 +33,7 @@
  *  - Only instructions reachable from the first are emitted (the verifier
  *    refuses unreachable code, which constant folding above creates).
  *  - A backward jump (libpcap's "protochain" loops) is not converted:
- *    -ENOTSUP, and the pcap-filter kind runs such programs with libpcap.
+ *    -ENOTSUP, and bpfpcap.c runs such programs on the libpcap engine.
  *
  * A small interval analysis of A, X and M[] (forward, in instruction
  * order: classic jumps only go forward here) lets the common cases
@@ -50,7 +50,7 @@
 
 #include <rte_mbuf.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 #define R_A EBPF_REG_0
 #define R_CTX EBPF_REG_6
@@ -228,12 +228,12 @@ ret0_always(const struct bpf_insn *f, const struct cstate *s)
 {
 	switch (f->code) {
 	case BPF_LD | BPF_W | BPF_ABS: case BPF_LD | BPF_W | BPF_IND:
-		return f->k > BPFCONV_OFF_MAX - 4;
+		return f->k > PKTBPF_CONV_OFF_MAX - 4;
 	case BPF_LD | BPF_H | BPF_ABS: case BPF_LD | BPF_H | BPF_IND:
-		return f->k > BPFCONV_OFF_MAX - 2;
+		return f->k > PKTBPF_CONV_OFF_MAX - 2;
 	case BPF_LD | BPF_B | BPF_ABS: case BPF_LD | BPF_B | BPF_IND:
 	case BPF_LDX | BPF_MSH | BPF_B:
-		return f->k > BPFCONV_OFF_MAX - 1;
+		return f->k > PKTBPF_CONV_OFF_MAX - 1;
 	case BPF_ALU | BPF_DIV | BPF_K: case BPF_ALU | BPF_MOD | BPF_K:
 		return f->k == 0;
 	case BPF_ALU | BPF_DIV | BPF_X: case BPF_ALU | BPF_MOD | BPF_X:
@@ -365,7 +365,7 @@ analyse(const struct bpf_insn *p, uint32_t len, struct cstate *st,
 }
 
 int
-__bpf_cbpf_uninit_mem(const void *cbpf, uint32_t len, uint16_t *mask)
+__pktbpf_cbpf_uninit_mem(const void *cbpf, uint32_t len, uint16_t *mask)
 {
 	const struct bpf_insn *p = cbpf;
 	struct cstate *st;
@@ -465,7 +465,7 @@ emit_load(struct emitter *e, const struct bpf_insn *f, const struct cstate *s)
 		EMIT(e, code, 0, 0, 0, (int32_t)f->k);
 		return;
 	}
-	if ((uint64_t)s->x.hi + f->k + size <= BPFCONV_OFF_MAX) {
+	if ((uint64_t)s->x.hi + f->k + size <= PKTBPF_CONV_OFF_MAX) {
 		EMIT(e, code, 0, R_X, 0, (int32_t)f->k);
 		return;
 	}
@@ -473,7 +473,7 @@ emit_load(struct emitter *e, const struct bpf_insn *f, const struct cstate *s)
 	MOV32K(e, R_T, f->k);
 	EMIT(e, EBPF_ALU64 | BPF_ADD | BPF_X, R_T, R_X, 0, 0);
 	put(e, BPF_JMP | BPF_JGT | BPF_K, R_T, 0, 0,
-	    (int32_t)(BPFCONV_OFF_MAX - size), T_RET0, 0);
+	    (int32_t)(PKTBPF_CONV_OFF_MAX - size), T_RET0, 0);
 	EMIT(e, code, 0, R_T, 0, 0);
 }
 
@@ -623,8 +623,8 @@ emit_one(struct emitter *e, const struct bpf_insn *f, uint32_t i,
 }
 
 int
-__bpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
-	      uint32_t *nout, char *why, size_t whylen)
+__pktbpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
+		 uint32_t *nout, char *why, size_t whylen)
 {
 	const struct bpf_insn *p = cbpf;
 	struct emitter e;
@@ -635,9 +635,9 @@ __bpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
 
 	*out = NULL;
 	*nout = 0;
-	if (len > BPFCONV_MAX_INS) {
+	if (len > PKTBPF_CONV_MAX_INS) {
 		snprintf(why, whylen, "%u classic instructions: more than %u", len,
-			 BPFCONV_MAX_INS);
+			 PKTBPF_CONV_MAX_INS);
 		return -ENOTSUP;
 	}
 	st = malloc(sizeof(*st) * (len ? len : 1));
@@ -707,9 +707,9 @@ __bpf_convert(const void *cbpf, uint32_t len, struct ebpf_insn **out,
 		}
 		e.ins[i].off = (int16_t)d;
 	}
-	if (rc == 0 && e.n > BPFCONV_MAX_INS) {
+	if (rc == 0 && e.n > PKTBPF_CONV_MAX_INS) {
 		snprintf(why, whylen, "%u eBPF instructions: more than %u", e.n,
-			 BPFCONV_MAX_INS);
+			 PKTBPF_CONV_MAX_INS);
 		rc = -ENOTSUP;
 	}
 	free(pos);

@@ -3,7 +3,7 @@
  * The DPDK 22.11 x86 JIT's code, checked against bpfjit_model.c's
  * prediction; programs it would get wrong, settled.
  *
- * Why the check is sound: __bpf_jit_check() reads the real code and
+ * Why the check is sound: __pktbpf_jit_check() reads the real code and
  * requires (1) the real size to equal the predicted one and (2) at every
  * predicted jump position, the opcode of that jump and a displacement
  * landing exactly on the first native byte of the jump's target (an eBPF
@@ -21,7 +21,7 @@
  * rewrites them).
  *
  * Prediction lets the loader avoid the faults instead of only detecting
- * them: __bpf_jit_settle() inserts no-op jumps where the prediction says a
+ * them: __pktbpf_jit_settle() inserts no-op jumps where the prediction says a
  * different layout gets every jump right.
  */
 #include <errno.h>
@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf_pvt.h"
+#include "pktbpf_pvt.h"
 
 
 
@@ -45,8 +45,8 @@ rd32(const uint8_t *p)
 
 /* 0, or -EFAULT with the first difference. */
 static int
-check_jumps(const struct __bpf_jit_jump *j, uint32_t nj,
-	    const struct __bpf_jit_layout *l, const uint8_t *c, size_t sz,
+check_jumps(const struct __pktbpf_jit_jump *j, uint32_t nj,
+	    const struct __pktbpf_jit_layout *l, const uint8_t *c, size_t sz,
 	    char *why, size_t whylen)
 {
 	uint32_t i;
@@ -57,13 +57,13 @@ check_jumps(const struct __bpf_jit_jump *j, uint32_t nj,
 		return -EFAULT;
 	}
 	for (i = 0; i < nj; i++) {
-		const struct __bpf_jit_jump *r = &j[i];
+		const struct __pktbpf_jit_jump *r = &j[i];
 		int64_t land;
 		bool op;
 
 		if ((size_t)r->pos + r->size > sz)
 			goto bad;
-		if (r->cc == BPF_JIT_JMP)
+		if (r->cc == PKTBPF_JIT_JMP)
 			op = r->size == 2 ? c[r->pos] == 0xeb : c[r->pos] == 0xe9;
 		else
 			op = r->size == 2 ? c[r->pos] == (0x70 | r->cc) :
@@ -111,14 +111,14 @@ model_and_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 		const void *code, size_t sz, char *why, size_t whylen,
 		int64_t *real)
 {
-	struct __bpf_jit_layout l;
-	struct __bpf_jit_jump *j;
+	struct __pktbpf_jit_layout l;
+	struct __pktbpf_jit_jump *j;
 	unsigned int spills;
 	uint32_t nj;
 	bool rbp;
 	int rc;
 
-	rc = __bpf_jit_model(ins, n, stack_sz, &l, &j, &nj, &spills, &rbp);
+	rc = __pktbpf_jit_model(ins, n, stack_sz, &l, &j, &nj, &spills, &rbp);
 	if (rc != 0) {
 		snprintf(why, whylen, "no prediction for this program (%s)",
 			 rc == -ENOMEM ? "out of memory" : "an instruction the "
@@ -132,8 +132,8 @@ model_and_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 }
 
 int
-__bpf_jit_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
-		const void *code, size_t sz, char *why, size_t whylen)
+__pktbpf_jit_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
+		   const void *code, size_t sz, char *why, size_t whylen)
 {
 	int64_t real;
 	int rc;
@@ -147,7 +147,7 @@ __bpf_jit_check(const struct ebpf_insn *ins, uint32_t n, uint32_t stack_sz,
 }
 
 struct ebpf_insn *
-__bpf_insert_nop(const struct ebpf_insn *ins, uint32_t n, uint32_t pos)
+__pktbpf_insert_nop(const struct ebpf_insn *ins, uint32_t n, uint32_t pos)
 {
 	struct ebpf_insn *o = malloc(sizeof(*o) * (n + 1));
 	uint32_t i;
@@ -186,17 +186,17 @@ nop_ok(const struct ebpf_insn *ins, uint32_t pos)
  * wrong jumps than best (then *best and the program are replaced). */
 static int
 try_nop(struct ebpf_insn **cur, uint32_t *n, uint32_t pos, uint32_t stack_sz,
-	struct __bpf_jit_layout *best, bool *owned)
+	struct __pktbpf_jit_layout *best, bool *owned)
 {
-	struct __bpf_jit_layout l;
+	struct __pktbpf_jit_layout l;
 	struct ebpf_insn *c;
 
 	if (pos >= *n || !nop_ok(*cur, pos))
 		return 0;
-	c = __bpf_insert_nop(*cur, *n, pos);
+	c = __pktbpf_insert_nop(*cur, *n, pos);
 	if (c == NULL)
 		return -ENOMEM;
-	if (__bpf_jit_predict(c, *n + 1, stack_sz, &l) != 0 ||
+	if (__pktbpf_jit_predict(c, *n + 1, stack_sz, &l) != 0 ||
 	    (l.wrong && l.wrong_jumps >= best->wrong_jumps)) {
 		free(c);
 		return 0;
@@ -211,14 +211,14 @@ try_nop(struct ebpf_insn **cur, uint32_t *n, uint32_t pos, uint32_t stack_sz,
 }
 
 int
-__bpf_jit_settle(struct ebpf_insn **ins, uint32_t *n, uint32_t stack_sz,
-		 bool *owned)
+__pktbpf_jit_settle(struct ebpf_insn **ins, uint32_t *n, uint32_t stack_sz,
+		    bool *owned)
 {
-	struct __bpf_jit_layout l;
+	struct __pktbpf_jit_layout l;
 	uint32_t round, k, lvl, j;
 	int rc, moved = 0;
 
-	rc = __bpf_jit_predict(*ins, *n, stack_sz, &l);
+	rc = __pktbpf_jit_predict(*ins, *n, stack_sz, &l);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc != 0 || !l.wrong)
@@ -257,7 +257,7 @@ __bpf_jit_settle(struct ebpf_insn **ins, uint32_t *n, uint32_t stack_sz,
 }
 
 uint32_t
-__bpf_stack_size(const struct ebpf_insn *ins, uint32_t n)
+__pktbpf_stack_size(const struct ebpf_insn *ins, uint32_t n)
 {
 	int64_t fp[EBPF_REG_NUM];	/* r - r10, or INT64_MIN: unknown */
 	int64_t deep = 0;
