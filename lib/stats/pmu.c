@@ -220,10 +220,9 @@ __pmu_parse_into(const char *list, struct stats_pmu_conf *c, char *err, size_t l
 				return -EINVAL;
 		} else if (!__pmu_lookup(p, n, &e) || n >= sizeof(e.name)) {
 			snprintf(err, len, "'%.*s' is not an event perf names (perf "
-				 "list: cycles, instructions, cache-misses, branch-misses, "
-				 "L1-dcache-load-misses, LLC-load-misses, ..., rNNNN, "
-				 "task-clock, context-switches, cpu-migrations, "
-				 "page-faults; or default)", (int)n, p);
+				 "list: cycles, instructions, L1-dcache-load-misses, "
+				 "rNNNN, task-clock, context-switches...; or default)",
+				 (int)RTE_MIN(n, (size_t)64), p);
 			return -EINVAL;
 		} else if (__pmu_index(c, e.type, e.config) >= 0) {
 			snprintf(err, len, "'%.*s' is named twice", (int)n, p);

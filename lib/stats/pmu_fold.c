@@ -111,6 +111,27 @@ __stats_pmu_mark(const struct stats_pmu_group *g, struct stats_pmu_count *c)
 		memset(c, 0, sizeof(*c));
 }
 
+int
+__stats_pmu_snap_alloc(const struct stats *s, struct stats_snapshot *p)
+{
+	if (s->conf.pmu == NULL)
+		return 0;
+	p->pmu_iv = calloc(s->conf.n_workers + 1, sizeof(*p->pmu_iv));
+	return p->pmu_iv != NULL ? 0 : -ENOMEM;
+}
+
+void
+__stats_pmu_interval(const struct stats_snapshot *prev, struct stats_snapshot *p)
+{
+	unsigned int w;
+
+	if (p->pmu_iv == NULL)
+		return;
+	for (w = 0; w < p->n_workers; w++)
+		stats_pmu_between(prev, p, (int)w, &p->pmu_iv[w]);
+	stats_pmu_between(prev, p, -1, &p->pmu_iv[p->n_workers]);
+}
+
 void
 __stats_pmu_sums(struct stats *s, struct stats_snapshot *p, bool read)
 {
@@ -134,6 +155,7 @@ stats_pmu_rate_finish(const struct stats_pmu_conf *c, struct stats_pmu_rate *r)
 {
 	unsigned int i;
 
+	r->conf = c;
 	for (i = 0; i < r->d.n; i++)
 		r->per_pkt[i] = r->packets ? r->d.v[i] / (double)r->packets : 0;
 	r->ipc = stats_pmu_ipc(c, &r->d);
@@ -199,7 +221,11 @@ __stats_pmu_summary(const struct stats *s, const struct stats_snapshot *from,
 	sum->pmu = calloc(sum->n_workers + 1, sizeof(*sum->pmu));
 	if (sum->pmu == NULL)
 		return -ENOMEM;
-	sum->pmu_steady = sum->steady_valid;
+	/* after an explicit warm-up; else (none, or one the application
+	 * detects later from the run's history) the whole run */
+	sum->pmu_steady = sum->steady_valid && s->conf.warmup_s > 0;
+	if (!sum->pmu_steady)
+		from = s->first;
 	for (w = 0; w < sum->n_workers; w++)
 		stats_pmu_between(from, to, (int)w, &sum->pmu[w]);
 	stats_pmu_between(from, to, -1, &sum->pmu[sum->n_workers]);

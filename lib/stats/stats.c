@@ -94,6 +94,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->raw_hist);
 	free(p->lcore);
 	free(p->thread);
+	free(p->pmu_iv);
 	__stats_snap_ports_free(p);
 	free(p);
 }
@@ -129,7 +130,7 @@ __snap_alloc(const struct stats *s)
 	}
 	if (p->per_block == NULL || p->raw_per_block == NULL ||
 	    p->raw_totals == NULL || p->lcore == NULL ||
-	    __stats_snap_ports_alloc(s, p) != 0) {
+	    __stats_snap_ports_alloc(s, p) != 0 || __stats_pmu_snap_alloc(s, p) != 0) {
 		__snap_free(p);
 		return NULL;
 	}
@@ -294,6 +295,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 		stats_rate_between(prev, p, -1, &p->total);
 		for (w = 0; w < p->n_workers; w++)
 			stats_rate_between(prev, p, (int)w, &p->lcore[w]);
+		__stats_pmu_interval(prev, p);
 		/* the interval's starting point, for per-interval tables (a
 		 * missing copy only leaves them out) */
 		p->iv_from = malloc((size_t)(1 + p->n_workers) * MIB_FIELD_MAX *
@@ -630,6 +632,9 @@ stats_read(struct stats *s)
 	if (p->thread != NULL && latest->thread != NULL)
 		memcpy(p->thread, latest->thread,
 		       (size_t)p->n_workers * sizeof(*p->thread));
+	if (p->pmu_iv != NULL && latest->pmu_iv != NULL)
+		memcpy(p->pmu_iv, latest->pmu_iv,
+		       (size_t)(p->n_workers + 1) * sizeof(*p->pmu_iv));
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)

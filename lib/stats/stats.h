@@ -189,6 +189,7 @@ struct stats_snapshot;
 /** What a worker's group (or all workers') counted between two snapshots,
  *  and per packet. */
 struct stats_pmu_rate {
+	const struct stats_pmu_conf *conf;	/**< the events (their names) */
 	struct stats_pmu_delta d;	/**< the counts (d.known: all read) */
 	uint64_t packets;		/**< Rx RxPackets in the same window */
 	double per_pkt[STATS_PMU_MAX];	/**< d.v / packets (0 without packets) */
@@ -208,7 +209,8 @@ int stats_pmu_between(const struct stats_snapshot *a, const struct stats_snapsho
 		      int w, struct stats_pmu_rate *r);
 
 /** r's per-packet figures and IPC from its counts (r->d, r->packets) under
- *  c's events (stats_pmu_between() calls it; for counts made elsewhere). */
+ *  c's events, and r->conf (stats_pmu_between() calls it; for counts made
+ *  elsewhere). */
 void stats_pmu_rate_finish(const struct stats_pmu_conf *c, struct stats_pmu_rate *r);
 
 
@@ -427,6 +429,10 @@ struct stats_snapshot {
 	 * read fold (read_pmu_sum, read_pmu_n) so far.
 	 */
 	const struct stats_pmu_conf *pmu;
+	/** Each worker's events over the last interval, n_workers + 1 (all
+	 *  workers last; a read fold's: the latest snapshot's); NULL without
+	 *  --pmu. */
+	struct stats_pmu_rate *pmu_iv;
 	struct stats_pmu_delta fold_pmu;
 	struct stats_pmu_delta fold_pmu_sum;
 	uint64_t fold_pmu_n;
@@ -583,8 +589,9 @@ struct stats_summary {
 	/** Every max of hist is exact (else some are the upper bound of the
 	 *  window's highest bin: stats_hist_delta()). */
 	bool hist_max_exact;
-	/** --pmu: each worker's events over the steady state (pmu_steady) or
-	 *  the whole run, n_workers + 1 (all workers last); NULL without. */
+	/** --pmu: each worker's events after the warm-up (pmu_steady: a
+	 *  steady part after stats_conf.warmup_s > 0) or over the whole run,
+	 *  n_workers + 1 (all workers last); NULL without. */
 	struct stats_pmu_rate *pmu;
 	bool pmu_steady;
 };

@@ -98,6 +98,10 @@ const struct stats_pmu_group *__stats_pmu_reader(struct stats *s);
 /* Read g (the caller's own; NULL or closed: c unknown) into c, before and
  * after a fold. */
 void __stats_pmu_mark(const struct stats_pmu_group *g, struct stats_pmu_count *c);
+/* A snapshot's pmu_iv (none without --pmu); 0 or -ENOMEM. Its figures
+ * over the interval from prev. */
+int __stats_pmu_snap_alloc(const struct stats *s, struct stats_snapshot *p);
+void __stats_pmu_interval(const struct stats_snapshot *prev, struct stats_snapshot *p);
 /* p's sums, adding its fold_pmu (a scheduled fold, or a read fold), under
  * lock. */
 void __stats_pmu_sums(struct stats *s, struct stats_snapshot *p, bool read);
