@@ -280,6 +280,14 @@ app_setup(struct app *a)
 	size_t heap0;
 
 	setup_workers(a);
+	/* --pmu: what this machine cannot count is refused here, in one
+	 * line, rather than printed as zeros */
+	if (a->opt.pmu.n > 0) {
+		char line[512];
+
+		if (stats_pmu_probe(&a->opt.pmu, NULL, line, sizeof(line)) != 0)
+			app_usage_exit("pktpath: %s", line);
+	}
 
 	if (a->opt.json[0] != '\0') {
 		FILE *f = fopen(a->opt.json, "w");
