@@ -442,6 +442,7 @@ void export_http_stop(struct export_http *h);
  *   /pktpath/pmu       --pmu: no parameter, per-lcore columns of each
  *                      event per packet (last interval); "LCORE": its
  *                      counts since its first poll, raw and scaled
+ *                      (telemetry names: perf's '-' as '_', task_clock)
  *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
  *                      since the last clear, DPDK's names, per-queue columns
  * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the

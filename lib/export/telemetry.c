@@ -327,10 +327,23 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	return rc;
 }
 
+/* "EVENT_suffix" into buf as a telemetry name (letters, digits, '_' and
+ * '/' only: perf's '-' become '_', "task_clock_total"). */
+static void
+__tel_name(char *buf, size_t len, const char *event, const char *suffix)
+{
+	char *p;
+
+	snprintf(buf, len, "%s_%s", event, suffix);
+	for (p = buf; *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
 /* /pktpath/pmu: no parameter, each event's per-packet figure of the last
  * interval per lcore (columns, strings: "unknown" when not counted);
  * "LCORE": its events since its first poll (raw, and scaled when the PMU
- * was shared) and per packet of the last interval. */
+ * was shared) and per packet of the last interval. Names: __tel_name(). */
 static int
 __cmd_pmu(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -368,7 +381,7 @@ __cmd_pmu(const char *cmd, const char *params, struct rte_tel_data *d)
 					snprintf(buf, sizeof(buf), "unknown");
 				rte_tel_data_add_array_string(a, buf);
 			}
-			snprintf(buf, sizeof(buf), "%s_per_pkt", c->ev[i].name);
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "per_pkt");
 			if (rte_tel_data_add_dict_container(d, buf, a, 0) != 0) {
 				rte_tel_data_free(a);
 				rc = -ENOMEM;
@@ -384,13 +397,13 @@ __cmd_pmu(const char *cmd, const char *params, struct rte_tel_data *d)
 			snap->lcore_ids[k] : (unsigned int)k));
 		rte_tel_data_add_dict_string(d, "known", p->known ? "true" : "false");
 		for (i = 0; p->known && i < c->n; i++) {
-			snprintf(buf, sizeof(buf), "%s_total", c->ev[i].name);
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "total");
 			rte_tel_data_add_dict_u64(d, buf, p->v[i]);
-			snprintf(buf, sizeof(buf), "%s_scaled", c->ev[i].name);
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "scaled");
 			__dict_dbl(d, buf, "%.0f", stats_pmu_scale(p, i));
 			if (r->conf == NULL || !r->d.known || r->packets == 0)
 				continue;
-			snprintf(buf, sizeof(buf), "%s_per_pkt", c->ev[i].name);
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "per_pkt");
 			__dict_dbl(d, buf, "%.4g", r->per_pkt[i]);
 		}
 		if (p->known) {
