@@ -109,7 +109,7 @@ __export_pmu_summary_json(const struct stats_summary *sum,
 		json_object_set_new(o, "lcore", json_integer(__lcore(snap, w)));
 		json_array_append_new(lc, o);
 	}
-	return json_pack("{s:s, s:o, s:o}", "window", sum->pmu_steady ? "steady" : "run",
+	return json_pack("{s:s, s:o, s:o}", "window", sum->pmu_steady ? "after_warmup" : "run",
 			 "lcores", lc, "total", export_pmu_rate_json(&sum->pmu[sum->n_workers]));
 }
 

@@ -82,7 +82,7 @@ expect(live["pmu"]["fold"]["read_folds"] >= 5, "/stats.json: read folds %d" %
 expect(live["pmu"]["fold"]["last"]["known"], "/stats.json is a read fold: its own counts")
 expect(d["info"]["config"]["pmu"] == ",".join(names), "info.config.pmu")
 s = d["summary"]["pmu"]
-expect(s["window"] == "steady", "summary window %s" % s["window"])
+expect(s["window"] == "after_warmup", "summary window %s" % s["window"])
 l = s["lcores"][0]
 expect(l["known"] and l["per_pkt"]["task-clock"] > 0 and l["ipc"] is None, "summary lcore 1")
 # the summary's counts are the worker's from its begin to its end minus
