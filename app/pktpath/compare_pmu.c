@@ -49,7 +49,7 @@ app_cmp_pmu_free(struct app_cmp_pmu *p)
 
 /* A row of n_workers + 1 x STATS_PMU_MAX per-packet figures, all first. */
 static void
-__row(const struct app_cmp_pmu *p, const struct stats_snapshot *a,
+__cmp_row(const struct app_cmp_pmu *p, const struct stats_snapshot *a,
       const struct stats_snapshot *b, double *row)
 {
 	unsigned int c, e;
@@ -70,7 +70,7 @@ app_cmp_pmu_interval(struct app_cmp_pmu *p, unsigned int k,
 		     const struct stats_snapshot *a, const struct stats_snapshot *b)
 {
 	if (p->conf != NULL && k < p->n_iv)
-		__row(p, a, b, p->iv + (size_t)k * (p->n_workers + 1) * STATS_PMU_MAX);
+		__cmp_row(p, a, b, p->iv + (size_t)k * (p->n_workers + 1) * STATS_PMU_MAX);
 }
 
 void
@@ -78,18 +78,18 @@ app_cmp_pmu_phase(struct app_cmp_pmu *p, const struct stats_snapshot *a,
 		  const struct stats_snapshot *b)
 {
 	if (p->conf != NULL)
-		__row(p, a, b, p->phase);
+		__cmp_row(p, a, b, p->phase);
 }
 
 static double
-__val(const struct app_cmp_pmu *p, int w, unsigned int e)
+__cmp_val(const struct app_cmp_pmu *p, int w, unsigned int e)
 {
 	return p->phase[(size_t)(w < 0 ? 0 : w + 1) * STATS_PMU_MAX + e];
 }
 
 /* The per-interval samples of phase p (NaN left out) into v; how many. */
 static unsigned int
-__iv_samples(const struct app_cmp_pmu *p, int w, unsigned int e, double *v)
+__cmp_iv_samples(const struct app_cmp_pmu *p, int w, unsigned int e, double *v)
 {
 	unsigned int k, n = 0;
 
@@ -104,7 +104,7 @@ __iv_samples(const struct app_cmp_pmu *p, int w, unsigned int e, double *v)
 }
 
 static const char *
-__verdict(const struct stats_ci *ci)
+__cmp_verdict(const struct stats_ci *ci)
 {
 	switch (stats_ci_verdict(ci)) {
 	case STATS_VERDICT_NOISE:
@@ -119,7 +119,7 @@ __verdict(const struct stats_ci *ci)
 }
 
 static json_t *
-__jreal(double x)
+__cmp_jreal(double x)
 {
 	return isnan(x) || isinf(x) ? json_null() : json_real(x);
 }
@@ -127,7 +127,7 @@ __jreal(double x)
 /* Mode i's difference against mode ref on event e, lcore w. false when a
  * round of either was not counted. */
 static bool
-__delta(const struct app_cmp_pmu *const *ph, unsigned int rounds, int w,
+__cmp_delta(const struct app_cmp_pmu *const *ph, unsigned int rounds, int w,
 	unsigned int e, unsigned int i, unsigned int ref, struct stats_ci *ci)
 {
 	static double ra[CMP_PMU_MAX_SAMPLES], rb[CMP_PMU_MAX_SAMPLES],
@@ -136,26 +136,26 @@ __delta(const struct app_cmp_pmu *const *ph, unsigned int rounds, int w,
 	unsigned int na = 0, nb = 0;
 
 	for (r = 0; r < n; r++) {
-		ra[r] = __val(&ph[i][r], w, e);
-		rb[r] = __val(&ph[ref][r], w, e);
+		ra[r] = __cmp_val(&ph[i][r], w, e);
+		rb[r] = __cmp_val(&ph[ref][r], w, e);
 		if (isnan(ra[r]) || isnan(rb[r]))
 			return false;
 	}
 	if (rounds == 1) {
-		na = __iv_samples(&ph[i][0], w, e, ia);
-		nb = __iv_samples(&ph[ref][0], w, e, ib);
+		na = __cmp_iv_samples(&ph[i][0], w, e, ia);
+		nb = __cmp_iv_samples(&ph[ref][0], w, e, ib);
 	}
 	stats_ci_rounds(ra, rb, n, ia, na, ib, nb, ci);
 	return true;
 }
 
 static json_t *
-__ci_json(const struct stats_ci *ci)
+__cmp_ci_json(const struct stats_ci *ci)
 {
 	return json_pack("{s:s, s:o, s:o, s:o, s:s}", "method",
-			 stats_ci_method_name(ci->method), "estimate", __jreal(ci->estimate),
-			 "lo", __jreal(ci->lo), "hi", __jreal(ci->hi),
-			 "verdict", __verdict(ci));
+			 stats_ci_method_name(ci->method), "estimate", __cmp_jreal(ci->estimate),
+			 "lo", __cmp_jreal(ci->lo), "hi", __cmp_jreal(ci->hi),
+			 "verdict", __cmp_verdict(ci));
 }
 
 void
@@ -180,9 +180,9 @@ app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 			bool known = true;
 
 			for (r = 0; r < n; r++) {
-				v[r] = __val(&ph[i][r], w, e);
+				v[r] = __cmp_val(&ph[i][r], w, e);
 				known &= !isnan(v[r]);
-				json_array_append_new(jr, __jreal(v[r]));
+				json_array_append_new(jr, __cmp_jreal(v[r]));
 			}
 			json_object_set_new(je, "rounds_per_pkt", jr);
 			if (!known) {
@@ -204,7 +204,7 @@ app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 				if (ref[j] < 0 || (unsigned int)ref[j] == i)
 					continue;
 				snprintf(key, sizeof(key), "%s_ci", ref_key[j]);
-				if (!__delta(ph, rounds, w, e, i, (unsigned int)ref[j], &ci)) {
+				if (!__cmp_delta(ph, rounds, w, e, i, (unsigned int)ref[j], &ci)) {
 					printf("  vs %s: unknown", mode_names[ref[j]]);
 					json_object_set_new(je, ref_key[j], json_null());
 					continue;
@@ -212,9 +212,9 @@ app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 				printf("  vs %s %+.4g", mode_names[ref[j]], ci.estimate);
 				if (!isnan(ci.lo))
 					printf(" [%+.4g, %+.4g]", ci.lo, ci.hi);
-				printf(" %s", __verdict(&ci));
-				json_object_set_new(je, ref_key[j], __jreal(ci.estimate));
-				json_object_set_new(je, key, __ci_json(&ci));
+				printf(" %s", __cmp_verdict(&ci));
+				json_object_set_new(je, ref_key[j], __cmp_jreal(ci.estimate));
+				json_object_set_new(je, key, __cmp_ci_json(&ci));
 			}
 			if (known)
 				printf("\n");

@@ -14,13 +14,13 @@
 #include "export_pvt.h"
 
 static json_t *
-__jreal(double x)
+__pmu_jreal(double x)
 {
 	return isnan(x) || isinf(x) ? json_null() : json_real(x);
 }
 
 static unsigned int
-__lcore(const struct stats_snapshot *snap, unsigned int w)
+__pmu_lcore(const struct stats_snapshot *snap, unsigned int w)
 {
 	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
 }
@@ -40,13 +40,13 @@ export_pmu_rate_json(const struct stats_pmu_rate *r)
 	}
 	return json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}", "known", known,
 			 "scaled", known && r->d.scaled, "packets", (json_int_t)r->packets,
-			 "per_pkt", per, "counts", cnt, "ipc", known ? __jreal(r->ipc) :
+			 "per_pkt", per, "counts", cnt, "ipc", known ? __pmu_jreal(r->ipc) :
 			 json_null());
 }
 
 /* One fold's (or the mean fold's) counts: {"known", "scaled", ev: n...}. */
 static json_t *
-__fold_json(const struct stats_pmu_conf *c, const struct stats_pmu_delta *d,
+__pmu_fold_json(const struct stats_pmu_conf *c, const struct stats_pmu_delta *d,
 	    uint64_t n)
 {
 	json_t *o = json_object();
@@ -77,7 +77,7 @@ __export_pmu_json(const struct stats_snapshot *snap)
 		for (i = 0; i < c->n; i++)
 			json_object_set_new(tot, c->ev[i].name, t && t->pmu.known ?
 				json_real(stats_pmu_scale(&t->pmu, i)) : json_null());
-		o = json_pack("{s:i, s:b, s:o}", "lcore", (int)__lcore(snap, w),
+		o = json_pack("{s:i, s:b, s:o}", "lcore", (int)__pmu_lcore(snap, w),
 			      "known", t && t->pmu.known, "counts", tot);
 		if (snap->pmu_iv != NULL)
 			json_object_set_new(o, "interval",
@@ -89,11 +89,11 @@ __export_pmu_json(const struct stats_snapshot *snap)
 		json_object_set_new(o, "interval", export_pmu_rate_json(
 			&snap->pmu_iv[snap->n_workers]));
 	json_object_set_new(o, "fold", json_pack("{s:o, s:I, s:o, s:I, s:o}",
-		"last", __fold_json(c, &snap->fold_pmu, 1),
+		"last", __pmu_fold_json(c, &snap->fold_pmu, 1),
 		"scheduled_folds", (json_int_t)snap->fold_pmu_n,
-		"scheduled_per_fold", __fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
+		"scheduled_per_fold", __pmu_fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
 		"read_folds", (json_int_t)snap->read_pmu_n,
-		"read_per_fold", __fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
+		"read_per_fold", __pmu_fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
 	return o;
 }
 
@@ -106,7 +106,7 @@ __export_pmu_summary_json(const struct stats_summary *sum,
 
 	for (w = 0; w < sum->n_workers; w++) {
 		o = export_pmu_rate_json(&sum->pmu[w]);
-		json_object_set_new(o, "lcore", json_integer(__lcore(snap, w)));
+		json_object_set_new(o, "lcore", json_integer(__pmu_lcore(snap, w)));
 		json_array_append_new(lc, o);
 	}
 	return json_pack("{s:s, s:o, s:o}", "window", sum->pmu_steady ? "after_warmup" : "run",
@@ -116,7 +116,7 @@ __export_pmu_summary_json(const struct stats_summary *sum,
 /* "cycles 78.12/pkt, instructions 280.3/pkt, IPC 3.59" into buf: per packet
  * (or counts, without packets), "unknown" when not counted. */
 static void
-__rate_text(char *buf, size_t len, const struct stats_pmu_rate *r)
+__pmu_rate_text(char *buf, size_t len, const struct stats_pmu_rate *r)
 {
 	size_t o = 0;
 	unsigned int i;
@@ -150,10 +150,10 @@ __export_pmu_print_interval(FILE *out, const struct stats_snapshot *snap)
 		if (w == snap->n_workers && snap->n_workers == 1)
 			break;	/* the total is the one lcore */
 		if (w < snap->n_workers)
-			snprintf(label, sizeof(label), "pmu l%u:", __lcore(snap, w));
+			snprintf(label, sizeof(label), "pmu l%u:", __pmu_lcore(snap, w));
 		else
 			snprintf(label, sizeof(label), "pmu all:");
-		__rate_text(text, sizeof(text), &snap->pmu_iv[w]);
+		__pmu_rate_text(text, sizeof(text), &snap->pmu_iv[w]);
 		fprintf(out, "  %-10s %s\n", label, text);
 	}
 }
@@ -161,7 +161,7 @@ __export_pmu_print_interval(FILE *out, const struct stats_snapshot *snap)
 /* The summary's table: a row per lcore (and all), a column per event (per
  * packet), and IPC when the group has cycles and instructions. */
 static void
-__print_table(FILE *out, const struct stats_summary *sum,
+__pmu_print_table(FILE *out, const struct stats_summary *sum,
 	      const struct stats_snapshot *final)
 {
 	const struct stats_pmu_conf *c = final->pmu;
@@ -184,7 +184,7 @@ __print_table(FILE *out, const struct stats_summary *sum,
 		if (w == sum->n_workers && sum->n_workers == 1)
 			break;	/* the total is the one lcore */
 		if (w < sum->n_workers)
-			snprintf(label, sizeof(label), "lcore %u", __lcore(final, w));
+			snprintf(label, sizeof(label), "lcore %u", __pmu_lcore(final, w));
 		else
 			snprintf(label, sizeof(label), "total");
 		fprintf(out, "  %-10s", label);
@@ -202,7 +202,7 @@ __print_table(FILE *out, const struct stats_summary *sum,
 
 /* "the stats thread's folds: N, per fold: EV x, ..." */
 static void
-__print_folds(FILE *out, const char *what, const struct stats_pmu_conf *c,
+__pmu_print_folds(FILE *out, const char *what, const struct stats_pmu_conf *c,
 	      const struct stats_pmu_delta *d, uint64_t n)
 {
 	unsigned int i;
@@ -226,12 +226,12 @@ __export_pmu_print_summary(FILE *out, const struct stats_summary *sum,
 
 	if (sum->pmu == NULL || final == NULL || final->pmu == NULL)
 		return;
-	__print_table(out, sum, final);
+	__pmu_print_table(out, sum, final);
 	snprintf(what, sizeof(what), "the stats thread's scheduled folds (%u blocks "
 		 "each)", final->mib_lcores + 1);
-	__print_folds(out, what, final->pmu, &final->fold_pmu_sum, final->fold_pmu_n);
+	__pmu_print_folds(out, what, final->pmu, &final->fold_pmu_sum, final->fold_pmu_n);
 	if (final->fold_on_read)
-		__print_folds(out, "the --fold-on-read folds", final->pmu,
+		__pmu_print_folds(out, "the --fold-on-read folds", final->pmu,
 			      &final->read_pmu_sum, final->read_pmu_n);
 }
 
@@ -254,21 +254,21 @@ __export_pmu_prom(FILE *out, const struct stats_snapshot *snap)
 
 		for (i = 0; p->known && i < c->n; i++)
 			fprintf(out, "pktpath_pmu_events_total{lcore=\"%u\",event=\"%s\"} %"
-				PRIu64 "\n", __lcore(snap, w), c->ev[i].name, p->v[i]);
+				PRIu64 "\n", __pmu_lcore(snap, w), c->ev[i].name, p->v[i]);
 	}
 	__export_prom_family(out, "pmu_enabled_seconds_total", "counter", "Time the "
 		"worker lcore's --pmu group was enabled");
 	for (w = 0; w < snap->n_workers; w++)
 		if (snap->thread[w].pmu.known)
 			fprintf(out, "pktpath_pmu_enabled_seconds_total{lcore=\"%u\"} "
-				"%.9f\n", __lcore(snap, w),
+				"%.9f\n", __pmu_lcore(snap, w),
 				(double)snap->thread[w].pmu.enabled_ns / 1e9);
 	__export_prom_family(out, "pmu_running_seconds_total", "counter", "Time the "
 		"worker lcore's --pmu group was on the PMU (counting)");
 	for (w = 0; w < snap->n_workers; w++)
 		if (snap->thread[w].pmu.known)
 			fprintf(out, "pktpath_pmu_running_seconds_total{lcore=\"%u\"} "
-				"%.9f\n", __lcore(snap, w),
+				"%.9f\n", __pmu_lcore(snap, w),
 				(double)snap->thread[w].pmu.running_ns / 1e9);
 	__export_prom_family(out, "pmu_fold_events_total", "counter", "Events of the "
 		"MIB folds (--pmu): the stats thread's scheduled folds, and the "

@@ -406,7 +406,7 @@ stats_pmu_scale(const struct stats_pmu_count *c, unsigned int i)
 }
 
 static inline uint64_t
-__grown(uint64_t a, uint64_t b)
+__pmu_grown(uint64_t a, uint64_t b)
 {
 	return b > a ? b - a : 0;
 }
@@ -424,15 +424,15 @@ stats_pmu_delta(const struct stats_pmu_count *a, const struct stats_pmu_count *b
 	if (!b->known || (a != &zero && (!a->known || a->n != b->n)))
 		return;
 	d->n = b->n;
-	d->enabled_ns = __grown(a->enabled_ns, b->enabled_ns);
-	d->running_ns = __grown(a->running_ns, b->running_ns);
+	d->enabled_ns = __pmu_grown(a->enabled_ns, b->enabled_ns);
+	d->running_ns = __pmu_grown(a->running_ns, b->running_ns);
 	/* enabled without running: the group never had the PMU (unknown);
 	 * neither: nothing elapsed (the group was stopped), exactly 0 */
 	if (d->running_ns == 0 && d->enabled_ns > 0)
 		return;
 	d->scaled = d->running_ns < d->enabled_ns;
 	for (i = 0; i < d->n; i++) {
-		double v = (double)__grown(a->v[i], b->v[i]);
+		double v = (double)__pmu_grown(a->v[i], b->v[i]);
 
 		d->v[i] = d->scaled ? v * (double)d->enabled_ns /
 				      (double)d->running_ns : v;
