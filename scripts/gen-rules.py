@@ -20,6 +20,8 @@ import ipaddress
 import random
 import sys
 
+import pktpath_files
+
 # The generator's default flows (lib/pkt pkt_flow_conf_default).
 GEN_SRC = ipaddress.ip_network("198.18.0.0/24")
 GEN_DST = ipaddress.ip_address("198.19.0.1")
@@ -142,11 +144,11 @@ def main():
         else:
             out.append(rand_rule(rng, prio))
     text = "\n".join(out) + "\n"
+    # as pktpath writes an output: never a FIFO, every write checked
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        pktpath_files.write_out("gen-rules.py", args.output, text.encode())
     else:
-        sys.stdout.write(text)
+        pktpath_files.write_stdout("gen-rules.py", text)
 
 
 if __name__ == "__main__":

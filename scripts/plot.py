@@ -41,10 +41,13 @@ series: the distinct ids before the "/".
 """
 
 import argparse
+import io
 import json
 import math
 import os
 import sys
+
+import pktpath_files
 
 try:
     import matplotlib
@@ -59,11 +62,19 @@ VERDICT_COLOUR = {"slower": "tab:red", "faster": "tab:green",
 
 
 def load(path):
+    # an input as pktpath opens one: a regular file, never a FIFO to wait on
     try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
+        return json.loads(pktpath_files.read_in("plot.py", path))
+    except ValueError as e:
         sys.exit("plot.py: %s: %s" % (path, e))
+
+
+def save(fig, out):
+    """The SVG, written whole to out (pktpath_files: a regular file or a
+    device, never a FIFO; every write and the fsync checked)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg")
+    pktpath_files.write_out("plot.py", out, buf.getvalue())
 
 
 def finite(x):
@@ -149,7 +160,7 @@ def plot_compare(docs, labels, out):
         axes[2].set_ylabel("ns/pkt per stage")
         axes[2].legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out, format="svg")
+    save(fig, out)
 
 
 MODE_COLOUR = {"off": "tab:gray", "none": "tab:blue", "lock": "tab:red",
@@ -237,7 +248,7 @@ def plot_timeseries(docs, labels, out, total):
                  "ticks: rule updates", fontsize=8)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out, format="svg")
+    save(fig, out)
 
 
 HIST_PANELS = [("poll_cycles", "TSC cycles per busy poll"),
@@ -314,7 +325,7 @@ def plot_histogram(docs, labels, files, out):
         ax.set_title("%s; markers: p50 (v), p99 (^)" % kind, fontsize=9)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out, format="svg")
+    save(fig, out)
 
 
 def main():

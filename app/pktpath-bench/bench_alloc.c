@@ -23,6 +23,7 @@
 #include <rte_mempool.h>
 #include <rte_prefetch.h>
 
+#include "pkt.h"
 #include "pktpath_bench.h"
 
 #define ALLOC_POOL_SIZE 8191
@@ -139,10 +140,9 @@ alloc_run(struct pb_ctx *ctx, const struct pb_bench *b)
 	char name[BENCH_NAME_LEN];
 	int ret = 0;
 
-	a.pool = rte_pktmbuf_pool_create("pb_alloc", ALLOC_POOL_SIZE,
-					 ALLOC_CACHE, 0,
-					 RTE_MBUF_DEFAULT_BUF_SIZE,
-					 (int)rte_socket_id());
+	/* pkt_pool_create(): rte_errno is the failure's own, never stale */
+	a.pool = pkt_pool_create("pb_alloc", ALLOC_POOL_SIZE, ALLOC_CACHE,
+				 RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id(), 0);
 	if (a.pool == NULL)
 		return pb_fail(ctx, b->name, -rte_errno, "rte_pktmbuf_pool_create");
 	for (i = 0; i < RTE_DIM(alloc_bulks); i++) {

@@ -33,6 +33,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "base.h"
 #include "ingress.h"
 #include "mib.h"
 #include "pkt.h"
@@ -79,8 +80,10 @@ ig_files(struct pb_ctx *ctx, const struct pb_bench *b, const char *dflt,
 		files[n++] = tok;
 	}
 	if (n == 0) {
+		char q[BASE_QUOTE_LEN];
+
 		fprintf(stderr, "pktpath-bench: %s: --rules \"%s\": no file named\n",
-			b->name, list);
+			b->name, base_quote(q, sizeof(q), list));
 		ctx->failures++;
 	}
 	return n;
@@ -148,12 +151,12 @@ ig_env_init(struct pb_ctx *ctx, const struct pb_bench *b, struct ig_env *e,
 	struct pkt_flow_conf fc;
 
 	pkt_flow_conf_default(&fc);
-	e->t = pkt_templates_build(&fc);
+	e->t = pkt_templates_build(&fc, NULL);
 	if (e->t == NULL)
 		return pb_fail(ctx, b->name, -ENOMEM, "pkt_templates_build");
-	e->pool = rte_pktmbuf_pool_create("pb_ingress", n_mbufs, 0, 0,
-					  RTE_MBUF_DEFAULT_BUF_SIZE,
-					  (int)rte_socket_id());
+	/* pkt_pool_create(): rte_errno is the failure's own, never stale */
+	e->pool = pkt_pool_create("pb_ingress", n_mbufs, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				  (int)rte_socket_id(), 0);
 	if (e->pool == NULL) {
 		pkt_templates_free(e->t);
 		return pb_fail(ctx, b->name, -rte_errno, "rte_pktmbuf_pool_create");

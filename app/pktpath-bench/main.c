@@ -18,12 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "base.h"
+#include "host.h"
 #include "pkt.h"
 #include "pktpath_bench.h"
 
@@ -131,6 +134,7 @@ static int
 pb_parse_names(const char *arg, const struct pb_bench **sel, unsigned int *n)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
+	char qa[BASE_QUOTE_LEN], qt[BASE_QUOTE_LEN];
 	int ret = 0;
 
 	if (copy == NULL)
@@ -151,14 +155,15 @@ pb_parse_names(const char *arg, const struct pb_bench **sel, unsigned int *n)
 			}
 		if (!group) {
 			fprintf(stderr, "pktpath-bench: --run %s: unknown benchmark \"%s\" (see --list)\n",
-				arg, tok);
+				base_quote(qa, sizeof(qa), arg),
+				base_quote(qt, sizeof(qt), tok));
 			ret = -EINVAL;
 			break;
 		}
 	}
 	if (ret == 0 && *n == 0) {
 		fprintf(stderr, "pktpath-bench: --run \"%s\": no benchmark named\n",
-			arg);
+			base_quote(qa, sizeof(qa), arg));
 		ret = -EINVAL;
 	}
 	free(copy);
@@ -177,7 +182,7 @@ pb_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 	if (strcmp(opt, "--loops") == 0 &&
 	    pkt_parse_u64(s, 0, min - 1, &v, why, sizeof(why)) == 0) {
 		fprintf(stderr, "pktpath-bench: --loops %s: below the minimum of %" PRIu64 " loops (fewer would let the TSC reads dominate the figure)\n",
-			s, min);
+			s, min);	/* digits: pkt_parse_u64() took it */
 		return -EINVAL;
 	}
 	if (pkt_parse_u64(s, min, max, out, why, sizeof(why)) != 0) {
@@ -237,7 +242,7 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[BENCH_ERR_LEN];
+	char err[BENCH_ERR_LEN], q[BASE_QUOTE_LEN];
 	int c;
 
 	a->reps = PB_DEFAULT_REPS;
@@ -275,13 +280,13 @@ pb_parse_args(int argc, char **argv, struct pb_args *a)
 			return 1;
 		default:
 			fprintf(stderr, "pktpath-bench: %s: unknown option or missing argument (see --help)\n",
-				argv[optind - 1]);
+				base_quote(q, sizeof(q), argv[optind - 1]));
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pktpath-bench: unexpected argument \"%s\" (see --help)\n",
-			argv[optind]);
+			base_quote(q, sizeof(q), argv[optind]));
 		return -EINVAL;
 	}
 	if (a->list == (a->run != NULL)) {
@@ -305,6 +310,10 @@ main(int argc, char **argv)
 	unsigned int n = 0, i, lcores;
 	int ret;
 
+	/* hugepage files never outlive the process, nor what it makes of
+	 * the EAL's runtime directory (host.h) */
+	argv = host_eal_args(&argc, argv);
+	host_leave_as_found(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(EXIT_FAILURE, "rte_eal_init: %s\n", rte_strerror(rte_errno));
@@ -324,17 +333,17 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 0;
 	}
-	/* Find out now, not after the benchmarks, that the file is unwritable. */
+	/* Find out now, not after the benchmarks, that the file is unwritable
+	 * or no output (a FIFO: base.h "Files"). */
 	if (args.json != NULL) {
-		FILE *f = fopen(args.json, "w");
+		int fd = base_file_open_out(args.json, err, sizeof(err));
 
-		if (f == NULL) {
-			fprintf(stderr, "pktpath-bench: --json %s: cannot open: %s\n",
-				args.json, strerror(errno));
+		if (fd < 0) {
+			fprintf(stderr, "pktpath-bench: --json %s\n", err);
 			rte_eal_cleanup();
 			return 2;
 		}
-		fclose(f);
+		close(fd);
 	}
 
 	ctx.loops = args.loops;
@@ -372,5 +381,14 @@ main(int argc, char **argv)
 	}
 	json_decref(ctx.doc);
 	rte_eal_cleanup();
+	/* the results on stdout: a write that failed is said, not lost */
+	ret = ferror(stdout) ? -EIO : 0;
+	if (fflush(stdout) != 0)
+		ret = -errno;
+	if (ret != 0) {
+		fprintf(stderr, "pktpath-bench: standard output: write failed: %s\n",
+			strerror(-ret));
+		ctx.failures++;
+	}
 	return ctx.failures ? 1 : 0;
 }

@@ -157,9 +157,49 @@ void app_setup(struct app *a);
 /* A user error after EAL is up: the line (none if fmt is NULL), EAL
  * released, exit APP_EXIT_USAGE. */
 void app_usage_exit(const char *fmt, ...) __rte_format_printf(1, 2) __rte_noreturn;
-/* EAL's memory cannot hold what the options ask for (what): a user
- * mistake like any other, one line naming the options to change (fix). */
-void app_oom_exit(const char *what, const char *fix) __rte_noreturn;
+
+/* setup_mem.c: what set-up allocates, sized before it is allocated, and
+ * set-up's end on a signal (main thread, set-up only). */
+enum app_mem_kind {
+	APP_MEM_EAL,	/* rte_malloc(): EAL's heap, and the hugepages it may grow on */
+	APP_MEM_HOST,	/* malloc(): MemAvailable, RLIMIT_DATA/AS, the cgroup's memory limit */
+};
+/* What there is for an allocation of that kind, in bytes; says gets where
+ * the figure comes from ("EAL's heap has 512 MiB, 497 MiB free",
+ * "RLIMIT_DATA 4.0 GiB, 600 MiB in use"). */
+uint64_t app_mem_eal(char *says, size_t len);
+uint64_t app_mem_host(char *says, size_t len);
+/* The size of EAL's pages (4 KiB with --no-huge). */
+uint64_t app_mem_eal_page(void);
+/* 0 if need bytes fit; else one line on stderr ("pktpath: out of memory
+ * for WHAT: needs N, ...; FIX") and -1. */
+int app_mem_fits(enum app_mem_kind kind, const char *what, uint64_t need,
+		 const char *fix);
+/* app_mem_fits(), and exit APP_EXIT_USAGE if it does not. */
+void app_mem_need(enum app_mem_kind kind, const char *what, uint64_t need,
+		  const char *fix);
+/* EAL's memory could not hold need bytes for what after all: the same
+ * line, exit APP_EXIT_USAGE. */
+void app_oom_exit(const char *what, uint64_t need, const char *fix) __rte_noreturn;
+/* A SIGINT/SIGTERM arrived (app_quit): one line naming the step, EAL
+ * released, exit 128 + the signal. Returns if none did. */
+void app_setup_quit(const char *step);
+
+/* outputs.c: the files a run writes (base.h "Files"), main thread only */
+/* --json's path refused now (exit 2) if it is not an output. */
+void app_outputs_setup(struct app *a);
+/* root written to --json whole; 0, or -1 with one line on stderr. */
+int app_json_write(const struct app *a, const json_t *root);
+/* --capture's line in the summary: 0, or 1 when the file is incomplete. */
+int app_capture_report(const struct app *a, const struct stats_snapshot *fin,
+		       FILE *out);
+/* --capture's object in the JSON (a->cap set). */
+json_t *app_capture_json(const struct app *a, const struct stats_snapshot *fin);
+/* stdout flushed and checked (and stderr): 0, or -1 with a line on stderr. */
+int app_console_check(void);
+/* The console: stdout made a stream that keeps its first write error's
+ * errno, for app_console_check(). First thing in main(). */
+void app_console_open(void);
 
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */

@@ -345,8 +345,11 @@ app_ingress_signals(struct app *a)
 			struct ingress_classifier *c = load_primary(&a->opt, err);
 			int rc;
 
+			/* a file is read as every input is (base.h "Files"):
+			 * a FIFO is refused at once, never waited on */
 			if (c == NULL) {
-				APP_LOG(ERR, "SIGHUP: %s (the running classifier stays)", err);
+				APP_LOG(ERR, "SIGHUP: refused: %s %s (the running "
+					"classifier stays)", primary_option(&a->opt), err);
 			} else {
 				pthread_mutex_lock(&a->ctl_lock);
 				rc = __reload(a, c, "SIGHUP", err, sizeof(err));

@@ -10,23 +10,17 @@
  * every value at a ';' (an inline comment) and reports no line numbers. A
  * pre-scan to catch all of that would be a parser of its own, so this is
  * one: a value is as long as the option it sets accepts, every mistake is
- * "FILE:LINE: reason", and nothing is dropped silently.
+ * "FILE:LINE: reason" (the file's name and its words quoted: base_quote()),
+ * and nothing is dropped silently.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "base.h"
 #include "ini.h"
-
-#define MAX_KEYS 256
-
-struct seen {
-	char *key;
-	unsigned int line;
-};
 
 static char *
 __trim(char *s)
@@ -41,47 +35,18 @@ __trim(char *s)
 	return s;
 }
 
-/* The whole file, NUL-terminated; NULL with the reason in err. */
+/* The whole file, NUL-terminated; NULL with the reason in err. A FIFO, a
+ * device or a huge file is not a configuration (base.h, "Files"). */
 static char *
 __slurp(const char *file, size_t *len, char *err, size_t errlen)
 {
-	struct stat st;
-	FILE *f;
+	char why[APP_INI_ERR_LEN];
 	char *buf;
-	size_t n;
 
-	if (stat(file, &st) != 0) {
-		snprintf(err, errlen, "--config %s: %s", file, strerror(errno));
+	if (base_file_read(file, APP_INI_MAX_SIZE, &buf, len, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--config %s", why);
 		return NULL;
 	}
-	/* A FIFO, a device or a huge file is not a configuration. */
-	if (!S_ISREG(st.st_mode) || st.st_size > APP_INI_MAX_SIZE) {
-		snprintf(err, errlen, "--config %s: not a regular file of at most 1 MiB",
-			 file);
-		return NULL;
-	}
-	f = fopen(file, "r");
-	if (f == NULL) {
-		snprintf(err, errlen, "--config %s: %s", file, strerror(errno));
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (buf == NULL) {
-		fclose(f);
-		snprintf(err, errlen, "--config %s: out of memory", file);
-		return NULL;
-	}
-	/* At most what stat() said: a file growing meanwhile is cut there. */
-	n = fread(buf, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		snprintf(err, errlen, "--config %s: read error", file);
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 
@@ -89,10 +54,9 @@ int
 app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 	     void *arg, char *err, size_t errlen)
 {
-	struct seen seen[MAX_KEYS];
-	unsigned int n_seen = 0, line = 0, sec_line = 0, i;
+	unsigned int line = 0, sec_line = 0;
 	bool in_section = false;
-	char why[APP_INI_ERR_LEN];
+	char why[APP_INI_ERR_LEN], qf[2 * BASE_QUOTE_LEN], q[BASE_QUOTE_LEN];
 	char *buf, *p, *next;
 	size_t len;
 	int rc = -1;
@@ -100,6 +64,7 @@ app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 	buf = __slurp(file, &len, err, errlen);
 	if (buf == NULL)
 		return -1;
+	base_quote(qf, sizeof(qf), file);	/* every FILE:LINE names it so */
 	for (p = buf; p != NULL && p < buf + len; p = next) {
 		char *nl = memchr(p, '\n', (size_t)(buf + len - p));
 		char *s, *eq, *key, *val;
@@ -109,7 +74,7 @@ app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 		if (nl != NULL)
 			*nl = '\0';
 		if (strlen(p) != (size_t)((nl != NULL ? nl : buf + len) - p)) {
-			snprintf(err, errlen, "%s:%u: NUL byte (not a text file)", file,
+			snprintf(err, errlen, "%s:%u: NUL byte (not a text file)", qf,
 				 line);
 			goto out;
 		}
@@ -122,19 +87,19 @@ app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 			tail = rb != NULL ? __trim(rb + 1) : NULL;
 			if (rb == NULL || (*tail != '\0' && *tail != ';' && *tail != '#')) {
 				snprintf(err, errlen, "%s:%u: section header without ']'%s",
-					 file, line, rb != NULL ? " at its end" : "");
+					 qf, line, rb != NULL ? " at its end" : "");
 				goto out;
 			}
 			*rb = '\0';
 			s = __trim(s + 1);
 			if (strcmp(s, section) != 0) {
-				snprintf(err, errlen, "%s:%u: unknown section [%.64s] (only [%s])",
-					 file, line, s, section);
+				snprintf(err, errlen, "%s:%u: unknown section [%s] (only [%s])",
+					 qf, line, base_quote(q, sizeof(q), s), section);
 				goto out;
 			}
 			if (sec_line != 0) {
 				snprintf(err, errlen, "%s:%u: second [%s] section (the first "
-					 "is at line %u): merge them", file, line, section,
+					 "is at line %u): merge them", qf, line, section,
 					 sec_line);
 				goto out;
 			}
@@ -145,42 +110,29 @@ app_ini_load(const char *file, const char *section, app_ini_entry_fn fn,
 		eq = strchr(s, '=');
 		if (eq == NULL) {
 			snprintf(err, errlen, "%s:%u: expected 'key = value' or '[section]'",
-				 file, line);
+				 qf, line);
 			goto out;
 		}
 		*eq = '\0';
 		key = __trim(s);
 		val = __trim(eq + 1);
 		if (*key == '\0') {
-			snprintf(err, errlen, "%s:%u: no key before '='", file, line);
+			snprintf(err, errlen, "%s:%u: no key before '='", qf, line);
 			goto out;
 		}
 		if (!in_section) {
-			snprintf(err, errlen, "%s:%u: '%.64s' before the [%s] section",
-				 file, line, key, section);
+			snprintf(err, errlen, "%s:%u: '%s' before the [%s] section",
+				 qf, line, base_quote(q, sizeof(q), key), section);
 			goto out;
 		}
-		for (i = 0; i < n_seen; i++)
-			if (strcmp(seen[i].key, key) == 0) {
-				snprintf(err, errlen, "%s:%u: duplicate key '%.64s' (first at "
-					 "line %u)", file, line, key, seen[i].line);
-				goto out;
-			}
-		if (n_seen == MAX_KEYS) {
-			snprintf(err, errlen, "%s:%u: more than %d keys", file, line,
-				 MAX_KEYS);
-			goto out;
-		}
-		seen[n_seen].key = key;	/* points into buf: valid until the end */
-		seen[n_seen++].line = line;
 		why[0] = '\0';
-		if (fn(arg, key, val, why, sizeof(why)) != 0) {
-			snprintf(err, errlen, "%s:%u: %s", file, line, why);
+		if (fn(arg, line, key, val, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "%s:%u: %s", qf, line, why);
 			goto out;
 		}
 	}
 	if (sec_line == 0) {
-		snprintf(err, errlen, "%s: no [%s] section", file, section);
+		snprintf(err, errlen, "%s: no [%s] section", qf, section);
 		goto out;
 	}
 	rc = 0;

@@ -10,8 +10,10 @@
  * included) and no length limit other than the file's (1 MiB) and the
  * option's own. Every mistake stops the load with one "FILE:LINE: reason":
  * a line that is neither, a section other than the caller's, the section a
- * second time (naming both lines), a key before the section or given twice
- * (naming both lines), a NUL byte; "FILE: no [SECTION] section".
+ * second time (naming both lines), a key before the section, a NUL byte,
+ * what the callback refuses (a key given twice: pktpath's options refuse it
+ * there, as on the command line); "FILE: no [SECTION] section". The file's
+ * name and its words are quoted (base_quote()).
  * Not thread-safe (the caller's callback decides what it touches).
  */
 
@@ -22,11 +24,12 @@
 #define APP_INI_ERR_LEN 512
 
 /*
- * Called for each key of the section, in file order. Returns 0, or -1 with a
- * reason in err (without FILE:LINE, which app_ini_load() adds).
+ * Called for each key of the section, in file order, with its line number.
+ * Returns 0, or -1 with a reason in err (without FILE:LINE, which
+ * app_ini_load() adds).
  */
-typedef int (*app_ini_entry_fn)(void *arg, const char *key, const char *value,
-				char *err, size_t errlen);
+typedef int (*app_ini_entry_fn)(void *arg, unsigned int line, const char *key,
+				const char *value, char *err, size_t errlen);
 
 /*
  * Read file and call fn for every key of [section].

@@ -2,8 +2,9 @@
 /*
  * pktpath: the Linux IPv4 receive path in user space, measured.
  *
- * main(): signals -> EAL -> options -> setup -> launch -> wait -> report ->
- * cleanup, in the order of DPDK's l2fwd. Every setup failure names the call
+ * main(): EAL -> options -> setup -> launch -> wait -> report -> cleanup, in
+ * the order of DPDK's l2fwd; the signal handlers are there before main()
+ * (signals_init()). Every setup failure names the call
  * that failed and its error; a user mistake exits with code 2.
  */
 #include <errno.h>
@@ -25,6 +26,8 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "base.h"
+#include "host.h"
 #include "perf_log.h"
 #include "export_series.h"
 #include "port.h"
@@ -75,11 +78,27 @@ on_sigusr1(int sig, siginfo_t *si, void *uc)
 	app_sigusr1 = 1;
 }
 
+/*
+ * The handlers, as early as the process allows: from the executable's
+ * .preinit_array, which the dynamic loader runs once it has mapped and
+ * relocated every library and before it runs their initialisers (DPDK's
+ * constructors: buses, drivers, log types) or main() -- the earliest code
+ * of the executable that can run at all. Before it, from exec, the loader
+ * maps and relocates (a few milliseconds, more under ASan): a SIGINT or
+ * SIGTERM then takes its default action, and the process, which has made
+ * nothing yet (no file, no runtime directory, no hugepage), ends by the
+ * signal (status 128 + the signal). From here on one ends the run as soon
+ * as it can, with its report (README, Hardening). Runs single-threaded,
+ * before main(): sigaction() is all it calls.
+ */
 static void
-signals_init(void)
+signals_init(int argc, char **argv, char **envp)
 {
 	struct sigaction sa;
 
+	RTE_SET_USED(argc);
+	RTE_SET_USED(argv);
+	RTE_SET_USED(envp);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -91,6 +110,8 @@ signals_init(void)
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGUSR1, &sa, NULL);
 }
+__attribute__((section(".preinit_array"), used))
+static void (*const signals_preinit)(int, char **, char **) = signals_init;
 
 static json_t *
 run_info(const struct app *a)
@@ -438,6 +459,8 @@ report(struct app *a)
 	report_end(a, stdout);
 	if (fin != NULL)
 		app_perf_report(a, fin->totals[MIB_F(RX, SUSPICIOUSPOLLS)], stdout);
+	if (app_capture_report(a, fin, stdout) != 0)
+		rc = 1;
 	if (a->opt.json[0] != '\0' && fin != NULL) {
 		json_t *info = json_incref(a->info);
 		json_t *root = export_json(fin, sum, info, true);
@@ -452,6 +475,8 @@ report(struct app *a)
 				"refcnt_sum", (json_int_t)peer_table_refcnt_sum(a->peers)));
 		if (a->compare != NULL)
 			json_object_set(root, "compare", a->compare);
+		if (a->cap != NULL)
+			json_object_set_new(root, "capture", app_capture_json(a, fin));
 		if (a->series != NULL) {
 			json_object_set_new(root, "intervals",
 				export_intervals_json(a->series, a->lcore_ids,
@@ -464,16 +489,16 @@ report(struct app *a)
 					    "steady_state", export_steady_json(&steady,
 										a->lcore_ids));
 
-		if (json_dump_file(root, a->opt.json, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-			fprintf(stderr, "pktpath: --json %s: cannot write\n", a->opt.json);
+		if (app_json_write(a, root) != 0)
 			rc = 1;
-		}
 		json_decref(root);
 		json_decref(info);
 	}
 	stats_put(a->stats, fin);
 	stats_summary_free(sum);
 	stats_steady_fini(&steady);
+	if (app_console_check() != 0)
+		rc = 1;
 	return rc;
 }
 
@@ -519,6 +544,8 @@ main(int argc, char **argv)
 	enum app_help help = app_options_wants_help(argc, argv);
 	int ret, rc;
 
+	app_console_open();
+
 	/* --help and its kin need no EAL */
 	if (help != APP_HELP_NONE) {
 		app_options_help(stdout, help, argv[0]);
@@ -532,13 +559,10 @@ main(int argc, char **argv)
 	if (app_argv == NULL)
 		app_argc = 0;
 
-	/* signals: first, so that a signal during EAL init or set-up is not
-	 * lost to its default action: the run then ends as soon as it can,
-	 * with its (empty) report. */
-	signals_init();
-
-	/* EAL; hugepage files never outlive the process (port.h) */
-	argv = app_host_eal_args(&argc, argv);
+	/* EAL; hugepage files never outlive the process, nor what it makes
+	 * of the EAL's runtime directory (host.h) */
+	argv = host_eal_args(&argc, argv);
+	host_leave_as_found(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(APP_EXIT_USAGE, "rte_eal_init: %s (see --help for EAL options)\n",

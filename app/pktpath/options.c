@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "ini.h"
 #include "options_pvt.h"
 
@@ -39,19 +40,71 @@ app_options_default(struct app_options *o)
 	}
 }
 
-/* One "key = value" of the INI file: the option of that name. */
-static int
-__opt_ini_entry(void *arg, const char *key, const char *v, char *err, size_t len)
-{
-	struct app_options *o = arg;
-	const struct app_opt *d = __opt_find(key);
-	char why[ERR_LEN] = "";
+/* A parse: the options, what was given of each option (g[i] of
+ * app_opts[i]) and the INI file being read. */
+struct __opt_parse {
+	struct app_options *o;
+	struct app_opt_given *g;
+	char qfile[2 * BASE_QUOTE_LEN];	/* the INI file, quoted */
+};
 
-	if (d == NULL || d->no_ini) {
-		snprintf(err, len, "unknown key '%.64s'", key);
+/*
+ * d given v (NULL: a flag on the command line), at line of the INI file
+ * being read (0: on the command line). Each option is given once, in the
+ * INI files as on the command line: a second time is refused naming both
+ * values, unless the table says what repeating it does; the command line
+ * overrides the INI files (that is precedence, not a repetition).
+ * 0, or -1 with the reason in err (len bytes).
+ */
+static int
+__opt_given(struct __opt_parse *p, const struct app_opt *d, const char *v,
+	    unsigned int line, char *err, size_t len)
+{
+	struct app_opt_given *x = &p->g[d - app_opts];
+	char q1[BASE_QUOTE_LEN], q2[BASE_QUOTE_LEN];
+	char *copy = NULL;
+
+	if (x->given && d->repeat == NULL && (line == 0) == (x->where[0] == '\0')) {
+		if (line == 0 && v == NULL)
+			snprintf(err, len, "--%s given twice: give it once", d->name);
+		else
+			snprintf(err, len, "%s%s given twice (%s%s%s, then %s): give it "
+				 "once", line == 0 ? "--" : "", d->name,
+				 base_quote(q1, sizeof(q1), x->val),
+				 line == 0 ? "" : " at ", x->where,
+				 base_quote(q2, sizeof(q2), v));
 		return -1;
 	}
-	if (__opt_set(d, o, v, why) != 0) {
+	if (v != NULL && (copy = strdup(v)) == NULL) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	free(x->val);
+	x->val = copy;
+	x->given = true;
+	if (line == 0)
+		x->where[0] = '\0';
+	else
+		snprintf(x->where, sizeof(x->where), "%s:%u", p->qfile, line);
+	return 0;
+}
+
+/* One "key = value" of an INI file: the option of that name. */
+static int
+__opt_ini_entry(void *arg, unsigned int line, const char *key, const char *v,
+		char *err, size_t len)
+{
+	struct __opt_parse *p = arg;
+	const struct app_opt *d = __opt_find(key);
+	char why[ERR_LEN] = "", q[BASE_QUOTE_LEN];
+
+	if (d == NULL || d->no_ini) {
+		snprintf(err, len, "unknown key '%s'", base_quote(q, sizeof(q), key));
+		return -1;
+	}
+	if (__opt_given(p, d, v, line, err, len) != 0)
+		return -1;
+	if (__opt_set(d, p->o, v, why) != 0) {
 		snprintf(err, len, "%s: %s", d->name, why);
 		return -1;
 	}
@@ -59,11 +112,12 @@ __opt_ini_entry(void *arg, const char *key, const char *v, char *err, size_t len
 }
 
 static int
-__opt_load_ini(const char *file, struct app_options *o)
+__opt_load_ini(struct __opt_parse *p, const char *file)
 {
 	char err[APP_INI_ERR_LEN];
 
-	if (app_ini_load(file, "pktpath", __opt_ini_entry, o, err, sizeof(err)) != 0) {
+	base_quote(p->qfile, sizeof(p->qfile), file);
+	if (app_ini_load(file, "pktpath", __opt_ini_entry, p, err, sizeof(err)) != 0) {
 		fprintf(stderr, "pktpath: %s\n", err);
 		return -1;
 	}
@@ -74,14 +128,14 @@ __opt_load_ini(const char *file, struct app_options *o)
 static void
 __opt_bad_option(const char *arg)
 {
-	char list[256] = "";
+	char list[256] = "", q[BASE_QUOTE_LEN], name[BASE_QUOTE_LEN];
 	size_t len;
 	unsigned int i, n = 0;
 	const char *eq;
 
 	if (arg == NULL || strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
-			arg ? arg : "");
+			base_quote(q, sizeof(q), arg));
 		return;
 	}
 	eq = strchr(arg, '=');
@@ -93,17 +147,21 @@ __opt_bad_option(const char *arg)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s--%s", n > 1 ? ", " : "", app_opts[i].name);
 	}
-	if (n > 1)
-		fprintf(stderr, "pktpath: option '%.*s' is ambiguous (%s%s)\n",
-			(int)(len + 2), arg, list, n > 4 ? ", ..." : "");
-	else
-		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n", arg);
+	if (n > 1) {
+		snprintf(name, sizeof(name), "%.*s", (int)(len + 2), arg);
+		fprintf(stderr, "pktpath: option '%s' is ambiguous (%s%s)\n",
+			base_quote(q, sizeof(q), name), list, n > 4 ? ", ..." : "");
+	} else {
+		fprintf(stderr, "pktpath: unknown option '%s' (see --help)\n",
+			base_quote(q, sizeof(q), arg));
+	}
 }
 
 int
 app_options_parse(int argc, char **argv, struct app_options *o)
 {
 	struct option *lopts;
+	struct __opt_parse p = { .o = o };
 	char err[ERR_LEN], arg[128];
 	const char *prog = argc > 0 ? argv[0] : "pktpath";
 	const struct app_opt *config = __opt_find("config");
@@ -113,9 +171,10 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 
 	app_options_default(o);
 	lopts = calloc(app_n_opts + 1, sizeof(*lopts));	/* zeroed end */
-	if (lopts == NULL) {
+	p.g = calloc(app_n_opts, sizeof(*p.g));
+	if (lopts == NULL || p.g == NULL) {
 		fprintf(stderr, "pktpath: options: out of memory\n");
-		return -1;
+		goto out;
 	}
 	for (i = 0; i < app_n_opts; i++) {
 		d = &app_opts[i];
@@ -134,11 +193,12 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 	while ((c = getopt_long(argc, argv, "h", lopts, &idx)) != -1) {
 		if (c != OPT_VAL0 + (int)(config - app_opts))
 			continue;
-		if (__opt_set(config, o, optarg, err) != 0) {
+		if (__opt_given(&p, config, optarg, 0, err, sizeof(err)) != 0 ||
+		    __opt_set(config, o, optarg, err) != 0) {
 			fprintf(stderr, "pktpath: --config: %s\n", err);
 			goto out;
 		}
-		if (__opt_load_ini(optarg, o) != 0)
+		if (__opt_load_ini(&p, optarg) != 0)
 			goto out;
 	}
 
@@ -168,7 +228,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 		}
 		if (c == ':') {
 			fprintf(stderr, "pktpath: option '%s' needs a value\n",
-				argv[optind - 1]);
+				base_quote(arg, sizeof(arg), argv[optind - 1]));
 			goto out;
 		}
 		if (c < OPT_VAL0 || c - OPT_VAL0 >= (int)app_n_opts)
@@ -181,6 +241,10 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 			rc = 1;
 			goto out;
 		}
+		if (__opt_given(&p, d, optarg, 0, err, sizeof(err)) != 0) {
+			fprintf(stderr, "pktpath: %s\n", err);
+			goto out;
+		}
 		if (__opt_set(d, o, optarg, err) != 0) {
 			fprintf(stderr, "pktpath: --%s: %s\n", d->name, err);
 			goto out;
@@ -188,11 +252,14 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pktpath: unexpected argument '%s' (see --help)\n",
-			argv[optind]);
+			base_quote(arg, sizeof(arg), argv[optind]));
 		goto out;
 	}
-	rc = __opt_check(o);
+	rc = __opt_check(o, p.g);
 out:
+	for (i = 0; p.g != NULL && i < app_n_opts; i++)
+		free(p.g[i].val);
+	free(p.g);
 	free(lopts);
 	return rc;
 }

@@ -121,6 +121,7 @@ struct app_options {
 	uint16_t udplite_ports[APP_MAX_PORT_RANGES][2];
 	bool kernel_netlabel;		/* --netlabel: CONFIG_NETLABEL */
 	bool kernel_pim;		/* --pim: CONFIG_IP_PIMSM_V2 */
+	struct path_vlans vlan;		/* --vlan: every port's VLAN devices */
 
 	/* ingress */
 	enum app_ingress_kind ingress_kind;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Checks across options: what each option is refused with (one line each,
- * naming the option), once the INI file and the command line are both read.
+ * Checks across options, once the INI files and the command line are both
+ * read: first the one that every row of the table gets, an option given
+ * where it has no effect (its needs, options_pvt.h), then the values that
+ * cannot go together. One line each, naming the option and its value.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "options_pvt.h"
 
@@ -15,45 +18,225 @@ app_options_want_ingress(const struct app_options *o)
 	       o->rules_alt[0] != '\0' || o->update_rate > 0 || o->n_compare > 0;
 }
 
-/* The first ingress option given (for messages), or NULL. */
-static const char *
-__opt_ingress_first(const struct app_options *o)
+/* ---- the needs ---- */
+
+/* Where __opt_value_is() tries a value: options are parsed once, on one
+ * thread (options.h), and the struct is too big for the stack. */
+static struct app_options __scratch;
+
+/* Whether d's value in o is v (as a user writes it): setting it to v would
+ * change nothing. A flag is on or off (its "off" leaves it as it is). */
+static bool
+__opt_value_is(const struct app_opt *d, const struct app_options *o, const char *v)
 {
-	return o->ingress_mode != INGRESS_OFF ? "--ingress" :
-	       o->ingress_kind != APP_KIND_RULES ? "--ingress-kind" :
-	       o->rules[0] != '\0' ? "--rules" :
-	       o->rules_alt[0] != '\0' ? "--rules-alt" :
-	       o->filter[0] != '\0' ? "--filter" :
-	       o->bpf_obj[0] != '\0' ? "--bpf-obj" :
-	       o->update_rate > 0 ? "--update-rate" : NULL;
+	char err[APP_OPT_ERR_LEN];
+	bool on;
+
+	if (d->type == APP_OPT_FLAG) {
+		memcpy(&on, (const char *)o + d->off, sizeof(on));
+		return on == (strcmp(v, "on") == 0);
+	}
+	__scratch = *o;
+	if (__opt_set(d, &__scratch, v, err) != 0)
+		return false;
+	return memcmp(&__scratch, o, sizeof(*o)) == 0;
 }
 
-int
-__opt_check(const struct app_options *o)
+/* Set: on (a flag), given (no default value), not its default (others). */
+static bool
+__opt_is_set(const struct app_opt *d, const struct app_options *o,
+	     const struct app_opt_given *g)
 {
-	if (o->n_compare > 0 && o->path != APP_PATH_FULL) {
-		fprintf(stderr, "pktpath: --compare: needs --path full\n");
-		return -1;
+	bool on;
+
+	if (d->type == APP_OPT_FLAG) {
+		memcpy(&on, (const char *)o + d->off, sizeof(on));
+		return on;
 	}
-	if (o->path != APP_PATH_FULL && __opt_ingress_first(o) != NULL) {
-		fprintf(stderr, "pktpath: %s: needs --path full (rx-only frees every "
-			"frame untouched: nothing would be classified)\n",
-			__opt_ingress_first(o));
-		return -1;
+	if (d->def == NULL)
+		return g[d - app_opts].given;
+	return !__opt_value_is(d, o, d->def);
+}
+
+static bool
+__cond_holds(const struct app_opt_cond *c, const struct app_options *o,
+	     const struct app_opt_given *g)
+{
+	const struct app_opt *d = __opt_find(c->opt);
+	const char *v = c->vals;
+	char w[64];
+	bool r = false;
+
+	if (d == NULL)		/* a wrong table: test_options fails on it */
+		return false;
+	if (v == NULL)
+		return __opt_is_set(d, o, g) != c->neg;
+	while (!r && *v != '\0') {
+		size_t n = strcspn(v, "|");
+
+		snprintf(w, sizeof(w), "%.*s", (int)n, v);
+		r = __opt_value_is(d, o, w);
+		v += n + (v[n] == '|');
 	}
-	if (o->n_rxq > 0 && o->source != APP_SRC_PORT) {
-		fprintf(stderr, "pktpath: --rxq: only with --source port\n");
-		return -1;
+	return r != c->neg;
+}
+
+bool
+__opt_needs_met(const struct app_opt *d, const struct app_options *o,
+		const struct app_opt_given *g)
+{
+	bool all = true;
+	unsigned int i;
+
+	for (i = 0; i < APP_OPT_NEEDS_MAX && d->needs[i].opt != NULL; i++) {
+		if (d->needs[i].alt) {
+			if (all)
+				return true;	/* the alternative before holds */
+			all = true;
+		}
+		all = all && __cond_holds(&d->needs[i], o, g);
 	}
-	if ((o->mtu != 0 || o->mbuf_size != 0) && o->source != APP_SRC_PORT) {
-		fprintf(stderr, "pktpath: --%s: only with --source port\n",
-			o->mtu != 0 ? "mtu" : "mbuf-size");
-		return -1;
+	return all;
+}
+
+/* s appended to buf (len bytes), cut where it ends */
+static void
+__cat(char *buf, size_t len, const char *s)
+{
+	size_t l = strlen(buf);
+
+	snprintf(buf + l, len - l, "%s", s);
+}
+
+/* A condition in words: "--source port", "--ingress-kind pcap-filter or
+ * bpf", "--filter", "no --template", "--http other than off", "--ingress
+ * other than off". */
+static void
+__cond_text(const struct app_opt_cond *c, char *buf, size_t len)
+{
+	const struct app_opt *d = __opt_find(c->opt);
+	bool flag = d != NULL && d->type == APP_OPT_FLAG;
+	const char *dflt = d != NULL && !flag ? d->def : NULL;
+	const char *v;
+	char part[96];
+
+	if (c->vals == NULL || (flag && strcmp(c->vals, "on") == 0) ||
+	    (flag && strcmp(c->vals, "off") == 0)) {
+		/* set or not: a flag on, given, or a value other than the default */
+		bool set = (c->vals == NULL || strcmp(c->vals, "on") == 0) != c->neg;
+
+		if (dflt == NULL)
+			snprintf(part, sizeof(part), "%s--%s", set ? "" : "no ", c->opt);
+		else
+			snprintf(part, sizeof(part), "--%s %s%s", c->opt,
+				 set ? "other than " : "", dflt);
+		__cat(buf, len, part);
+		return;
 	}
-	if (o->template_file[0] != '\0' && o->source != APP_SRC_GEN) {
-		fprintf(stderr, "pktpath: --template: only with --source gen\n");
-		return -1;
+	snprintf(part, sizeof(part), "--%s %s", c->opt, c->neg ? "other than " : "");
+	__cat(buf, len, part);
+	for (v = c->vals; *v != '\0';) {
+		size_t n = strcspn(v, "|");
+
+		snprintf(part, sizeof(part), "%.*s%s", (int)n, v,
+			 v[n] == '\0' ? "" : strchr(v + n + 1, '|') ? ", " : " or ");
+		__cat(buf, len, part);
+		v += n + (v[n] == '|');
 	}
+}
+
+const char *
+__opt_needs_text(const struct app_opt *d, char *buf, size_t len)
+{
+	bool compound = false;
+	unsigned int i, n_alt = 0, k = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < APP_OPT_NEEDS_MAX && d->needs[i].opt != NULL; i++) {
+		n_alt += i == 0 || d->needs[i].alt;
+		compound = compound || (i > 0 && !d->needs[i].alt);
+	}
+	for (i = 0; i < APP_OPT_NEEDS_MAX && d->needs[i].opt != NULL; i++) {
+		if (i > 0 && !d->needs[i].alt)
+			__cat(buf, len, " and ");
+		else if (i > 0)		/* the k-th alternative starts */
+			__cat(buf, len, ++k + 1 == n_alt ? (compound ? ", or " : " or ") :
+			      ", ");
+		__cond_text(&d->needs[i], buf, len);
+	}
+	return buf;
+}
+
+/* What d's value is, as the user gave it or as its default: quoted. */
+static const char *
+__opt_value_text(const struct app_opt *d, const struct app_opt_given *g,
+		 char *buf, size_t len)
+{
+	const struct app_opt_given *x = &g[d - app_opts];
+
+	return base_quote(buf, len, x->given && x->val != NULL ? x->val :
+			  d->def != NULL ? d->def : "");
+}
+
+/* Why d's needs fail, from the first alternative's first condition that
+ * does not hold: "with --source gen", "without --capture". */
+static const char *
+__opt_why_not(const struct app_opt *d, const struct app_options *o,
+	      const struct app_opt_given *g, char *buf, size_t len)
+{
+	const struct app_opt_cond *c = &d->needs[0];
+	const struct app_opt *x;
+	char v[BASE_QUOTE_LEN];
+	unsigned int i;
+	bool set;
+
+	for (i = 1; i < APP_OPT_NEEDS_MAX && __cond_holds(c, o, g) &&
+	     d->needs[i].opt != NULL && !d->needs[i].alt; i++)
+		c = &d->needs[i];
+	x = __opt_find(c->opt);
+	set = x->type == APP_OPT_FLAG || x->def == NULL ? __opt_is_set(x, o, g) :
+	      true;
+	if (!set)
+		snprintf(buf, len, "without --%s", x->name);
+	else if (x->type == APP_OPT_FLAG || __opt_value_text(x, g, v, sizeof(v))[0] == '\0')
+		snprintf(buf, len, "with --%s", x->name);
+	else
+		snprintf(buf, len, "with --%s %s", x->name, v);
+	return buf;
+}
+
+/* An option given where its needs fail: one line, -1. */
+static int
+__opt_no_effect(const struct app_opt *d, const struct app_options *o,
+		const struct app_opt_given *g)
+{
+	const struct app_opt_given *x = &g[d - app_opts];
+	char v[BASE_QUOTE_LEN], why[2 * BASE_QUOTE_LEN], needs[512];
+
+	__opt_why_not(d, o, g, why, sizeof(why));
+	__opt_needs_text(d, needs, sizeof(needs));
+	if (x->where[0] != '\0')	/* from an INI file */
+		fprintf(stderr, "pktpath: %s: %s = %s has no effect %s (it needs %s)\n",
+			x->where, d->name, base_quote(v, sizeof(v), x->val), why,
+			needs);
+	else
+		fprintf(stderr, "pktpath: --%s%s%s has no effect %s (it needs %s)\n",
+			d->name, x->val != NULL ? " " : "",
+			x->val != NULL ? base_quote(v, sizeof(v), x->val) : "", why,
+			needs);
+	return -1;
+}
+
+/* ---- the values that cannot go together ---- */
+
+int
+__opt_check(const struct app_options *o, const struct app_opt_given *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < app_n_opts; i++)
+		if (g[i].given && !__opt_needs_met(&app_opts[i], o, g))
+			return __opt_no_effect(&app_opts[i], o, g);
 	if (o->update_rate > 0 && o->ingress_mode == INGRESS_NONE) {
 		fprintf(stderr, "pktpath: --update-rate: refused with --ingress none "
 			"(unguarded readers cannot survive rule updates)\n");
@@ -67,32 +250,14 @@ __opt_check(const struct app_options *o)
 		fprintf(stderr, "pktpath: --ingress-kind bpf: needs --bpf-obj FILE\n");
 		return -1;
 	}
-	if (o->filter[0] != '\0' && o->ingress_kind != APP_KIND_PCAP_FILTER) {
-		fprintf(stderr, "pktpath: --filter: only with --ingress-kind pcap-filter\n");
-		return -1;
-	}
-	if (o->bpf_obj[0] != '\0' && o->ingress_kind != APP_KIND_BPF) {
-		fprintf(stderr, "pktpath: --bpf-obj: only with --ingress-kind bpf\n");
-		return -1;
-	}
-	if (o->rules[0] != '\0' && o->ingress_kind != APP_KIND_RULES) {
-		fprintf(stderr, "pktpath: --rules: only with --ingress-kind rules\n");
-		return -1;
-	}
-	if (o->peer && o->path != APP_PATH_FULL) {
-		fprintf(stderr, "pktpath: --peer: needs --path full\n");
-		return -1;
-	}
-	if (o->capture[0] != '\0' && o->path != APP_PATH_FULL) {
-		fprintf(stderr, "pktpath: --capture: needs --path full (rx-only touches no packet)\n");
-		return -1;
-	}
-	if (o->suspicious_us != APP_SUSPICIOUS_US_DEFAULT && !o->perf_detail) {
-		fprintf(stderr, "pktpath: --suspicious-us: only with --perf-detail\n");
-		return -1;
-	}
 	if (o->n_compare > 0 && o->duration_s <= 0) {
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
+		return -1;
+	}
+	if (o->flow.pkt_size < PKT_MIN_SIZE + 4 * o->flow.n_tags) {
+		fprintf(stderr, "pktpath: --pkt-size: %u bytes leave no room for "
+			"--vlan-tags' %u tags: at least %u\n", o->flow.pkt_size,
+			o->flow.n_tags, PKT_MIN_SIZE + 4 * o->flow.n_tags);
 		return -1;
 	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&

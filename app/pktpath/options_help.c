@@ -3,8 +3,8 @@
  * The texts made from the option table: --help, --help-ini (the INI file of
  * every option and its default: config/default.ini) and --help-markdown
  * (README.md's options table). Each option's line is its help text, then
- * its range (numbers) and its default, so that these are written once, in
- * the table. Help texts are markdown (`code`, [a README section](#anchor)):
+ * its range (numbers), its default, what it needs to have an effect and
+ * what repeating it does, so that these are written once, in the table. Help texts are markdown (`code`, [a README section](#anchor)):
  * kept as they are in the markdown table, made plain text elsewhere.
  */
 #include <inttypes.h>
@@ -71,11 +71,12 @@ __help_range(const struct app_opt *d, char *buf, size_t len)
 	return buf;
 }
 
-/* help, then " (RANGE; default X)" with what there is of both */
+/* help, then " (RANGE; default X; needs Y; repeatable: Z)" with what there
+ * is of them */
 static const char *
 __help_text(const struct app_opt *d, bool with_default, char *buf, size_t len)
 {
-	char range[80], plain[TEXT_MAX];
+	char range[80], plain[TEXT_MAX], needs[512];
 	const char *sep = " (";
 
 	snprintf(buf, len, "%s", __help_plain(d->help, plain, sizeof(plain)));
@@ -90,6 +91,15 @@ __help_text(const struct app_opt *d, bool with_default, char *buf, size_t len)
 	} else if (with_default && d->def_doc != NULL) {
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sdefault: %s", sep,
 			 __help_plain(d->def_doc, plain, sizeof(plain)));
+		sep = "; ";
+	}
+	if (__opt_needs_text(d, needs, sizeof(needs))[0] != '\0') {
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sneeds %s", sep, needs);
+		sep = "; ";
+	}
+	if (d->repeat != NULL) {
+		snprintf(buf + strlen(buf), len - strlen(buf), "%srepeatable: %s", sep,
+			 d->repeat);
 		sep = "; ";
 	}
 	if (sep[0] == ';')
@@ -133,6 +143,12 @@ app_options_usage(FILE *f, const char *prog)
 	unsigned int i;
 
 	fprintf(f, "usage: %s [EAL options] -- [options]\n\n", prog);
+	__help_wrap(f, "Each option is given once, on the command line or in the "
+		    "--config files: a second time is refused, naming both values, "
+		    "but where its line says it is repeatable; the command line "
+		    "overrides the files. An option given where it has no effect is "
+		    "refused: its line says what it needs.", 0, "");
+	fputc('\n', f);
 	for (i = 0; i < app_n_opts; i++) {
 		const struct app_opt *d = &app_opts[i];
 		const char *a = d->type == APP_OPT_FLAG || d->type == APP_OPT_HELP ?
@@ -158,6 +174,7 @@ app_options_ini(FILE *f)
 {
 	char arg[128], text[TEXT_MAX];
 	unsigned int i;
+	bool needs;
 
 	fprintf(f,
 		"; pktpath's options and their defaults, as an INI file for --config,\n"
@@ -165,11 +182,13 @@ app_options_ini(FILE *f)
 		"; config/default.ini; scripts/options-doc.sh writes it again):\n"
 		";   build/app/pktpath/pktpath -l 0-1 --no-huge --no-shconf -m 512 -- --config config/default.ini\n"
 		"; One [pktpath] section; keys are the long option names, each at most\n"
-		"; once; the command line overrides the file. Comment lines start with\n"
-		"; ';' or '#'; there are no inline comments (a value is everything after\n"
-		"; the '=') and no length limit but the option's own. Numbers are decimal\n"
-		"; (010 is ten; 0x10 is refused); flags take on/off. An option without a\n"
-		"; default value is commented out, with its argument.\n"
+		"; once (in all the --config files); the command line overrides the\n"
+		"; files. Comment lines start with ';' or '#'; there are no inline\n"
+		"; comments (a value is everything after the '=') and no length limit\n"
+		"; but the option's own. Numbers are decimal (010 is ten; 0x10 is\n"
+		"; refused); flags take on/off. An option without a default value is\n"
+		"; commented out, with its argument, and so is one that needs another\n"
+		"; (given where it has no effect, it is refused).\n"
 		"[pktpath]\n");
 	for (i = 0; i < app_n_opts; i++) {
 		const struct app_opt *d = &app_opts[i];
@@ -179,10 +198,11 @@ app_options_ini(FILE *f)
 		fprintf(f, "\n; ");
 		__help_wrap(f, __help_text(d, d->def == NULL, text, sizeof(text)), 2,
 			    "; ");
+		needs = d->needs[0].opt != NULL;
 		if (d->type == APP_OPT_FLAG)
-			fprintf(f, "%s = off\n", d->name);
+			fprintf(f, "%s%s = off\n", needs ? ";" : "", d->name);
 		else if (d->def != NULL)
-			fprintf(f, "%s = %s\n", d->name, d->def);
+			fprintf(f, "%s%s = %s\n", needs ? ";" : "", d->name, d->def);
 		else
 			fprintf(f, ";%s = %s\n", d->name, __opt_arg(d, arg, sizeof(arg)));
 	}
@@ -202,7 +222,8 @@ __help_cell(FILE *f, const char *s)
 void
 app_options_markdown(FILE *f)
 {
-	char arg[128], range[80];
+	char arg[128], range[80], needs[512];
+	const char *sep;
 	unsigned int i;
 
 	fprintf(f, "| option | default | meaning |\n| --- | --- | --- |\n");
@@ -220,9 +241,22 @@ app_options_markdown(FILE *f)
 		}
 		fprintf(f, " | ");
 		__help_cell(f, d->help);
-		if (__help_range(d, range, sizeof(range))[0] != '\0')
-			fprintf(f, " (%s)", range);
-		fprintf(f, " |\n");
+		sep = " (";
+		if (__help_range(d, range, sizeof(range))[0] != '\0') {
+			fprintf(f, "%s%s", sep, range);
+			sep = "; ";
+		}
+		if (__opt_needs_text(d, needs, sizeof(needs))[0] != '\0') {
+			fprintf(f, "%sneeds ", sep);
+			__help_cell(f, needs);
+			sep = "; ";
+		}
+		if (d->repeat != NULL) {
+			fprintf(f, "%srepeatable: ", sep);
+			__help_cell(f, d->repeat);
+			sep = "; ";
+		}
+		fprintf(f, "%s |\n", sep[0] == ';' ? ")" : "");
 	}
 }
 

@@ -13,11 +13,19 @@
  * applied by app_options_default() through the same parser as the user's;
  * a default that is not a value ("the --dport range") is described (def_doc)
  * and left to the zero of the field.
+ *
+ * What an option needs to have an effect (needs) is said in the table too,
+ * and one check (__opt_check) refuses an option given, on the command line
+ * or in an INI file, in a configuration where it has none:
+ *   pktpath: --rxd 512 has no effect with --source gen (it needs --source port)
+ * And each option is given once: a second time is refused, naming both
+ * values, unless the table says what repeating it does (repeat).
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
 #include "options.h"
 
 /* An error reason (without the option's name). */
@@ -35,6 +43,25 @@ enum app_opt_type {
 };
 
 typedef int (*app_opt_set_fn)(struct app_options *o, const char *v, char *err);
+
+/*
+ * One condition on another option (opt) for an option to have an effect:
+ *  - vals "a|b": its value is one of these, as a user writes them (a
+ *    choice's names, on or off, a word such as off for --http);
+ *  - vals NULL: it is set: on, for a flag; given, for an option without a
+ *    default value; a value other than its default, for the others;
+ *  - neg: the opposite ("not one of", "not set").
+ * An option's needs are alternatives, any one of which will do, each the
+ * conditions that must all hold: a condition with alt set starts the next
+ * alternative. No condition: the option always has an effect.
+ */
+struct app_opt_cond {
+	const char *opt;
+	const char *vals;
+	bool neg;
+	bool alt;
+};
+#define APP_OPT_NEEDS_MAX 6
 
 struct app_opt {
 	const char *name;	/* --NAME, and the INI key */
@@ -55,6 +82,19 @@ struct app_opt {
 				 * markdown (`code`, [section](#anchor)), made
 				 * plain text in --help and the INI file */
 	bool no_ini;		/* not an INI key (--config, the help options) */
+	struct app_opt_cond needs[APP_OPT_NEEDS_MAX]; /* what it needs to
+						 * have an effect (above) */
+	const char *repeat;	/* what giving it again does, in words; NULL:
+				 * a second one is refused */
+};
+
+/* What the user gave of an option: its value (NULL for a flag on the command
+ * line) and where, "" for the command line or "FILE:LINE" (quoted) for an
+ * INI file; val NULL and where[0] == '\0' with given false: not given. */
+struct app_opt_given {
+	bool given;
+	char *val;		/* malloc'd copy */
+	char where[2 * BASE_QUOTE_LEN + 16];
 };
 
 extern const struct app_opt app_opts[];
@@ -77,8 +117,18 @@ bool __opt_arg_word(const struct app_opt *d, unsigned int k, char *w, size_t len
 /* The text of d's argument: d->arg, or the type's ("a|b|c", "on|off", "N"). */
 const char *__opt_arg(const struct app_opt *d, char *buf, size_t len);
 
-/* Checks across options, after both passes; 0 or -1 with the line printed. */
-int __opt_check(const struct app_options *o);
+/* Checks across options, after both passes, g[i] what was given of
+ * app_opts[i]: an option given that has no effect (its needs), then the
+ * values that cannot go together; 0 or -1 with the line printed. */
+int __opt_check(const struct app_options *o, const struct app_opt_given *g);
+
+/* Whether d's needs are met in o (g: what was given). */
+bool __opt_needs_met(const struct app_opt *d, const struct app_options *o,
+		     const struct app_opt_given *g);
+
+/* What d needs, in words ("--source port", "--filter or --bpf-obj"), into
+ * buf (len bytes): "" if it needs nothing. */
+const char *__opt_needs_text(const struct app_opt *d, char *buf, size_t len);
 
 /* The setters of the APP_OPT_FN options (options_value.c). */
 int __opt_set_warmup(struct app_options *o, const char *v, char *err);
@@ -93,6 +143,8 @@ int __opt_set_local(struct app_options *o, const char *v, char *err);
 int __opt_set_mcast(struct app_options *o, const char *v, char *err);
 int __opt_set_udp_ports(struct app_options *o, const char *v, char *err);
 int __opt_set_udplite_ports(struct app_options *o, const char *v, char *err);
+int __opt_set_vlan(struct app_options *o, const char *v, char *err);
+int __opt_set_vlan_tags(struct app_options *o, const char *v, char *err);
 int __opt_set_filter(struct app_options *o, const char *v, char *err);
 int __opt_set_filter_action(struct app_options *o, const char *v, char *err);
 int __opt_set_bpf_sec(struct app_options *o, const char *v, char *err);

@@ -8,9 +8,12 @@
  *
  * A row: the name; the argument's name (NULL: the type's: N, on|off, the
  * choices); the type with the field and range, or the setter; the default
- * as a value (def, parsed like the user's) or in words (def_doc); the help
- * text, without its range and default (the printers add them), in markdown:
- * `code` and [README sections](#anchor), made plain in --help and the INI file.
+ * as a value (def, parsed like the user's) or in words (def_doc); what it
+ * needs to have an effect (NEEDS, below: an option given where it has none
+ * is refused), and what repeating it does if it may be repeated (repeat);
+ * the help text, without its range, default and needs (the printers add
+ * them), in markdown: `code` and [README sections](#anchor), made plain in
+ * --help and the INI file.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -67,8 +70,32 @@ app_path_name(enum app_path p)
 #define FN(fn) .type = APP_OPT_FN, .set = (fn)
 #define HELP(m) .type = APP_OPT_HELP, .help_mode = (m), .no_ini = true
 
+/* What an option needs to have an effect (options_pvt.h, struct
+ * app_opt_cond): IS(o, "a|b") o's value is one of these, NOT(o, "a|b") it
+ * is none of them, SET(o) o is set, UNSET(o) it is not; OR_IS and OR_SET
+ * start another alternative. The conditions the table says most often: */
+#define IS(o, v) { .opt = (o), .vals = (v) }
+#define NOT(o, v) { .opt = (o), .vals = (v), .neg = true }
+#define SET(o) { .opt = (o) }
+#define UNSET(o) { .opt = (o), .neg = true }
+#define OR_IS(o, v) { .opt = (o), .vals = (v), .alt = true }
+#define OR_SET(o) { .opt = (o), .alt = true }
+#define NEEDS(...) .needs = { __VA_ARGS__ }
+/* the ports' options */
+#define PORT_ONLY NEEDS(IS("source", "port"))
+/* what the generator synthesises (a --template's frames are as captured) */
+#define GEN_SYNTH NEEDS(IS("source", "gen"), UNSET("template"))
+/* the receive path's work (rx-only frees every frame untouched) */
+#define PATH_FULL NEEDS(IS("path", "full"))
+/* the ingress hook: what creates it (app_options_want_ingress(); --rules-alt
+ * needs --update-rate) */
+#define HOOK NEEDS(SET("ingress"), OR_SET("ingress-kind"), OR_SET("rules"), \
+		   OR_SET("update-rate"), OR_SET("compare"))
+
 const struct app_opt app_opts[] = {
 	{ "config", "FILE", PATHNAME(config), .no_ini = true,
+	  .repeat = "the files are read in turn, as one file: a key that two of "
+		    "them set is given twice",
 	  .help = "read options from an INI file: one `[pktpath]` section, "
 		  "`key = value` lines (keys are the long option names, flags take "
 		  "on/off), comment lines starting with `;` or `#`; the command line "
@@ -126,6 +153,7 @@ const struct app_opt app_opts[] = {
 		  "suspicious polls (`--suspicious-us`)" },
 	{ "suspicious-us", "US", UINT(suspicious_us, 0, 60000000),
 	  .def = RTE_STR(APP_SUSPICIOUS_US_DEFAULT),
+	  NEEDS(SET("perf-detail")),
 	  .help = "`--perf-detail`: a poll longer than this many microseconds is "
 		  "suspicious: counted (Rx SuspiciousPolls), logged with the polls "
 		  "around it; 0: none is" },
@@ -162,36 +190,58 @@ const struct app_opt app_opts[] = {
 		  "Where the machine cannot count them, one line says why and what to "
 		  "do (exit 2); see [Counting events](#counting-events---pmu)" },
 	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
-	  .def = "60", .help = "generated frame size without FCS" },
+	  .def = "60", GEN_SYNTH,
+	  .help = "generated frame size without FCS" },
 	{ "flows", NULL, UINT(flow.flows, 1, 1u << 20), .def = "64",
+	  GEN_SYNTH,
 	  .help = "distinct generated flows (pktgen range mode: source address, "
 		  "source port, destination address and port vary in that order)" },
 	{ "src", "A[-B]", FN(__opt_set_src), .def = "198.18.0.1-198.18.0.254",
+	  NEEDS(IS("source", "gen"), UNSET("template"), OR_IS("peer", "on")),
 	  .help = "generated source addresses" },
 	{ "dst", "A[-B]", FN(__opt_set_dst), .def = "198.19.0.1",
+	  NEEDS(IS("source", "gen"), UNSET("template"), OR_IS("path", "full"),
+		UNSET("local")),
 	  .help = "generated destination addresses" },
 	{ "sport", "P[-Q]", FN(__opt_set_sport), .def = "1024-65535",
+	  GEN_SYNTH,
 	  .help = "generated UDP source ports" },
 	{ "dport", "P[-Q]", FN(__opt_set_dport), .def = "9",
+	  NEEDS(IS("source", "gen"), UNSET("template"), OR_IS("path", "full"),
+		UNSET("udp-ports")),
 	  .help = "generated UDP destination ports" },
 	{ "src-mac", "MAC", FN(__opt_set_src_mac), .def = "02:00:00:00:00:02",
+	  GEN_SYNTH,
 	  .help = "generated source MAC" },
 	{ "dst-mac", "MAC", FN(__opt_set_dst_mac), .def = "02:00:00:00:00:01",
+	  GEN_SYNTH,
 	  .help = "generated destination MAC; the default is the generator port's "
 		  "own, so another one makes every frame PACKET_OTHERHOST" },
 	{ "tos", NULL, UINT(flow.tos, 0, 255), .def = "0",
+	  GEN_SYNTH,
 	  .help = "generated IP TOS byte (DSCP and ECN bits)" },
 	{ "udp-csum", NULL, BOOL(flow.udp_csum), .def = "off",
+	  GEN_SYNTH,
 	  .help = "compute UDP checksums (pktgen's UDPCSUM); off sends checksum 0, "
 		  "which Linux accepts without verifying" },
+	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",
+	  GEN_SYNTH,
+	  .help = "generated frames carry these tags after the MACs, outermost "
+		  "first: `VID` an 802.1Q tag, `adVID` an 802.1ad one, VID 0..4095 "
+		  "(0: a priority tag), PCP 0; inside `--pkt-size`, as pktgen counts "
+		  "its `vlan_id` and `svlan_id`. Without a VLAN device for them "
+		  "(`--vlan`) the frames are PACKET_OTHERHOST" },
 	{ "template", "FILE.pcap", PATHNAME(template_file),
+	  NEEDS(IS("source", "gen")),
 	  .help = "generate the frames of a pcap file, round-robin, instead of "
 		  "synthesised ones (each worker its own mbufs)" },
 	{ "alloc", NULL, CHOICE(alloc, pkt_alloc_names), .def = "reuse",
+	  NEEDS(IS("source", "gen")),
 	  .help = "generator mbufs recycled burst after burst (pktgen `clone_skb`), "
 		  "or `rte_pktmbuf_alloc_bulk` + `rte_pktmbuf_free_bulk` every "
 		  "burst" },
 	{ "prefetch", NULL, BOOL(prefetch), .def = "on",
+	  PATH_FULL,
 	  .help = "prefetch the next packet's header while processing one" },
 	{ "pool-layout", NULL, CHOICE(pool_layout, pkt_pool_layout_names),
 	  .def = "page",
@@ -213,15 +263,19 @@ const struct app_opt app_opts[] = {
 		  "port pool" },
 	{ "rxq", "L:P.Q,...", FN(__opt_set_rxq),
 	  .def_doc = "workers over ports 0.., a queue per worker",
+	  PORT_ONLY,
 	  .help = "port source: lcore L polls port P queue Q; one lcore per queue, "
 		  "every queue of a port polled; see [Real ports](#real-ports)" },
 	{ "rxd", NULL, UINT(rxd, 32, 16384), .def = RTE_STR(APP_RXD_DEFAULT),
+	  PORT_ONLY,
 	  .help = "RX descriptors per queue; refused outside the driver's "
 		  "`rx_desc_lim` (the default is fitted to it)" },
 	{ "promisc", NULL, BOOL(promisc), .def = "off",
+	  PORT_ONLY,
 	  .help = "port source: promiscuous mode (frames to other MACs are then "
 		  "counted RxOtherHost); put back as found at exit" },
 	{ "rx-csum", NULL, CHOICE(rx_csum, app_rx_csum_names), .def = "auto",
+	  NEEDS(IS("path", "full"), OR_IS("source", "port")),
 	  .help = "RX checksum offload: hw enables `IPV4_CKSUM`, `UDP_CKSUM`, "
 		  "`TCP_CKSUM` (refused if the port lacks one) and trusts the mbuf's "
 		  "flags as Linux trusts `CHECKSUM_UNNECESSARY`; sw verifies every "
@@ -230,131 +284,181 @@ const struct app_opt app_opts[] = {
 		  "would, and auto is sw" },
 	{ "rx-csum-partial", NULL, CHOICE(csum_partial, app_csum_partial_names),
 	  .def = "auto",
+	  PATH_FULL,
 	  .help = "a TCP/UDP checksum field that holds the pseudo-header sum is a "
 		  "partial checksum (`CHECKSUM_PARTIAL`: valid local traffic); auto "
 		  "is on for `net_af_packet`, which loses the kernel's checksum "
 		  "state" },
 	{ "mbuf-size", "BYTES", UINT(mbuf_size, 1024, 65535),
 	  .def_doc = "2176, or what `net_af_packet`'s `framesz` needs",
+	  PORT_ONLY,
 	  .help = "port source: the mbuf data room with its 128-byte headroom, as "
 		  "testpmd's `--mbuf-size`" },
 	{ "mtu", "BYTES", UINT(mtu, 68, 65535), .def_doc = "the device's",
+	  PORT_ONLY,
 	  .help = "port source: the ports' MTU; a frame longer than an mbuf is "
 		  "received scattered, or refused if the driver cannot scatter" },
 	{ "unpolled-queues", NULL, CHOICE(unpolled_warn, app_unpolled_names),
 	  .def = "refuse",
+	  PORT_ONLY,
 	  .help = "port source: a device whose RX queues exist whether configured "
 		  "or not (`net_af_packet` `qpairs`) with fewer of them polled is "
 		  "refused, or accepted with a warning" },
 	{ "local", "A/L,...", FN(__opt_set_local),
 	  .def_doc = "the `--dst` addresses, /24",
+	  PATH_FULL,
 	  .help = "local addresses and their subnets (directed broadcast is the "
 		  "subnet's all-ones address)" },
 	{ "mcast", "G,...", FN(__opt_set_mcast),
+	  PATH_FULL,
 	  .help = "joined multicast groups; 224.0.0.1 always is" },
 	{ "udp-ports", "P[-Q],...|none", FN(__opt_set_udp_ports),
 	  .def_doc = "the `--dport` range",
+	  PATH_FULL,
 	  .help = "UDP ports with a listening socket" },
 	{ "udplite-ports", "P[-Q],...|none", FN(__opt_set_udplite_ports),
 	  .def = "none",
+	  PATH_FULL,
 	  .help = "UDP-Lite (IP protocol 136) ports with a listening socket" },
 	{ "netlabel", NULL, BOOL(kernel_netlabel), .def = "on",
+	  PATH_FULL,
 	  .help = "the kernel pktpath mimics has NetLabel (`CONFIG_NETLABEL`): a "
 		  "CIPSO option is refused (InHdrErrors) as on a host with no CIPSO "
 		  "DOI configured; off: only the checks of the kernel's stub" },
 	{ "pim", NULL, BOOL(kernel_pim), .def = "on",
+	  PATH_FULL,
 	  .help = "the kernel has PIM-SM v2 (`CONFIG_IP_PIMSM_V2`): IP protocol "
 		  "103 goes to `pim_rcv` (InDelivers, Path PimDelivered); off: "
 		  "InUnknownProtos" },
+	{ "vlan", "STACK,...|none", FN(__opt_set_vlan), .def = "none",
+	  PATH_FULL,
+	  .help = "VLAN devices on every port, and on the generator's: a STACK "
+		  "`VID` declares an 802.1Q device (as `ip link add link P name "
+		  "P.VID type vlan id VID`), `adVID` an 802.1ad one (`protocol "
+		  "802.1ad`), `A-B` a range, VID 1..4094; `A.B` declares A and a "
+		  "device B on it (QinQ: two levels at most, 4096 devices on "
+		  "devices). A tagged frame that no device takes (same TPID and VID, "
+		  "on the device that has the frame) is PACKET_OTHERHOST "
+		  "(`RxVlanNoDevice`, then `RxOtherHost`) unless the VID is 0 (a "
+		  "priority tag: stripped); none: no VLAN device, Linux's default. "
+		  "See [VLAN tags](#vlan-tags-and-vlan-devices---vlan)" },
 	{ "ingress", NULL, CHOICE(ingress_mode, ingress_mode_names), .def = "off",
+	  PATH_FULL,
 	  .help = "ingress hook guard: off, none (unguarded), spinlock, rwlock or "
 		  "RCU; any ingress option creates the hook (off: the hook is there "
 		  "and classifies nothing); see "
 		  "[Ingress](#ingress-classifier-guards-and-rule-churn-libingress)" },
 	{ "lock-scope", NULL, CHOICE(lock_scope, ingress_scope_names),
 	  .def = "packet",
+	  HOOK,
 	  .help = "classify (and lock) per packet, like the old ingress qdisc, or "
 		  "per burst" },
 	{ "ingress-kind", NULL, CHOICE(ingress_kind, app_ingress_kind_names),
 	  .def = "rules",
+	  PATH_FULL,
 	  .help = "classifier kind: rules (`--rules`), a tcpdump expression "
 		  "(`--filter`) or an eBPF object (`--bpf-obj`)" },
 	{ "filter", "EXPR", FN(__opt_set_filter),
+	  NEEDS(IS("ingress-kind", "pcap-filter")),
 	  .help = "pcap-filter: the tcpdump expression (libpcap, then pktpath's "
 		  "eBPF conversion, run by rte_bpf; or libpcap itself: see "
 		  "`--bpf-engine`)" },
 	{ "filter-action", "drop|pass|mark N", FN(__opt_set_filter_action),
-	  .def = "drop", .help = "pcap-filter: what a match does" },
+	  .def = "drop", NEEDS(SET("filter")),
+	  .help = "pcap-filter: what a match does" },
 	{ "bpf-obj", "FILE.o", PATHNAME(bpf_obj),
+	  NEEDS(IS("ingress-kind", "bpf")),
 	  .help = "bpf: the eBPF ELF object (e.g. build/config/drop_udp_port.o, built from config/bpf/drop_udp_port.c)" },
 	{ "bpf-sec", "NAME", FN(__opt_set_bpf_sec), .def = "classifier",
+	  NEEDS(SET("bpf-obj")),
 	  .help = "bpf: the program's section or name" },
 	{ "bpf-jit", "on|off", FN(__opt_set_bpf_jit), .def_doc = "on",
+	  NEEDS(SET("filter"), OR_SET("bpf-obj")),
 	  .help = "pcap-filter and bpf: `--bpf-engine jit` (on) or `interp` (off)" },
 	{ "bpf-engine", NULL, CHOICE(bpf.engine, ingress_bpf_engine_names),
 	  .def = "jit",
+	  NEEDS(SET("filter"), OR_SET("bpf-obj")),
 	  .help = "pcap-filter and bpf: rte_bpf's JIT (its code checked, else the "
 		  "interpreter), rte_bpf's interpreter, or libpcap's own "
 		  "(pcap-filter only; also what runs the filters rte_bpf cannot)" },
 	{ "filter-netmask", "A.B.C.D", FN(__opt_set_filter_netmask),
 	  .def = "0.0.0.0",
+	  NEEDS(SET("filter")),
 	  .help = "pcap-filter: the netmask `ip broadcast` uses (0.0.0.0 as "
 		  "`tcpdump -r`)" },
 	{ "bpf-load-timeout", "SECONDS", DOUBLE(bpf.load_timeout_s, 0.01, 3600),
 	  .def = "5",
+	  NEEDS(SET("filter"), OR_SET("bpf-obj")),
 	  .help = "pcap-filter and bpf: longest time `rte_bpf_load` may take to "
 		  "verify a program" },
 	{ "rules", "FILE", PATHNAME(rules), .def_doc = "no rule, `default pass`",
+	  NEEDS(IS("ingress-kind", "rules"), IS("path", "full")),
 	  .help = "ingress rules file, at most 16 MiB; SIGHUP reloads it (a broken "
 		  "file is reported as FILE:LINE: reason and the running rules "
 		  "stay), and the churn goes on with it" },
 	{ "rules-alt", "FILE", PATHNAME(rules_alt),
 	  .def_doc = "no rule, `default pass`",
+	  NEEDS(SET("update-rate")),
 	  .help = "the second ruleset `--update-rate` alternates with the first" },
 	{ "update-rate", NULL, DOUBLE(update_rate, 0, 1e6), .def = "0",
+	  PATH_FULL,
 	  .help = "replace the ruleset N times a second from a control thread "
 		  "(paused while in none)" },
 	{ "gp-log-us", "US", UINT(gp_log_us, 0, 60000000), .def = "1000",
+	  HOOK,
 	  .help = "log RCU grace periods slower than this many microseconds" },
 	{ "compare", "MODE,...", FN(__opt_set_compare),
+	  PATH_FULL,
 	  .help = "run the ingress modes as back-to-back phases of `--duration` "
 		  "each, rounds interleaved, and print the comparison table" },
 	{ "rounds", NULL, UINT(rounds, 1, 1000), .def = "3",
+	  NEEDS(SET("compare")),
 	  .help = "`--compare`: rounds, phases interleaved A B C A B C..." },
 	{ "phase-warmup", "SECONDS", DOUBLE(phase_warmup_s, 0, 60), .def = "0.5",
+	  NEEDS(SET("compare")),
 	  .help = "`--compare`: settle time before each measured phase" },
 	{ "peer", NULL, BOOL(peer), .def = "off",
+	  PATH_FULL,
 	  .help = "inetpeer-like stage for delivered packets: source lookup, get, "
 		  "touch, put (Peer group)" },
 	{ "peer-layout", NULL, CHOICE(peer_layout, peer_layout_names),
 	  .def = "shared",
+	  NEEDS(IS("peer", "on")),
 	  .help = "refcount and last-use on the key's cache line, or on their own" },
 	{ "peers", NULL, UINT(peers, 1, PEER_MAX),
 	  .def_doc = "one per `--src` address",
+	  NEEDS(IS("peer", "on")),
 	  .help = "peers in the table, from the first `--src` address" },
 	{ "http", "ADDR:PORT|off", FN(__opt_set_http), .def = "127.0.0.1:9120",
 	  .help = "stats endpoint (/metrics, /snmp, /netstat, /stats.json); port 0 "
 		  "picks a free one; IPv6 as [::1]:PORT; see "
 		  "[Stats endpoint](#stats-endpoint-prometheus-snmp-json-dpdk-telemetry)" },
 	{ "http-control", NULL, FLAG(http_control),
+	  NEEDS(NOT("http", "off")),
 	  .help = "serve the control endpoints: POST /ingress/mode, "
 		  "/ingress/rules, /stats/clear" },
 	{ "metrics-lcore-mib", NULL, FLAG(metrics_lcore_mib),
+	  NEEDS(NOT("http", "off")),
 	  .help = "/metrics: every MIB field per worker lcore too (large)" },
 	{ "capture", "FILE.pcap", PATHNAME(capture),
+	  PATH_FULL,
 	  .help = "copy chosen packets to per-worker rings, written to FILE.pcap by "
 		  "a control thread; see [Capture](#capture)" },
 	{ "capture-what", NULL, CHOICE(capture_what, pkt_capture_what_names),
 	  .def = "drops",
+	  NEEDS(SET("capture")),
 	  .help = "which packets `--capture` copies: those not delivered to a "
 		  "listener (ingress drops included), those the ingress hook "
 		  "marked, or all" },
 	{ "capture-max", NULL, UINT(capture_max, 0, UINT64_MAX), .def = "0",
+	  NEEDS(SET("capture")),
 	  .help = "capture at most N packets over all workers; 0: no limit" },
 	{ "capture-ring", NULL, UINT(capture_ring, 16, 1u << 20), .def = "4096",
+	  NEEDS(SET("capture")),
 	  .help = "slots per worker ring; a full ring counts CaptureOverflow" },
 	{ "capture-snaplen", "BYTES", UINT(capture_snaplen, 14, 65535),
-	  .def = "2048", .help = "bytes copied per packet" },
+	  .def = "2048", NEEDS(SET("capture")),
+	  .help = "bytes copied per packet" },
 	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
 	{ "help-ini", NULL, HELP(APP_HELP_INI),
 	  .help = "every option with its default as an INI file for `--config` "

@@ -6,7 +6,9 @@
  * (pkt_parse_*(), the rules files use the same ones): decimal everywhere,
  * leading zeros included (010 is ten); hexadecimal is refused.
  * Each returns 0, or -1 with the reason in err (APP_OPT_ERR_LEN bytes),
- * which the caller prefixes with the option ("--burst: ", "FILE:LINE: burst: ").
+ * which the caller prefixes with the option ("--burst: ", "FILE:LINE: burst: ");
+ * a reason echoes the value quoted (base_quote(): one line, no raw control
+ * byte).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,6 +34,7 @@
 static int
 __opt_double(const char *v, double lo, double hi, double *out, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	const char *c;
 	bool digit = false;
 	char *end;
@@ -41,7 +44,7 @@ __opt_double(const char *v, double lo, double hi, double *out, char *err)
 		goto bad;
 	if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) {
 		snprintf(err, ERR_LEN, "'%s' is not a decimal number (hexadecimal is "
-			 "not accepted)", v);
+			 "not accepted)", base_quote(q, sizeof(q), v));
 		return -1;
 	}
 	c = v + (*v == '-');
@@ -65,19 +68,21 @@ __opt_double(const char *v, double lo, double hi, double *out, char *err)
 	if (*end != '\0' || isnan(x))
 		goto bad;
 	if (errno == ERANGE || x < lo || x > hi) {
-		snprintf(err, ERR_LEN, "'%s' is out of range %g..%g", v, lo, hi);
+		snprintf(err, ERR_LEN, "'%s' is out of range %g..%g",
+			 base_quote(q, sizeof(q), v), lo, hi);
 		return -1;
 	}
 	*out = x;
 	return 0;
 bad:
-	snprintf(err, ERR_LEN, "'%s' is not a number", v ? v : "");
+	snprintf(err, ERR_LEN, "'%s' is not a number", base_quote(q, sizeof(q), v));
 	return -1;
 }
 
 static int
 __opt_bool(const char *v, bool *out, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	static const char *const yes[] = { "on", "yes", "true", "1" };
 	static const char *const no[] = { "off", "no", "false", "0" };
 	unsigned int i;
@@ -92,7 +97,7 @@ __opt_bool(const char *v, bool *out, char *err)
 			return 0;
 		}
 	}
-	snprintf(err, ERR_LEN, "'%s' is not on/off", v ? v : "");
+	snprintf(err, ERR_LEN, "'%s' is not on/off", base_quote(q, sizeof(q), v));
 	return -1;
 }
 
@@ -222,6 +227,7 @@ int
 __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	  char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	char *field = (char *)o + d->off;
 	uint64_t x;
 	double dx;
@@ -259,7 +265,8 @@ __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 		{
 			char list[128];
 
-			snprintf(err, ERR_LEN, "'%s' is not one of %s", v ? v : "",
+			snprintf(err, ERR_LEN, "'%s' is not one of %s",
+				 base_quote(q, sizeof(q), v),
 				 __opt_names(d, list, sizeof(list)));
 		}
 		return -1;
@@ -323,8 +330,11 @@ __opt_set_dport(struct app_options *o, const char *v, char *err)
 static int
 __opt_mac(const char *v, struct rte_ether_addr *out, char *err)
 {
+	char q[BASE_QUOTE_LEN];
+
 	if (v == NULL || rte_ether_unformat_addr(v, out) != 0) {
-		snprintf(err, ERR_LEN, "'%s' is not a MAC address", v ? v : "");
+		snprintf(err, ERR_LEN, "'%s' is not a MAC address",
+			 base_quote(q, sizeof(q), v));
 		return -1;
 	}
 	return 0;
@@ -350,6 +360,7 @@ static int
 __opt_list(const char *v, int (*item)(struct app_options *, const char *, char *),
 	   struct app_options *o, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[LIST_MAX];
 	char *tok, *comma;
 
@@ -367,8 +378,8 @@ __opt_list(const char *v, int (*item)(struct app_options *, const char *, char *
 		if (comma != NULL)
 			*comma++ = '\0';
 		if (*tok == '\0') {
-			snprintf(err, ERR_LEN, "'%.160s' has an empty item (items are "
-				 "separated by single commas)", v);
+			snprintf(err, ERR_LEN, "'%s' has an empty item (items are "
+				 "separated by single commas)", base_quote(q, sizeof(q), v));
 			return -1;
 		}
 		if (item(o, tok, err) != 0)
@@ -382,6 +393,7 @@ __opt_list(const char *v, int (*item)(struct app_options *, const char *, char *
 static int
 __opt_rxq_item(struct app_options *o, const char *t, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[64], *colon, *dot;
 	uint64_t lcore, port, queue;
 	char why[ERR_LEN];
@@ -410,7 +422,8 @@ __opt_rxq_item(struct app_options *o, const char *t, char *err)
 	return 0;
 bad:
 	snprintf(err, ERR_LEN, "'%s' is not LCORE:PORT.QUEUE (decimal; lcore < %d, "
-		 "port < %d, queue <= 1023)", t, RTE_MAX_LCORE, RTE_MAX_ETHPORTS);
+		 "port < %d, queue <= 1023)", base_quote(q, sizeof(q), t),
+		 RTE_MAX_LCORE, RTE_MAX_ETHPORTS);
 	return -1;
 }
 
@@ -451,10 +464,12 @@ __opt_set_local(struct app_options *o, const char *v, char *err)
 static int
 __opt_mcast_item(struct app_options *o, const char *t, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	uint32_t a;
 
 	if (pkt_parse_ipv4(t, &a, err, ERR_LEN) != 0 || (a >> 28) != 0xe) {
-		snprintf(err, ERR_LEN, "'%s' is not a multicast group (224.0.0.0/4)", t);
+		snprintf(err, ERR_LEN, "'%s' is not a multicast group (224.0.0.0/4)",
+			 base_quote(q, sizeof(q), t));
 		return -1;
 	}
 	if (o->n_mcast >= PATH_MAX_MCAST - 1) {
@@ -521,6 +536,57 @@ __opt_set_udplite_ports(struct app_options *o, const char *v, char *err)
 	return __opt_list(v, __opt_udplite_item, o, err);
 }
 
+static int
+__opt_vlan_item(struct app_options *o, const char *t, char *err)
+{
+	struct pkt_vlan_stack s;
+	int rc;
+
+	if (pkt_parse_vlan_stack(t, 1, 4094, true, &s, err, ERR_LEN) != 0)
+		return -1;
+	rc = path_vlans_add(&o->vlan, &s);
+	if (rc == -ENOSPC) {
+		snprintf(err, ERR_LEN, "'%s': more than %d VLAN devices on VLAN "
+			 "devices", t, PATH_MAX_VLAN_QINQ);
+		return -1;
+	}
+	if (rc != 0) {
+		snprintf(err, ERR_LEN, "'%s': %s", t, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* --vlan STACK,...|none: the VLAN devices of every port. */
+int
+__opt_set_vlan(struct app_options *o, const char *v, char *err)
+{
+	memset(&o->vlan, 0, sizeof(o->vlan));
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __opt_list(v, __opt_vlan_item, o, err);
+}
+
+/* --vlan-tags [ad]VID[.[ad]VID]|none: the generator's tags, PCP 0. */
+int
+__opt_set_vlan_tags(struct app_options *o, const char *v, char *err)
+{
+	struct pkt_vlan_stack s;
+	unsigned int k;
+
+	o->flow.n_tags = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	if (pkt_parse_vlan_stack(v, 0, 4095, false, &s, err, ERR_LEN) != 0)
+		return -1;
+	for (k = 0; k < s.depth; k++) {
+		o->flow.tags[k].tpid = s.tag[k].tpid;
+		o->flow.tags[k].tci = s.tag[k].lo;
+	}
+	o->flow.n_tags = s.depth;
+	return 0;
+}
+
 /* ---- ingress ---- */
 
 int
@@ -549,6 +615,7 @@ __opt_set_filter(struct app_options *o, const char *v, char *err)
 int
 __opt_set_filter_action(struct app_options *o, const char *v, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	uint64_t m;
 
 	memset(&o->filter_verdict, 0, sizeof(o->filter_verdict));
@@ -565,7 +632,8 @@ __opt_set_filter_action(struct app_options *o, const char *v, char *err)
 		o->filter_verdict.mark = (uint32_t)m;
 		return 0;
 	}
-	snprintf(err, ERR_LEN, "'%s' is not drop, pass or 'mark N'", v ? v : "");
+	snprintf(err, ERR_LEN, "'%s' is not drop, pass or 'mark N'",
+		 base_quote(q, sizeof(q), v));
 	return -1;
 }
 
@@ -595,31 +663,35 @@ __opt_set_bpf_jit(struct app_options *o, const char *v, char *err)
 int
 __opt_set_filter_netmask(struct app_options *o, const char *v, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	char why[ERR_LEN];
 
 	if (pkt_parse_ipv4(v, &o->bpf.netmask, why, sizeof(why)) == 0)
 		return 0;
-	snprintf(err, ERR_LEN, "'%s' is not an IPv4 netmask A.B.C.D", v ? v : "");
+	snprintf(err, ERR_LEN, "'%s' is not an IPv4 netmask A.B.C.D",
+		 base_quote(q, sizeof(q), v));
 	return -1;
 }
 
 static int
 __opt_compare_item(struct app_options *o, const char *t, char *err)
 {
+	char q[BASE_QUOTE_LEN];
 	enum ingress_mode m;
 	unsigned int i;
 
 	if (ingress_mode_parse(t, &m) != 0) {
 		char list[128];
 
-		snprintf(err, ERR_LEN, "'%s' is not one of %s", t,
+		snprintf(err, ERR_LEN, "'%s' is not one of %s", base_quote(q, sizeof(q), t),
 			 __opt_join(ingress_mode_names, INGRESS_MODE_MAX, list,
 				    sizeof(list)));
 		return -1;
 	}
 	for (i = 0; i < o->n_compare; i++)
 		if (o->compare[i] == m) {
-			snprintf(err, ERR_LEN, "'%s' is listed twice", t);
+			snprintf(err, ERR_LEN, "'%s' is listed twice",
+				 base_quote(q, sizeof(q), t));
 			return -1;
 		}
 	if (o->n_compare >= APP_MAX_COMPARE) {

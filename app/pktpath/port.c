@@ -180,6 +180,31 @@ __rxd(struct app *a, struct app_port *p, const struct rte_eth_dev_info *info,
 	return 0;
 }
 
+/*
+ * --vlan on a port whose driver cannot tell 802.1ad from 802.1Q: on a kernel
+ * interface, __netif_receive_skb_core moves the outer tag into the skb's
+ * metadata (skb_vlan_untag) before AF_PACKET sees the frame, and DPDK
+ * 22.11's net_af_packet writes it back with rte_vlan_insert(), always as
+ * 802.1Q (0x8100). An 802.1ad device on the port would take nothing.
+ */
+static int
+__vlan_check(const struct app_port *p, const struct rte_eth_dev_info *info)
+{
+	unsigned int i;
+
+	if (strcmp(info->driver_name, "net_af_packet") != 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(p->pc.vlan.port[1]); i++)
+		if (p->pc.vlan.port[1][i] != 0) {
+			fprintf(stderr, "pktpath: --vlan: port %u (net_af_packet) "
+				"cannot have 802.1ad devices (adVID): the kernel hands "
+				"it the outer tag apart from the frame and DPDK writes it "
+				"back as 802.1Q, so declare VID instead\n", p->id);
+			return -1;
+		}
+	return 0;
+}
+
 /* Frame size, mbuf size and scattered RX; *room is the pool's data room. */
 static int
 __frames(struct app *a, struct app_port *p, const struct rte_eth_dev_info *info,
@@ -277,7 +302,7 @@ __port_setup(struct app *a, struct app_port *p)
 	struct rte_ether_addr mac;
 	uint16_t rxd = a->opt.rxd, txd = 512, q, room = 0;
 	uint64_t offloads = 0;
-	char name[RTE_MEMPOOL_NAMESIZE];
+	char name[RTE_MEMPOOL_NAMESIZE], what[96];
 	unsigned int nb_mbufs, kflags = 0;
 	bool kprom, was;
 	int socket = rte_eth_dev_socket_id(p->id);
@@ -319,6 +344,7 @@ __port_setup(struct app *a, struct app_port *p)
 
 	memset(&conf, 0, sizeof(conf));
 	if (__csum_setup(a, p, &info, &offloads) != 0 ||
+	    __vlan_check(p, &info) != 0 ||
 	    __frames(a, p, &info, &offloads, &room) != 0)
 		return -1;
 	conf.rxmode.offloads = offloads;
@@ -358,6 +384,13 @@ __port_setup(struct app *a, struct app_port *p)
 	p->nb_rxd = rxd;
 	nb_mbufs = RTE_MAX(p->nb_rxq * (rxd + a->opt.burst + MBUF_CACHE) + 1024u,
 			   a->opt.mbufs);
+	/* sized before it is made (setup_mem.c): refused with what it needs */
+	snprintf(what, sizeof(what), "the mbuf pool of port %u (%u mbufs of %u bytes)",
+		 p->id, nb_mbufs, (unsigned int)room);
+	if (app_mem_fits(APP_MEM_EAL, what, pkt_pool_bytes(nb_mbufs, room,
+			 app_pool_flags(&a->opt), app_mem_eal_page()),
+			 "fewer mbufs (--mbufs) or descriptors (--rxd)") != 0)
+		return -1;
 	snprintf(name, sizeof(name), "port%u_pool", p->id);
 	p->mp = pkt_pool_create(name, nb_mbufs, MBUF_CACHE, room, socket,
 				app_pool_flags(&a->opt));

@@ -38,12 +38,6 @@ unsigned int app_host_afp_framesz(uint16_t port_id);
 unsigned int app_host_afp_max_frame(unsigned int framesz);
 unsigned int app_host_afp_room(unsigned int framesz);
 
-/* The EAL arguments with --huge-unlink added, unless they ask for no
- * hugepages, in-memory, single-file segments, a secondary process or say
- * --huge-unlink=... themselves. Returns argv or a new array (kept for the
- * life of the process); *argc updated. Before rte_eal_init(). */
-char **app_host_eal_args(int *argc, char **argv);
-
 /* One warning if two worker lcores share a CPU. */
 void app_host_warn_shared_cpus(const struct app *a);
 

@@ -3,7 +3,8 @@
  * What a port needs from the host: the kernel interface behind a port
  * (net_af_packet, net_tap: dev_info.if_index) and its flags and MTU, so
  * that pktpath leaves them as it found them; the devargs a PMD was given
- * (net_af_packet framesz, qpairs); and lcores that share a CPU.
+ * (net_af_packet framesz, qpairs); and lcores that share a CPU. (Hugepage
+ * files and the EAL's runtime directory: lib/host.)
  */
 #include <errno.h>
 #include <linux/if_packet.h>
@@ -162,30 +163,3 @@ app_host_warn_shared_cpus(const struct app *a)
 	}
 }
 
-char **
-app_host_eal_args(int *argc, char **argv)
-{
-	static const char *const keep[] = { "--no-huge", "--in-memory",
-		"--huge-unlink", "--single-file-segments", "--proc-type" };
-	static char unlink_opt[] = "--huge-unlink";
-	char **out;
-	int i, j;
-	unsigned int k;
-
-	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++)
-		for (k = 0; k < RTE_DIM(keep); k++)
-			if (strncmp(argv[i], keep[k], strlen(keep[k])) == 0)
-				return argv;
-	/* Hugepage files unlinked as soon as they are mapped: none is left
-	 * in /dev/hugepages however the process ends (SIGKILL included). */
-	out = calloc((size_t)*argc + 2, sizeof(*out));
-	if (out == NULL)
-		return argv;
-	out[0] = argv[0];
-	out[1] = unlink_opt;
-	for (i = 1, j = 2; i < *argc; i++, j++)
-		out[j] = argv[i];
-	out[j] = NULL;
-	(*argc)++;
-	return out;
-}

@@ -8,6 +8,7 @@
  * (app_oom_exit()).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <rte_malloc.h>
 
 #include "app.h"
+#include "base.h"
 #include "perf_log.h"
 #include "port.h"
 
@@ -37,26 +39,6 @@ app_usage_exit(const char *fmt, ...)
 	}
 	rte_eal_cleanup();
 	exit(APP_EXIT_USAGE);
-}
-
-/* EAL's memory cannot hold what the options ask for: that is a user
- * mistake like any other (one line naming the options to change, exit 2),
- * not EAL's two-line rte_exit. */
-void
-app_oom_exit(const char *what, const char *fix)
-{
-	struct rte_malloc_socket_stats st;
-	size_t total = 0, avail = 0;
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0) {
-			total += st.heap_totalsz_bytes;
-			avail += st.heap_freesz_bytes;
-		}
-	app_usage_exit("pktpath: out of memory for %s: EAL's heap has %zu MiB, %zu MiB "
-		   "free; give EAL more memory (-m MB, or hugepages) or %s", what,
-		   total >> 20, avail >> 20, fix);
 }
 
 static bool
@@ -89,9 +71,12 @@ setup_workers(struct app *a)
 				 RTE_CACHE_LINE_SIZE);
 	a->lcore_ids = calloc(RTE_MAX_LCORE, sizeof(*a->lcore_ids));
 	a->clocks = calloc(RTE_MAX_LCORE, sizeof(*a->clocks));
-	if (a->workers == NULL || a->lcore_ids == NULL || a->clocks == NULL)
-		rte_exit(EXIT_FAILURE, "rte_zmalloc(workers): %s\n",
-			 rte_strerror(rte_errno));
+	/* rte_zmalloc() sets no rte_errno: its failure is said as what it is */
+	if (a->workers == NULL)
+		app_oom_exit("the workers' state", RTE_MAX_LCORE * sizeof(*a->workers),
+			     "fewer lcores (-l)");
+	if (a->lcore_ids == NULL || a->clocks == NULL)
+		rte_exit(EXIT_FAILURE, "calloc(lcore_ids, clocks): %s\n", strerror(errno));
 
 	if (o->source == APP_SRC_PORT && nb_ports == 0)
 		app_usage_exit("pktpath: --source port: no ethdev port (give -a PCI_ADDR "
@@ -120,6 +105,11 @@ setup_workers(struct app *a)
 			n++;
 			a->n_workers = n;
 		}
+		/* the one option whose effect the EAL's lcores decide */
+		if (o->main_worker && !lcore_in_use(a, main_lcore))
+			app_usage_exit("pktpath: --main-worker has no effect: --rxq maps "
+				   "no queue to the main lcore %u (it needs --rxq "
+				   "%u:PORT.QUEUE)", main_lcore, main_lcore);
 	} else {
 		if (o->main_worker)
 			a->workers[n++].lcore = main_lcore;
@@ -204,46 +194,85 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 					    o->udplite_ports[i][1]);
 	pc->netlabel = o->kernel_netlabel;
 	pc->pim = o->kernel_pim;
+	pc->vlan = o->vlan;
+}
+
+/* The templates: synthesised (--flows x --pkt-size) or a pcap file's
+ * frames (--template), sized against the machine first; a signal stops
+ * them between two frames. */
+static void
+setup_templates(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	struct pkt_limits lim = { .cancel = &app_quit };
+	char err[512], says[160], what[128];
+
+	if (o->template_file[0] != '\0') {
+		/* the file's size is about the frames': known once it is open */
+		lim.mem_max = app_mem_host(says, sizeof(says));
+		a->tpl = pkt_templates_from_pcap(o->template_file,
+			(uint16_t)RTE_MIN(PKT_MAX_SIZE, UINT16_MAX), &lim, err,
+			sizeof(err));
+		if (a->tpl == NULL && errno == EINTR)
+			app_setup_quit("--template");
+		if (a->tpl == NULL && errno == ENOMEM)
+			app_usage_exit("pktpath: --template %s (%s)", err, says);
+		if (a->tpl == NULL)
+			app_usage_exit("pktpath: --template %s", err);
+		return;
+	}
+	snprintf(what, sizeof(what), "the templates of --flows %u --pkt-size %u",
+		 o->flow.flows, o->flow.pkt_size);
+	app_mem_need(APP_MEM_HOST, what,
+		     pkt_templates_bytes(o->flow.flows, o->flow.pkt_size),
+		     "fewer flows (--flows) or smaller frames (--pkt-size)");
+	a->tpl = pkt_templates_build(&o->flow, &lim);
+	if (a->tpl == NULL && errno == EINTR)
+		app_setup_quit("the templates");
+	if (a->tpl == NULL && errno == ENOMEM)
+		app_usage_exit("pktpath: out of memory for %s (%" PRIu64 " bytes)",
+			       what, pkt_templates_bytes(o->flow.flows, o->flow.pkt_size));
+	if (a->tpl == NULL)
+		app_usage_exit("pktpath: generator: invalid flow description (%s)",
+			   strerror(errno));
 }
 
 static void
 setup_generator(struct app *a)
 {
 	const struct app_options *o = &a->opt;
-	char err[512];
+	uint32_t nb;
+	uint16_t room;
+	uint64_t need;
+	char what[160];
+	const char *fix;
 	unsigned int i;
 
-	if (o->template_file[0] != '\0') {
-		a->tpl = pkt_templates_from_pcap(o->template_file,
-			(uint16_t)RTE_MIN(PKT_MAX_SIZE, UINT16_MAX), err, sizeof(err));
-		if (a->tpl == NULL)
-			app_usage_exit("pktpath: --template %s", err);
-	} else {
-		a->tpl = pkt_templates_build(&o->flow);
-		if (a->tpl == NULL)
-			app_usage_exit("pktpath: generator: invalid flow description (%s)",
-				   strerror(errno));
-	}
+	setup_templates(a);
+	nb = RTE_MAX(o->mbufs, RTE_MIN(a->tpl->n, 8192u) + 3u * APP_MAX_BURST);
+	room = (uint16_t)RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
+				 (unsigned int)a->tpl->max_len + RTE_PKTMBUF_HEADROOM);
+	need = pkt_pool_bytes(nb, room, app_pool_flags(o), app_mem_eal_page());
+	fix = a->n_workers > 1 ? "fewer mbufs per worker (--mbufs) or fewer "
+	      "workers (-l)" : "fewer mbufs (--mbufs)";
+	snprintf(what, sizeof(what), "the mbuf pools of %u worker%s (%u mbufs of "
+		 "%u bytes each)", a->n_workers, a->n_workers == 1 ? "" : "s", nb,
+		 (unsigned int)room);
+	app_mem_need(APP_MEM_EAL, what, need * a->n_workers, fix);
 	for (i = 0; i < a->n_workers; i++) {
 		struct app_worker *w = &a->workers[i];
 		char name[RTE_MEMPOOL_NAMESIZE];
-		uint32_t nb = RTE_MAX(o->mbufs,
-			RTE_MIN(a->tpl->n, 8192u) + 3u * APP_MAX_BURST);
-		uint16_t room = (uint16_t)RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
-			(unsigned int)a->tpl->max_len + RTE_PKTMBUF_HEADROOM);
 		int rc;
 
+		app_setup_quit("the mbuf pools");
 		snprintf(name, sizeof(name), "gen%u_pool", i);
 		w->mp = pkt_pool_create(name, nb, 256, room, w->socket,
 					app_pool_flags(o));
 		if (w->mp == NULL && rte_errno == ENOMEM) {
-			char what[128];
-
 			snprintf(what, sizeof(what), "the mbuf pool of worker %u of %u "
 				 "(%u mbufs of %u bytes)", i + 1, a->n_workers, nb,
 				 (unsigned int)room);
-			app_oom_exit(what, a->n_workers > 1 ? "fewer mbufs per worker "
-				 "(--mbufs) or fewer workers (-l)" : "fewer mbufs (--mbufs)");
+			app_oom_exit(what, need, fix);
 		}
 		if (w->mp == NULL)
 			rte_exit(EXIT_FAILURE, "mbuf pool %s (%u mbufs): %s\n", name, nb,
@@ -272,13 +301,38 @@ heap_alloc_bytes(void)
 	return n;
 }
 
+/* The run's history keeps a point per interval (main.c, the stats
+ * thread): over a long run at a short --interval, gigabytes. */
+static void
+setup_history(struct app *a)
+{
+	const struct app_options *o = &a->opt;
+	double run_s = o->n_compare > 0 ? (double)o->rounds * o->n_compare *
+		       (o->duration_s + o->phase_warmup_s) : o->duration_s;
+	double points = run_s / o->interval_s + 2;
+	char what[160];
+
+	if (run_s <= 0)		/* until a signal: as long as the machine lasts */
+		return;
+	snprintf(what, sizeof(what), "the run's history (%.0f intervals of "
+		 "--interval %g)", points - 1, o->interval_s);
+	app_mem_need(APP_MEM_HOST, what,
+		     points >= (double)UINT64_MAX / 4096 ? UINT64_MAX :
+		     stats_series_bytes(a->n_workers, (uint64_t)points),
+		     "a longer --interval or a shorter --duration");
+}
+
 void
 app_setup(struct app *a)
 {
 	int *sockets;
 	unsigned int i, n_blocks;
 	size_t heap0;
+	uint64_t need = 0;
+	const char *fix;
+	char what[192];
 
+	app_setup_quit("EAL's start");
 	setup_workers(a);
 	/* --pmu: what this machine cannot count is refused here, in one
 	 * line, rather than printed as zeros */
@@ -288,14 +342,9 @@ app_setup(struct app *a)
 		if (stats_pmu_probe(&a->opt.pmu, NULL, line, sizeof(line)) != 0)
 			app_usage_exit("pktpath: %s", line);
 	}
-
-	if (a->opt.json[0] != '\0') {
-		FILE *f = fopen(a->opt.json, "w");
-
-		if (f == NULL)
-			app_usage_exit("pktpath: --json %s: %s", a->opt.json, strerror(errno));
-		fclose(f);
-	}
+	/* --json, stdout: refused now, not after the run (outputs.c) */
+	app_outputs_setup(a);
+	setup_history(a);
 
 	/* One MIB block per worker, on its socket, the control block, then
 	 * the phantom lcores' (--mib-lcores), round-robin over the sockets
@@ -316,31 +365,41 @@ app_setup(struct app *a)
 	for (i = 0; i < a->n_phantom; i++)
 		sockets[a->n_workers + 1 + i] =
 			rte_socket_id_by_idx(i % rte_socket_count());
+	snprintf(what, sizeof(what), "the MIB blocks of %u lcores (%u blocks of %u "
+		 "bytes, page-aligned: %zu KiB)", a->n_workers + a->n_phantom,
+		 n_blocks, MIB_BLOCK_BYTES,
+		 mib_set_bytes_for(n_blocks, a->opt.mib_layout) >> 10);
+	fix = a->n_phantom ? "fewer lcores (--mib-lcores)" : "fewer workers (-l)";
+	need = mib_set_bytes_for(n_blocks, a->opt.mib_layout);
+	if (app_mem_fits(APP_MEM_EAL, what, need, fix) != 0) {
+		free(sockets);
+		app_usage_exit(NULL);
+	}
 	heap0 = heap_alloc_bytes();
 	a->mibs = mib_set_create(n_blocks, a->opt.mib_layout, sockets);
 	a->mib_heap_bytes = heap_alloc_bytes() - heap0;
 	free(sockets);
-	if (a->mibs == NULL && rte_errno == ENOMEM) {
-		char what[160];
-
-		snprintf(what, sizeof(what), "the MIB blocks of %u lcores (%u blocks "
-			 "of %u bytes, page-aligned: %zu KiB)", a->n_workers +
-			 a->n_phantom, n_blocks, MIB_BLOCK_BYTES,
-			 mib_set_bytes_for(n_blocks, a->opt.mib_layout) >> 10);
-		app_oom_exit(what, a->n_phantom ? "fewer lcores (--mib-lcores)" :
-			 "fewer workers (-l)");
-	}
+	if (a->mibs == NULL && rte_errno == ENOMEM)
+		app_oom_exit(what, need, fix);
 	if (a->mibs == NULL)
 		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", n_blocks,
 			 rte_strerror(rte_errno));
 	for (i = 0; i < a->n_workers; i++)
 		a->workers[i].mib = mib_set_block(a->mibs, i);
 	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);
+	if (a->opt.perf_detail) {
+		need = (uint64_t)a->n_workers *
+		       RTE_ALIGN_CEIL(sizeof(struct stats_perf), 4096);
+		app_mem_need(APP_MEM_EAL, "the --perf-detail blocks", need,
+			     "fewer workers (-l)");
+	}
 	if (app_perf_setup(a) != 0)
-		app_oom_exit("the --perf-detail blocks", "fewer workers (-l)");
+		app_oom_exit("the --perf-detail blocks", need, "fewer workers (-l)");
 
+	app_setup_quit("the MIB blocks");
 	if (app_ingress_setup(a) != 0)
 		app_usage_exit(NULL);
+	app_setup_quit("the ingress hook");
 
 	if (a->opt.peer) {
 		uint32_t n = a->opt.peers ? a->opt.peers :
@@ -350,9 +409,12 @@ app_setup(struct app *a)
 		if (n > PEER_MAX)
 			app_usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
 				   "(give --peers)", n, PEER_MAX);
+		snprintf(what, sizeof(what), "the peer table (%u peers)", n);
+		need = peer_table_bytes(n, a->opt.peer_layout);
+		app_mem_need(APP_MEM_EAL, what, need, "fewer peers (--peers)");
 		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
 		if (a->peers == NULL && rte_errno == ENOMEM)
-			app_oom_exit("the peer table", "fewer peers (--peers)");
+			app_oom_exit(what, need, "fewer peers (--peers)");
 		if (a->peers == NULL)
 			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
 				 rte_strerror(rte_errno));
@@ -366,9 +428,21 @@ app_setup(struct app *a)
 	if (a->opt.capture[0] != '\0') {
 		char err[512];
 
+		snprintf(what, sizeof(what), "the capture rings of %u worker%s (%u "
+			 "slots of %u bytes each)", a->n_workers,
+			 a->n_workers == 1 ? "" : "s", a->opt.capture_ring,
+			 a->opt.capture_snaplen);
+		fix = "fewer slots (--capture-ring) or fewer bytes a slot "
+		      "(--capture-snaplen)";
+		need = pkt_capture_bytes(a->n_workers, a->opt.capture_ring,
+					 a->opt.capture_snaplen);
+		app_mem_need(APP_MEM_EAL, what, need, fix);
 		a->cap = pkt_capture_create(a->opt.capture, a->n_workers,
 					    a->opt.capture_max, a->opt.capture_ring,
-					    a->opt.capture_snaplen, err, sizeof(err));
+					    a->opt.capture_snaplen, a->ctl_mib, err,
+					    sizeof(err));
+		if (a->cap == NULL && errno == ENOMEM)
+			app_oom_exit(what, need, fix);
 		if (a->cap == NULL)
 			app_usage_exit("pktpath: --capture %s", err);
 		for (i = 0; i < a->n_workers; i++) {
@@ -377,6 +451,7 @@ app_setup(struct app *a)
 		}
 	}
 
+	app_setup_quit("the capture");
 	if (a->opt.source == APP_SRC_GEN) {
 		setup_path_conf(a, &a->gen_pc);
 		{
@@ -389,9 +464,12 @@ app_setup(struct app *a)
 		for (i = 0; i < a->n_workers; i++)
 			a->workers[i].pc = &a->gen_pc;
 		setup_generator(a);
+		app_setup_quit("the generator");
 	} else {
 		for (i = 0; i < a->n_ports; i++)
 			setup_path_conf(a, &a->ports[i].pc);
+		/* the last step: a signal after it ends the run, which then
+		 * puts the ports back as they were */
 		if (app_ports_setup(a) != 0) {
 			app_ports_close(a);
 			app_usage_exit(NULL);

@@ -11,15 +11,40 @@ sentinel's own, constant, contribution is subtracted). The same frames go to
 lib/path (kdiffpath, per frame) and to the pktpath binary (a pcap replayed by
 net_pcap, totals), and every field both count is compared (MAPPING below).
 
+Two passes. First every frame as it is, tags included, to a receiver with no
+VLAN device, against pktpath with no --vlan (a host without VLAN devices).
+Then the frames with a tag again, against pktpath with --vlan DECLARED: to
+the receiver's own VLAN devices for DECLARED where the kernel has them
+(CONFIG_VLAN_8021Q: kdiff.sh creates them), or else without the tags those
+devices would take (strip_declared): vlan_do_receive hands the VLAN device
+the frame without its tag, pkt_type unchanged (the device has the port's
+MAC), and what the device does with the rest is what the port does with it
+when, as here, no device exists for what is left; every further decision
+(priority tags, tags without a device, otherhost, ip_rcv on) is the
+kernel's own. ip_rcv then runs on the VLAN device, but nothing it looks at
+differs from device to device here: the addresses and routes are the
+host's, the sysctls are set for all and default, 224.0.0.1 is joined on
+every device that is up.
+
 Subcommands:
   gen SEED COUNT DIR        DIR/pktpath.pcap, DIR/kernel.pcap, DIR/labels.json:
                             a fixed prelude (every ICMP type, one frame of
-                            each class of issue 12), then COUNT random frames
+                            each class of issue 12, tag stacks), then COUNT
+                            random frames; the second pass's frames
+                            DIR/declared.json (their indexes),
+                            DIR/declared-devices.pcap (as they are) and
+                            DIR/declared-stripped.pcap (strip_declared)
+  declared                  the DECLARED stacks, one a line (for kdiff.sh)
   agent-rx                  in the receiver namespace: sockets, snapshots
-  agent-tx IFNAME DIR CPU   in the sender namespace: AF_PACKET sender
-  kernel RXNS TXNS IFNAME DIR   drive both agents: DIR/kernel.json
-  compare DIR               kdiffpath output (DIR/path.txt) and the pktpath
-                            JSON (DIR/pktpath.json) against DIR/kernel.json
+  agent-tx IFNAME DIR CPU PCAP   in the sender namespace: AF_PACKET sender
+  kernel RXNS TXNS IFNAME DIR PCAP OUT   drive both agents: the frames of
+                            DIR/PCAP, their deltas in DIR/OUT
+  compare DIR MODE          kdiffpath's output (DIR/path.txt, and with
+                            --vlan DIR/path-vlan.txt) and the pktpath JSON
+                            (DIR/pktpath.json, DIR/pktpath-vlan.json) against
+                            DIR/kernel.json and DIR/kernel-vlan.json; MODE
+                            (devices or stripped) says how the second pass
+                            ran
 
 Only Debian's python3 and its standard library are used.
 """
@@ -82,6 +107,14 @@ MUST_MOVE = ["Ip.InHdrErrors", "Ip.InAddrErrors", "Ip.InUnknownProtos",
              "Tcp.InErrs", "Tcp.InCsumErrors", "Icmp.InErrors",
              "Icmp.InCsumErrors", "IcmpMsg.InType3", "IcmpMsg.InType11",
              "IcmpMsg.InType42", "IcmpMsg.InType43", "IcmpMsg.InType200"]
+
+# The VLAN devices of the second pass (pktpath's and kdiffpath's --vlan): an
+# 802.1Q device 5 and an 802.1ad device 7 on the port, and QinQ: an 802.1Q
+# device 200 on an 802.1Q device 100, an 802.1Q device 5 on an 802.1ad device
+# 300. The generator's tags draw their VIDs from VLAN_VIDS often.
+DECLARED = ["5", "ad7", "100.200", "ad300.5"]
+VLAN_VIDS = [5, 7, 100, 200, 300]
+VLAN_TPIDS = (0x8100, 0x88a8)
 
 SENTINEL_DELTA = {"Ip.InReceives": 1, "Ip.InDelivers": 1, "Udp.InDatagrams": 1,
                   "IpExt.InOctets": SENTINEL_LEN, "IpExt.InNoECTPkts": 1}
@@ -461,9 +494,10 @@ class Gen:
         r = self.r
         tags = []
         for _ in range(r.choice([1, 1, 2, 3])):
+            vid = r.choice(VLAN_VIDS) | (r.choice([0, 0, 5, 8]) << 12)
             tags.append((r.choice([0x8100, 0x8100, 0x88a8]),
-                         r.choice([0, 0, 0x2000, r.randrange(1, 4096),
-                                   r.randrange(65536)])))
+                         r.choice([0, 0, 0x2000, vid, vid, vid,
+                                   r.randrange(1, 4096), r.randrange(65536)])))
         s, d = self.addrs(0.8)
         l4 = udp(s, d, 1000, self.port(), self.payload())
         f, lab = self.ip_frame(s, d, 17, l4, tags=tags, labelled=True)
@@ -527,11 +561,21 @@ class Gen:
         out.append((eth(b"\xff" * 6, 0x0800, ipv4("127.0.0.1", "255.255.255.255", 17,
                                                   udp("127.0.0.1", "255.255.255.255", 7, PORT, pay))),
                     "source 127.0.0.1 to broadcast"))
+        # Tag stacks: priority tags, each declared device and QinQ stack,
+        # the same VIDs under the other TPID or parent, a device's tag
+        # behind an undeclared one, to the host and to broadcast.
         for tags in (((0x88a8, 0), (0x8100, 0)), ((0x8100, 0), (0x8100, 0), (0x8100, 0)),
-                     ((0x88a8, 0), (0x8100, 5))):
-            f, _ = self.ip_frame(PEER, LOCAL, 17, udp(PEER, LOCAL, 7, PORT, pay),
-                                 tags=tags, labelled=True)
-            out.append((f, "vlan %r" % (tags,)))
+                     ((0x88a8, 0), (0x8100, 5)), ((0x8100, 5),), ((0x8100, 0xa005),),
+                     ((0x88a8, 5),), ((0x88a8, 7),), ((0x8100, 7),),
+                     ((0x8100, 100), (0x8100, 200)), ((0x8100, 100),),
+                     ((0x8100, 100), (0x88a8, 200)), ((0x88a8, 300), (0x8100, 5)),
+                     ((0x88a8, 300), (0x8100, 0), (0x8100, 5)), ((0x8100, 5), (0x8100, 0)),
+                     ((0x8100, 5), (0x8100, 5)), ((0x8100, 9), (0x8100, 5)),
+                     ((0x8100, 4095),), ((0x8100, 100), (0x8100, 200), (0x8100, 5))):
+            for d, mac in ((LOCAL, MAC_B), ("10.99.0.255", b"\xff" * 6)):
+                out.append((eth(mac, 0x0800, ipv4(PEER, d, 17, udp(PEER, d, 7, PORT, pay)),
+                                tags),
+                            "vlan %s to %s" % (["%04x/%04x" % t for t in tags], d)))
         return out
 
     def frame(self):
@@ -541,17 +585,65 @@ class Gen:
 
 
 def kernel_frame(f):
-    """What the kernel, which has no VLAN device, is given: the frame without
-    its first tag whose VID is not 0 (pktpath receives such a tag as if a VLAN
-    device existed). VID-0 tags stay: both strip them."""
-    off = 12
-    while off + 4 <= len(f) and struct.unpack("!H", f[off:off + 2])[0] in (0x8100, 0x88a8):
-        tci = struct.unpack("!H", f[off + 2:off + 4])[0]
-        if tci & 0xfff:
-            return f[:off] + f[off + 4:]
-        off += 4
-    if len(f) < 14:   # AF_PACKET pads a short header with zeros (CAP_SYS_RAWIO)
+    """What the kernel is given: the frame as it is, tags included (the
+    receiver has no VLAN device, as pktpath without --vlan), but for the
+    zeros AF_PACKET pads a short header with (CAP_SYS_RAWIO)."""
+    if len(f) < 14:
         return f + bytes(14 - len(f))
+    return f
+
+
+def parse_stack(s):
+    """A DECLARED stack: [(tpid, vid), ...], outermost first."""
+    return [(0x88a8, int(t[2:])) if t.startswith("ad") else (0x8100, int(t))
+            for t in s.split(".")]
+
+
+def declared_devices():
+    """Every device DECLARED makes, as its path from the port: A.B makes A,
+    and B on A."""
+    devs = set()
+    for s in DECLARED:
+        st = parse_stack(s)
+        for k in range(1, len(st) + 1):
+            devs.add(tuple(st[:k]))
+    return devs
+
+
+def tagged(f):
+    return len(f) >= 14 and struct.unpack("!H", f[12:14])[0] in VLAN_TPIDS
+
+
+def inner_ethertype(f):
+    """The ethertype behind all of f's tags (None if cut short)."""
+    off = 12
+    while off + 2 <= len(f):
+        et = struct.unpack("!H", f[off:off + 2])[0]
+        if et not in VLAN_TPIDS:
+            return et
+        off += 4
+    return None
+
+
+def strip_declared(f, devs):
+    """The frame without the tags that devs take, round by round as
+    __netif_receive_skb_core offers them to vlan_do_receive: the outer tag
+    (if skb_vlan_untag can pull it with the 2 bytes after it) is taken by
+    the device for its TPID and VID (PCP and DEI aside) on the device that
+    has the frame; with none, a VID-0 tag stays (the kernel strips it) and
+    the next one is offered, any other stays and ends the taking (the
+    kernel makes the frame otherhost)."""
+    off, dev = 12, ()
+    while off + 8 <= len(f) and struct.unpack("!H", f[off:off + 2])[0] in VLAN_TPIDS:
+        tpid, tci = struct.unpack("!HH", f[off:off + 4])
+        child = dev + ((tpid, tci & 0xfff),)
+        if child in devs:
+            f = f[:off] + f[off + 4:]
+            dev = child
+        elif tci & 0xfff:
+            break
+        else:
+            off += 4
     return f
 
 
@@ -588,6 +680,16 @@ def cmd_gen(seed, count, outdir):
     write_pcap(os.path.join(outdir, "kernel.pcap"), [kernel_frame(f) for f in frames])
     with open(os.path.join(outdir, "labels.json"), "w") as o:
         json.dump(labels, o)
+    # The second pass: the frames a VLAN device can change, as they are for
+    # a kernel with DECLARED's devices, without their tags for one without.
+    devs = declared_devices()
+    idx = [i for i, f in enumerate(frames) if tagged(f)]
+    write_pcap(os.path.join(outdir, "declared-devices.pcap"),
+               [kernel_frame(frames[i]) for i in idx])
+    write_pcap(os.path.join(outdir, "declared-stripped.pcap"),
+               [kernel_frame(strip_declared(frames[i], devs)) for i in idx])
+    with open(os.path.join(outdir, "declared.json"), "w") as o:
+        json.dump(idx, o)
 
 
 # ---- the receiver namespace ----
@@ -646,9 +748,9 @@ def sentinel(i):
     return eth(MAC_B, 0x0800, ipv4(PEER, LOCAL, 17, seg, ident=0))
 
 
-def cmd_agent_tx(ifname, outdir, cpu):
+def cmd_agent_tx(ifname, outdir, cpu, pcap):
     os.sched_setaffinity(0, {cpu})   # one CPU: one backlog, frames in order
-    frames = read_pcap(os.path.join(outdir, "kernel.pcap"))
+    frames = read_pcap(os.path.join(outdir, pcap))
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
     s.bind((ifname, 0))
     print("ready", flush=True)
@@ -661,18 +763,18 @@ def cmd_agent_tx(ifname, outdir, cpu):
         print("ok", flush=True)
 
 
-def cmd_kernel(rxns, txns, ifname, outdir):
+def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     py = sys.executable or "/usr/bin/python3"
     me = os.path.abspath(__file__)
     cpu = sorted(os.sched_getaffinity(0))[0]
     rx = subprocess.Popen(["ip", "netns", "exec", rxns, py, me, "agent-rx"],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     tx = subprocess.Popen(["ip", "netns", "exec", txns, py, me, "agent-tx", ifname,
-                           outdir, str(cpu)],
+                           outdir, str(cpu), pcap],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert rx.stdout.readline().strip() == "ready"
     assert tx.stdout.readline().strip() == "ready"
-    n = len(read_pcap(os.path.join(outdir, "kernel.pcap")))
+    n = len(read_pcap(os.path.join(outdir, pcap)))
 
     def step(cmd, i):
         tx.stdin.write("%s %d\n" % (cmd, i))
@@ -705,29 +807,30 @@ def cmd_kernel(rxns, txns, ifname, outdir):
     for p in (rx, tx):
         p.stdin.close()
         p.wait()
-    with open(os.path.join(outdir, "kernel.json"), "w") as o:
+    with open(os.path.join(outdir, out), "w") as o:
         json.dump(deltas, o)
 
 
 # ---- comparison ----
 
-def cmd_compare(outdir):
-    with open(os.path.join(outdir, "kernel.json")) as i:
-        kern = json.load(i)
-    with open(os.path.join(outdir, "labels.json")) as i:
-        labels = json.load(i)
-    frames = read_pcap(os.path.join(outdir, "pktpath.pcap"))
-    kframes = read_pcap(os.path.join(outdir, "kernel.pcap"))
-    path = []
-    with open(os.path.join(outdir, "path.txt")) as i:
+def read_path(path):
+    out = []
+    with open(path) as i:
         for line in i:
             w = line.split()
-            path.append({k: int(v) for k, v in (x.split("=") for x in w[1:])})
-    bad = 0
+            out.append({k: int(v) for k, v in (x.split("=") for x in w[1:])})
+    return out
+
+
+def compare_pass(name, kern, path, mib, frames, kframes, labels):
+    """One pass: lib/path's deltas (path) against the kernel's (kern) frame
+    by frame, the binary's totals (mib) against their sums. Returns the
+    number of disagreeing frames and of differing totals."""
     if len(path) != len(kern):
-        print("kdiff: %d frames in lib/path, %d in the kernel" % (len(path), len(kern)))
-        return 1
-    shown = 0
+        print("kdiff, %s: %d frames in lib/path, %d in the kernel" % (
+            name, len(path), len(kern)))
+        return 1, 0
+    bad = shown = 0
     classes = {}
     for i, (k, p) in enumerate(zip(kern, path)):
         diff = []
@@ -740,15 +843,13 @@ def cmd_compare(outdir):
             classes[cls] = classes.get(cls, 0) + 1
             if shown < int(os.environ.get("KDIFF_SHOW", "40")):
                 shown += 1
-                print("frame %d: %s" % (i, labels[i]))
+                print("%s, frame %d: %s" % (name, i, labels[i]))
                 print("  hex %s" % frames[i].hex())
                 if kframes[i] != frames[i]:
                     print("  kernel got %s" % kframes[i].hex())
                 for x in diff:
                     print("  " + x)
     # The binary: its totals must be the sums of the kernel's per-frame deltas.
-    with open(os.path.join(outdir, "pktpath.json")) as i:
-        mib = json.load(i)["mib"]
     tdiff = []
     for pf, kf in MAPPING.items():
         g, f = pf.split(".")
@@ -756,20 +857,66 @@ def cmd_compare(outdir):
         kv = sum(k.get(kf, 0) for k in kern)
         if pv != kv:
             tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
+    if tdiff:
+        print("%s: pktpath binary totals differ from the kernel's:" % name)
+        for x in tdiff:
+            print("  " + x)
+    print("kdiff, %s: %d frames, %d disagree %s, %d total fields differ; %d fields "
+          "compared (%d non-zero in the kernel)" % (
+              name, len(kern), bad, json.dumps(classes, sort_keys=True), len(tdiff),
+              len(MAPPING), len({kf for k in kern for kf in k if kf in MAPPING.values()})))
+    return bad, len(tdiff)
+
+
+def cmd_compare(outdir, mode):
+    def load(name):
+        with open(os.path.join(outdir, name)) as i:
+            return json.load(i)
+
+    labels = load("labels.json")
+    frames = read_pcap(os.path.join(outdir, "pktpath.pcap"))
+    kern = load("kernel.json")
+    bad, tdiff = compare_pass("no VLAN device", kern,
+                              read_path(os.path.join(outdir, "path.txt")),
+                              load("pktpath.json")["mib"], frames,
+                              read_pcap(os.path.join(outdir, "kernel.pcap")), labels)
     unmoved = [f for f in MUST_MOVE if not any(k.get(f, 0) for k in kern)]
     if unmoved:
         print("kdiff: the frames never moved %s in the kernel: a class is no "
               "longer exercised" % " ".join(unmoved))
         bad += 1
-    if tdiff:
-        print("pktpath binary totals differ from the kernel's:")
-        for x in tdiff:
-            print("  " + x)
-    print("kdiff: %d frames, %d disagree %s, %d total fields differ; %d fields "
-          "compared (%d non-zero in the kernel)" % (
-              len(kern), bad, json.dumps(classes, sort_keys=True), len(tdiff),
-              len(MAPPING), len({kf for k in kern for kf in k if kf in MAPPING.values()})))
-    return 1 if bad or tdiff else 0
+    # The second pass: the tagged frames' deltas with DECLARED's devices,
+    # the others' as in the first (no VLAN code touches an untagged frame).
+    idx = load("declared.json")
+    kvlan = load("kernel-vlan.json")
+    sent = read_pcap(os.path.join(outdir, "declared-%s.pcap" % mode))
+    if len(kvlan) != len(idx):
+        print("kdiff: %d tagged frames, %d kernel deltas" % (len(idx), len(kvlan)))
+        return 1
+    kern2, kframes2 = list(kern), read_pcap(os.path.join(outdir, "kernel.pcap"))
+    for j, i in enumerate(idx):
+        kern2[i] = kvlan[j]
+        kframes2[i] = sent[j]
+    b2, t2 = compare_pass("--vlan " + ",".join(DECLARED), kern2,
+                          read_path(os.path.join(outdir, "path-vlan.txt")),
+                          load("pktpath-vlan.json")["mib"], frames, kframes2, labels)
+    # Both passes must have met what they are there for: tagged IPv4 that
+    # only a device lets in, and tags no device takes.
+    taken = sum(1 for j, i in enumerate(idx)
+                if kvlan[j].get("Ip.InReceives") and not kern[i].get("Ip.InReceives"))
+    untaken = sum(1 for j, i in enumerate(idx) if inner_ethertype(frames[i]) == 0x0800
+                  and not kvlan[j].get("Ip.InReceives"))
+    print("kdiff: %d tagged frames: %d let in only by a declared device, %d IPv4 "
+          "ones with a tag no device takes (none reached ip_rcv); the declared "
+          "devices %s" % (
+              len(idx), taken, untaken,
+              "were the kernel's own VLAN devices" if mode == "devices" else
+              "were checked against the same frames without the tags they take "
+              "(this kernel has no VLAN devices: CONFIG_VLAN_8021Q)"))
+    if not taken or not untaken:
+        print("kdiff: the tagged frames no longer exercise the VLAN devices")
+        bad += 1
+    return 1 if bad or tdiff or b2 or t2 else 0
 
 
 def main(argv):
@@ -778,12 +925,14 @@ def main(argv):
         cmd_gen(int(argv[2]), int(argv[3]), argv[4])
     elif c == "agent-rx":
         cmd_agent_rx()
+    elif c == "declared":
+        print("\n".join(DECLARED))
     elif c == "agent-tx":
-        cmd_agent_tx(argv[2], argv[3], int(argv[4]))
+        cmd_agent_tx(argv[2], argv[3], int(argv[4]), argv[5])
     elif c == "kernel":
-        cmd_kernel(argv[2], argv[3], argv[4], argv[5])
+        cmd_kernel(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7])
     elif c == "compare":
-        return cmd_compare(argv[2])
+        return cmd_compare(argv[2], argv[3])
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -10,7 +10,8 @@
  * with the kernel's per-frame /proc/net/snmp deltas to name the frames and
  * fields that disagree. Options: --mac MAC (the receiving port's),
  * --local A/L (repeatable), --mcast G (repeatable), --udp-ports P,
- * --udplite-ports P, --netlabel on|off, --pim on|off. No EAL.
+ * --udplite-ports P, --netlabel on|off, --pim on|off, --vlan STACK
+ * (repeatable: VLAN devices, as pktpath's --vlan). No EAL.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -22,13 +23,14 @@
 
 #include "mib.h"
 #include "path.h"
+#include "pkt.h"
 
 static int
 __usage(const char *why)
 {
 	fprintf(stderr, "kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
 		"[--mcast G]... [--udp-ports P] [--udplite-ports P] [--netlabel on|off] "
-		"[--pim on|off] FILE.pcap\n", why);
+		"[--pim on|off] [--vlan STACK]... FILE.pcap\n", why);
 	return 2;
 }
 
@@ -104,6 +106,15 @@ main(int argc, char **argv)
 		} else if (strcmp(argv[i - 1], "--pim") == 0) {
 			if (__onoff(v, &conf.pim) != 0)
 				return __usage("bad --pim");
+		} else if (strcmp(argv[i - 1], "--vlan") == 0) {
+			struct pkt_vlan_stack st;
+			char why[256];
+
+			if (pkt_parse_vlan_stack(v, 1, 4094, true, &st, why,
+						 sizeof(why)) != 0)
+				return __usage(why);
+			if (path_vlans_add(&conf.vlan, &st) != 0)
+				return __usage("--vlan: too many devices");
 		} else {
 			return __usage("unknown option");
 		}

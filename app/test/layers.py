@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The build enforces the layers: app -> export -> stats -> ingress -> path
--> pkt -> mib, lib/bench apart, lib/base below all of them (lib/bench too).
+-> pkt -> mib, lib/bench and lib/host apart, lib/base below all of them
+(lib/bench too).
 
 For every library, one of its sources' compile commands (from the build's
 compile_commands.json) compiles a scratch file holding one #include of
 each library's public header, and of the application's headers: a header
-of a library above it (or of lib/bench, or of the application, or, for
-lib/bench, any other library's but lib/base, or, for lib/base, any other)
-must fail with "No such file", its own and lib/base's must compile; the
-application reaches every library but lib/bench. The
+of a library above it (or of lib/bench or lib/host, or of the application,
+or, for lib/bench and lib/host, any other library's but lib/base, or, for
+lib/base, any other) must fail with "No such file", its own and lib/base's
+must compile; the application reaches every library but lib/bench. The
 scratch file sits outside the source tree, so only the
 include path the build gives the library counts.
 
@@ -24,7 +25,8 @@ import tempfile
 
 CHAIN = ["mib", "pkt", "path", "ingress", "stats", "export"]  # lowest first
 BASE = "base"  # below every library, lib/bench included
-HEADERS = {lib: lib + ".h" for lib in [BASE] + CHAIN + ["bench"]}
+APART = ["bench", "host"]  # beside the chain: only the applications use them
+HEADERS = {lib: lib + ".h" for lib in [BASE] + CHAIN + APART}
 APP_HEADERS = ["app.h", "options.h"]
 
 
@@ -37,7 +39,7 @@ def allowed(lib, hdr_lib):
         return False
     if hdr_lib == BASE:
         return True
-    if lib == "bench" or hdr_lib == "bench":
+    if lib in APART or hdr_lib in APART:
         return False
     return None if CHAIN.index(hdr_lib) < CHAIN.index(lib) else False
 
@@ -77,7 +79,7 @@ def main():
         entries = json.load(f)
     failed = checked = 0
     with tempfile.TemporaryDirectory(prefix="export-layers-") as tmp:
-        for lib in [BASE] + CHAIN + ["bench", "app"]:
+        for lib in [BASE] + CHAIN + APART + ["app"]:
             folder = "app/pktpath" if lib == "app" else "lib/" + lib
             e = command_for(entries, folder)
             if e is None:

@@ -208,15 +208,28 @@ main(int argc, char **argv)
 		wire_put16(f + 50, wire_csum(wire_sum(f + 34, 20, 0xc612 + 0x0001 + 0xc613 + 0x0001 + 6 + 20)));
 		EMIT(len);
 		expect("Tcp.InSegs", 1);
-		/* 1 VLAN-tagged valid datagram. */
+		/* 1 valid datagram with a priority tag (VID 0): stripped, as
+		 * Linux strips it with or without VLAN devices. */
+		len = udp_frame(f + 4, dmac, local, 9, 0, 0);
+		memmove(f, f + 4, 12);
+		wire_put16(f + 12, 0x8100);
+		wire_put16(f + 14, 0xa000);
+		wire_put16(f + 16, 0x0800);
+		EMIT(len + 4);
+		expect("Udp.InDatagrams", 1);
+		expect("Rx.RxVlan", 1);
+		/* 1 valid datagram tagged VID 100: no VLAN device has it (none
+		 * is declared), so it is PACKET_OTHERHOST, as on a host
+		 * without one. */
 		len = udp_frame(f + 4, dmac, local, 9, 0, 0);
 		memmove(f, f + 4, 12);
 		wire_put16(f + 12, 0x8100);
 		wire_put16(f + 14, 100);
 		wire_put16(f + 16, 0x0800);
-		EMIT(len + 4);
-		expect("Udp.InDatagrams", 1);
+		EMITD(len + 4);
+		expect("Rx.RxOtherHost", 1);
 		expect("Rx.RxVlan", 1);
+		expect("Rx.RxVlanNoDevice", 1);
 		/* 1 limited broadcast to a listener. */
 		len = udp_frame(f, bcast, 0xffffffff, 9, 0, 0);
 		EMIT(len);
@@ -235,8 +248,9 @@ main(int argc, char **argv)
 
 	expect("Rx.RxPackets", total);
 	/* Everything that reached ip_rcv. */
-	expect("Ip.InReceives", total - 5 * rep);
-	/* Delivered to L4: 10+3+1(udp csum)+1 icmp +1 tcp +1 vlan +1 bcast. */
+	expect("Ip.InReceives", total - 6 * rep);
+	/* Delivered to L4: 10+3+1(udp csum)+1 icmp +1 tcp +1 priority-tagged
+	 * +1 bcast. */
 	expect("Ip.InDelivers", 18ul * rep);
 	printf("{");
 	for (i = 0; i < n_exps; i++)

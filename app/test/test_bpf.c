@@ -25,12 +25,14 @@
  *    write, loop, shift, size, verifier reason, timeout, signal), the
  *    JIT-form rewrites and their fallback.
  *  - engines: names and descriptions.
+ *  - quoting: expressions and object names holding every control and high
+ *    byte: libpcap's reasons and pktpath's lines stay one line, quoted.
  *  - work_generated: the verifier-work estimate against a brute-force walk
  *    of every path, on programs of any code bytes.
  *  - fields_generated: every opcode byte with random fields; the bpf kind
  *    accepts what rte_bpf_load accepts on the program as written, on both
  *    engines, whatever pktpath rewrites.
- * (dpdk_faults, obj_refusals, engines and work_generated are in
+ * (dpdk_faults, obj_refusals, engines, quoting and work_generated are in
  * test_bpf_cases.c, fields_generated in test_bpf_fields.c.)
  *
  * PKTPATH_BPF_SEED (default 12), PKTPATH_BPF_EXPRS (default 2500, 800 in
@@ -656,6 +658,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engines),
+		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_dpdk_faults),
 		cmocka_unit_test(test_obj_refusals),
 		cmocka_unit_test(test_work_generated),

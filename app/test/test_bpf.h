@@ -64,6 +64,7 @@ void dump_ebpf(const struct ebpf_insn *p, uint32_t n);
 void test_dpdk_faults(void **state);
 void test_obj_refusals(void **state);
 void test_engines(void **state);
+void test_quoting(void **state);
 void test_work_generated(void **state);
 void test_fields_generated(void **state);
 

@@ -31,6 +31,7 @@
 #include "bpf_pvt.h"
 #include "bpfgen.h"
 #include "test_bpf.h"
+#include "test_oneline.h"
 
 /* An Ethernet/IPv4 frame: proto, tos, payload (L4) bytes. */
 static uint32_t
@@ -535,6 +536,48 @@ test_engines(void **state)
 	assert_int_equal(ingress_bpf_engine_of(NULL), -EINVAL);
 }
 
+
+/* A tcpdump expression and an object's name holding every control and
+ * high byte: libpcap's reason, which quotes the word it stumbled on, and
+ * pktpath's line are one line with no raw byte. */
+void
+test_quoting(void **state)
+{
+	static const char *const exprs[] = {
+		"udp and 1%c2", "host a%cb", "udp%c", "ether proto \\x%c",
+	};
+	struct ingress_bpf_conf bc;
+	struct ingress_classifier *c;
+	char expr[32], path[48], err[512];
+	const char *bad;
+	unsigned int k, i;
+
+	(void)state;
+	ingress_bpf_conf_init(&bc);
+	bc.engine = INGRESS_BPF_INTERP;
+	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
+		unsigned int b = test_oneline_byte(k);
+
+		for (i = 0; i < RTE_DIM(exprs); i++) {
+			snprintf(expr, sizeof(expr), exprs[i], (char)b);
+			c = NULL;
+			err[0] = '\0';
+			if (ingress_pcap_filter_create(expr, &match_pass, &bc, &c, err,
+						       sizeof(err)) == 0) {
+				ingress_classifier_free(c);	/* a blank */
+				continue;
+			}
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("\"%s\" byte 0x%02x: %s in \"%s\"", exprs[i], b,
+					 bad, err);
+		}
+		snprintf(path, sizeof(path), "/nonexistent/x%c.o", (char)b);
+		assert_int_not_equal(ingress_bpf_create(path, "s", &bc, &c, err,
+							sizeof(err)), 0);
+		if ((bad = test_oneline_bad(err)) != NULL)
+			fail_msg("object name byte 0x%02x: %s in \"%s\"", b, bad, err);
+	}
+}
 
 /*
  * __bpf_work against a brute-force reference on generated programs whose

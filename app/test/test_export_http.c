@@ -4,7 +4,8 @@
  * endpoint answers exactly what its writer gives for the same snapshot,
  * every error (one line of text/plain, nothing changed), slow and
  * vanishing clients, connection limits, request smuggling by framing,
- * --fold-on-read's order. Plain sockets, no HTTP library (fixture_http.h);
+ * --fold-on-read's order; requests holding every control and high byte
+ * answered on one line. Plain sockets, no HTTP library (fixture_http.h);
  * floods and malformed requests: test_export_http_abuse.c.
  */
 #include <stdarg.h>
@@ -29,6 +30,60 @@
 #include <rte_common.h>
 
 #include "fixture_http.h"
+#include "test_oneline.h"
+
+/* The body of an error reply r is one line with no raw control byte. */
+static void
+expect_oneline(const char *what, unsigned int b, struct resp *r)
+{
+	const char *bad;
+
+	if (r->status < 400 || r->len == 0 || r->body[r->len - 1] != '\n')
+		fail_msg("%s byte 0x%02x: %d '%s'", what, b, r->status, r->body);
+	r->body[r->len - 1] = '\0';
+	if ((bad = test_oneline_bad(r->body)) != NULL)
+		fail_msg("%s byte 0x%02x: %s in '%s'", what, b, bad, r->body);
+	free(r->body);
+}
+
+/* A request's path, method, Content-Type and body holding every control
+ * and high byte, where a reply echoes them: one line, quoted. */
+static void
+test_http_quoting(void **state)
+{
+	struct export_http *h = start(true, &hooks, 32, 10);
+	uint16_t port = export_http_port(h);
+	const char *form = "application/x-www-form-urlencoded";
+	char path[32], body[32], ctype[48], req[256];
+	struct resp r;
+	unsigned int k, b;
+
+	(void)state;
+	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
+		b = test_oneline_byte(k);
+		/* percent-encoded: libmicrohttpd decodes the path */
+		snprintf(path, sizeof(path), "/x%%%02xy", b);
+		assert_int_equal(http(port, "GET", path, NULL, NULL, &r), 0);
+		expect_oneline("path", b, &r);
+		snprintf(body, sizeof(body), "mode=r%cu", (char)b);
+		assert_int_equal(http(port, "POST", "/ingress/mode", form, body, &r), 0);
+		expect_oneline("mode value", b, &r);
+		snprintf(body, sizeof(body), "mo%cde=rcu", (char)b);
+		assert_int_equal(http(port, "POST", "/ingress/mode", form, body, &r), 0);
+		expect_oneline("mode key", b, &r);
+		if (b == '\n' || b == '\r')
+			continue;	/* they end a header */
+		snprintf(ctype, sizeof(ctype), "text/pl%cin", (char)b);
+		assert_int_equal(http(port, "POST", "/ingress/mode", ctype, "mode=rcu",
+				      &r), 0);
+		expect_oneline("Content-Type", b, &r);
+		snprintf(req, sizeof(req), "G%cT /healthz HTTP/1.1\r\nHost: t\r\n"
+			 "Connection: close\r\n\r\n", (char)b);
+		if (http_raw(port, req, strlen(req), &r) == 0)
+			expect_oneline("method", b, &r);
+	}
+	export_http_stop(h);
+}
 
 static void
 test_http_listen_errors(void **state)
@@ -637,6 +692,7 @@ main(void)
 		cmocka_unit_test(test_http_listen_errors),
 		cmocka_unit_test(test_http_get),
 		cmocka_unit_test(test_http_errors),
+		cmocka_unit_test(test_http_quoting),
 		cmocka_unit_test(test_http_slow_clients),
 		cmocka_unit_test(test_http_fold_on_read_order),
 	};

@@ -399,7 +399,7 @@ test_http_malformed(void **state)
 	/* Ours are one line of text, control characters escaped. */
 	assert_int_equal(http_raw(port, nl, sizeof(nl) - 1, &r), 0);
 	assert_int_equal(r.status, 404);
-	assert_string_equal(r.body, "no such endpoint '/a?b' (GET / lists them)\n");
+	assert_string_equal(r.body, "no such endpoint '/a\\nb' (GET / lists them)\n");
 	free(r.body);
 	/* Every refusal counted by status (libmicrohttpd's own too). */
 	assert_true(metric(port, "pktpath_http_responses_total{code=\"505\"}") == 1);

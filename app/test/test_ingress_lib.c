@@ -164,7 +164,7 @@ gen_templates(void)
 	struct pkt_templates *t;
 
 	pkt_flow_conf_default(&fc);
-	t = pkt_templates_build(&fc);
+	t = pkt_templates_build(&fc, NULL);
 	assert_non_null(t);
 	return t;
 }

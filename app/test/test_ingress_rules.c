@@ -8,7 +8,8 @@
  *    rte_acl, the linear walk over the key and the naive reference, one
  *    packet a call and in a burst; a multi-segment frame
  *  - parse_errors: exact "FILE:LINE: reason" messages; *out untouched;
- *    files (missing, a directory, an error on line 5)
+ *    files (missing, a directory, an error on line 5); every control and
+ *    high byte in a word or the name: one line, quoted
  *  - shipped_rules: config/rules/ parse, with their documented effect on
  *    the generator's traffic
  *  - acl_vs_linear: acl-100 and acl-10000 against the naive linear matcher
@@ -37,6 +38,7 @@
 
 #include "ingress_pvt.h"
 #include "test_ingress.h"
+#include "test_oneline.h"
 
 /* Designated-initializer defaults overridden per row (FS() in test_ingress.h). */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -390,6 +392,62 @@ test_parse_file(void **state)
 	unlink(tmpl);
 }
 
+/* A rules file's words and its name, each holding every control and high
+ * byte, in every place a reason echoes them: one line, no raw byte. */
+static void
+test_parse_quoting(void **state)
+{
+	static const char *const tmpl[] = {
+		"prio 1 dport 1%c2 action drop",	/* pkt_parse_port_range */
+		"src 10.0.0.0/8%c action drop",	/* pkt_parse_prefix */
+		"prio 1%c action drop",		/* pkt_parse_u64 */
+		"pr%cio 1 action drop",		/* unknown keyword */
+		"action dr%cop",		/* unknown action */
+		"proto u%cdp action drop",	/* parse_num_or */
+		"vlan n%cne action drop",
+		"action drop",			/* the name alone */
+	};
+	char text[64], name[32], path[64], err[512];
+	const char *bad;
+	unsigned int k, i;
+
+	(void)state;
+	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
+		unsigned int b = test_oneline_byte(k);
+		struct ingress_classifier *c = NULL;
+
+		snprintf(name, sizeof(name), "t%c.rules", (char)b);
+		for (i = 0; i < RTE_DIM(tmpl); i++) {
+			snprintf(text, sizeof(text), tmpl[i], (char)b);
+			/* the last one: a line that parses after the name */
+			if (i + 1 == RTE_DIM(tmpl))
+				snprintf(text, sizeof(text), "bogus%c", (char)b);
+			err[0] = '\0';
+			if (ingress_rules_parse_string(text, name, &c, err,
+						       sizeof(err)) == 0) {
+				ingress_classifier_free(c);
+				continue;	/* a separator: still a rule */
+			}
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("\"%s\" byte 0x%02x: %s in \"%s\"", tmpl[i], b,
+					 bad, err);
+		}
+		snprintf(path, sizeof(path), "/nonexistent/x%c.rules", (char)b);
+		assert_int_not_equal(ingress_rules_parse_file(path, &c, err,
+							      sizeof(err)), 0);
+		if ((bad = test_oneline_bad(err)) != NULL)
+			fail_msg("file name byte 0x%02x: %s in \"%s\"", b, bad, err);
+	}
+	{
+		struct ingress_classifier *c = NULL;
+
+		assert_int_equal(ingress_rules_parse_string("action dr\x1bop\n", "a\nb",
+							    &c, err, sizeof(err)), -EINVAL);
+	}
+	assert_string_equal(err, "a\\nb:1: unknown action 'dr\\x1bop' (expected pass, "
+			    "drop, mark N or count)");
+}
+
 /* ------------------------------------------------------------------ */
 /* shipped_rules                                                       */
 /* ------------------------------------------------------------------ */
@@ -667,6 +725,7 @@ main(void)
 		cmocka_unit_test(test_match_multiseg),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_file),
+		cmocka_unit_test(test_parse_quoting),
 		cmocka_unit_test(test_shipped_rules),
 		cmocka_unit_test(test_acl_vs_linear),
 		cmocka_unit_test(test_clone_refcount),

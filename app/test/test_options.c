@@ -14,6 +14,8 @@
  *    mistakes.
  * No EAL: the parser needs none.
  */
+#include <sys/mman.h>
+
 #include "test_options.h"
 
 struct app_options o, ref;
@@ -21,25 +23,19 @@ char tmpdir[64];
 
 /* ---- helpers ---- */
 
-/*
- * app_options_parse() over "pktpath" and the NULL-terminated args, with
- * stdout and stderr captured: what it wrote to stderr, without the final
- * newline, in err.
- */
+/* app_options_parse() over argv, with stdout and stderr captured: what it
+ * wrote to stderr, without the final newline, in err. */
 static int
-__parse_v(struct app_options *opt, char *err, size_t len, const char *a, va_list ap)
+__parse_argv(struct app_options *opt, char *err, size_t len, int argc, char **argv)
 {
-	char *argv[64];
-	int argc = 0, rc, fd1, fd2;
-	FILE *e = tmpfile(), *out = tmpfile();
+	/* in memory: a test parses thousands of times */
+	FILE *e = fdopen(memfd_create("stderr", 0), "w+");
+	FILE *out = fdopen(memfd_create("stdout", 0), "w+");
+	int rc, fd1, fd2;
 	size_t n;
 
 	assert_non_null(e);
 	assert_non_null(out);
-	argv[argc++] = (char *)"pktpath";
-	for (; a != NULL && argc < 63; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	argv[argc] = NULL;
 	fflush(stdout);
 	fflush(stderr);
 	fd1 = dup(1);
@@ -61,6 +57,36 @@ __parse_v(struct app_options *opt, char *err, size_t len, const char *a, va_list
 	fclose(e);
 	fclose(out);
 	return rc;
+}
+
+static int
+__parse_v(struct app_options *opt, char *err, size_t len, const char *a, va_list ap)
+{
+	char *argv[64];
+	int argc = 0;
+
+	argv[argc++] = (char *)"pktpath";
+	for (; a != NULL && argc < 63; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	argv[argc] = NULL;
+	return __parse_argv(opt, err, len, argc, argv);
+}
+
+int
+__parse_args(struct app_options *opt, char *err, size_t len,
+	     const struct test_args *a, const char *extra)
+{
+	char *argv[RTE_DIM(a->off) + 3];
+	int argc = 0;
+	unsigned int i;
+
+	argv[argc++] = (char *)"pktpath";
+	for (i = 0; i < a->n; i++)
+		argv[argc++] = (char *)(uintptr_t)(a->pool + a->off[i]);
+	if (extra != NULL)
+		argv[argc++] = (char *)(uintptr_t)extra;
+	argv[argc] = NULL;
+	return __parse_argv(opt, err, len, argc, argv);
 }
 
 int
@@ -89,7 +115,7 @@ __file(char *path, size_t len, const char *name, const char *text)
 }
 
 /* What f printed (NUL-terminated, malloc'd). */
-static char *
+char *
 __print(void (*fn)(FILE *))
 {
 	/* static: gcc 12 takes a local's address given to open_memstream()
@@ -111,6 +137,12 @@ static void
 __opts_usage(FILE *f)
 {
 	app_options_usage(f, "pktpath");
+}
+
+char *
+__print_usage(void)
+{
+	return __print(__opts_usage);
 }
 
 /* The defaults pktpath had before the option table, written out by hand:
@@ -358,15 +390,19 @@ test_enum_tables(void **state)
 		assert_int_equal(d->n_names, t[i].n);
 		/* each name sets its index */
 		for (j = 0; j < t[i].n; j++) {
+			static struct test_args a;
 			char arg[128], err[512];
-			/* the kinds need their source */
-			const char *more = strcmp(t[i].opt, "ingress-kind") != 0 ? NULL :
-					   j == APP_KIND_PCAP_FILTER ? "--filter=udp" :
-					   j == APP_KIND_BPF ? "--bpf-obj=x.o" : NULL;
 			uint32_t v = 0;
 
+			/* with what the option needs; the kinds need their source */
+			memset(&a, 0, sizeof(a));
+			__needs_args(d, &a);
+			if (strcmp(t[i].opt, "ingress-kind") == 0 && j == APP_KIND_PCAP_FILTER)
+				__args_add(&a, "filter", "udp");
+			if (strcmp(t[i].opt, "ingress-kind") == 0 && j == APP_KIND_BPF)
+				__args_add(&a, "bpf-obj", "x.o");
 			snprintf(arg, sizeof(arg), "--%s=%s", t[i].opt, t[i].names[j]);
-			if (__parse(&o, err, sizeof(err), arg, more, NULL) != 0)
+			if (__parse_args(&o, err, sizeof(err), &a, arg) != 0)
 				fail_msg("%s: %s", arg, err);
 			memcpy(&v, (char *)&o + d->off, d->size);
 			assert_int_equal(v, j);
@@ -420,17 +456,24 @@ test_defaults(void **state)
 	__opts_same(&o, &ref, "--config (--help-ini)");
 	assert_string_equal(o.config, path);
 
-	/* every option given its default */
+	/* every option given its default, with what it needs: the same as
+	 * what it needs alone */
 	for (i = 0; i < app_n_opts; i++) {
 		const struct app_opt *d = &app_opts[i];
+		static struct app_options with;
+		static struct test_args a;
 		char arg[600];
 
 		if (d->def == NULL)
 			continue;
+		memset(&a, 0, sizeof(a));
+		__needs_args(d, &a);
+		if (__parse_args(&with, err, sizeof(err), &a, NULL) != 0)
+			fail_msg("--%s's needs: %s", d->name, err);
 		snprintf(arg, sizeof(arg), "--%s=%s", d->name, d->def);
-		if (__parse(&o, err, sizeof(err), arg, NULL) != 0)
+		if (__parse_args(&o, err, sizeof(err), &a, arg) != 0)
 			fail_msg("%s: %s", arg, err);
-		__opts_same(&o, &ref, arg);
+		__opts_same(&o, &with, arg);
 	}
 }
 
@@ -489,7 +532,8 @@ test_help(void **state)
 				*w++ = ' ';
 		*w = '\0';
 		assert_non_null(strstr(flat, " --udp-ports P[-Q],...|none UDP ports with a "
-					     "listening socket (default: the --dport range) "));
+					     "listening socket (default: the --dport range; "
+					     "needs --path full) "));
 		assert_non_null(strstr(flat, " --duration SECONDS run time; 0 runs until "
 					     "SIGINT/SIGTERM (0..10000000; default 10) "));
 		assert_non_null(strstr(flat, " --quiet no per-interval lines, only the "
@@ -519,8 +563,9 @@ test_help(void **state)
 		const struct app_opt *d = &app_opts[i];
 		char *a, *b;
 
-		snprintf(line, sizeof(line), "\n%s%s = ", d->def != NULL ||
-			 d->type == APP_OPT_FLAG ? "" : ";", d->name);
+		snprintf(line, sizeof(line), "\n%s%s = ", (d->def != NULL ||
+			 d->type == APP_OPT_FLAG) && d->needs[0].opt == NULL ? "" : ";",
+			 d->name);
 		a = strstr(ini, line);
 		b = a != NULL ? strstr(a + 1, line) : NULL;
 		if (d->no_ini ? a != NULL : a == NULL || b != NULL)
@@ -529,6 +574,7 @@ test_help(void **state)
 	assert_non_null(strstr(ini, "\n[pktpath]\n"));
 	assert_non_null(strstr(ini, "\n; packets per burst (1..512)\nburst = 32\n"));
 	assert_non_null(strstr(ini, "\nquiet = off\n"));
+	assert_non_null(strstr(ini, "\n;peers = N\n"));
 	assert_non_null(strstr(ini, "\n;json = FILE\n"));
 	assert_null(strchr(strstr(ini, "[pktpath]"), '`'));
 	assert_null(strstr(ini, "](#"));
@@ -569,8 +615,13 @@ main(void)
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_getopt),
 		cmocka_unit_test(test_ini),
+		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_needs_help),
+		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_help),
 	};
 

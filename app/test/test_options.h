@@ -2,7 +2,8 @@
 #ifndef PKTPATH_TEST_OPTIONS_H
 #define PKTPATH_TEST_OPTIONS_H
 
-/* What test_options.c and test_options_values.c share. */
+/* What test_options.c, test_options_values.c and test_options_needs.c
+ * share. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "options_pvt.h"
+#include "test_oneline.h"
 
 #define IP4(a, b, c, d) \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
@@ -34,6 +36,35 @@ int __parse(struct app_options *opt, char *err, size_t len, const char *a, ...);
 
 /* A file in tmpdir with this text; its path in path. */
 void __file(char *path, size_t len, const char *name, const char *text);
+
+/* What f printed (NUL-terminated, malloc'd); --help's text. */
+char *__print(void (*fn)(FILE *));
+char *__print_usage(void);
+
+/* An argument list a test builds (test_options_needs.c). */
+struct test_args {
+	unsigned int n;
+	size_t off[64];		/* each argument's offset in pool */
+	char pool[4096];
+	size_t used;
+	const char *opts[48];	/* the options __args_add() gave, by name */
+	unsigned int n_opts;
+};
+/* arg appended as it is */
+void __args_raw(struct test_args *a, const char *arg);
+/* "--opt=v" ("--opt" for v NULL), unless opt is given already */
+void __args_add(struct test_args *a, const char *opt, const char *v);
+/* The arguments that meet d's needs (its first alternative), with what
+ * the options they give need in turn. */
+void __needs_args(const struct app_opt *d, struct test_args *a);
+/* A value of d a user could give (its default or an example), and one
+ * other than its default (NULL: a flag, given without a value). */
+const char *__value_of(const struct app_opt *d, char *buf, size_t len);
+const char *__value_set(const struct app_opt *d, char *buf, size_t len);
+/* app_options_parse() over "pktpath", a's arguments and extra (if not
+ * NULL), as __parse(). */
+int __parse_args(struct app_options *opt, char *err, size_t len,
+		 const struct test_args *a, const char *extra);
 
 /* The args must parse (rc 0, nothing on stderr). */
 #define OK(...) do {							\
@@ -57,7 +88,12 @@ void test_words(void **state);
 void test_addresses(void **state);
 void test_compare(void **state);
 void test_checks(void **state);
+void test_vlan(void **state);
 void test_getopt(void **state);
 void test_ini(void **state);
+void test_quoting(void **state);
+void test_needs(void **state);
+void test_needs_help(void **state);
+void test_repeats(void **state);
 
 #endif

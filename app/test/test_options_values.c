@@ -4,6 +4,9 @@
  * accepted and refused with the exact line on stderr; the checks across
  * options; getopt's mistakes; the INI file's keys.
  */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "test_options.h"
 
 /* ---- values ---- */
@@ -17,7 +20,7 @@ test_numbers(void **state)
 	OK("--burst=512", "--tos", "0255");
 	assert_int_equal(o.burst, 512);
 	assert_int_equal(o.flow.tos, 255);
-	OK("--capture-max", "18446744073709551615");
+	OK("--capture-max", "18446744073709551615", "--capture", "x.pcap");
 	assert_true(o.capture_max == UINT64_MAX);
 	BAD("pktpath: --capture-max: '18446744073709551616' is out of range "
 	    "0..18446744073709551615", "--capture-max", "18446744073709551616");
@@ -63,32 +66,37 @@ void
 test_words(void **state)
 {
 	(void)state;
-	OK("--prefetch", "off", "--udp-csum", "ON", "--promisc", "yes", "--peer", "1");
+	OK("--prefetch", "off", "--udp-csum", "ON", "--peer", "1");
 	assert_false(o.prefetch);
 	assert_true(o.flow.udp_csum);
-	assert_true(o.promisc);
 	assert_true(o.peer);
-	OK("--bpf-jit", "false", "--netlabel", "no", "--pim", "0");
+	OK("--source", "port", "--promisc", "yes");
+	assert_true(o.promisc);
+	OK("--bpf-jit", "false", "--netlabel", "no", "--pim", "0", "--ingress-kind",
+	   "pcap-filter", "--filter", "udp");
 	assert_int_equal(o.bpf.engine, INGRESS_BPF_INTERP);
 	assert_false(o.kernel_netlabel);
 	assert_false(o.kernel_pim);
-	OK("--bpf-jit", "on");
+	OK("--bpf-jit", "on", "--ingress-kind", "bpf", "--bpf-obj", "x.o");
 	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
 	/* --bpf-engine is a choice of lib/ingress's names; the last of
 	 * --bpf-jit and --bpf-engine wins */
 	OK("--bpf-engine", "libpcap", "--ingress-kind", "pcap-filter", "--filter", "udp");
 	assert_int_equal(o.bpf.engine, INGRESS_BPF_LIBPCAP);
-	OK("--bpf-jit", "off", "--bpf-engine", "jit");
+	OK("--bpf-jit", "off", "--bpf-engine", "jit", "--ingress-kind", "bpf",
+	   "--bpf-obj", "x.o");
 	assert_int_equal(o.bpf.engine, INGRESS_BPF_JIT);
 	BAD("pktpath: --bpf-engine: 'jot' is not one of jit|interp|libpcap",
 	    "--bpf-engine", "jot");
-	OK("--filter-netmask", "255.255.255.0");
+	OK("--filter-netmask", "255.255.255.0", "--ingress-kind", "pcap-filter",
+	   "--filter", "udp");
 	assert_int_equal(o.bpf.netmask, 0xffffff00);
 	BAD("pktpath: --filter-netmask: '255.255.0' is not an IPv4 netmask A.B.C.D",
 	    "--filter-netmask", "255.255.0");
 	BAD("pktpath: --filter-netmask: '' is not an IPv4 netmask A.B.C.D",
 	    "--filter-netmask", "");
-	OK("--bpf-load-timeout", "0.5");
+	OK("--bpf-load-timeout", "0.5", "--ingress-kind", "pcap-filter", "--filter",
+	   "udp");
 	assert_true(o.bpf.load_timeout_s == 0.5);
 	BAD("pktpath: --bpf-load-timeout: '0' is out of range 0.01..3600",
 	    "--bpf-load-timeout", "0");
@@ -101,7 +109,7 @@ test_words(void **state)
 	assert_int_equal(o.pool_layout, PKT_POOL_LAYOUT_PACKED);
 	assert_int_equal(o.pool_order, PKT_POOL_ORDER_ADDRESS);
 	assert_int_equal(app_pool_flags(&o), PKT_POOL_PACKED);
-	OK("--unpolled-queues", "warn");
+	OK("--unpolled-queues", "warn", "--source", "port");
 	assert_true(o.unpolled_warn);
 	BAD("pktpath: --source: 'nic' is not one of gen|port", "--source", "nic");
 	BAD("pktpath: --pool-layout: 'huge' is not one of page|packed", "--pool-layout", "huge");
@@ -259,45 +267,112 @@ test_compare(void **state)
 	    "single commas)", "--compare", "off,,rcu");
 	BAD("pktpath: --compare: needs --duration > 0 (the length of a phase)",
 	    "--compare", "off,rcu", "--duration", "0");
-	OK("--rounds", "1", "--phase-warmup", "0");
+	OK("--rounds", "1", "--phase-warmup", "0", "--compare", "off,rcu");
 	BAD("pktpath: --rounds: '0' is out of range 1..1000", "--rounds", "0");
 }
 
-/* Each check across options, with its line. */
+/* Each check across options, with its line: the needs of the rows that
+ * had a check of their own before the table said them (every row's are
+ * in test_options_needs.c), and the values that cannot go together. */
 void
 test_checks(void **state)
 {
 	(void)state;
-	BAD("pktpath: --compare: needs --path full", "--path", "rx-only", "--compare", "off");
-	BAD("pktpath: --ingress: needs --path full (rx-only frees every frame untouched: "
-	    "nothing would be classified)", "--path", "rx-only", "--ingress", "rcu");
-	BAD("pktpath: --ingress-kind: needs --path full (rx-only frees every frame "
-	    "untouched: nothing would be classified)", "--path", "rx-only",
-	    "--ingress-kind", "bpf", "--bpf-obj", "x.o");
-	BAD("pktpath: --rules: needs --path full (rx-only frees every frame untouched: "
-	    "nothing would be classified)", "--path", "rx-only", "--rules", "x.rules");
-	BAD("pktpath: --update-rate: needs --path full (rx-only frees every frame "
-	    "untouched: nothing would be classified)", "--path", "rx-only",
-	    "--update-rate", "10");
-	BAD("pktpath: --rxq: only with --source port", "--rxq", "1:0.0");
-	BAD("pktpath: --mtu: only with --source port", "--mtu", "9000");
-	BAD("pktpath: --mbuf-size: only with --source port", "--mbuf-size", "4096");
-	BAD("pktpath: --template: only with --source gen", "--source", "port",
-	    "--template", "t.pcap");
+	BAD("pktpath: --ingress rcu has no effect with --path rx-only (it needs --path "
+	    "full)", "--path", "rx-only", "--ingress", "rcu");
+	BAD("pktpath: --ingress-kind bpf has no effect with --path rx-only (it needs "
+	    "--path full)", "--path", "rx-only", "--ingress-kind", "bpf", "--bpf-obj",
+	    "x.o");
+	BAD("pktpath: --rules x.rules has no effect with --path rx-only (it needs "
+	    "--ingress-kind rules and --path full)", "--path", "rx-only", "--rules",
+	    "x.rules");
+	BAD("pktpath: --update-rate 10 has no effect with --path rx-only (it needs --path "
+	    "full)", "--path", "rx-only", "--update-rate", "10");
+	BAD("pktpath: --compare off has no effect with --path rx-only (it needs --path "
+	    "full)", "--path", "rx-only", "--compare", "off");
+	BAD("pktpath: --rxq 1:0.0 has no effect with --source gen (it needs --source "
+	    "port)", "--rxq", "1:0.0");
+	BAD("pktpath: --mtu 9000 has no effect with --source gen (it needs --source port)",
+	    "--mtu", "9000");
+	BAD("pktpath: --mbuf-size 4096 has no effect with --source gen (it needs --source "
+	    "port)", "--mbuf-size", "4096");
+	BAD("pktpath: --template t.pcap has no effect with --source port (it needs "
+	    "--source gen)", "--source", "port", "--template", "t.pcap");
+	BAD("pktpath: --filter udp has no effect with --ingress-kind rules (it needs "
+	    "--ingress-kind pcap-filter)", "--filter", "udp");
+	BAD("pktpath: --bpf-obj x.o has no effect with --ingress-kind rules (it needs "
+	    "--ingress-kind bpf)", "--bpf-obj", "x.o");
+	BAD("pktpath: --rules x.rules has no effect with --ingress-kind bpf (it needs "
+	    "--ingress-kind rules and --path full)", "--ingress-kind", "bpf",
+	    "--bpf-obj", "x.o", "--rules", "x.rules");
+	BAD("pktpath: --peer on has no effect with --path rx-only (it needs --path full)",
+	    "--path", "rx-only", "--peer", "on");
+	BAD("pktpath: --capture x.pcap has no effect with --path rx-only (it needs "
+	    "--path full)", "--path", "rx-only", "--capture", "x.pcap");
+	BAD("pktpath: --suspicious-us 1000 has no effect without --perf-detail (it needs "
+	    "--perf-detail)", "--suspicious-us", "1000");
+	/* the values that cannot go together */
 	BAD("pktpath: --update-rate: refused with --ingress none (unguarded readers "
 	    "cannot survive rule updates)", "--ingress", "none", "--update-rate", "5");
 	BAD("pktpath: --ingress-kind pcap-filter: needs --filter EXPR", "--ingress-kind",
 	    "pcap-filter");
 	BAD("pktpath: --ingress-kind bpf: needs --bpf-obj FILE", "--ingress-kind", "bpf");
-	BAD("pktpath: --filter: only with --ingress-kind pcap-filter", "--filter", "udp");
-	BAD("pktpath: --bpf-obj: only with --ingress-kind bpf", "--bpf-obj", "x.o");
-	BAD("pktpath: --rules: only with --ingress-kind rules", "--ingress-kind", "bpf",
-	    "--bpf-obj", "x.o", "--rules", "x.rules");
-	BAD("pktpath: --peer: needs --path full", "--path", "rx-only", "--peer", "on");
-	BAD("pktpath: --capture: needs --path full (rx-only touches no packet)", "--path",
-	    "rx-only", "--capture", "x.pcap");
 	OK("--path", "rx-only", "--source", "port", "--mtu", "1500");
 	assert_int_equal(o.mtu, 1500);
+}
+
+/* --vlan (the ports' VLAN devices) and --vlan-tags (the generator's tags). */
+void
+test_vlan(void **state)
+{
+	(void)state;
+	OK("--vlan", "100,ad200-201,ad300.5,7.ad8-9");
+	assert_int_equal((o.vlan.port[0][100 / 64] >> (100 % 64)) & 1, 1);
+	assert_int_equal((o.vlan.port[1][200 / 64] >> (200 % 64)) & 3, 3);
+	assert_int_equal((o.vlan.port[1][300 / 64] >> (300 % 64)) & 1, 1);
+	assert_int_equal((o.vlan.port[0][0] >> 7) & 1, 1);
+	assert_int_equal(o.vlan.n_qinq, 3);
+	/* Given once, as every option (one list holds them all); none: no
+	 * device. */
+	BAD("pktpath: --vlan given twice (100, then 5): give it once",
+	    "--vlan", "100", "--vlan", "5");
+	OK("--vlan", "none");
+	assert_int_equal(memcmp(&o.vlan, &ref.vlan, sizeof(o.vlan)), 0);
+	BAD("pktpath: --vlan: '0': VID '0' is out of range 1..4094; also accepted: 'none'",
+	    "--vlan", "0");
+	BAD("pktpath: --vlan: '4095': VID '4095' is out of range 1..4094; also accepted: "
+	    "'none'", "--vlan", "4095");
+	BAD("pktpath: --vlan: '1.2.3' has more than 2 tags (QinQ: two); also accepted: "
+	    "'none'", "--vlan", "1.2.3");
+	BAD("pktpath: --vlan: 'q5' is not a VLAN tag stack TAG[.TAG], TAG = VID[-VID] "
+	    "(802.1Q) or adVID[-VID] (802.1ad); also accepted: 'none'", "--vlan", "q5");
+	BAD("pktpath: --vlan: '1-4094.1-4094': more than 4096 VLAN devices on VLAN "
+	    "devices; also accepted: 'none'", "--vlan", "1-4094.1-4094");
+	BAD("pktpath: --vlan: '5,,6' has an empty item (items are separated by single "
+	    "commas); also accepted: 'none'", "--vlan", "5,,6");
+	OK("--vlan-tags", "ad4095.0");
+	assert_int_equal(o.flow.n_tags, 2);
+	assert_int_equal(o.flow.tags[0].tpid, PKT_ETH_P_8021AD);
+	assert_int_equal(o.flow.tags[0].tci, 4095);
+	assert_int_equal(o.flow.tags[1].tpid, PKT_ETH_P_8021Q);
+	assert_int_equal(o.flow.tags[1].tci, 0);
+	BAD("pktpath: --vlan-tags given twice (7, then none): give it once",
+	    "--vlan-tags", "7", "--vlan-tags", "none");
+	OK("--vlan-tags", "none");
+	assert_int_equal(o.flow.n_tags, 0);
+	BAD("pktpath: --vlan-tags: '5-6' is not a VLAN tag stack TAG[.TAG], TAG = VID "
+	    "(802.1Q) or adVID (802.1ad); also accepted: 'none'", "--vlan-tags", "5-6");
+	BAD("pktpath: --vlan-tags: '4096': VID '4096' is out of range 0..4095; also "
+	    "accepted: 'none'", "--vlan-tags", "4096");
+	/* where it has no effect: the table's NEEDS (test_options_needs.c
+	 * goes through every row) */
+	BAD("pktpath: --vlan-tags 5 has no effect with --source port (it needs "
+	    "--source gen and no --template)", "--source", "port", "--vlan-tags", "5");
+	BAD("pktpath: --vlan 5 has no effect with --path rx-only (it needs --path "
+	    "full)", "--path", "rx-only", "--vlan", "5");
+	BAD("pktpath: --pkt-size: 49 bytes leave no room for --vlan-tags' 2 tags: at "
+	    "least 50", "--pkt-size", "49", "--vlan-tags", "5.6");
+	OK("--pkt-size", "50", "--vlan-tags", "5.6");
 }
 
 /* getopt's side: unknown, ambiguous, missing values, stray words. */
@@ -334,9 +409,9 @@ test_getopt(void **state)
 	assert_int_equal(o.mib_lcores, 8192);
 	BAD("pktpath: --mib-lcores: '8193' is out of range 0..8192", "--mib-lcores",
 	    "8193");
-	/* the last one wins */
-	OK("--burst", "16", "--burst", "8");
-	assert_int_equal(o.burst, 8);
+	/* once (test_options_needs.c: every option, the INI files) */
+	BAD("pktpath: --burst given twice (16, then 8): give it once", "--burst", "16",
+	    "--burst", "8");
 	/* the help options print and end the run */
 	assert_int_equal(__parse(&o, err, sizeof(err), "--burst", "8", "--help", NULL), 1);
 	assert_int_equal(__parse(&o, err, sizeof(err), "-h", NULL), 1);
@@ -396,8 +471,90 @@ test_ini(void **state)
 	BAD(want, "--config", path);
 	/* a check across options sees the file and the command line together */
 	__file(path, sizeof(path), "h.ini", "[pktpath]\npath = rx-only\n");
-	BAD("pktpath: --peer: needs --path full", "--config", path, "--peer", "on");
+	BAD("pktpath: --peer on has no effect with --path rx-only (it needs --path full)",
+	    "--config", path, "--peer", "on");
 	BAD("pktpath: --config: needs a file name", "--config", "");
-	BAD("pktpath: --config /nonexistent.ini: No such file or directory", "--config",
-	    "/nonexistent.ini");
+	BAD("pktpath: --config /nonexistent.ini: cannot open: No such file or directory",
+	    "--config", "/nonexistent.ini");
+	/* what is not a regular file is refused before a byte is read: a
+	 * FIFO with no writer used to block the open until a signal */
+	snprintf(path, sizeof(path), "%s/fifo.ini", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(want, sizeof(want), "pktpath: --config %s: a FIFO, not a regular file",
+		 path);
+	BAD(want, "--config", path);
+	unlink(path);
+	snprintf(want, sizeof(want), "pktpath: --config %s: a directory, not a regular "
+		 "file", tmpdir);
+	BAD(want, "--config", tmpdir);
+	BAD("pktpath: --config /dev/zero: a character device, not a regular file",
+	    "--config", "/dev/zero");
+}
+
+/* Every option's value (once, and twice), an INI file's value, key and
+ * section, a stray word and an unknown option, each made of every control
+ * and high byte: whatever the parser says of it is one line with no raw
+ * control byte. */
+void
+test_quoting(void **state)
+{
+	char v[8], arg[96], err[512], path[128], text[256];
+	const char *bad;
+	unsigned int i, k;
+
+	(void)state;
+	for (k = 0; k < TEST_ONELINE_BYTES; k++) {
+		snprintf(v, sizeof(v), "1%c2", (char)test_oneline_byte(k));
+		for (i = 0; i < app_n_opts; i++) {
+			const struct app_opt *d = &app_opts[i];
+
+			if (d->type == APP_OPT_FLAG || d->type == APP_OPT_HELP)
+				continue;
+			snprintf(arg, sizeof(arg), "--%s=%s", d->name, v);
+			__parse(&o, err, sizeof(err), arg, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("--%s 1\\x%02x2: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+			/* twice: the line names both values */
+			__parse(&o, err, sizeof(err), arg, arg, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("--%s 1\\x%02x2 twice: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+			if (d->no_ini)
+				continue;
+			snprintf(text, sizeof(text), "[pktpath]\n%s = %s\n", d->name, v);
+			if (v[1] == '\n')
+				continue;	/* a line of its own */
+			__file(path, sizeof(path), "q.ini", text);
+			__parse(&o, err, sizeof(err), "--config", path, NULL);
+			if ((bad = test_oneline_bad(err)) != NULL)
+				fail_msg("%s = 1\\x%02x2: %s in \"%s\"", d->name,
+					 test_oneline_byte(k), bad, err);
+		}
+		/* an unknown option, a stray word, a config file's name */
+		snprintf(arg, sizeof(arg), "--no%s", v);
+		__parse(&o, err, sizeof(err), arg, NULL);
+		assert_null(test_oneline_bad(err));
+		__parse(&o, err, sizeof(err), v, NULL);
+		assert_null(test_oneline_bad(err));
+		snprintf(arg, sizeof(arg), "/nonexistent/%s.ini", v);
+		__parse(&o, err, sizeof(err), "--config", arg, NULL);
+		assert_null(test_oneline_bad(err));
+		if (v[1] == '\n')
+			continue;
+		/* an INI key and section */
+		snprintf(text, sizeof(text), "[pktpath]\nb%sst = 1\n", v);
+		__file(path, sizeof(path), "q.ini", text);
+		__parse(&o, err, sizeof(err), "--config", path, NULL);
+		assert_non_null(strstr(err, "unknown key"));
+		assert_null(test_oneline_bad(err));
+		snprintf(text, sizeof(text), "[p%s]\nburst = 1\n", v);
+		__file(path, sizeof(path), "q.ini", text);
+		__parse(&o, err, sizeof(err), "--config", path, NULL);
+		assert_non_null(strstr(err, "unknown section"));
+		assert_null(test_oneline_bad(err));
+	}
+	/* what it looks like */
+	BAD("pktpath: --burst: '1\\x1b[31m2' is not a number", "--burst", "1\x1b[31m2");
+	BAD("pktpath: --burst: '1\\n2' is not a number", "--burst", "1\n2");
 }

@@ -415,14 +415,22 @@ static const struct pcase cases[] = {
 	{ "802.3 length field", UDP(.etype = 0x002e), { E(RX, NOTIP, 1) } },
 	{ "otherhost mac", UDP(.dmac = other_mac), { E(RX, OTHERHOST, 1) } },
 	{ "otherhost arp is not-ip", UDP(.dmac = other_mac, .etype = 0x0806), { E(RX, NOTIP, 1) } },
+	/* VLAN tags (VIDs 5, 7 and 0xabc have 802.1Q devices: __path_setup;
+	 * test_path_vlan.c covers the whole class) */
 	{ "802.1q tag, udp", UDP(.vlan = 1, .tci = 5),
 	  { E(RX, VLAN, 1), L4(28, UDP, INDATAGRAMS) } },
 	{ "802.1q tag, arp", UDP(.vlan = 1, .tci = 5, .etype = 0x0806),
 	  { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
+	{ "802.1q tag with no VLAN device, udp", UDP(.vlan = 1, .tci = 6),
+	  { E(RX, VLAN, 1), E(RX, VLANNODEVICE, 1), E(RX, OTHERHOST, 1) } },
+	{ "802.1q tag with no VLAN device, arp", UDP(.vlan = 1, .tci = 6, .etype = 0x0806),
+	  { E(RX, VLAN, 1), E(RX, VLANNODEVICE, 1), E(RX, NOTIP, 1) } },
 	{ "802.1q tag cut (16 bytes)", UDP(.vlan = 1, .flen = 16), { RUNT } },
-	{ "two 802.1q tags", UDP(.vlan = 1, .etype = 0x8100), { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
+	{ "two 802.1q tags, the inner with no device",
+	  UDP(.vlan = 1, .etype = 0x8100),
+	  { E(RX, VLAN, 1), E(RX, VLANNODEVICE, 1), E(RX, NOTIP, 1) } },
 	{ "802.1ad tag (VID 0x500, inner 802.3)", UDP(.etype = 0x88a8),
-	  { E(RX, VLAN, 1), E(RX, NOTIP, 1) } },
+	  { E(RX, VLAN, 1), E(RX, VLANNODEVICE, 1), E(RX, NOTIP, 1) } },
 	{ "802.1q priority tag (VID 0) stripped", UDP(.vlan = 1, .tci = 0x6000),
 	  { E(RX, VLAN, 1), L4(28, UDP, INDATAGRAMS) } },
 	{ "802.1q tag, otherhost", UDP(.vlan = 1, .dmac = other_mac),
@@ -1021,8 +1029,17 @@ test_conf(void **state)
 static int
 __path_setup(void **state)
 {
+	static const uint16_t vids[] = { 5, 7, 0xabc };
+	unsigned int i;
+
 	(void)state;
 	path_conf_init(&conf);
+	for (i = 0; i < RTE_DIM(vids); i++) {
+		struct pkt_vlan_stack s = { 1, { { PKT_ETH_P_8021Q, vids[i], vids[i] } } };
+
+		if (path_vlans_add(&conf.vlan, &s) != 0)
+			return -1;
+	}
 	memcpy(conf.mac.addr_bytes, our_mac, 6);
 	if (path_conf_add_local(&conf, DST, 24) != 0 ||
 	    path_conf_add_local(&conf, IP4(172, 16, 5, 1), 32) != 0 ||

@@ -230,7 +230,7 @@ test_templates_build(void **state)
 	c.flows = 100;
 	c.pkt_size = 100;
 	c.udp_csum = true;
-	t = pkt_templates_build(&c);
+	t = pkt_templates_build(&c, NULL);
 	assert_non_null(t);
 	assert_int_equal(t->n, 100);
 	assert_int_equal(t->max_len, 100);
@@ -245,12 +245,12 @@ test_templates_build(void **state)
 	/* one flow, smallest and largest sizes */
 	c.flows = 1;
 	c.pkt_size = PKT_MIN_SIZE;
-	t = pkt_templates_build(&c);
+	t = pkt_templates_build(&c, NULL);
 	assert_non_null(t);
 	assert_int_equal(t->n, 1);
 	pkt_templates_free(t);
 	c.pkt_size = PKT_MAX_SIZE;
-	t = pkt_templates_build(&c);
+	t = pkt_templates_build(&c, NULL);
 	assert_non_null(t);
 	assert_int_equal(t->max_len, PKT_MAX_SIZE);
 	pkt_templates_free(t);
@@ -260,7 +260,7 @@ test_templates_build(void **state)
 		bad.pkt_size = 60;					\
 		bad.field = value;					\
 		errno = 0;						\
-		assert_null(pkt_templates_build(&bad));			\
+		assert_null(pkt_templates_build(&bad, NULL));		\
 		assert_int_equal(errno, EINVAL);			\
 	} while (0)
 	BAD(flows, 0);
@@ -324,11 +324,11 @@ test_pcap_roundtrip(void **state)
 	pkt_flow_conf_default(&c);
 	c.flows = 17;
 	c.udp_csum = true;
-	t = pkt_templates_build(&c);
+	t = pkt_templates_build(&c, NULL);
 	assert_non_null(t);
 	__path(file, sizeof(file), "gen.pcap");
 	assert_int_equal(pkt_templates_to_pcap(t, file), 0);
-	u = pkt_templates_from_pcap(file, 60, err, sizeof(err));
+	u = pkt_templates_from_pcap(file, 60, NULL, err, sizeof(err));
 	if (u == NULL)
 		fail_msg("%s", err);
 	__same(t, u);
@@ -339,7 +339,7 @@ test_pcap_roundtrip(void **state)
 	t = __tpl_varied(300);
 	__path(file, sizeof(file), "varied.pcap");
 	assert_int_equal(pkt_templates_to_pcap(t, file), 0);
-	u = pkt_templates_from_pcap(file, 1514, err, sizeof(err));
+	u = pkt_templates_from_pcap(file, 1514, NULL, err, sizeof(err));
 	if (u == NULL)
 		fail_msg("%s", err);
 	__same(t, u);
@@ -396,7 +396,7 @@ __expect_error(const char *file, uint16_t max_len, const char *what)
 	struct pkt_templates *t;
 
 	memset(err, 0, sizeof(err));
-	t = pkt_templates_from_pcap(file, max_len, err, sizeof(err));
+	t = pkt_templates_from_pcap(file, max_len, NULL, err, sizeof(err));
 	if (t != NULL) {
 		pkt_templates_free(t);
 		fail_msg("%s accepted", file);
@@ -473,9 +473,10 @@ test_pcap_errors(void **state)
 static struct rte_mempool *
 __pool(const char *name, unsigned int n)
 {
-	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, n, n >= 64 ? 32 : 0, 0,
-							 RTE_MBUF_DEFAULT_BUF_SIZE,
-							 (int)rte_socket_id());
+	/* pkt_pool_create(): rte_errno is the failure's own, never stale */
+	struct rte_mempool *mp = pkt_pool_create(name, n, n >= 64 ? 32 : 0,
+						 RTE_MBUF_DEFAULT_BUF_SIZE,
+						 (int)rte_socket_id(), 0);
 
 	if (mp == NULL)
 		fail_msg("mempool %s of %u: %s", name, n, rte_strerror(rte_errno));
@@ -491,7 +492,7 @@ __tpl(uint32_t flows)
 	pkt_flow_conf_default(&c);
 	c.flows = flows;
 	c.pkt_size = 64;
-	t = pkt_templates_build(&c);
+	t = pkt_templates_build(&c, NULL);
 	assert_non_null(t);
 	return t;
 }
@@ -622,7 +623,7 @@ test_gen_errors(void **state)
 	pkt_flow_conf_default(&c);
 	c.pkt_size = 4000;	/* beyond the 2048-byte data room */
 	c.flows = 2;
-	big = pkt_templates_build(&c);
+	big = pkt_templates_build(&c, NULL);
 	assert_non_null(big);
 	assert_int_equal(pkt_gen_init(&g, mp, big, PKT_ALLOC_REUSE, 32), -EINVAL);
 	assert_int_equal(pkt_gen_init(&g, mp, big, PKT_ALLOC_BULK, 32), -EINVAL);

@@ -450,6 +450,7 @@ test_series(void **state)
 	sum.lcore_steady = lst;
 	sum.steady_valid = true;
 	sum.steady.pps = 123;
+	stats_steady_fini(&sd);
 	assert_int_equal(stats_series_steady(se, &fin.s, 0.1, 0, &sum, &sd), 0);
 	assert_true(sd.explicit_warmup && !sd.detected);
 	assert_int_equal(sd.first_interval, 0);
@@ -460,9 +461,11 @@ test_series(void **state)
 	assert_true(sd.spread.cv > STATS_CV_UNSTABLE);
 	assert_true(sd.unstable);
 	/* --warmup 0.5: from the interval that starts at 0.5 s */
+	stats_steady_fini(&sd);
 	assert_int_equal(stats_series_steady(se, &fin.s, 0.1, 0.5, &sum, &sd), 0);
 	assert_int_equal(sd.first_interval, 5);
 	assert_int_equal(sd.spread.n, 7);
+	stats_steady_fini(&sd);
 	stats_series_free(se);
 
 	/* a rate that keeps rising: MSER stops at half the run, flagged */
@@ -480,6 +483,7 @@ test_series(void **state)
 	assert_true(sd.detected && sd.at_limit);
 	assert_int_equal(sd.first_interval, 4);
 	assert_true(sum.steady_valid);
+	stats_steady_fini(&sd);
 	stats_series_free(se);
 
 	/* folds back to back (a starved stats thread catching up on its
@@ -505,6 +509,7 @@ test_series(void **state)
 	assert_int_equal(stats_series_rate(se, 1, 2, 0, &r), 0);
 	NEAR(r.seconds, 0.1, 1e-9);
 	assert_int_equal(r.packets, 1000);
+	stats_steady_fini(&sd);
 	stats_series_free(se);
 
 	/* three intervals: too few to detect; no steady part, and why */
@@ -524,6 +529,7 @@ test_series(void **state)
 	assert_false(sum.steady_valid);
 	assert_non_null(strstr(sum.steady_reason, "warm-up detection needs 4 intervals"));
 	assert_non_null(strstr(sd.why, "the run had 3"));
+	stats_steady_fini(&sd);
 	stats_series_free(se);
 }
 

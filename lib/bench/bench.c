@@ -684,25 +684,23 @@ bench_doc_skip(json_t *doc, const char *name, const char *reason)
 int
 bench_doc_write(const json_t *doc, const char *path, char *err)
 {
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	char why[BENCH_ERR_LEN - 8];
+	size_t len;
+	char *text;
+	int ret;
 
-	if (f == NULL) {
-		ret = -errno;
-		snprintf(err, BENCH_ERR_LEN, "--json %s: cannot open: %s", path,
-			 strerror(errno));
-		return ret;
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	if (text == NULL) {
+		snprintf(err, BENCH_ERR_LEN, "--json %s: out of memory", path);
+		return -ENOMEM;
 	}
-	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0 ||
-	    fputc('\n', f) == EOF) {
-		ret = -EIO;
-		snprintf(err, BENCH_ERR_LEN, "--json %s: write failed", path);
-	}
-	if (fclose(f) != 0 && ret == 0) {
-		ret = -errno;
-		snprintf(err, BENCH_ERR_LEN, "--json %s: write failed: %s", path,
-			 strerror(errno));
-	}
+	len = strlen(text);
+	text[len] = '\n';	/* in place of the NUL: the length is known */
+	/* as every output: a regular file or a device, each write checked */
+	ret = base_file_write(path, text, len + 1, why, sizeof(why));
+	free(text);
+	if (ret != 0)
+		snprintf(err, BENCH_ERR_LEN, "--json %s", why);
 	return ret;
 }
 

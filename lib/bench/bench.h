@@ -388,8 +388,11 @@ int bench_doc_add(json_t *doc, const struct bench_result *r);
 int bench_doc_skip(json_t *doc, const char *name, const char *reason);
 
 /**
- * Write doc to path (indented, newline-terminated).
- * @return 0, or -errno (-EIO...) with a message in err (BENCH_ERR_LEN).
+ * Write doc to path (indented, newline-terminated), as every output is
+ * written (base.h "Files": a regular file or a character device, never a
+ * FIFO; every write and the final fsync/close checked).
+ * @return 0, or -errno (the open's refusal, -ENOSPC, -EIO...) with one
+ *         line in err (BENCH_ERR_LEN) naming path.
  */
 int bench_doc_write(const json_t *doc, const char *path, char *err);
 

@@ -101,6 +101,7 @@ bench_timer_insns(enum bench_timer t)
 int
 bench_timer_select(const char *name, char *err, size_t len)
 {
+	char q[BASE_QUOTE_LEN];
 	const char *src = "timer";
 	bool has = bench_cpu_has_rdtscp();
 	enum bench_timer t;
@@ -117,7 +118,7 @@ bench_timer_select(const char *name, char *err, size_t len)
 	if (i < 0) {
 		if (err != NULL)
 			snprintf(err, len, "%s '%s': unknown timer (auto, rdtscp or lfence)",
-				 src, name);
+				 src, base_quote(q, sizeof(q), name));
 		return -EINVAL;
 	}
 	t = (enum bench_timer)i;

@@ -22,7 +22,9 @@
  * queued for the control thread, which runs its hook and resumes it;
  * libmicrohttpd calls once more and the answer is queued. __completed()
  * frees the per-request state however the request ended (a client that
- * disconnects mid-body never reaches a hook).
+ * disconnects mid-body never reaches a hook). A reply or a log line that
+ * echoes the request (its path, method, a header, the body) quotes it
+ * (base_quote()): one line, no raw control byte.
  */
 #include <arpa/inet.h>
 #include <assert.h>
@@ -42,6 +44,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "base.h"
 #include "http_pvt.h"
 
 #define CT_TEXT "text/plain; charset=utf-8"
@@ -264,12 +267,24 @@ __healthz(struct export_http *h, struct MHD_Connection *c)
 
 /* ---- control ---- */
 
+/* The first n bytes of s (no NUL needed after them) quoted into q (len
+ * bytes), for a message that echoes a request's body. */
+static const char *
+__http_quote(char *q, size_t len, const char *s, size_t n)
+{
+	char part[64];
+
+	snprintf(part, sizeof(part), "%.*s", (int)RTE_MIN(n, sizeof(part) - 1), s);
+	return base_quote(q, len, part);
+}
+
 /* Parse "mode=NAME" (form-urlencoded, the only key; names need no
  * escapes: [A-Za-z0-9_-] only) into mode. */
 static int
 __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 	     char *err, size_t errlen)
 {
+	char q[48];	/* 40 characters of the body at most */
 	size_t i, n;
 
 	while (len > 0 && (body[len - 1] == '\n' || body[len - 1] == '\r'))
@@ -279,8 +294,8 @@ __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 		return -EINVAL;
 	}
 	if (len < 5 || memcmp(body, "mode=", 5) != 0) {
-		snprintf(err, errlen, "unexpected '%.*s': expected mode=NAME",
-			 (int)RTE_MIN(len, 40u), body);
+		snprintf(err, errlen, "unexpected '%s': expected mode=NAME",
+			 __http_quote(q, sizeof(q), body, len));
 		return -EINVAL;
 	}
 	n = len - 5;
@@ -292,8 +307,8 @@ __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 			break;
 	}
 	if (n == 0 || i < n || n >= mlen) {
-		snprintf(err, errlen, "bad mode value '%.*s' (one mode name)",
-			 (int)RTE_MIN(n, 40u), body + 5);
+		snprintf(err, errlen, "bad mode value '%s' (one mode name)",
+			 __http_quote(q, sizeof(q), body + 5, n));
 		return -EINVAL;
 	}
 	memcpy(mode, body + 5, n);
@@ -357,7 +372,7 @@ void
 __http_control_run(struct export_http *h, struct req *r)
 {
 	const struct export_hooks *k = &h->conf.hooks;
-	char err[256] = "", mode[MODE_MAX], src[96];
+	char err[256] = "", mode[MODE_MAX], src[96], q[64];
 	struct stats_snapshot *snap;
 	uint64_t clears;
 	int rc;
@@ -366,8 +381,9 @@ __http_control_run(struct export_http *h, struct req *r)
 	case RT_MODE:
 		if (r->ctype[0] != '\0' &&
 		    strncasecmp(r->ctype, CT_FORM, strlen(CT_FORM)) != 0) {
-			__setf(r, MHD_HTTP_BAD_REQUEST, "Content-Type '%.60s': expected "
-			       CT_FORM " (mode=NAME)\n", r->ctype);
+			__setf(r, MHD_HTTP_BAD_REQUEST, "Content-Type '%s': expected "
+			       CT_FORM " (mode=NAME)\n",
+			       base_quote(q, sizeof(q), r->ctype));
 			return;
 		}
 		if (__parse_mode(r->body ? r->body : "", r->len, mode, sizeof(mode),
@@ -456,19 +472,6 @@ __route(const char *url)
 	return -1;
 }
 
-/* s for an error line: at most len - 1 bytes, control characters as '?'
- * (an escaped newline must not break the one line). */
-static const char *
-__printable(const char *s, char *out, size_t len)
-{
-	size_t i;
-
-	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
-		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	out[i] = '\0';
-	return out;
-}
-
 /* Answer what the request line and headers decide: every GET, and every
  * refusal (400 for a NUL in the path or a GET with a body, 404, 405, 403,
  * 501, 413 by Content-Length). Returns false, with nothing queued, for a
@@ -480,12 +483,13 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
-	char u[81], m[17];
+	char u[88], m[24];	/* 80 characters of the path, 16 of the method */
 	const char *cl;
 	int rt = __route(url);
 
-	__printable(url, u, sizeof(u));
-	__printable(method, m, sizeof(m));
+	/* what the lines below echo, quoted (base_quote(): \n, \x1b...) */
+	base_quote(u, sizeof(u), url);
+	base_quote(m, sizeof(m), method);
 	if (r->nul) {
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "the path '%s' has "
 				"an escaped NUL byte (%%00)\n", u);
@@ -627,21 +631,21 @@ __bad_framing(struct export_http *h, struct MHD_Connection *c,
 	      enum MHD_Result *ret)
 {
 	struct framing f;
-	char te[sizeof(f.te_value)];
+	char q[24];	/* 20 characters of the header at most */
 
 	memset(&f, 0, sizeof(f));
 	MHD_get_connection_values(c, MHD_HEADER_KIND, __framing_header, &f);
 	if (f.conflict)
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "conflicting "
-				"Content-Length headers (%u given, the first '%.20s')\n",
-				f.n_cl, f.cl);
+				"Content-Length headers (%u given, the first '%s')\n",
+				f.n_cl, base_quote(q, sizeof(q), f.cl));
 	else if (f.te && f.n_cl > 0)
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "both "
 				"Transfer-Encoding and Content-Length\n");
 	else if (f.te && strcasecmp(f.te_value, "chunked") != 0)
 		*ret = __replyf(h, c, MHD_HTTP_NOT_IMPLEMENTED, NULL, "Transfer-"
 				"Encoding '%s': only chunked is supported\n",
-				__printable(f.te_value, te, sizeof(te)));
+				base_quote(q, sizeof(q), f.te_value));
 	else
 		return false;
 	return true;

@@ -33,6 +33,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "base.h"
 #include "http_pvt.h"
 #include "pkt.h"
 
@@ -168,8 +169,10 @@ __parse_listen(const char *addr, struct sockaddr_storage *ss, socklen_t *sl,
 	else
 		rc = getaddrinfo(host, port, &hints, &ai);
 	if (rc != 0 || ai == NULL) {
-		snprintf(err, errlen, "'%s' is not an %s address%s", host,
-			 v6 ? "IPv6" : "IPv4",
+		char q[BASE_QUOTE_LEN];
+
+		snprintf(err, errlen, "'%s' is not an %s address%s",
+			 base_quote(q, sizeof(q), host), v6 ? "IPv6" : "IPv4",
 			 v6 ? "" : " (IPv6 goes in brackets: [::1]:9120)");
 		return -EINVAL;
 	}
@@ -251,7 +254,7 @@ static void
 __mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	struct export_http *h = cls;
-	char buf[256];
+	char buf[256], q[2 * BASE_QUOTE_LEN];
 	va_list aq;
 	size_t n;
 
@@ -265,7 +268,8 @@ __mhd_log(void *cls, const char *fmt, va_list ap)
 	n = strlen(buf);
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = '\0';
-	HTTP_LOG(DEBUG, "libmicrohttpd: %s", buf);
+	/* its messages may hold a request's bytes */
+	HTTP_LOG(DEBUG, "libmicrohttpd: %s", base_quote(q, sizeof(q), buf));
 }
 
 struct start_ctx {

@@ -28,6 +28,7 @@
 #include <rte_log.h>
 #include <rte_telemetry.h>
 
+#include "base.h"
 #include "export_pvt.h"
 
 /* The log type pktpath.telemetry (--log-level=pktpath.telemetry:debug). */
@@ -49,7 +50,9 @@ static struct {
 static int
 __refuse(const char *cmd, const char *params, const char *why)
 {
-	TEL_LOG(DEBUG, "%s,%s: %s", cmd, params ? params : "", why);
+	char q[BASE_QUOTE_LEN];
+
+	TEL_LOG(DEBUG, "%s,%s: %s", cmd, base_quote(q, sizeof(q), params), why);
 	return -EINVAL;
 }
 

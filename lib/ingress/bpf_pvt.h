@@ -266,7 +266,8 @@ int __bpf_fix_forms(struct ebpf_insn **ins, uint32_t *n, bool *owned, bool jit);
  * An eBPF program (the bpf kind's context: config/bpf/pktpath_bpf.h) as a
  * classifier, as ingress_bpf_create() does after opening the object: the
  * refusals, the JSET rewrite, the load. name starts the error message
- * ("FILE: section 'S'"), label goes into the description ("FILE:S").
+ * ("FILE: section 'S'"), label goes into the description ("FILE:S"); both
+ * as the caller quoted them (base_quote(): they echo a file and a section).
  */
 int __ingress_bpf_from_insns(const struct ebpf_insn *ins, uint32_t n,
 			     const char *name, const char *label,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The "bpf" classifier kind: an eBPF ELF object opened with libbpf
- * (bpf_object__open_file: no kernel load, no privilege), one program's
+ * The "bpf" classifier kind: an eBPF ELF object read as every input is
+ * (base_file_read(): a regular file, never a FIFO that would block the
+ * open) and opened from memory by libbpf (bpf_object__open_mem: no kernel
+ * load, no privilege), one program's
  * instructions checked (bpfcheck.c), loaded by rte_bpf_load under limits
  * (bpfload.c) and run JIT-compiled when the JIT's code passes pktpath's
  * check, interpreted otherwise.
@@ -32,6 +34,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "base.h"
 #include "bpf_pvt.h"
 #include "ingress_pvt.h"
 
@@ -299,9 +302,13 @@ ingress_bpf_create(const char *path, const char *sec,
 		   const struct ingress_bpf_conf *bc,
 		   struct ingress_classifier **out, char *err, size_t errlen)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = path);
 	struct bpf_object *obj;
 	struct bpf_program *prog, *found = NULL;
 	char secs[256] = "", name[512], label[300];
+	char qp[2 * BASE_QUOTE_LEN], qs[80], qsec[80];
+	char *elf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
@@ -309,14 +316,23 @@ ingress_bpf_create(const char *path, const char *sec,
 		snprintf(err, errlen, "no object or section");
 		return -EINVAL;
 	}
+	/* The path, the section asked for and the object's own section names
+	 * are quoted (base.h) wherever a message names them. */
+	base_quote(qp, sizeof(qp), path);
+	base_quote(qsec, sizeof(qsec), sec);
+	rc = base_file_read(path, INGRESS_BPF_OBJ_MAX, &elf, &len, err, errlen);
+	if (rc != 0)
+		return rc;
 	libbpf_set_print(NULL);		/* its messages are ours to give */
-	obj = bpf_object__open_file(path, NULL);
+	/* libbpf reads the ELF in place: elf lives until the object is closed */
+	obj = bpf_object__open_mem(elf, len, &oo);
 	if (obj == NULL) {
 		char why[128];
 
 		libbpf_strerror(errno, why, sizeof(why));
 		snprintf(err, errlen, "%s: cannot open as an eBPF ELF object: %s",
-			 path, why);
+			 qp, why);
+		free(elf);
 		return -EINVAL;
 	}
 	bpf_object__for_each_program(prog, obj) {
@@ -326,24 +342,27 @@ ingress_bpf_create(const char *path, const char *sec,
 			found = prog;
 			break;
 		}
-		if (strlen(secs) + strlen(s) + 3 < sizeof(secs)) {
+		base_quote(qs, sizeof(qs), s);
+		if (strlen(secs) + strlen(qs) + 3 < sizeof(secs)) {
 			strcat(secs, secs[0] ? ", " : "");
-			strcat(secs, s);
+			strcat(secs, qs);
 		}
 	}
 	if (found == NULL) {
 		snprintf(err, errlen, "%s: no program in section '%s' (sections: %s)",
-			 path, sec, secs[0] ? secs : "none");
+			 qp, qsec, secs[0] ? secs : "none");
 		bpf_object__close(obj);
+		free(elf);
 		return -ENOENT;
 	}
 	if (bpf_object__next_map(obj, NULL) != NULL) {
-		snprintf(err, errlen, "%s: the object defines maps: rte_bpf has none", path);
+		snprintf(err, errlen, "%s: the object defines maps: rte_bpf has none", qp);
 		bpf_object__close(obj);
+		free(elf);
 		return -ENOTSUP;
 	}
-	snprintf(name, sizeof(name), "%s: section '%s'", path, sec);
-	snprintf(label, sizeof(label), "%.200s:%.32s", path, sec);
+	snprintf(name, sizeof(name), "%s: section '%s'", qp, qsec);
+	snprintf(label, sizeof(label), "%.200s:%.32s", qp, qsec);
 	/* struct bpf_insn (linux/bpf.h) and struct ebpf_insn have one layout. */
 	RTE_BUILD_BUG_ON(sizeof(struct bpf_insn) != sizeof(struct ebpf_insn));
 	rc = __ingress_bpf_from_insns(
@@ -351,5 +370,6 @@ ingress_bpf_create(const char *path, const char *sec,
 		(uint32_t)bpf_program__insn_cnt(found), name, label, bc, out, err,
 		errlen);
 	bpf_object__close(obj);
+	free(elf);
 	return rc;
 }

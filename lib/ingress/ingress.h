@@ -295,9 +295,11 @@ ingress_classify_burst(const struct ingress_classifier *c,
  * @param out     on success, the new classifier (caller owns it); untouched
  *                on failure
  * @param err     on failure, one line "FILE:LINE: reason" (or "FILE: reason"
- *                for errors without a line: unreadable file, compilation)
+ *                for errors without a line: unreadable file, compilation);
+ *                the file's name and words are quoted (base_quote())
  * @param errlen  size of err (may be 0 with err NULL)
- * @return 0, or -EINVAL (syntax or value error, binary file),
+ * @return 0, or -EINVAL (syntax or value error, binary file, a path that
+ *         is not a regular file: a FIFO is refused, never waited on),
  *         -ENOENT/-EACCES/-EISDIR/-EIO... (file), -EFBIG (a file over
  *         INGRESS_RULES_FILE_MAX, refused before it is read), -E2BIG (more
  *         than 65536 rules), -ENOMEM, or rte_acl_build()'s error (-ENOMEM,
@@ -988,7 +990,8 @@ void ingress_bpf_conf_init(struct ingress_bpf_conf *c);
  * @param bc  NULL for the defaults
  * @return 0 and *out; or -EINVAL (libpcap refused the expression: its
  *         message), -EINTR (bc->cancel was set during the load), -ENOMEM;
- *         one line in err naming the expression.
+ *         one line in err naming the expression (it and libpcap's reason
+ *         quoted: base_quote()).
  * Needs EAL. Thread-safe (no shared state). May block for a load (bounded
  * by bc->load_timeout_s, see the README).
  */
@@ -1002,9 +1005,15 @@ int ingress_pcap_filter_create(const char *expr,
  *  neither. Thread-safe (c owned by the caller). */
 int ingress_bpf_engine_of(const struct ingress_classifier *c);
 
+/** Largest eBPF ELF object ingress_bpf_create() reads: a classifier of
+ *  4096 instructions with its BTF and relocations takes well under 1 MiB. */
+#define INGRESS_BPF_OBJ_MAX (64 << 20)
+
 /**
- * An eBPF ELF object's program as a classifier (libbpf opens it, no kernel
- * load): section (or program name) sec, run by rte_bpf on the context of
+ * An eBPF ELF object's program as a classifier (libbpf opens it from
+ * memory, no kernel load): path is read as every input is (a regular file
+ * of at most INGRESS_BPF_OBJ_MAX bytes; a FIFO is refused, never waited
+ * on: base.h, "Files"); section (or program name) sec, run by rte_bpf on the context of
  * config/bpf/pktpath_bpf.h; return codes 0 pass, 2 drop, all-ones no
  * match, (1 << 32) | m pass with mark m.
  *
@@ -1016,11 +1025,13 @@ int ingress_bpf_engine_of(const struct ingress_classifier *c);
  * under bc->load_timeout_s (in a child process first when the verifier's
  * work may be large) and stops on bc->cancel.
  *
- * @return 0 and *out; -EINVAL (missing or non-ELF file, rte_bpf refused
- *         the program: the verifier's reason), -ENOENT (no such section: the
+ * @return 0 and *out; -EINVAL (non-ELF file, not a regular file, rte_bpf
+ *         refused the program: the verifier's reason), the file's errno
+ *         (-ENOENT, -EACCES, -EFBIG...), -ENOENT (no such section: the
  *         message lists the ones there are), -ENOTSUP (the refusals above),
  *         -E2BIG (too many instructions), -ETIMEDOUT (the verifier did not
- *         finish in time), -EINTR, -ENOMEM; one line in err naming the file.
+ *         finish in time), -EINTR, -ENOMEM; one line in err naming the file
+ *         (its name and the sections' quoted: base_quote()).
  * Needs EAL. Thread-safe.
  */
 int ingress_bpf_create(const char *path, const char *sec,

@@ -214,9 +214,10 @@ __libpcap_prog(const struct bpf_program *fp, struct bpf_program *out)
 	return 0;
 }
 
-/* Run c on rte_bpf (JIT or interpreter), or say why not in why. */
+/* Run c on rte_bpf (JIT or interpreter), or say why not in why; qexpr is
+ * the expression quoted, for messages. */
 static int
-__rte_bpf_engine(struct pf_ctx *c, const struct bpf_program *fp, const char *expr,
+__rte_bpf_engine(struct pf_ctx *c, const struct bpf_program *fp, const char *qexpr,
 		 const struct ingress_bpf_conf *bc, char *why, size_t whylen)
 {
 	struct __bpf_load_req r;
@@ -229,7 +230,7 @@ __rte_bpf_engine(struct pf_ctx *c, const struct bpf_program *fp, const char *exp
 	rc = __bpf_convert(fp->bf_insns, fp->bf_len, &ins, &n, why, whylen);
 	if (rc != 0)
 		return rc;
-	snprintf(what, sizeof(what), "filter '%.96s'", expr);
+	snprintf(what, sizeof(what), "filter '%s'", qexpr);
 	memset(&r, 0, sizeof(r));
 	r.ins = ins;
 	r.n = n;
@@ -262,6 +263,8 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 	struct bpf_program fp;
 	struct pf_ctx *c;
 	char desc[INGRESS_DESC_MAX], why[256] = "";
+	char qx[100];		/* as the classifier's description holds it */
+	char qe[2 * BASE_QUOTE_LEN];
 	pcap_t *p;
 	int rc;
 
@@ -274,13 +277,17 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 		snprintf(err, errlen, "no filter expression");
 		return -EINVAL;
 	}
+	/* The expression, and libpcap's reasons (which quote its words), are
+	 * quoted (base.h) wherever a message or a log line echoes them. */
+	base_quote(qx, sizeof(qx), expr);
 	p = pcap_open_dead(DLT_EN10MB, 65535);
 	if (p == NULL) {
 		snprintf(err, errlen, "pcap_open_dead failed");
 		return -ENOMEM;
 	}
 	if (pcap_compile(p, &fp, expr, 1, bc->netmask) != 0) {
-		snprintf(err, errlen, "'%s': %s", expr, pcap_geterr(p));
+		snprintf(err, errlen, "'%s': %s", qx,
+			 base_quote(qe, sizeof(qe), pcap_geterr(p)));
 		pcap_close(p);
 		return -EINVAL;
 	}
@@ -297,16 +304,16 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 	c->engine = INGRESS_BPF_LIBPCAP;
 	rc = -ENOTSUP;
 	if (bc->engine != INGRESS_BPF_LIBPCAP) {
-		rc = __rte_bpf_engine(c, &fp, expr, bc, why, sizeof(why));
+		rc = __rte_bpf_engine(c, &fp, qx, bc, why, sizeof(why));
 		if (rc == -EINTR || rc == -ENOMEM) {
 			pcap_freecode(&fp);
 			free(c);
-			snprintf(err, errlen, "'%s': %s", expr, rc == -EINTR ? why :
+			snprintf(err, errlen, "'%s': %s", qx, rc == -EINTR ? why :
 				 "out of memory");
 			return rc;
 		}
 		if (rc != 0)
-			INGRESS_LOG(NOTICE, "filter '%s': run by libpcap: %s", expr, why);
+			INGRESS_LOG(NOTICE, "filter '%s': run by libpcap: %s", qx, why);
 	}
 	if (rc != 0) {
 		rc = __libpcap_prog(&fp, &c->prog);
@@ -314,14 +321,14 @@ ingress_pcap_filter_create(const char *expr, const struct ingress_verdict_conf *
 		if (rc != 0) {
 			pcap_freecode(&fp);
 			free(c);
-			snprintf(err, errlen, "'%s': %s", expr, rc == -ENOMEM ?
+			snprintf(err, errlen, "'%s': %s", qx, rc == -ENOMEM ?
 				 "out of memory" : "libpcap produced a malformed program");
 			return rc;
 		}
 	}
 	pcap_freecode(&fp);
-	INGRESS_LOG(DEBUG, "filter '%s': engine %s", expr, ingress_bpf_engine_names[c->engine]);
-	snprintf(desc, sizeof(desc), "pcap-filter '%.96s' %s -> %s", expr,
+	INGRESS_LOG(DEBUG, "filter '%s': engine %s", qx, ingress_bpf_engine_names[c->engine]);
+	snprintf(desc, sizeof(desc), "pcap-filter '%s' %s -> %s", qx,
 		 ingress_bpf_engine_names[c->engine],
 		 v->marked ? "mark" : v->action == INGRESS_ACT_DROP ? "drop" : "pass");
 	*out = ingress_classifier_create(&pf_ops, c, desc);

@@ -25,12 +25,9 @@
  * test (test_ingress_rules.c) holds both lookups against it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_acl.h>
 #include <rte_byteorder.h>
@@ -39,6 +36,7 @@
 #include <rte_ip.h>
 #include <rte_memory.h>
 
+#include "base.h"
 #include "ingress_pvt.h"
 
 /* What a matching rule decides, packed for the classify loop. */
@@ -334,11 +332,12 @@ acl_compile(struct rules *r, const char *name, char *err, size_t errlen)
 	snprintf(acl_name, sizeof(acl_name), "ingress-%u",
 		 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	r->categories = r->rs.n_count ? RTE_ACL_RESULTS_MULTIPLIER : 1;
+	/* rte_acl_create() sets rte_errno for a bad parameter only (never
+	 * ours): NULL is its allocations failing, whatever rte_errno holds */
 	r->acl = rte_acl_create(&prm);
 	if (r->acl == NULL) {
-		snprintf(err, errlen, "%s: rte_acl_create: %s", name,
-			 rte_strerror(rte_errno));
-		return -rte_errno;
+		snprintf(err, errlen, "%s: rte_acl_create: out of memory", name);
+		return -ENOMEM;
 	}
 	ar = malloc(sizeof(*ar) * r->rs.n);
 	if (ar == NULL) {
@@ -593,7 +592,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 			   struct ingress_classifier **out, char *err,
 			   size_t errlen)
 {
-	char dummy[1], desc[INGRESS_DESC_MAX];
+	char dummy[1], desc[INGRESS_DESC_MAX], qn[2 * BASE_QUOTE_LEN], qd[100];
 	struct ingress_classifier *c;
 	struct rules *r;
 	uint32_t i;
@@ -605,13 +604,14 @@ ingress_rules_parse_string(const char *text, const char *name,
 	}
 	if (name == NULL)
 		name = "rules";
+	base_quote(qn, sizeof(qn), name);	/* as every message names it */
 	if (out == NULL) {
-		snprintf(err, errlen, "%s: no output", name);
+		snprintf(err, errlen, "%s: no output", qn);
 		return -EINVAL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		snprintf(err, errlen, "%s: out of memory", qn);
 		return -ENOMEM;
 	}
 	rc = __ingress_rules_parse(text, name, &r->rs, err, errlen);
@@ -623,7 +623,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 		r->verdicts = calloc(r->rs.n, sizeof(*r->verdicts));
 		r->km = calloc(r->rs.n, sizeof(*r->km));
 		if (r->verdicts == NULL || r->km == NULL) {
-			snprintf(err, errlen, "%s: out of memory", name);
+			snprintf(err, errlen, "%s: out of memory", qn);
 			rules_free(r);
 			return -ENOMEM;
 		}
@@ -636,7 +636,7 @@ ingress_rules_parse_string(const char *text, const char *name,
 			r->verdicts[i].line = x->line;
 			kmatch_fill(x, &r->km[i]);
 		}
-		rc = acl_compile(r, name, err, errlen);
+		rc = acl_compile(r, qn, err, errlen);
 		if (rc) {
 			rules_free(r);
 			return rc;
@@ -644,15 +644,16 @@ ingress_rules_parse_string(const char *text, const char *name,
 	} else {
 		r->categories = 1;
 	}
+	/* the description holds a shorter name: what the rest leaves room for */
 	snprintf(desc, sizeof(desc), "rules %s: %u rule%s (%u count), default %s",
-		 name, r->rs.n, r->rs.n == 1 ? "" : "s", r->rs.n_count,
+		 base_quote(qd, sizeof(qd), name), r->rs.n, r->rs.n == 1 ? "" : "s", r->rs.n_count,
 		 r->rs.default_drop ? "drop" : "pass");
 	/* frees r on failure */
 	c = ingress_classifier_create(&rules_ops[r->rs.n <= RULES_SMALL_MAX ?
 						 INGRESS_RULES_VIEW_SMALL : INGRESS_RULES_VIEW_ACL],
 				      r, desc);
 	if (c == NULL) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		snprintf(err, errlen, "%s: out of memory", qn);
 		return -ENOMEM;
 	}
 	*out = c;
@@ -663,13 +664,12 @@ int
 ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 			 char *err, size_t errlen)
 {
-	char dummy[1];
-	struct stat st;
+	char dummy[1], qp[2 * BASE_QUOTE_LEN];
 	char *text;
 	size_t len = 0;
-	ssize_t got;
-	int fd, rc;
+	int rc;
 
+	base_quote(qp, sizeof(qp), path);	/* as every message names it */
 	if (err == NULL || errlen == 0) {
 		err = dummy;
 		errlen = sizeof(dummy);
@@ -678,58 +678,20 @@ ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
 		snprintf(err, errlen, "rules: no file name");
 		return -EINVAL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-rc));
+	/* A regular file, refused before it is read when over the bound
+	 * (reading a file of gigabytes first took seconds before the
+	 * refusal); a FIFO never blocks the reader (base.h, "Files"). */
+	rc = base_file_read(path, INGRESS_RULES_FILE_MAX, &text, &len, err, errlen);
+	if (rc == -EFBIG) {
+		size_t l = strlen(err);
+
+		snprintf(err + l, errlen - l, " (a rules file has at most 65536 rules)");
 		return rc;
 	}
-	if (fstat(fd, &st) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: stat: %s", path, strerror(-rc));
-		close(fd);
+	if (rc != 0)
 		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return rc;
-	}
-	/* Refused before reading: reading a file of gigabytes first took
-	 * seconds before the refusal. */
-	if (st.st_size > INGRESS_RULES_FILE_MAX) {
-		snprintf(err, errlen, "%s: %jd bytes, over the %d MiB a rules file "
-			 "may have (at most %d rules)", path, (intmax_t)st.st_size,
-			 INGRESS_RULES_FILE_MAX >> 20, 65536);
-		close(fd);
-		return -EFBIG;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (text == NULL) {
-		close(fd);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	while (len < (size_t)st.st_size) {
-		got = read(fd, text + len, (size_t)st.st_size - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: read: %s", path, strerror(-rc));
-			free(text);
-			close(fd);
-			return rc;
-		}
-		if (got == 0)
-			break;			/* shrank meanwhile */
-		len += (size_t)got;
-	}
-	close(fd);
-	text[len] = '\0';
 	if (memchr(text, '\0', len) != NULL) {
-		snprintf(err, errlen, "%s: binary file (NUL byte)", path);
+		snprintf(err, errlen, "%s: binary file (NUL byte)", qp);
 		free(text);
 		return -EINVAL;
 	}

@@ -7,7 +7,8 @@
  *   action pass|drop|mark N|count
  *   default pass|drop
  *
- * Every error is reported as "NAME:LINE: reason", the first one only.
+ * Every error is reported as "NAME:LINE: reason", the first one only; the
+ * name and every word of the file a reason echoes are quoted (base.h).
  * Numbers, prefixes and ports are pkt_parse_*()'s (lib/pkt): decimal, the
  * whole word, ranges checked, with the reasons the options give for the same
  * mistake ("NAME:LINE: dport: '70000' is not a port or range P-Q ...").
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "ingress_pvt.h"
 #include "pkt.h"
 
@@ -26,7 +28,7 @@
 #define PARSE_WHY_LEN 192
 
 struct parser {
-	const char *name;
+	char name[2 * BASE_QUOTE_LEN];	/* quoted */
 	uint32_t line;
 	char *err;
 	size_t errlen;
@@ -69,12 +71,14 @@ parse_num_or(struct parser *p, const char *key, const char *s, uint64_t hi,
 {
 	char why[PARSE_WHY_LEN];
 	int rc = pkt_parse_u64(s, 0, hi, v, why, sizeof(why));
+	char q[BASE_QUOTE_LEN];
 
 	if (rc == 0)
 		return 0;
 	if (rc == -ERANGE || (*s >= '0' && *s <= '9'))
 		return fail(p, -EINVAL, "%s: %s", key, why);
-	return fail(p, -EINVAL, "%s: '%s' is not %s", key, s, what);
+	return fail(p, -EINVAL, "%s: '%s' is not %s", key,
+		    base_quote(q, sizeof(q), s), what);
 }
 
 /* A prefix (host bits clear): pkt_parse_prefix() and its reason. */
@@ -116,6 +120,7 @@ static const struct {
 static int
 parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 {
+	char q[BASE_QUOTE_LEN];
 	uint64_t v;
 	int i, rc;
 
@@ -135,7 +140,8 @@ parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 			if (strcmp(k, "default") == 0)
 				return fail(p, -EINVAL,
 					    "'default' must be alone on its line");
-			return fail(p, -EINVAL, "unknown keyword '%s'", k);
+			return fail(p, -EINVAL, "unknown keyword '%s'",
+				    base_quote(q, sizeof(q), k));
 		}
 		if (r->keys & key)
 			return fail(p, -EINVAL, "duplicate key '%s'", k);
@@ -223,7 +229,7 @@ parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 			} else
 				return fail(p, -EINVAL,
 					    "unknown action '%s' (expected pass, drop, mark N or count)",
-					    val);
+					    base_quote(q, sizeof(q), val));
 			break;
 		}
 	}
@@ -251,14 +257,14 @@ int
 __ingress_rules_parse(const char *text, const char *name,
 		      struct ingress_ruleset *rs, char *err, size_t errlen)
 {
-	struct parser p = { .name = name ? name : "rules", .line = 0,
-			    .err = err, .errlen = errlen };
+	struct parser p = { .line = 0, .err = err, .errlen = errlen };
 	const char *s = text;
 	char *buf = NULL;
 	size_t cap = 0, bufcap = 0;
 	uint32_t default_line = 0;
 	int rc = 0;
 
+	base_quote(p.name, sizeof(p.name), name ? name : "rules");
 	memset(rs, 0, sizeof(*rs));
 	if (err && errlen)
 		err[0] = '\0';

@@ -54,8 +54,10 @@
  *
  * Writers and readers
  * -------------------
- * Every block has exactly one writer (its worker lcore, or the control
- * thread for the control block), which updates a counter with a relaxed
+ * Every counter of a block has exactly one writer: a worker block's is its
+ * worker lcore; the control block's are the control operations (serialised
+ * by the application) for the Ingress group and the capture's writer
+ * thread for its Capture counters. A writer updates a counter with a relaxed
  * atomic load followed by a relaxed atomic store: no locked instruction, and
  * a 64-bit aligned store is never torn, so a concurrent reader sees either
  * the old or the new value. Nobody else ever writes a block: "clearing" is
@@ -263,7 +265,10 @@ enum mib_rx {
 	MIB_RX_NOTIP,		/**< terminal: ethertype not IPv4 (or runt) */
 	MIB_RX_RUNTS,		/**< info: subset of RxNotIp shorter than L2 hdr */
 	MIB_RX_VLAN,		/**< info: frames with 802.1Q/802.1ad tags (VID 0 too) */
-	MIB_RX_OTHERHOST,	/**< terminal: IPv4 to another host's MAC */
+	MIB_RX_VLANNODEVICE,	/**< info: frames a tag with no VLAN device made
+				     PACKET_OTHERHOST */
+	MIB_RX_OTHERHOST,	/**< terminal: IPv4 PACKET_OTHERHOST (another
+				     host's MAC, a tag with no VLAN device) */
 	MIB_RX_BROADCAST,	/**< info: L2 broadcast destination */
 	MIB_RX_MULTICAST,	/**< info: L2 multicast destination */
 	MIB_RX_NOPATH,		/**< terminal: freed untouched (--path rx-only) */
@@ -320,10 +325,14 @@ enum mib_peer {
 	MIB_PEER_MAX
 };
 
-/** Capture (pktpath): packets copied to the capture rings. */
+/** Capture (pktpath): frames written to the capture file, and those that
+ *  were not (a full ring, a failed write). Packets is written by the
+ *  capture's writer thread into the control block, WriteErrors by it and
+ *  by the workers, Overflow by the workers. */
 enum mib_capture {
 	MIB_CAPTURE_PACKETS,
 	MIB_CAPTURE_OVERFLOW,
+	MIB_CAPTURE_WRITEERRORS,
 	MIB_CAPTURE_MAX
 };
 

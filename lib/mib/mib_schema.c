@@ -252,8 +252,10 @@
 	  "frames too short for their Ethernet header or a VLAN tag") \
 	F(G, VLAN, "RxVlan", SUM, 0, INFO, 0, \
 	  "frames with an 802.1Q or 802.1ad tag, VID 0 included") \
+	F(G, VLANNODEVICE, "RxVlanNoDevice", SUM, 0, INFO, 0, \
+	  "frames made PACKET_OTHERHOST by a tag whose VID has no VLAN device (--vlan)") \
 	F(G, OTHERHOST, "RxOtherHost", SUM, 0, DROP, LAW(RX), \
-	  "IPv4 frames to another host's MAC (PACKET_OTHERHOST)") \
+	  "IPv4 frames PACKET_OTHERHOST: to another host's MAC, or by a VLAN tag") \
 	F(G, BROADCAST, "RxBroadcast", SUM, 0, INFO, 0, \
 	  "frames to the L2 broadcast address") \
 	F(G, MULTICAST, "RxMulticast", SUM, 0, INFO, 0, \
@@ -329,9 +331,11 @@
 
 #define MIB_CAPTURE_TABLE(F, G) \
 	F(G, PACKETS, "CapturePackets", SUM, 0, INFO, 0, \
-	  "frames copied to the capture ring (--capture)") \
+	  "frames written whole to the capture file (--capture)") \
 	F(G, OVERFLOW, "CaptureOverflow", SUM, 0, INFO, 0, \
-	  "frames not copied: the capture ring was full")
+	  "frames not copied: the capture ring was full") \
+	F(G, WRITEERRORS, "CaptureWriteErrors", SUM, 0, INFO, 0, \
+	  "frames not written: a write to the capture file failed (it stopped)")
 
 /* Mode: one quadruple per ingress mode, in enum ingress_mode's order.
  * M(F, G, ID prefix, name part, label). */

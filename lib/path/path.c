@@ -4,6 +4,7 @@
  * line (a packet with options is rare). L2, ip_rcv, the route and the
  * dispatch to the protocol handlers are inline, in path_inline.h; TCP and
  * ICMP in path_l4.c. References are to Linux 6.18:
+ *   net/8021q/vlan.c         register_vlan_dev (a VLAN device on a device)
  *   net/ipv4/ip_input.c      ip_rcv_options
  *   net/ipv4/ip_options.c    __ip_options_compile
  *   net/ipv4/cipso_ipv4.c    cipso_v4_validate (and its !CONFIG_NETLABEL stub)
@@ -81,6 +82,63 @@ path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi)
 
 	for (p = lo; p <= hi; p++)
 		c->udplite_ports[p / 64] |= UINT64_C(1) << (p % 64);
+}
+
+/* ---- VLAN devices ---- */
+
+/* Insert k into the sorted set v->qinq. */
+static int
+__vlan_qinq_insert(struct path_vlans *v, uint32_t k)
+{
+	unsigned int lo = 0, hi = v->n_qinq;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (v->qinq[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < v->n_qinq && v->qinq[lo] == k)
+		return 0;
+	if (v->n_qinq >= PATH_MAX_VLAN_QINQ)
+		return -ENOSPC;
+	memmove(&v->qinq[lo + 1], &v->qinq[lo],
+		(v->n_qinq - lo) * sizeof(v->qinq[0]));
+	v->qinq[lo] = k;
+	v->n_qinq++;
+	return 0;
+}
+
+int
+path_vlans_add(struct path_vlans *v, const struct pkt_vlan_stack *s)
+{
+	const struct pkt_vlan_range *o = &s->tag[0], *in = &s->tag[1];
+	unsigned int i;
+	uint32_t a, b;
+	int rc;
+
+	if (s->depth < 1 || s->depth > PATH_VLAN_DEPTH)
+		return -EINVAL;
+	/* register_vlan_dev: VID 0 and 4095 (VLAN_VID_MASK) are no device's. */
+	for (i = 0; i < s->depth; i++)
+		if ((s->tag[i].tpid != PKT_ETH_P_8021Q &&
+		     s->tag[i].tpid != PKT_ETH_P_8021AD) ||
+		    s->tag[i].lo < 1 || s->tag[i].hi > 4094 ||
+		    s->tag[i].lo > s->tag[i].hi)
+			return -EINVAL;
+	for (a = o->lo; a <= o->hi; a++) {
+		v->port[o->tpid == PKT_ETH_P_8021AD][a / 64] |= UINT64_C(1) << (a % 64);
+		for (b = in->lo; s->depth == 2 && b <= in->hi; b++) {
+			rc = __vlan_qinq_insert(v, __path_vlan_qinq_key(
+				__path_vlan_key(o->tpid, (uint16_t)a),
+				__path_vlan_key(in->tpid, (uint16_t)b)));
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* ---- IP options ---- */

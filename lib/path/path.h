@@ -6,10 +6,12 @@
  * @file
  * The IPv4 receive path, stage by stage, with Linux's semantics and counters.
  *
- *   path_l2()   netif_receive_skb_core / eth_type_trans: ethertype, 802.1Q
- *               and 802.1ad tags, packet type by destination MAC.
- *               Informational counters only (RxVlan, RxRunts, RxBroadcast,
- *               RxMulticast).
+ *   path_l2()   netif_receive_skb_core / eth_type_trans: ethertype, packet
+ *               type by destination MAC, 802.1Q and 802.1ad tags received
+ *               by the VLAN devices of the configuration (path_conf.vlan)
+ *               or making the frame PACKET_OTHERHOST. Informational
+ *               counters only (RxVlan, RxVlanNoDevice, RxRunts,
+ *               RxBroadcast, RxMulticast).
  *   (the ingress hook sees the raw frame here, in the app)
  *   path_rcv()  dispatch, then ip_rcv_core -> ip_rcv_finish_core (route) ->
  *               ip_local_deliver -> udp_rcv / udplite_rcv / tcp_v4_rcv /
@@ -44,8 +46,11 @@
  *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
  *    recvmsg); a listener's bad checksum is counted at delivery too.
  *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
- *  - One tag with a VID other than 0 is received as if a VLAN device existed
- *    (VID-0 priority tags are stripped, as Linux does).
+ *  - VLAN devices are configuration (path_conf.vlan): a tag is received
+ *    by a device declared for its TPID and VID, as vlan_do_receive does,
+ *    and makes the frame PACKET_OTHERHOST otherwise; a declared device has
+ *    the port's MAC address, is up and has no ingress hook of its own (the
+ *    hook is the port's: tc ingress on the real device).
  *  - No TCP socket exists: ICMP errors quoting TCP always count Icmp InErrors.
  *  - A CIPSO option with NetLabel is refused as on a host with no DOI
  *    configured; DOI definitions are not modelled.
@@ -61,6 +66,7 @@
 
 #include "mib.h"
 #include "peer.h"
+#include "pkt.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +79,26 @@ extern "C" {
 struct path_local {
 	uint32_t addr;
 	uint8_t prefix_len;	/**< 0..32 */
+};
+
+#define PATH_VLAN_DEPTH PKT_VLAN_DEPTH	/**< VLAN devices on VLAN devices: QinQ */
+#define PATH_MAX_VLAN_QINQ 4096	/**< VLAN devices on a VLAN device */
+
+/**
+ * The VLAN devices of a port, as `ip link add link PORT name PORT.A type vlan
+ * [protocol 802.1ad] id A` and `ip link add link PORT.A name PORT.A.B type
+ * vlan id B` make them: each keyed, as vlan_find_dev() keys it, by its TPID
+ * (802.1Q or 802.1ad) and VID (1..4094), on the port or on one of the
+ * port's VLAN devices (QinQ); none after path_conf_init(), as on a host
+ * without any. Every device is up and has the port's MAC address.
+ */
+struct path_vlans {
+	/** On the port: bit VID of port[0] (802.1Q) or port[1] (802.1ad). */
+	uint64_t port[2][4096 / 64];
+	unsigned int n_qinq;
+	/** On a VLAN device of the port: sorted keys, the outer device's
+	 *  (TPID bit << 12 | VID) << 13 | the inner one's. */
+	uint32_t qinq[PATH_MAX_VLAN_QINQ];
 };
 
 /** Read-only configuration of the path, shared by all workers. */
@@ -94,6 +120,9 @@ struct path_conf {
 	 *  partial checksum (CHECKSUM_PARTIAL) that the kernel left to the
 	 *  device; for PMDs that lose the kernel's checksum state. */
 	uint8_t csum_partial;
+	/** The port's VLAN devices (path_vlans_add), last: only tagged
+	 *  frames read it. */
+	struct path_vlans vlan;
 };
 
 /** Linux skb->pkt_type. */
@@ -109,12 +138,14 @@ enum path_pkt_type {
 struct path_l2 {
 	uint16_t ethertype;	/**< inner ethertype, host order; 0 for a runt */
 	uint16_t l3_off;	/**< offset of the L3 header */
+	uint16_t tags;		/**< 802.1Q/802.1ad tags skipped (VID 0 included;
+				   a frame has room for fewer than 2^16) */
+	uint16_t vlan_tci;	/**< the TCI of the tag the innermost of the
+				   vlan devices took, host order, if vlan */
 	uint8_t pkt_type;	/**< enum path_pkt_type */
-	uint8_t vlan;		/**< 1 if a tag with a VID other than 0 was
-				   received (as by a VLAN device) */
+	uint8_t vlan;		/**< VLAN devices the frame went through
+				   (0: received by the port itself) */
 	uint8_t runt;		/**< 1 if shorter than its L2 header */
-	uint8_t tags;		/**< 802.1Q/802.1ad tags skipped (VID 0 included) */
-	uint16_t vlan_tci;	/**< that tag's TCI, host order, if vlan */
 };
 
 /** Initialise a conf: no local address, no group but 224.0.0.1, no port,
@@ -128,6 +159,16 @@ int path_conf_add_mcast(struct path_conf *c, uint32_t group);
 void path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
 /** Open (listen on) UDP-Lite ports lo..hi inclusive. */
 void path_conf_add_udplite_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
+/**
+ * Declare the VLAN devices stack s names: for a one-tag stack a device on
+ * the port per VID of its range; for A.B, the devices A on the port and B
+ * on each of them (ranges: every pair). A device declared twice is one.
+ * @return 0; -EINVAL if s has no tag or more than PATH_VLAN_DEPTH, a TPID
+ *         other than 802.1Q/802.1ad or a VID outside 1..4094; -ENOSPC past
+ *         PATH_MAX_VLAN_QINQ devices on VLAN devices (v then holds part of
+ *         s). Not thread-safe (configuration).
+ */
+int path_vlans_add(struct path_vlans *v, const struct pkt_vlan_stack *s);
 
 /**
  * Per-burst tallies of the counters that every frame of a burst of common
@@ -171,13 +212,16 @@ static inline void path_tally_flush(struct path_tally *t,
 				    struct mib_block *mib);
 
 /**
- * L2: parse the Ethernet header and its 802.1Q / 802.1ad tags as
- * __netif_receive_skb_core does with no VLAN device but one: VID-0 (priority)
- * tags are stripped wherever they are, the first tag with another VID is
- * received as if a VLAN device existed, a second one makes the frame
- * PACKET_OTHERHOST. Classifies the destination MAC against c->mac. Counts
- * RxRunts, RxVlan (frames with any tag), RxBroadcast and RxMulticast
- * (informational, not terminal). Inline (path_inline.h).
+ * L2: classify the destination MAC against c->mac (eth_type_trans), then
+ * take the 802.1Q / 802.1ad tags as __netif_receive_skb_core does with the
+ * VLAN devices of c->vlan: a tag whose TPID and VID have a device on the
+ * device that has the frame is received by it (vlan_do_receive) and the
+ * next header looked at; a VID-0 (priority) tag with no device is stripped
+ * and the next header looked at; any other tag makes the frame
+ * PACKET_OTHERHOST (check_vlan_id), and what follows it is its ethertype.
+ * Counts RxRunts, RxVlan (frames with any tag), RxVlanNoDevice (frames a
+ * tag made PACKET_OTHERHOST), RxBroadcast and RxMulticast (informational,
+ * not terminal). Inline (path_inline.h).
  */
 static inline void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 			   struct path_l2 *l2, struct mib_block *mib);

@@ -12,6 +12,9 @@
  *
  * References are to Linux 6.18:
  *   net/core/dev.c           __netif_receive_skb_core (VLAN tags)
+ *   net/core/skbuff.c        skb_vlan_untag
+ *   net/8021q/vlan_core.c    vlan_do_receive
+ *   include/linux/if_vlan.h  vlan_find_dev, eth_type_vlan
  *   net/ethernet/eth.c       eth_type_trans
  *   net/ipv4/ip_input.c      ip_rcv_core, ip_rcv_finish_core, ip_local_deliver,
  *                            ip_protocol_deliver_rcu
@@ -156,6 +159,54 @@ __path_source_ok(const struct path_conf *c, uint32_t saddr)
 	return !__path_is_local(c, saddr) && saddr != PATH_INADDR_LOOPBACK;
 }
 
+/* ---- VLAN devices ---- */
+
+/* A VLAN device's key in struct path_vlans: the TPID bit (802.1ad) and the
+ * VID, as vlan_find_dev() indexes vlan_group by vlan_proto_idx() and VID. */
+static inline uint16_t
+__path_vlan_key(uint16_t tpid, uint16_t vid)
+{
+	return (uint16_t)((tpid == PATH_ETH_P_8021AD) << 12 | vid);
+}
+
+/* The key of a device (inner) on a VLAN device of the port (outer). */
+static inline uint32_t
+__path_vlan_qinq_key(uint16_t outer, uint16_t inner)
+{
+	return (uint32_t)outer << 13 | inner;
+}
+
+/*
+ * vlan_find_dev(dev, proto, vid): has the device the frame is on (the port
+ * at depth 0, else the VLAN device of key outer) a VLAN device for key?
+ * VID 0 and 4095 never have one (path_vlans_add refuses them).
+ */
+static __rte_always_inline bool
+__path_vlan_dev(const struct path_vlans *v, unsigned int depth, uint16_t outer,
+		uint16_t key)
+{
+	uint32_t k;
+	unsigned int lo = 0, hi;
+
+	if (depth == 0)
+		return (v->port[key >> 12][(key & 0xfff) / 64] >> (key % 64)) & 1;
+	if (depth > 1)
+		return false;
+	k = __path_vlan_qinq_key(outer, key);
+	hi = v->n_qinq;
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (v->qinq[mid] == k)
+			return true;
+		if (v->qinq[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* ---- the burst tally ---- */
 
 static inline void
@@ -198,7 +249,7 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 	uint8_t buf[RTE_ETHER_HDR_LEN + 4];
 	const uint8_t *p;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint16_t et;
+	uint16_t et, dev = 0;	/* the key of the VLAN device that has it, if any */
 
 	memset(l2, 0, sizeof(*l2));
 	if (unlikely(len < RTE_ETHER_HDR_LEN)) {
@@ -227,16 +278,22 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 
 	et = (uint16_t)(p[12] << 8 | p[13]);
 	l2->l3_off = RTE_ETHER_HDR_LEN;
-	/* skb_vlan_untag, then check_vlan_id in __netif_receive_skb_core: a
-	 * VID-0 (priority) tag is stripped and the next header looked at; the
-	 * first tag with a VID goes to the VLAN device pktpath assumes, a
-	 * second one finds none and the frame is PACKET_OTHERHOST. */
+	/*
+	 * __netif_receive_skb_core's rounds: skb_vlan_untag takes the outer
+	 * tag; vlan_do_receive hands the frame to the VLAN device of its TPID
+	 * and VID on the device that has it, if there is one, and a round
+	 * begins on that device (its MAC is the port's, so pkt_type stays);
+	 * if there is none, check_vlan_id strips a VID-0 (priority) tag and
+	 * looks at the tag behind it the same way, and makes the frame
+	 * PACKET_OTHERHOST for any other VID, its ethertype then the header
+	 * after that tag, whatever it is (a further tag has no handler).
+	 */
 	while (unlikely(et == PATH_ETH_P_8021Q || et == PATH_ETH_P_8021AD)) {
 		uint8_t tag[4];
 		const uint8_t *t;
-		uint16_t tci;
+		uint16_t tci, key;
 
-		if (len < l2->l3_off + 4u + 2u) {	/* pskb_may_pull */
+		if (len < l2->l3_off + 4u + 2u) {	/* pskb_may_pull: freed */
 			l2->runt = 1;
 			mib_inc(mib, MIB_F(RX, RUNTS));
 			if (l2->tags > 0)
@@ -245,17 +302,21 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 		}
 		t = rte_pktmbuf_read(m, l2->l3_off, 4, tag);
 		tci = (uint16_t)(t[0] << 8 | t[1]);
+		key = __path_vlan_key(et, tci & 0xfff);
 		et = (uint16_t)(t[2] << 8 | t[3]);
 		l2->l3_off += 4;
 		l2->tags++;
+		if (unlikely(__path_vlan_dev(&c->vlan, l2->vlan, dev, key))) {
+			dev = key;
+			l2->vlan++;
+			l2->vlan_tci = tci;
+			continue;
+		}
 		if ((tci & 0xfff) == 0)
 			continue;
-		if (l2->vlan) {
-			l2->pkt_type = PATH_PKT_OTHERHOST;
-			break;
-		}
-		l2->vlan = 1;
-		l2->vlan_tci = tci;
+		l2->pkt_type = PATH_PKT_OTHERHOST;
+		mib_inc(mib, MIB_F(RX, VLANNODEVICE));
+		break;
 	}
 	if (unlikely(l2->tags > 0))
 		mib_inc(mib, MIB_F(RX, VLAN));

@@ -80,21 +80,43 @@ peer_table_free(struct peer_table *t)
 	__peer_free(t, t->rte);
 }
 
+/* At least 2n slots: the load factor stays <= 1/2, so probes are short
+ * and always end on an empty slot. */
+static unsigned int
+__peer_bits(unsigned int n)
+{
+	unsigned int bits = 1;
+
+	while ((1ul << bits) < 2ul * n)
+		bits++;
+	return bits;
+}
+
+size_t
+peer_table_bytes(unsigned int n, enum peer_layout layout)
+{
+	size_t slots;
+
+	if (n == 0 || n > PEER_MAX || (unsigned int)layout >= PEER_LAYOUT_MAX)
+		return 0;
+	slots = (size_t)1 << __peer_bits(n);
+	return sizeof(struct peer_table) + (layout == PEER_LAYOUT_SHARED ?
+		slots * sizeof(struct peer_entry) :
+		slots * (sizeof(uint32_t) + sizeof(struct __peer_hot_line)));
+}
+
 struct peer_table *
 peer_table_create(unsigned int n, enum peer_layout layout, int socket)
 {
 	struct peer_table *t;
-	unsigned int bits = 1;
+	unsigned int bits;
 	size_t slots;
 
 	if (n == 0 || n > PEER_MAX || (unsigned int)layout >= PEER_LAYOUT_MAX) {
 		rte_errno = errno = EINVAL;
 		return NULL;
 	}
-	/* At least 2n slots: the load factor stays <= 1/2, so probes are
-	 * short and always end on an empty slot. */
-	while ((1ul << bits) < 2ul * n)
-		bits++;
+	bits = __peer_bits(n);
 	slots = 1ul << bits;
 	t = __peer_zalloc(sizeof(*t), socket);
 	if (t == NULL)

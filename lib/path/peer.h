@@ -123,6 +123,10 @@ struct peer_table {
 struct peer_table *peer_table_create(unsigned int n, enum peer_layout layout,
 				     int socket);
 
+/** Bytes peer_table_create(n, layout) allocates (0 for n or layout out of
+ *  range). Thread-safe. */
+size_t peer_table_bytes(unsigned int n, enum peer_layout layout);
+
 /** Free a table (NULL is a no-op). No lcore may use it any more. */
 void peer_table_free(struct peer_table *t);
 

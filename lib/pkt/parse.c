@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The values users write for packets' fields (pkt.h, "Parsing"): decimal
- * integers, IPv4 addresses, address ranges, prefixes and port ranges. The
+ * integers, IPv4 addresses, address ranges, prefixes, port ranges and VLAN
+ * tag stacks. The
  * options, the INI file and the rules files all parse them here, so that one
- * mistake gets one reason wherever it is made.
+ * mistake gets one reason wherever it is made. A reason echoes the value
+ * quoted (base_quote()): one line, no raw control byte.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,18 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "pkt.h"
-
-static const char *
-__pkt_str(const char *s)
-{
-	return s != NULL ? s : "";
-}
 
 int
 pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 	      char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	uint64_t x = 0;
 	bool over = false;
 	const char *c;
@@ -31,7 +29,7 @@ pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 		goto nan;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		snprintf(err, errlen, "'%s' is not a decimal number (hexadecimal is "
-			 "not accepted)", s);
+			 "not accepted)", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	for (c = s; *c != '\0'; c++) {
@@ -46,13 +44,13 @@ pkt_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out,
 	}
 	if (over || x < lo || x > hi) {
 		snprintf(err, errlen, "'%s' is out of range %" PRIu64 "..%" PRIu64,
-			 s, lo, hi);
+			 base_quote(q, sizeof(q), s), lo, hi);
 		return -ERANGE;
 	}
 	*out = x;
 	return 0;
 nan:
-	snprintf(err, errlen, "'%s' is not a number", __pkt_str(s));
+	snprintf(err, errlen, "'%s' is not a number", base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 
@@ -71,9 +69,11 @@ __pkt_ipv4(const char *s, uint32_t *addr)
 int
 pkt_parse_ipv4(const char *s, uint32_t *addr, char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
+
 	if (__pkt_ipv4(s, addr) != 0) {
 		snprintf(err, errlen, "'%s' is not an IPv4 address A.B.C.D",
-			 __pkt_str(s));
+			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	return 0;
@@ -100,6 +100,7 @@ int
 pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
 		     size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[2 * INET_ADDRSTRLEN], *second;
 	uint32_t a, b;
 
@@ -107,11 +108,11 @@ pkt_parse_ipv4_range(const char *s, uint32_t *lo, uint32_t *hi, char *err,
 	    __pkt_ipv4(buf, &a) != 0 ||
 	    __pkt_ipv4(second != NULL ? second : buf, &b) != 0) {
 		snprintf(err, errlen, "'%s' is not an IPv4 address or range A-B",
-			 __pkt_str(s));
+			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	if (a > b) {
-		snprintf(err, errlen, "'%s': range is reversed", s);
+		snprintf(err, errlen, "'%s': range is reversed", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	*lo = a;
@@ -123,6 +124,7 @@ int
 pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 		 char *err, size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[INET_ADDRSTRLEN], why[128];
 	const char *slash = s != NULL ? strchr(s, '/') : NULL;
 	size_t alen = s == NULL ? 0 : slash != NULL ? (size_t)(slash - s) : strlen(s);
@@ -138,7 +140,7 @@ pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 	if (slash != NULL &&
 	    pkt_parse_u64(slash + 1, 0, 32, &l, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]: length %s",
-			 s, why);
+			 base_quote(q, sizeof(q), s), why);
 		return -EINVAL;
 	}
 	mask = l == 0 ? 0 : ~UINT32_C(0) << (32 - l);
@@ -148,14 +150,14 @@ pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 
 		inet_ntop(AF_INET, &n, nb, sizeof(nb));
 		snprintf(err, errlen, "'%s' has host bits set (did you mean %s/%u?)",
-			 s, nb, (unsigned int)l);
+			 base_quote(q, sizeof(q), s), nb, (unsigned int)l);
 		return -EINVAL;
 	}
 	*addr = a;
 	*len = (uint8_t)l;
 	return 0;
 bad:
-	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", __pkt_str(s));
+	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 
@@ -163,6 +165,7 @@ int
 pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 		     size_t errlen)
 {
+	char q[BASE_QUOTE_LEN];
 	char buf[32], why[128], *second;
 	uint64_t a, b;
 
@@ -171,14 +174,80 @@ pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 	    pkt_parse_u64(second != NULL ? second : buf, 0, 65535, &b, why,
 			  sizeof(why)) != 0) {
 		snprintf(err, errlen, "'%s' is not a port or range P-Q (decimal, "
-			 "0..65535)", __pkt_str(s));
+			 "0..65535)", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	if (a > b) {
-		snprintf(err, errlen, "'%s': range is reversed", s);
+		snprintf(err, errlen, "'%s': range is reversed", base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	*lo = (uint16_t)a;
 	*hi = (uint16_t)b;
 	return 0;
+}
+
+int
+pkt_parse_vlan_stack(const char *s, uint16_t vid_lo, uint16_t vid_hi,
+		     bool ranges, struct pkt_vlan_stack *out, char *err,
+		     size_t errlen)
+{
+	char q[BASE_QUOTE_LEN];
+	struct pkt_vlan_stack st;
+	char buf[64], why[128], *tag, *next;
+	uint64_t a, b;
+
+	memset(&st, 0, sizeof(st));
+	if (s == NULL || *s == '\0' || strlen(s) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, s);
+	for (tag = buf; tag != NULL; tag = next) {
+		struct pkt_vlan_range *r = &st.tag[st.depth];
+		char *second = NULL;
+
+		next = strchr(tag, '.');
+		if (next != NULL)
+			*next++ = '\0';
+		if (st.depth == PKT_VLAN_DEPTH) {
+			snprintf(err, errlen, "'%s' has more than %d tags (QinQ: "
+				 "two)", base_quote(q, sizeof(q), s), PKT_VLAN_DEPTH);
+			return -EINVAL;
+		}
+		r->tpid = PKT_ETH_P_8021Q;
+		if (strncmp(tag, "ad", 2) == 0) {
+			r->tpid = PKT_ETH_P_8021AD;
+			tag += 2;
+		}
+		if (ranges) {
+			second = strchr(tag, '-');
+			if (second != NULL)
+				*second++ = '\0';
+		}
+		/* Digits only: the number's own reason for the rest. */
+		if (*tag == '\0' || strspn(tag, "0123456789") != strlen(tag) ||
+		    (second != NULL && (*second == '\0' ||
+		     strspn(second, "0123456789") != strlen(second))))
+			goto bad;
+		if (pkt_parse_u64(tag, vid_lo, vid_hi, &a, why, sizeof(why)) != 0 ||
+		    pkt_parse_u64(second != NULL ? second : tag, vid_lo, vid_hi,
+				  &b, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "'%s': VID %s", base_quote(q, sizeof(q), s),
+				 why);
+			return -ERANGE;
+		}
+		if (a > b) {
+			snprintf(err, errlen, "'%s': range is reversed",
+				 base_quote(q, sizeof(q), s));
+			return -EINVAL;
+		}
+		r->lo = (uint16_t)a;
+		r->hi = (uint16_t)b;
+		st.depth++;
+	}
+	*out = st;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a VLAN tag stack TAG[.TAG], TAG = "
+		 "%s (802.1Q) or ad%s (802.1ad)", base_quote(q, sizeof(q), s),
+		 ranges ? "VID[-VID]" : "VID", ranges ? "VID[-VID]" : "VID");
+	return -EINVAL;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pcap/pcap.h>
 
@@ -20,6 +21,7 @@
 
 #include "base.h"
 #include "pkt.h"
+#include "pkt_pvt.h"
 
 #define PKT_MAX_FLOWS (1u << 20)
 #define PKT_RING_MAX 8192
@@ -51,8 +53,10 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	      uint16_t buf_len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	uint16_t l2len = (uint16_t)(sizeof(*eth) + 4 * c->n_tags);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l2len);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *tag = buf + 2 * RTE_ETHER_ADDR_LEN;
 	uint64_t nsrc = (uint64_t)c->src_hi - c->src_lo + 1;
 	uint64_t nsport = (uint64_t)c->sport_hi - c->sport_lo + 1;
 	uint64_t ndst = (uint64_t)c->dst_hi - c->dst_lo + 1;
@@ -60,8 +64,10 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	uint64_t r = i;
 	uint32_t src, dst;
 	uint16_t sport, dport, l3len;
+	unsigned int k;
 
-	if (c->pkt_size < PKT_MIN_SIZE || buf_len < c->pkt_size)
+	if (c->n_tags > PKT_VLAN_DEPTH || c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
+	    buf_len < c->pkt_size)
 		return -EINVAL;
 	/* Mixed radix: source address fastest, then ports, then destination. */
 	src = c->src_lo + (uint32_t)(r % nsrc);
@@ -75,9 +81,18 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 	memset(buf, 0, c->pkt_size);
 	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
 	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	/* TPID and TCI of each tag, then the ethertype (byte stores: a tag
+	 * moves the IP header off its 4-byte alignment). */
+	for (k = 0; k < c->n_tags; k++, tag += 4) {
+		tag[0] = (uint8_t)(c->tags[k].tpid >> 8);
+		tag[1] = (uint8_t)c->tags[k].tpid;
+		tag[2] = (uint8_t)(c->tags[k].tci >> 8);
+		tag[3] = (uint8_t)c->tags[k].tci;
+	}
+	tag[0] = (uint8_t)(RTE_ETHER_TYPE_IPV4 >> 8);
+	tag[1] = (uint8_t)RTE_ETHER_TYPE_IPV4;
 
-	l3len = (uint16_t)(c->pkt_size - sizeof(*eth));
+	l3len = (uint16_t)(c->pkt_size - l2len);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->type_of_service = c->tos;
 	ip->total_length = rte_cpu_to_be_16(l3len);
@@ -129,17 +144,45 @@ pkt_templates_free(struct pkt_templates *t)
 	free(t);
 }
 
+/* The glibc allocator's header and alignment: what a malloc(len) takes. */
+static uint64_t
+__tpl_chunk(uint64_t len)
+{
+	return (len + 8 + 15) / 16 * 16;
+}
+
+uint64_t
+pkt_templates_bytes(uint64_t n, uint64_t len)
+{
+	return n * (__tpl_chunk(len) + sizeof(uint8_t *) + sizeof(uint16_t));
+}
+
+static bool
+__cancelled(const struct pkt_limits *lim)
+{
+	return lim != NULL && lim->cancel != NULL && *lim->cancel != 0;
+}
+
 struct pkt_templates *
-pkt_templates_build(const struct pkt_flow_conf *c)
+pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 {
 	struct pkt_templates *t;
 	uint32_t i;
 
 	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS ||
-	    c->pkt_size < PKT_MIN_SIZE || c->pkt_size > PKT_MAX_SIZE ||
-	    c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
+	    c->n_tags > PKT_VLAN_DEPTH ||
+	    c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
+	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
 	    c->sport_lo > c->sport_hi || c->dport_lo > c->dport_hi) {
 		errno = EINVAL;
+		return NULL;
+	}
+	/* Sized before anything is allocated: 1M flows of 9000 bytes are
+	 * 9.4 GB, which the allocator would grant and the kernel then fail
+	 * to back, page by page. */
+	if (lim != NULL && lim->mem_max != 0 &&
+	    pkt_templates_bytes(c->flows, c->pkt_size) > lim->mem_max) {
+		errno = ENOMEM;
 		return NULL;
 	}
 	t = __tpl_alloc(c->flows);
@@ -148,6 +191,11 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 		return NULL;
 	}
 	for (i = 0; i < c->flows; i++) {
+		if (__cancelled(lim)) {
+			pkt_templates_free(t);
+			errno = EINTR;
+			return NULL;
+		}
 		t->data[i] = malloc(c->pkt_size);
 		if (t->data[i] == NULL) {
 			pkt_templates_free(t);
@@ -161,30 +209,90 @@ pkt_templates_build(const struct pkt_flow_conf *c)
 	return t;
 }
 
-struct pkt_templates *
-pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
-			size_t err_len)
+/* "9.4 GiB", "12.0 MiB": a size for a message. */
+static void
+__size_str(uint64_t n, char *s, size_t len)
 {
-	char ebuf[PCAP_ERRBUF_SIZE];
+	if (n >= (UINT64_C(1) << 30))
+		snprintf(s, len, "%.1f GiB", (double)n / (1 << 30));
+	else
+		snprintf(s, len, "%.1f MiB", (double)n / (1 << 20));
+}
+
+/* The pcap file opened as every input is (base.h, "Files"), or NULL with
+ * the reason in err and errno set. */
+static pcap_t *
+__pcap_open_in(const char *file, const struct pkt_limits *lim, char *err,
+	       size_t err_len)
+{
+	char ebuf[PCAP_ERRBUF_SIZE], qf[2 * BASE_QUOTE_LEN], qe[2 * BASE_QUOTE_LEN];
+	uint64_t size;
+	pcap_t *p;
+	FILE *f;
+	int fd;
+
+	/* The file's name and libpcap's messages (which may hold it) are
+	 * quoted (base.h) in every reason. */
+	base_quote(qf, sizeof(qf), file);
+	fd = base_file_open_in(file, 0, &size, err, err_len);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if (lim != NULL && lim->mem_max != 0 && size > lim->mem_max) {
+		char need[32], have[32];
+
+		__size_str(size, need, sizeof(need));
+		__size_str(lim->mem_max, have, sizeof(have));
+		snprintf(err, err_len, "%s: its frames need about %s (the file's "
+			 "size), more than the %s of memory available", qf, need,
+			 have);
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (f == NULL) {
+		snprintf(err, err_len, "%s: %s", qf, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	p = pcap_fopen_offline(f, ebuf);	/* owns f from now on */
+	if (p == NULL) {
+		fclose(f);
+		/* libpcap names the file in some messages, not in others. */
+		if (strstr(ebuf, file) != NULL)
+			snprintf(err, err_len, "%s", base_quote(qe, sizeof(qe), ebuf));
+		else
+			snprintf(err, err_len, "%s: %s", qf,
+				 base_quote(qe, sizeof(qe), ebuf));
+		errno = EINVAL;
+		return NULL;
+	}
+	return p;
+}
+
+struct pkt_templates *
+pkt_templates_from_pcap(const char *file, uint16_t max_len,
+			const struct pkt_limits *lim, char *err, size_t err_len)
+{
+	char qf[2 * BASE_QUOTE_LEN], qe[2 * BASE_QUOTE_LEN];
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	struct pkt_templates *t = NULL;
 	uint32_t cap = 0;
+	int rc, why = EINVAL;
 	pcap_t *p;
-	int rc;
 
-	p = pcap_open_offline(file, ebuf);
-	if (p == NULL) {
-		/* libpcap names the file in some messages, not in others. */
-		if (strstr(ebuf, file) != NULL)
-			snprintf(err, err_len, "%s", ebuf);
-		else
-			snprintf(err, err_len, "%s: %s", file, ebuf);
+	/* The file's name and libpcap's messages (which may hold it) are
+	 * quoted (base.h) in every reason. */
+	base_quote(qf, sizeof(qf), file);
+	p = __pcap_open_in(file, lim, err, err_len);
+	if (p == NULL)
 		return NULL;
-	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		snprintf(err, err_len, "%s: link type %s, need Ethernet (EN10MB)",
-			 file, pcap_datalink_val_to_name(pcap_datalink(p)) ?
+			 qf, pcap_datalink_val_to_name(pcap_datalink(p)) ?
 			 pcap_datalink_val_to_name(pcap_datalink(p)) : "?");
 		goto fail;
 	}
@@ -193,18 +301,23 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 		goto nomem;
 	cap = 64;
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
+		if (__cancelled(lim)) {
+			snprintf(err, err_len, "%s: interrupted at frame %u", qf, t->n);
+			why = EINTR;
+			goto fail;
+		}
 		if (h->caplen != h->len) {
 			snprintf(err, err_len, "%s: frame %u captured %u of %u bytes "
-				 "(snaplen too small)", file, t->n, h->caplen, h->len);
+				 "(snaplen too small)", qf, t->n, h->caplen, h->len);
 			goto fail;
 		}
 		if (h->caplen > max_len || h->caplen == 0) {
 			snprintf(err, err_len, "%s: frame %u is %u bytes, the mbuf data "
-				 "room holds 1..%u", file, t->n, h->caplen, max_len);
+				 "room holds 1..%u", qf, t->n, h->caplen, max_len);
 			goto fail;
 		}
 		if (t->n == PKT_MAX_FLOWS) {
-			snprintf(err, err_len, "%s: more than %u frames", file,
+			snprintf(err, err_len, "%s: more than %u frames", qf,
 				 PKT_MAX_FLOWS);
 			goto fail;
 		}
@@ -231,45 +344,41 @@ pkt_templates_from_pcap(const char *file, uint16_t max_len, char *err,
 		t->n++;
 	}
 	if (rc == -1) {
-		snprintf(err, err_len, "%s: frame %u: %s", file, t->n, pcap_geterr(p));
+		snprintf(err, err_len, "%s: frame %u: %s", qf, t->n,
+			 base_quote(qe, sizeof(qe), pcap_geterr(p)));
 		goto fail;
 	}
 	if (t->n == 0) {
-		snprintf(err, err_len, "%s: no frames", file);
+		snprintf(err, err_len, "%s: no frames", qf);
 		goto fail;
 	}
 	pcap_close(p);
 	return t;
 nomem:
-	snprintf(err, err_len, "%s: out of memory", file);
+	snprintf(err, err_len, "%s: out of memory", qf);
+	why = ENOMEM;
 fail:
 	pkt_templates_free(t);
 	pcap_close(p);
+	errno = why;
 	return NULL;
 }
 
 int
 pkt_templates_to_pcap(const struct pkt_templates *t, const char *file)
 {
-	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);
-	pcap_dumper_t *d;
+	struct pkt_pcap_out o;
+	char err[256];
 	uint32_t i;
+	int rc;
 
-	if (p == NULL)
-		return -ENOMEM;
-	d = pcap_dump_open(p, file);
-	if (d == NULL) {
-		pcap_close(p);
-		return -EIO;
-	}
-	for (i = 0; i < t->n; i++) {
-		struct pcap_pkthdr h = { .caplen = t->len[i], .len = t->len[i] };
-
-		pcap_dump((u_char *)d, &h, t->data[i]);
-	}
-	pcap_dump_close(d);
-	pcap_close(p);
-	return 0;
+	rc = pkt_pcap_out_open(&o, file, 65535, err, sizeof(err));
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < t->n; i++)
+		if (pkt_pcap_out_add(&o, 0, t->len[i], t->len[i], t->data[i]) != 0)
+			break;
+	return pkt_pcap_out_close(&o);	/* the first error, if any */
 }
 
 const char *const pkt_alloc_names[] = {
@@ -429,6 +538,24 @@ pkt_pool_shuffle(struct rte_mempool *mp, uint64_t seed)
 	return 0;
 }
 
+uint64_t
+pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags, uint64_t page_sz)
+{
+	uint64_t obj = rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + room,
+		(flags & PKT_POOL_PACKED) ? RTE_MEMPOOL_F_NO_IOVA_CONTIG : 0, NULL);
+	uint64_t objs, per_page;
+
+	if (!(flags & PKT_POOL_PACKED) && page_sz >= obj) {
+		per_page = page_sz / obj;
+		objs = (n + per_page - 1) / per_page * page_sz;
+	} else {
+		objs = (uint64_t)n * obj;
+	}
+	return objs + rte_align64pow2((uint64_t)n + 1) * sizeof(void *) +
+	       sizeof(struct rte_mempool) +
+	       RTE_MAX_LCORE * sizeof(struct rte_mempool_cache);
+}
+
 struct rte_mempool *
 pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
 		uint16_t room, int socket, unsigned int flags)
@@ -440,17 +567,25 @@ pkt_pool_create(const char *name, unsigned int n, unsigned int cache,
 	struct rte_mempool *mp;
 	int rc;
 
+	/* rte_mempool_create_empty() returns NULL without setting rte_errno
+	 * when its tailq entry's rte_zmalloc() fails: cleared first, so that
+	 * an earlier call's value is never reported as the reason */
+	rte_errno = 0;
 	if (!(flags & PKT_POOL_PACKED)) {
 		mp = rte_pktmbuf_pool_create(name, n, cache, 0, room, socket);
-		if (mp == NULL)
+		if (mp == NULL) {
+			rte_errno = rte_errno ? rte_errno : ENOMEM;
 			return NULL;
+		}
 	} else {
 		mp = rte_mempool_create_empty(name, n,
 					      sizeof(struct rte_mbuf) + room,
 					      cache, sizeof(priv), socket,
 					      RTE_MEMPOOL_F_NO_IOVA_CONTIG);
-		if (mp == NULL)
+		if (mp == NULL) {
+			rte_errno = rte_errno ? rte_errno : ENOMEM;
 			return NULL;
+		}
 		rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
 		if (rc == 0) {
 			rte_pktmbuf_pool_init(mp, &priv);

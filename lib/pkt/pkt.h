@@ -31,6 +31,7 @@
  */
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,16 @@ extern "C" {
 #define PKT_MIN_SIZE 42		/**< Ethernet + IPv4 + UDP headers */
 #define PKT_MAX_SIZE 9000	/**< jumbo; must also fit the data room */
 
+#define PKT_ETH_P_8021Q  0x8100	/**< 802.1Q tag (C-tag) TPID */
+#define PKT_ETH_P_8021AD 0x88a8	/**< 802.1ad tag (S-tag) TPID */
+#define PKT_VLAN_DEPTH 2	/**< tags in a stack: one, or two (QinQ) */
+
+/** A VLAN tag as it is on the wire. */
+struct pkt_vlan_tag {
+	uint16_t tpid;	/**< PKT_ETH_P_8021Q or PKT_ETH_P_8021AD */
+	uint16_t tci;	/**< PCP, DEI and VID, host order */
+};
+
 /** Flow description, pktgen range mode. Addresses in host byte order. */
 struct pkt_flow_conf {
 	uint16_t pkt_size;		/**< frame size without FCS */
@@ -67,6 +78,10 @@ struct pkt_flow_conf {
 	uint8_t ttl;
 	uint8_t tos;
 	bool udp_csum;			/**< compute the UDP checksum (pktgen UDPCSUM) */
+	/** VLAN tags of every frame, outermost first (pktgen's svlan and
+	 *  vlan): inside pkt_size, as pktgen counts them. */
+	unsigned int n_tags;		/**< 0..PKT_VLAN_DEPTH */
+	struct pkt_vlan_tag tags[PKT_VLAN_DEPTH];
 };
 
 /** Immutable set of frames. */
@@ -84,33 +99,70 @@ void pkt_flow_conf_default(struct pkt_flow_conf *c);
 
 /**
  * Write the frame of flow i into buf (c->pkt_size bytes). Valid Ethernet /
- * IPv4 (correct header checksum) / UDP, zero payload.
- * @return the frame length, or -EINVAL if buf_len is too small.
+ * c->tags / IPv4 (correct header checksum) / UDP, zero payload.
+ * @return the frame length, or -EINVAL if buf_len is too small, or
+ *         c->pkt_size too small for the headers (PKT_MIN_SIZE and 4 bytes
+ *         per tag), or c->n_tags above PKT_VLAN_DEPTH.
  */
 int pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 		  uint16_t buf_len);
 
 /**
- * Build c->flows templates (at most 1 << 20).
- * @return the templates (free with pkt_templates_free) or NULL, errno set.
+ * The bounds of a long set-up step (templates of a million flows, or of a
+ * pcap file of gigabytes): what it may allocate, and a flag that stops it.
+ * A NULL struct pkt_limits * is no bound and no flag.
  */
-struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c);
+struct pkt_limits {
+	/** Refuse (ENOMEM) before allocating when the step needs more bytes
+	 *  than this; 0: no bound. */
+	uint64_t mem_max;
+	/** Stop (EINTR, everything freed) at the next item once it is
+	 *  non-zero; pktpath points it at the flag its SIGINT/SIGTERM handler
+	 *  sets. NULL: never. */
+	const volatile sig_atomic_t *cancel;
+};
+
+/** Bytes n templates of len bytes take from the C allocator: the frames,
+ *  their lengths and pointers, and each frame's allocator header.
+ *  Thread-safe. */
+uint64_t pkt_templates_bytes(uint64_t n, uint64_t len);
 
 /**
- * Load every frame of a pcap file (libpcap pcap_open_offline) as templates.
- * Frames longer than max_len are refused.
+ * Build c->flows templates (at most 1 << 20).
+ * @param lim  NULL, or the bounds: pkt_templates_bytes(flows, pkt_size)
+ *             over lim->mem_max is refused before any allocation
+ * @return the templates (free with pkt_templates_free) or NULL, errno set:
+ *         EINVAL (c), ENOMEM (over lim->mem_max, or the allocator said
+ *         so), EINTR (*lim->cancel was set).
+ */
+struct pkt_templates *pkt_templates_build(const struct pkt_flow_conf *c,
+					  const struct pkt_limits *lim);
+
+/**
+ * Load every frame of a pcap file (libpcap, on the file opened as every
+ * input is: a regular file, base.h "Files") as templates. Frames longer
+ * than max_len are refused.
+ * @param lim  NULL, or the bounds: a file larger than lim->mem_max is
+ *             refused before a frame is read (the frames take about the
+ *             file's size: each record's 16-byte header in the file is
+ *             about what a frame costs the allocator beside its bytes);
+ *             *lim->cancel stops the load between two frames
  * @param err  one-line reason on failure (names the file, and the frame
  *             index where relevant)
- * @return templates, or NULL.
+ * @return templates, or NULL with errno: EINTR (cancelled), ENOMEM (over
+ *         the bound or out of memory), EINVAL (any other reason).
  */
 struct pkt_templates *pkt_templates_from_pcap(const char *file,
-					      uint16_t max_len, char *err,
-					      size_t err_len);
+					      uint16_t max_len,
+					      const struct pkt_limits *lim,
+					      char *err, size_t err_len);
 
 /** Free templates (NULL is a no-op). */
 void pkt_templates_free(struct pkt_templates *t);
 
-/** Write templates to a pcap file (DLT_EN10MB); 0 or -errno. */
+/** Write templates to a pcap file (DLT_EN10MB), opened as every output is
+ *  (base.h "Files"): 0, or -errno (the open's refusal; -ENOSPC, -EIO...
+ *  of a write or of the final fsync/close). */
 int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 
 /** pkt_pool_create() flags. */
@@ -132,6 +184,15 @@ int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
 struct rte_mempool *pkt_pool_create(const char *name, unsigned int n,
 				    unsigned int cache, uint16_t room,
 				    int socket, unsigned int flags);
+
+/**
+ * Bytes of EAL memory pkt_pool_create(n, cache, room, flags) takes when
+ * EAL's pages are page_sz bytes: the mbufs (without PKT_POOL_PACKED each
+ * within one page, so on 4 KiB pages one mbuf a page), the ring of their
+ * pointers and the per-lcore caches. Thread-safe.
+ */
+uint64_t pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags,
+			uint64_t page_sz);
 
 /**
  * Put a pool's free objects in a pseudo-random order fixed by seed (the
@@ -270,8 +331,9 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 /* ------------------------------------------------------------------ */
 
 /*
- * Numbers, IPv4 addresses, address ranges, prefixes and port ranges as users
- * write them in options, INI files and rules files: one parser for all of
+ * Numbers, IPv4 addresses, address ranges, prefixes, port ranges and VLAN
+ * tag stacks as users write them in options, INI files and rules files: one
+ * parser for all of
  * them, here because these are the values of a packet's fields (the flow
  * ranges of struct pkt_flow_conf are made of them) and lib/pkt is the lowest
  * library that knows them, so lib/path, lib/ingress and the application can
@@ -312,10 +374,50 @@ int pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr,
 int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 			 size_t errlen);
 
+/** One tag of a stack as users write it: a TPID and a range of VIDs. */
+struct pkt_vlan_range {
+	uint16_t tpid;		/**< PKT_ETH_P_8021Q or PKT_ETH_P_8021AD */
+	uint16_t lo, hi;	/**< VIDs, lo <= hi */
+};
+
+/** A stack of VLAN tags, outermost first. */
+struct pkt_vlan_stack {
+	unsigned int depth;	/**< 1..PKT_VLAN_DEPTH */
+	struct pkt_vlan_range tag[PKT_VLAN_DEPTH];
+};
+
+/**
+ * A stack of VLAN tags TAG[.TAG], outermost first, as Linux names stacked
+ * VLAN devices (eth0.100.200): TAG is VID (an 802.1Q tag, TPID 0x8100) or
+ * adVID (an 802.1ad tag, 0x88a8), VID decimal in vid_lo..vid_hi; with
+ * ranges, VID-VID too (lo <= hi). At most PKT_VLAN_DEPTH tags.
+ */
+int pkt_parse_vlan_stack(const char *s, uint16_t vid_lo, uint16_t vid_hi,
+			 bool ranges, struct pkt_vlan_stack *out, char *err,
+			 size_t errlen);
+
 /* ------------------------------------------------------------------ */
 /* Capture: workers copy chosen packets into per-worker rings, without  */
-/* ever blocking; a control thread writes them with pcap_dump.          */
+/* ever blocking; a control thread writes them to a pcap file.          */
 /* ------------------------------------------------------------------ */
+
+/*
+ * The counters (MIB group Capture) say what became of every frame chosen:
+ * CapturePackets, frames written whole to the file (the writer counts
+ * them once a write carrying them succeeded, so they are what libpcap and
+ * tcpdump read back); CaptureOverflow, frames a worker found no free slot
+ * for; CaptureWriteErrors, frames not written because a write failed.
+ * Once the run has stopped and pkt_capture_stop() returned, the three add
+ * up to the frames chosen (up to --capture-max).
+ *
+ * A failed write (ENOSPC, EIO, EDQUOT, an fsync() at the end...) stops the
+ * capture, for good: the error is logged once with its errno (log type
+ * pktpath.capture), the file keeps the frames written before it, cut back
+ * to the last whole frame when it is a regular file, and every frame
+ * chosen from then on (those queued, those the workers choose later) is
+ * counted in CaptureWriteErrors instead of being copied. The run itself
+ * goes on; pkt_capture_status() says what happened.
+ */
 
 enum pkt_capture_what {
 	PKT_CAPTURE_DROPS,	/**< packets that end in a drop outcome */
@@ -346,22 +448,25 @@ struct pkt_capture_lane {
 	void *mem;
 } __rte_cache_aligned;
 
+struct pkt_pcap_out;
+
 /**
  * A capture. The first cache line is the workers': what they read per
- * captured packet, set up once, and taken, which they all add to when a
- * maximum is set. The writer thread's fields start a line of their own,
- * so that its updates (written, once per drained burst) never invalidate
- * the line the workers read; the lanes follow, a line each.
+ * captured packet, set up once, taken, which they all add to when a
+ * maximum is set, and failed, which the writer sets once. The writer
+ * thread's fields start a line of their own, so that its updates never
+ * invalidate the line the workers read; the lanes follow, a line each.
  */
 struct pkt_capture {
 	uint64_t max;			/**< capture at most this many (0: no limit) */
 	uint64_t taken;			/**< atomic: slots claimed, all workers */
 	uint32_t snaplen;
 	unsigned int n_lanes;
+	int failed;			/**< atomic: the writer's first error (-errno) */
 	/* writer side */
-	void *pcap __rte_cache_aligned;	/**< pcap_t (dead) */
-	void *dumper;			/**< pcap_dumper_t */
-	uint64_t written;
+	struct pkt_pcap_out *out __rte_cache_aligned;	/**< the file */
+	char *file;			/**< its name, for the log */
+	struct mib_block mib;		/**< the control block: its Capture counters */
 	uint64_t tsc0;
 	uint64_t usec0;
 	volatile int stop;
@@ -371,28 +476,55 @@ struct pkt_capture {
 };
 
 /**
- * Open FILE for writing (pcap, DLT_EN10MB) and create one lane per worker
- * with ring_size slots of snaplen bytes each.
- * @return the capture, or NULL with a one-line reason in err.
+ * Open FILE for writing as every output is (base.h "Files": a regular
+ * file or a character device, never a FIFO), write its pcap header
+ * (DLT_EN10MB), and create one lane per worker with ring_size slots of
+ * snaplen bytes each.
+ * @param ctl  the control block: the writer thread counts CapturePackets
+ *             and its CaptureWriteErrors there (their one writer)
+ * @return the capture, or NULL with a one-line reason in err ("FILE: a
+ *         FIFO, not a regular file or a character device", "capture
+ *         rings: out of memory", ...) and errno (EINVAL, ENOMEM, the
+ *         file's).
  * Needs EAL. Not thread-safe (set-up).
  */
 struct pkt_capture *pkt_capture_create(const char *file, unsigned int n_workers,
 				       uint64_t max, unsigned int ring_size,
-				       uint32_t snaplen, char *err, size_t errlen);
+				       uint32_t snaplen, struct mib_block ctl,
+				       char *err, size_t errlen);
+
+/** Bytes of EAL memory pkt_capture_create() takes for n_workers lanes of
+ *  ring_size slots of snaplen bytes (rings, slots, the capture itself).
+ *  Thread-safe. */
+uint64_t pkt_capture_bytes(unsigned int n_workers, unsigned int ring_size,
+			   uint32_t snaplen);
 
 /** Start the writer (a DPDK control thread). 0 or -errno. */
 int pkt_capture_start(struct pkt_capture *c);
 
-/** Stop the writer, write what is left, close the file. Workers must be done. */
+/** Stop the writer, write what is left, finish the file (fsync, close).
+ *  Workers must be done. */
 void pkt_capture_stop(struct pkt_capture *c);
+
+/** What became of the file. */
+struct pkt_capture_status {
+	uint64_t frames;	/**< whole frames in the file */
+	int error;		/**< 0, or the -errno that stopped the capture */
+	int cut_error;		/**< 0, or why the partial last frame stayed */
+};
+
+/** The file's status; after pkt_capture_stop(), final. Writer's thread or
+ *  after pkt_capture_stop(). */
+void pkt_capture_status(const struct pkt_capture *c, struct pkt_capture_status *st);
 
 /** Free (stops first if needed). NULL is a no-op. */
 void pkt_capture_free(struct pkt_capture *c);
 
 /**
  * Copy m into worker wid's ring, never blocking: no free slot (or a full
- * ring) counts CaptureOverflow; past --capture-max nothing is counted.
- * Worker wid only.
+ * ring) counts CaptureOverflow, a capture stopped by a failed write counts
+ * CaptureWriteErrors; past --capture-max nothing is counted. Worker wid
+ * only.
  */
 static inline void
 pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
@@ -410,6 +542,12 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	}
 	const void *p;
 
+	/* Relaxed: a frame chosen just after the failure may still be
+	 * copied; the writer then counts it. */
+	if (unlikely(__atomic_load_n(&c->failed, __ATOMIC_RELAXED) != 0)) {
+		mib_inc(mib, MIB_F(CAPTURE, WRITEERRORS));
+		return;
+	}
 	if (unlikely(rte_ring_sc_dequeue(l->free, (void **)&s) != 0)) {
 		mib_inc(mib, MIB_F(CAPTURE, OVERFLOW));
 		return;
@@ -424,7 +562,6 @@ pkt_capture_packet(struct pkt_capture *c, unsigned int wid,
 	/* Both rings hold every slot (RING_F_EXACT_SZ), so this cannot fail;
 	 * the enqueue is a store-release: the writer sees the copy. */
 	rte_ring_sp_enqueue(l->full, s);
-	mib_inc(mib, MIB_F(CAPTURE, PACKETS));
 }
 
 #ifdef __cplusplus

@@ -116,7 +116,7 @@ __stats_threads_free(struct stats *s)
 
 /* Account worker t's time from its last point to (tsc, run_ns). */
 static void
-__account(struct stats_tstate *t, uint64_t hz, uint64_t tsc, uint64_t run_ns)
+__lost_account(struct stats_tstate *t, uint64_t hz, uint64_t tsc, uint64_t run_ns)
 {
 	double wall;
 	uint64_t ran;
@@ -179,10 +179,10 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 		stats_tcount_read(&t->rd, &tc);
 		if (!t->ended) {
 			if (end != 0) {
-				__account(t, s->hz, end, c->end_run_ns);
+				__lost_account(t, s->hz, end, c->end_run_ns);
 				t->ended = true;
 			} else if (tc.src != STATS_TCOUNT_SRC_NONE) {
-				__account(t, s->hz, tsc, tc.run_ns);
+				__lost_account(t, s->hz, tsc, tc.run_ns);
 			}
 			__counts(t, &tc);
 		}

@@ -44,6 +44,17 @@ stats_series_create(unsigned int n_workers, double min_gap_s, double lost_share)
 	return se;
 }
 
+uint64_t
+stats_series_bytes(unsigned int n_workers, uint64_t points)
+{
+	/* each point's values with the allocator's header, and the array of
+	 * points, which doubles: twice what it holds at most */
+	uint64_t v = ((uint64_t)(n_workers + 1) * STATS_SERIES_F_MAX *
+		      sizeof(uint64_t) + 8 + 15) / 16 * 16;
+
+	return points * (v + 2 * sizeof(struct __series_point));
+}
+
 void
 stats_series_free(struct stats_series *se)
 {

@@ -78,6 +78,10 @@ struct stats_series *stats_series_create(unsigned int n_workers, double min_gap_
 					 double lost_share);
 void stats_series_free(struct stats_series *se);
 
+/** Bytes of the C allocator a history of n_workers workers takes for
+ *  points points (the values, the point array at its largest). Thread-safe. */
+uint64_t stats_series_bytes(unsigned int n_workers, uint64_t points);
+
 /** Append snap (its raw values, TSC, uptime and lateness). 0; 1: not kept
  *  (closer than min_gap_s to the last point); -EINVAL (snap's workers
  *  differ, or it is not later than the last point), -ENOMEM. */

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	err[0] = '\0';
-	t = pkt_templates_from_pcap(path, 2048, err, sizeof(err));
+	t = pkt_templates_from_pcap(path, 2048, NULL, err, sizeof(err));
 	unlink(path);
 	if (t == NULL) {
 		if (err[0] == '\0' || strchr(err, '\n') != NULL)

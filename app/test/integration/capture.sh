@@ -27,9 +27,9 @@ if got != want:
             print("first difference at frame", i); break
     sys.exit(1)
 PY
-jcheck "$TMP/cap.json" 'f("Capture.CapturePackets") == 3 * 17' 'f("Capture.CaptureOverflow") == 0'
+jcheck "$TMP/cap.json" 'f("Capture.CapturePackets") == 3 * 18' 'f("Capture.CaptureOverflow") == 0'
 # tcpdump reads it too.
-[ "$(tcpdump -r "$TMP/cap.pcap" -n 2>/dev/null | wc -l)" = 51 ] || fail "tcpdump count"
+[ "$(tcpdump -r "$TMP/cap.pcap" -n 2>/dev/null | wc -l)" = 54 ] || fail "tcpdump count"
 
 # --capture-max on the generator: exactly N frames, all valid generator frames.
 "$PKTPATH" $(eal capmax) -- --http 127.0.0.1:0 --duration 1 --quiet --capture "$TMP/all.pcap" \

@@ -28,7 +28,7 @@ refuse "$EAL2" "pktpath: --mib-lcores 1: fewer than the 2 workers' lcores \(give
 refuse "$EAL2" "pktpath: --mib-lcores: '8193' is out of range 0\.\.8192" --mib-lcores 8193
 # more than -m holds
 refuse "-l 0-1 --no-huge --no-shconf -m 40 --no-pci" \
-	"pktpath: out of memory for the MIB blocks of 8192 lcores \(8193 blocks of 4096 bytes, page-aligned: 32772 KiB\): EAL's heap has [0-9]+ MiB, [0-9]+ MiB free; give EAL more memory \(-m MB, or hugepages\) or fewer lcores \(--mib-lcores\)" \
+	"pktpath: out of memory for the MIB blocks of 8192 lcores \(8193 blocks of 4096 bytes, page-aligned: 32772 KiB\): needs 32 MiB, EAL's heap has [0-9]+ MiB, [0-9]+ MiB free; give EAL more memory \(-m MB, or hugepages\) or fewer lcores \(--mib-lcores\)" \
 	--mib-lcores 8192
 echo "refusals: ok"
 

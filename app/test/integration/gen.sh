@@ -101,6 +101,35 @@ run other --dst-mac 02:00:00:00:00:77 --src-mac 02:00:00:00:00:01
 jcheck "$TMP/other.json" "${common[@]}" 'f("Rx.RxOtherHost") == f("Rx.RxPackets")' \
 	'f("Ip.InReceives") == 0'
 
+# VLAN tags (--vlan-tags): with no VLAN device (the default, a host without
+# any) a tagged frame is PACKET_OTHERHOST and reaches no IP counter; with the
+# device declared (--vlan) it is delivered, QinQ too; a priority tag (VID 0)
+# is stripped without one. The frame size includes the tags (pktgen's way).
+run vlan_nodev --vlan-tags 100
+jcheck "$TMP/vlan_nodev.json" "${common[@]}" 'f("Rx.RxOtherHost") == f("Rx.RxPackets")' \
+	'f("Rx.RxVlanNoDevice") == f("Rx.RxPackets") == f("Rx.RxVlan")' \
+	'f("Ip.InReceives") == 0'
+run vlan_qinq --vlan-tags ad300.5 --vlan 100,ad300.5
+jcheck "$TMP/vlan_qinq.json" "${common[@]}" 'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
+	'f("Rx.RxVlan") == f("Rx.RxPackets")' 'f("Rx.RxVlanNoDevice") == 0' \
+	'f("IpExt.InOctets") == f("Rx.RxPackets") * 38' 'f("Rx.RxOctets") == f("Rx.RxPackets") * 60'
+run vlan_outer --vlan-tags ad300.5 --vlan ad300
+jcheck "$TMP/vlan_outer.json" "${common[@]}" 'f("Rx.RxOtherHost") == f("Rx.RxPackets")' \
+	'f("Rx.RxVlanNoDevice") == f("Rx.RxPackets")'
+run vlan_prio --vlan-tags 0
+jcheck "$TMP/vlan_prio.json" "${common[@]}" 'f("Udp.InDatagrams") == f("Rx.RxPackets")' \
+	'f("Rx.RxVlan") == f("Rx.RxPackets")' 'f("Rx.RxVlanNoDevice") == 0'
+# The ingress hook is tc ingress on the port: it sees the tag whether a VLAN
+# device exists or not, before the frame is found to be another host's.
+printf 'vlan 100 action drop\n' > "$TMP/vlan100.rules"
+run vlan_hook --vlan-tags 100 --ingress rcu --rules "$TMP/vlan100.rules"
+jcheck "$TMP/vlan_hook.json" "${common[@]}" 'f("Ingress.IngressDropped") == f("Rx.RxPackets")' \
+	'f("Rx.RxOtherHost") == 0' 'f("Rx.RxVlanNoDevice") == f("Rx.RxPackets")'
+printf 'vlan 100 action count\n' > "$TMP/vlan100c.rules"
+run vlan_hookc --vlan-tags 100 --ingress rcu --rules "$TMP/vlan100c.rules"
+jcheck "$TMP/vlan_hookc.json" "${common[@]}" 'f("Ingress.IngressMatched") == f("Rx.RxPackets")' \
+	'f("Rx.RxOtherHost") == f("Rx.RxPackets")'
+
 # Multicast: a joined group is delivered (InMcastPkts), another is dropped
 # as Linux drops it (Path IpMcastNotJoined), both after InReceives.
 run mcast --dst 239.1.1.1 --local 198.19.0.1/24 --mcast 239.1.1.1

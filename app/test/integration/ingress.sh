@@ -230,7 +230,7 @@ set +e
 rc=$?
 set -e
 [ $rc = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/huge.err" | grep -c .)" = 1 ] &&
-	grep -qF -- "--rules $TMP/huge.rules: 2147483648 bytes, over the 16 MiB a rules file may have (at most 65536 rules)" "$TMP/huge.err" ||
+	grep -qF -- "--rules $TMP/huge.rules: 2147483648 bytes, over the limit of 16 MiB (a rules file has at most 65536 rules)" "$TMP/huge.err" ||
 	{ cat "$TMP/huge.err"; fail "2 GB rules file: exit $rc"; }
 rm -f "$TMP/huge.rules"
 

@@ -2,7 +2,11 @@
 # Kernel-differential test: the same generated frames to a Linux receiver in a
 # network namespace and to pktpath, every field both count compared frame by
 # frame (app/test/kdiff.py has the generator, the mapping table and the
-# agents; README "Checked against the kernel").
+# agents; README "Checked against the kernel"). Two passes: every frame, tags
+# included, to a receiver with no VLAN device against pktpath without --vlan;
+# then the tagged frames against pktpath with --vlan DECLARED (kdiff.py): to
+# VLAN devices made for it where the kernel has CONFIG_VLAN_8021Q, else
+# without the tags those devices would take (the output says which).
 #
 #   KDIFF_SEED=N    generator seed (default 12; CI uses the default)
 #   KDIFF_COUNT=N   random frames after the fixed prelude (default 1500)
@@ -68,15 +72,60 @@ DIR=${KDIFF_KEEP:-$TMP}
 mkdir -p "$DIR"
 echo "kdiff: seed $SEED, $COUNT frames (KDIFF_SEED, KDIFF_COUNT to change)"
 "$PY" "$KDIFF" gen "$SEED" "$COUNT" "$DIR" || fail "frame generation"
-"$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" || fail "kernel side"
+"$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" kernel.pcap kernel.json || fail "kernel side"
+
+# The second pass. The devices of DECLARED, as `ip link add` makes them
+# (kv<q|ad><VID>..., on the receiver's device or on each other), if this
+# kernel can; a probe that fails for want of CONFIG_VLAN_8021Q leaves it to
+# the stripped frames.
+mapfile -t DECLARED < <("$PY" "$KDIFF" declared)
+if nsx "$RX" ip link add link "$VB" name kvprobe type vlan id 4094 2> "$DIR/vlan-probe.txt"; then
+	nsx "$RX" ip link del kvprobe
+	MODE=devices
+	for st in "${DECLARED[@]}"; do
+		parent=$VB name=kv
+		IFS=. read -ra tags <<< "$st"
+		for t in "${tags[@]}"; do
+			if [ "${t#ad}" != "$t" ]; then
+				proto=802.1ad vid=${t#ad} name=${name}a${t#ad}
+			else
+				proto=802.1Q vid=$t name=${name}q$t
+			fi
+			if ! nsx "$RX" ip link show "$name" > /dev/null 2>&1; then
+				nsx "$RX" ip link add link "$parent" name "$name" type vlan \
+					protocol "$proto" id "$vid" || fail "ip link add $name"
+				nsx "$RX" ip link set "$name" up
+			fi
+			parent=$name
+		done
+	done
+	echo "kdiff: --vlan $(IFS=,; echo "${DECLARED[*]}"): the kernel's own VLAN devices" \
+		"($(nsx "$RX" ip -o link show type vlan | awk -F': ' '{print $2}' | tr '\n' ' '))"
+else
+	MODE=stripped
+	echo "kdiff: --vlan $(IFS=,; echo "${DECLARED[*]}"): this kernel makes no VLAN" \
+		"device ($(head -c 200 "$DIR/vlan-probe.txt" | tr '\n' ' ')): the tagged frames" \
+		"go to it without the tags those devices would take"
+fi
+"$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" "declared-$MODE.pcap" kernel-vlan.json ||
+	fail "kernel side, --vlan"
+
 OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242)
+VLAN=$(IFS=,; echo "${DECLARED[*]}")
+KVLAN=()
+for st in "${DECLARED[@]}"; do KVLAN+=(--vlan "$st"); done
 "$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS[@]}" "$DIR/pktpath.pcap" > "$DIR/path.txt" ||
 	fail "kdiffpath"
-"$PKTPATH" $(eal kdiff) --vdev "net_pcap0,rx_pcap=$DIR/pktpath.pcap" -- --http off \
-	--source port --duration 1 --warmup 0 --quiet "${OPTS[@]}" \
-	--json "$DIR/pktpath.json" > "$DIR/pktpath.txt" 2>&1 ||
-	{ cat "$DIR/pktpath.txt"; fail "pktpath exit"; }
-jcheck "$DIR/pktpath.json" 'd["conservation"]["ok"]' "f('Rx.RxPackets') == $(wc -l < "$DIR/path.txt")" ||
-	fail "pktpath run"
-"$PY" "$KDIFF" compare "$DIR" || fail "pktpath and the kernel disagree (seed $SEED)"
-echo "kdiff: ok"
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS[@]}" "${KVLAN[@]}" "$DIR/pktpath.pcap" \
+	> "$DIR/path-vlan.txt" || fail "kdiffpath --vlan"
+for run in pktpath:none pktpath-vlan:"$VLAN"; do
+	out=${run%%:*}
+	"$PKTPATH" $(eal "kdiff-$out") --vdev "net_pcap0,rx_pcap=$DIR/pktpath.pcap" -- --http off \
+		--source port --duration 1 --warmup 0 --quiet "${OPTS[@]}" --vlan "${run#*:}" \
+		--json "$DIR/$out.json" > "$DIR/$out.txt" 2>&1 ||
+		{ cat "$DIR/$out.txt"; fail "$out exit"; }
+	jcheck "$DIR/$out.json" 'd["conservation"]["ok"]' \
+		"f('Rx.RxPackets') == $(wc -l < "$DIR/path.txt")" || fail "$out run"
+done
+"$PY" "$KDIFF" compare "$DIR" "$MODE" || fail "pktpath and the kernel disagree (seed $SEED)"
+echo "kdiff: ok (VLAN devices: $MODE)"

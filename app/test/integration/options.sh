@@ -4,11 +4,17 @@
 . "$(dirname "$0")/lib.sh"
 
 n=0
+http0() { # http0 APP-ARGS...: --http 127.0.0.1:0 unless they give --http
+	local a
+	for a in "$@"; do case $a in --http|--http=*) return ;; esac; done
+	echo "--http 127.0.0.1:0"
+}
 bad() { # bad "EXPECTED TEXT" APP-ARGS...: must exit 2 with one stderr line
 	local want=$1; shift
 	n=$((n + 1))
 	set +e
-	"$PKTPATH" $(eal "bad$n") -- --http 127.0.0.1:0 "$@" > "$TMP/o.txt" 2> "$TMP/e.txt"
+	# shellcheck disable=SC2046
+	"$PKTPATH" $(eal "bad$n") -- $(http0 "$@") "$@" > "$TMP/o.txt" 2> "$TMP/e.txt"
 	local rc=$?
 	set -e
 	local lines
@@ -30,7 +36,7 @@ bad "--dport: '70000' is not a port" --dport 70000
 bad "--local: '1.2.3.4/33' is not an address" --local 1.2.3.4/33
 bad "--mcast: '10.0.0.1' is not a multicast group" --mcast 10.0.0.1
 bad "--pkt-size: '20' is out of range" --pkt-size 20
-bad "--rxq: only with --source port" --rxq 1:0.0
+bad "--rxq 1:0.0 has no effect with --source gen (it needs --source port)" --rxq 1:0.0
 bad "--source port: no ethdev port" --source port
 bad "unexpected argument 'stray'" stray
 bad "--template" --template /nonexistent.pcap
@@ -41,12 +47,12 @@ bad "x.pcap" --template "$TMP/x.pcap"
 
 bad "--http: expected ADDR:PORT" --http nonsense
 bad "--http: " --http 127.0.0.1:99999
-bad "--capture: needs --path full" --path rx-only --capture "$TMP/x.pcap"
+bad "has no effect with --path rx-only (it needs --path full)" --path rx-only --capture "$TMP/x.pcap"
 bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
-bad "--suspicious-us: only with --perf-detail" --suspicious-us 1000
+bad "--suspicious-us 1000 has no effect without --perf-detail (it needs --perf-detail)" --suspicious-us 1000
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
 bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
-bad "--config /dev/null: not a regular file" --config /dev/null
+bad "--config /dev/null: a character device, not a regular file" --config /dev/null
 
 # A busy port: the second process says so and exits 2.
 python3 -c 'import socket, time, sys
@@ -165,10 +171,10 @@ printf 'prio 010 dport 09 action drop\n' > "$TMP/z.rules"
 jcheck "$TMP/z.json" 'f("Rx.RxPackets") > 0' 'f("Ingress.IngressDropped") == f("Rx.RxPackets")'
 
 # The smaller refusals: each one line naming the option.
-bad "--ingress: needs --path full (rx-only frees every frame untouched: nothing would be classified)" \
-	--path rx-only --ingress rcu
-bad "--rules: needs --path full (rx-only frees every frame untouched" --path rx-only --rules "$SOURCE_DIR/config/rules/drop-udp-9.rules"
-bad "--update-rate: needs --path full" --path rx-only --update-rate 10
+bad "--ingress rcu has no effect with --path rx-only (it needs --path full)" --path rx-only --ingress rcu
+bad "drop-udp-9.rules has no effect with --path rx-only (it needs --ingress-kind rules and --path full)" \
+	--path rx-only --rules "$SOURCE_DIR/config/rules/drop-udp-9.rules"
+bad "--update-rate 10 has no effect with --path rx-only (it needs --path full)" --path rx-only --update-rate 10
 bad "--filter: empty expression (libpcap would match every frame); give one, e.g. 'udp dst port 9'" \
 	--ingress-kind pcap-filter --filter ""
 bad "--filter: empty expression (libpcap would match every frame); give one, e.g. 'udp dst port 9'" \
@@ -179,8 +185,26 @@ bad "--local: '198.19.0.1/24,' has an empty item" --local 198.19.0.1/24,
 bad "--udp-ports: '9,,10' has an empty item" --udp-ports 9,,10
 bad "--compare: 'off,,rcu' has an empty item" --compare off,,rcu
 bad "option '--co' is ambiguous (--config, --compare)" --co x
-# Out of memory is an option mistake too: one line naming -m and --mbufs, exit 2.
-bad "pktpath: out of memory for the mbuf pool of worker 1 of 1 (1000000 mbufs of 2176 bytes): EAL's heap has 512 MiB" \
+# An option given where it has no effect is refused, on the command line
+# and from an INI file, naming what it needs (every row of the table:
+# test_options); one given twice is refused naming both values, on the
+# command line and across INI files, and the command line over an INI file
+# is accepted (the "ini run" below).
+bad "--rxd 512 has no effect with --source gen (it needs --source port)" --rxd 512
+bad "--promisc on has no effect with --source gen (it needs --source port)" --promisc on
+bad "--peers 8 has no effect with --peer off (it needs --peer on)" --peers 8
+bad "--peer-layout split has no effect with --peer off (it needs --peer on)" --peer-layout split
+bad "--capture-max 10 has no effect without --capture (it needs --capture)" --capture-max 10
+printf '[pktpath]\nrxd = 512\n' > "$TMP/rxd.ini"
+bad "rxd.ini:2: rxd = 512 has no effect with --source gen (it needs --source port)" --config "$TMP/rxd.ini"
+bad "--burst given twice (16, then 8): give it once" --burst 16 --bu 8
+printf '[pktpath]\nburst = 16\n' > "$TMP/b16.ini"
+printf '[pktpath]\nburst = 8\n' > "$TMP/b8.ini"
+bad "b8.ini:2: burst given twice (16 at $TMP/b16.ini:2, then 8): give it once" \
+	--config "$TMP/b16.ini" --config "$TMP/b8.ini"
+# Out of memory is an option mistake too: one line naming -m and --mbufs, exit
+# 2, said before the pools are made (what they need, what the heap has).
+bad "pktpath: out of memory for the mbuf pools of 1 worker (1000000 mbufs of 2176 bytes each): needs 3.8 GiB, EAL's heap has 512 MiB" \
 	--mbufs 1000000
 n=$((n + 1))
 set +e
@@ -189,7 +213,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] && [ "$(grep -v '^EAL:\|^TELEMETRY:' "$TMP/e.txt" | grep -c .)" = 1 ] &&
-	grep -q "out of memory for the mbuf pool of worker [0-9]* of 31 (8191 mbufs of 2176 bytes).*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
+	grep -q "out of memory for the mbuf pools of 31 workers (8191 mbufs of 2176 bytes each): needs [0-9.]* [GM]iB, EAL's heap has 512 MiB.*give EAL more memory (-m MB, or hugepages) or fewer mbufs per worker (--mbufs) or fewer workers (-l)" "$TMP/e.txt" ||
 	{ cat "$TMP/e.txt"; fail "31 workers on -m 512: exit $rc"; }
 
 # --config in every spelling getopt_long accepts is read (or refused) the
@@ -197,12 +221,12 @@ set -e
 for spelling in "--config /nonexistent.ini" "--config=/nonexistent.ini" "--conf /nonexistent.ini" \
 	"--confi=/nonexistent.ini" "--con /nonexistent.ini"; do
 	# shellcheck disable=SC2086
-	bad "--config /nonexistent.ini: No such file or directory" $spelling
+	bad "--config /nonexistent.ini: cannot open: No such file or directory" $spelling
 done
 printf '[pktpath]\nburst = 16\n[pktpath]\nfold = field\n' > "$TMP/dup.ini"
 bad "dup.ini:3: second [pktpath] section (the first is at line 1): merge them" --config "$TMP/dup.ini"
 printf '[pktpath]\nburst = 16\nburst = 8\n' > "$TMP/dupkey.ini"
-bad "dupkey.ini:3: duplicate key 'burst' (first at line 2)" --config "$TMP/dupkey.ini"
+bad "dupkey.ini:3: burst given twice (16 at $TMP/dupkey.ini:2, then 8): give it once" --config "$TMP/dupkey.ini"
 printf 'burst = 16\n[pktpath]\n' > "$TMP/early.ini"
 bad "early.ini:1: 'burst' before the [pktpath] section" --config "$TMP/early.ini"
 printf '# only a comment\n' > "$TMP/nosec.ini"
@@ -253,6 +277,15 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "lcore 7 is not enabled" "$TMP/e.txt" || { cat "$TMP/e.txt"; fail "bad lcore"; }
+# --main-worker where --rxq maps nothing to the main lcore: no effect
+set +e
+"$PKTPATH" -l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix "${PREFIX}_rxq3" \
+	--log-level=lib.eal:error --vdev net_null0 -- --http 127.0.0.1:0 --source port \
+	--rxq 1:0.0 --main-worker > /dev/null 2> "$TMP/e.txt"
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -qx "pktpath: --main-worker has no effect: --rxq maps no queue to the main lcore 0 (it needs --rxq 0:PORT.QUEUE)" "$TMP/e.txt" ||
+	{ cat "$TMP/e.txt"; fail "--main-worker without a queue"; }
 
 # --help without EAL, listing every option with its default.
 "$PKTPATH" -- --help > "$TMP/help.txt"

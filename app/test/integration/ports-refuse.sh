@@ -55,8 +55,10 @@ accept - mtuok $(eal mtuok) "${NULL[@]}" -- --source port --mtu 9000 --mbuf-size
 grep -q "9018-byte mbufs" "$TMP/mtuok.out" || { cat "$TMP/mtuok.out"; fail "--mbuf-size 9146 not used"; }
 
 # Port options without ports; bad values.
-refuse - "pktpath: --mtu: only with --source port" $(eal g1) -- --mtu 1400 "${RUN[@]}"
-refuse - "pktpath: --mbuf-size: only with --source port" $(eal g2) -- --mbuf-size 4096 "${RUN[@]}"
+refuse - "pktpath: --mtu 1400 has no effect with --source gen (it needs --source port)" \
+	$(eal g1) -- --mtu 1400 "${RUN[@]}"
+refuse - "pktpath: --mbuf-size 4096 has no effect with --source gen (it needs --source port)" \
+	$(eal g2) -- --mbuf-size 4096 "${RUN[@]}"
 refuse - "pktpath: --rx-csum: 'on' is not one of auto|hw|sw" $(eal v1) -- --rx-csum on
 refuse - "pktpath: --rx-csum-partial: 'yes' is not one of auto|on|off" $(eal v2) -- --rx-csum-partial yes
 refuse - "pktpath: --unpolled-queues: 'ignore' is not one of refuse|warn" $(eal v3) -- --unpolled-queues ignore
