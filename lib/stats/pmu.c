@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "stats_pmu.h"
 
 /* ---- names ---- */
@@ -200,10 +201,12 @@ stats_pmu_conf_names(const struct stats_pmu_conf *c, char *buf, size_t len)
 	}
 }
 
-/* Add the names of list (comma-separated) to c, "default" expanded. */
+/* Add the names of list (comma-separated) to c, "default" expanded. A
+ * refusal echoes the name quoted (base_quote()). */
 static int
 __pmu_parse_into(const char *list, struct stats_pmu_conf *c, char *err, size_t len)
 {
+	char word[BASE_QUOTE_LEN], q[BASE_QUOTE_LEN];
 	const char *p = list;
 
 	for (;;) {
@@ -211,26 +214,27 @@ __pmu_parse_into(const char *list, struct stats_pmu_conf *c, char *err, size_t l
 		struct stats_pmu_event e;
 
 		memset(&e, 0, sizeof(e));
+		snprintf(word, sizeof(word), "%.*s", (int)RTE_MIN(n, sizeof(word) - 1), p);
+		base_quote(q, sizeof(q), word);
 		if (n == 0) {
-			snprintf(err, len, "'%s': an empty event name", list);
+			snprintf(err, len, "'%s': an empty event name",
+				 base_quote(q, sizeof(q), list));
 			return -EINVAL;
 		}
 		if (n == 7 && memcmp(p, "default", 7) == 0) {
 			if (__pmu_parse_into(pmu_default, c, err, len) != 0)
 				return -EINVAL;
 		} else if (!__pmu_lookup(p, n, &e) || n >= sizeof(e.name)) {
-			snprintf(err, len, "'%.*s' is not an event perf names (perf "
+			snprintf(err, len, "'%s' is not an event perf names (perf "
 				 "list: cycles, instructions, L1-dcache-load-misses, "
-				 "rNNNN, task-clock, context-switches...; or default)",
-				 (int)RTE_MIN(n, (size_t)64), p);
+				 "rNNNN, task-clock, context-switches...; or default)", q);
 			return -EINVAL;
 		} else if (__pmu_index(c, e.type, e.config) >= 0) {
-			snprintf(err, len, "'%.*s' is named twice", (int)n, p);
+			snprintf(err, len, "'%s' is named twice", q);
 			return -EINVAL;
 		} else if (c->n == STATS_PMU_MAX) {
-			snprintf(err, len, "'%.*s': more than %u events (a group counts "
-				 "together on the PMU's few counters)", (int)n, p,
-				 STATS_PMU_MAX);
+			snprintf(err, len, "'%s': more than %u events (a group counts "
+				 "together on the PMU's few counters)", q, STATS_PMU_MAX);
 			return -EINVAL;
 		} else {
 			memcpy(e.name, p, n);
