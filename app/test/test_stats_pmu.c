@@ -166,7 +166,7 @@ test_values(void **state)
 /* ---- groups of software events ---- */
 
 static void
-__sleep_ms(unsigned int ms)
+__pmu_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { 0, (long)ms * 1000000 };
 
@@ -175,7 +175,7 @@ __sleep_ms(unsigned int ms)
 
 /* Touch n new pages (each a page fault: no huge page). */
 static void
-__fault_pages(unsigned int n)
+__pmu_fault_pages(unsigned int n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	volatile char *p = mmap(NULL, (size_t)pg * n, PROT_READ | PROT_WRITE,
@@ -207,8 +207,8 @@ test_group_self(void **state)
 	assert_false(g.rdpmc);	/* software events: read(2) */
 	assert_int_equal(stats_pmu_read(&g, &a), 0);
 	for (i = 0; i < 5; i++)
-		__sleep_ms(2);
-	__fault_pages(100);
+		__pmu_sleep_ms(2);
+	__pmu_fault_pages(100);
 	assert_int_equal(stats_pmu_self_read(&g, &b), 0);
 	stats_pmu_delta(&a, &b, &d);
 	assert_true(d.known && !d.scaled);
@@ -219,8 +219,8 @@ test_group_self(void **state)
 	assert_int_equal(stats_pmu_disable(&g), 0);
 	assert_int_equal(stats_pmu_read(&g, &c), 0);
 	for (i = 0; i < 3; i++)
-		__sleep_ms(2);
-	__fault_pages(10);
+		__pmu_sleep_ms(2);
+	__pmu_fault_pages(10);
 	assert_int_equal(stats_pmu_read(&g, &s), 0);
 	assert_true(s.v[1] == c.v[1] && s.v[2] == c.v[2] && s.v[0] == c.v[0]);
 	stats_pmu_close(&g);
@@ -248,7 +248,7 @@ sleeper(void *arg)
 	while (!__atomic_load_n(&z->go, __ATOMIC_ACQUIRE))
 		usleep(100);
 	for (i = 0; i < z->sleeps; i++)
-		__sleep_ms(1);
+		__pmu_sleep_ms(1);
 	__atomic_store_n(&z->done, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&z->go, __ATOMIC_ACQUIRE))
 		usleep(100);
@@ -294,7 +294,7 @@ test_group_other(void **state)
 static char root[64];
 
 static void
-__put(const char *path, const char *text)
+__pmu_put(const char *path, const char *text)
 {
 	char p[256], cmd[512];
 	FILE *f;
@@ -309,7 +309,7 @@ __put(const char *path, const char *text)
 }
 
 static void
-__rm_root(void)
+__pmu_rm_root(void)
 {
 	char cmd[128];
 
@@ -327,17 +327,17 @@ test_explain(void **state)
 	snprintf(root, sizeof(root), "/tmp/pmu_root_%d", (int)getpid());
 	assert_int_equal(stats_pmu_parse("cycles,task-clock", &c, err, sizeof(err)), 0);
 	/* a VM without a virtual PMU: software event sources only */
-	__put("sys/bus/event_source/devices/software/type", "1\n");
-	__put("sys/bus/event_source/devices/tracepoint/type", "2\n");
+	__pmu_put("sys/bus/event_source/devices/software/type", "1\n");
+	__pmu_put("sys/bus/event_source/devices/tracepoint/type", "2\n");
 	stats_pmu_explain(&c, 0, -ENOENT, root, line, sizeof(line));
 	assert_non_null(strstr(line, "--pmu cycles: no hardware PMU"));
 	assert_non_null(strstr(line, "only software events count"));
 	/* a PMU that lacks the event */
-	__put("sys/bus/event_source/devices/cpu/type", "4\n");
+	__pmu_put("sys/bus/event_source/devices/cpu/type", "4\n");
 	stats_pmu_explain(&c, 0, -ENOENT, root, line, sizeof(line));
 	assert_non_null(strstr(line, "the CPU's PMU (cpu) does not count this event"));
 	/* perf_event_paranoid: the value read, what each kind needs */
-	__put("proc/sys/kernel/perf_event_paranoid", "3\n");
+	__pmu_put("proc/sys/kernel/perf_event_paranoid", "3\n");
 	stats_pmu_explain(&c, 0, -EACCES, root, line, sizeof(line));
 	assert_non_null(strstr(line, "--pmu cycles: perf_event_open refused"));
 	assert_non_null(strstr(line, "kernel.perf_event_paranoid is 3"));
@@ -346,13 +346,13 @@ test_explain(void **state)
 	assert_non_null(strstr(line, "--pmu task-clock"));
 	assert_non_null(strstr(line, "sysctl -w kernel.perf_event_paranoid=1"));
 	/* rdpmc off, and no file to turn it on */
-	__put("sys/bus/event_source/devices/cpu/rdpmc", "0\n");
+	__pmu_put("sys/bus/event_source/devices/cpu/rdpmc", "0\n");
 	stats_pmu_explain_rdpmc(root, line, sizeof(line));
 	assert_non_null(strstr(line, "rdpmc is not allowed in user space "
 			       "(/sys/bus/event_source/devices/cpu/rdpmc is 0)"));
 	assert_non_null(strstr(line, "echo 1 > /sys/bus/event_source/devices/cpu/rdpmc"));
-	__rm_root();
-	__put("sys/bus/event_source/devices/software/type", "1\n");
+	__pmu_rm_root();
+	__pmu_put("sys/bus/event_source/devices/software/type", "1\n");
 	stats_pmu_explain_rdpmc(root, line, sizeof(line));
 	assert_non_null(strstr(line, "do not allow rdpmc"));
 	/* a software event missing is not a PMU's doing */
@@ -361,7 +361,7 @@ test_explain(void **state)
 	assert_non_null(strstr(line, "--pmu task-clock: perf_event_open failed"));
 	stats_pmu_explain(&c, 1, -EMFILE, root, line, sizeof(line));
 	assert_non_null(strstr(line, "ulimit -n"));
-	__rm_root();
+	__pmu_rm_root();
 }
 
 /* ---- the hardware path, where there is a PMU ---- */
@@ -424,14 +424,14 @@ worker(void *arg)
 		usleep(100);
 	stats_worker_begin(k->clk);
 	for (i = 0; i < k->sleeps; i++)
-		__sleep_ms(1);
+		__pmu_sleep_ms(1);
 	stats_worker_end(k->clk);
 	__atomic_store_n(&k->done, 1, __ATOMIC_RELEASE);
 	/* after its end: what it does is not counted */
 	while (!__atomic_load_n(&k->after, __ATOMIC_ACQUIRE))
 		usleep(100);
 	for (i = 0; i < 10; i++)
-		__sleep_ms(1);
+		__pmu_sleep_ms(1);
 	__atomic_store_n(&k->done, 2, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&k->go, __ATOMIC_ACQUIRE))
 		usleep(100);
