@@ -136,7 +136,8 @@ stats_rate_lost(const struct stats_rate *r)
  * thread id and, where it began and ended polling, the TSC and its
  * thread's CPU time. Written by the worker only (stats_worker_begin(),
  * stats_worker_end()); the stats thread reads it. One per worker, in
- * stats_conf.clocks.
+ * stats_conf.clocks, zeroed before its worker begins (stats_create() then
+ * sets pmu).
  */
 struct stats_worker_clock {
 	int tid;		/**< 0 until stats_worker_begin() */
