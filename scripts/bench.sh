@@ -5,7 +5,8 @@
 #
 #   scripts/bench.sh [--quick] [SECTION...]
 # SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
-# (ingress kinds pool scrape csum fold detail stages hotpath)
+# (ingress kinds pool scrape csum fold detail stages hotpath cachesim
+# instructions pmu)
 # (default: all). --quick: shorter phases.
 # Environment: ROUNDS (default 3), SECS (seconds per phase, default 4),
 # BUILD_DIR (the build to measure, default build/).

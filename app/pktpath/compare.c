@@ -16,7 +16,9 @@
  * With --stage-cycles each phase also takes the workers' Stage group, and
  * the table gains the ingress stage's cycles/pkt per mode, beside the
  * whole path's differences (the JSON: each mode's "stages", ns per
- * received packet per stage, as scripts/plot.py stacks them).
+ * received packet per stage, as scripts/plot.py stacks them). With --pmu,
+ * each mode's events per packet with their differences and intervals
+ * (compare_pmu.h).
  *
  * A phase is measured in one mode only: flips from outside (SIGUSR1, POST
  * /ingress/mode) and reloads are refused while the phases run, and each
@@ -40,6 +42,7 @@
 
 #include "app.h"
 #include "base.h"
+#include "compare_pmu.h"
 #include "stats_confidence.h"
 
 struct phase {
@@ -99,11 +102,12 @@ nap(struct app *a, double s)
 }
 
 /* One measured phase between two fresh folds, in mode m, cut into n_iv
- * intervals by folds of its own (each a per-interval sample). *mixed:
- * packets the workers counted in another mode meanwhile (0 unless
- * something flipped the mode under the phase). */
+ * intervals by folds of its own (each a per-interval sample), its events
+ * into pm (--pmu). *mixed: packets the workers counted in another mode
+ * meanwhile (0 unless something flipped the mode under the phase). */
 static bool
-measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
+measure(struct app *a, struct phase *ph, struct app_cmp_pmu *pm,
+	enum ingress_mode m, uint64_t *mixed)
 {
 	struct stats_snapshot *s0, *s1, *prev;
 	unsigned int w, k, nw = a->n_workers, stride = a->n_workers + 1;
@@ -129,6 +133,7 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 			stats_rate_between(prev, s1, (int)w, &r);
 			ph->iv_pps[(size_t)k * stride + 1 + w] = r.pps;
 		}
+		app_cmp_pmu_interval(pm, k, prev, s1);
 		if (prev != s0)
 			stats_put(a->stats, prev);
 		prev = s1;
@@ -138,6 +143,7 @@ measure(struct app *a, struct phase *ph, enum ingress_mode m, uint64_t *mixed)
 	stats_rate_between(s0, s1, -1, &ph->total);
 	for (w = 0; w < nw; w++)
 		stats_rate_between(s0, s1, (int)w, &ph->lcore[w]);
+	app_cmp_pmu_phase(pm, s0, s1);
 	if (ph->hist != NULL && s0->raw_hist != NULL && s1->raw_hist != NULL) {
 		memset(&ph->hist[0], 0, sizeof(ph->hist[0]));
 		for (w = 0; w < nw; w++) {
@@ -426,8 +432,8 @@ print_cis(const struct app *a, struct stats_ci ci[][2], const int ref[2],
  * their 95% interval is about, listed below the table with its verdict.
  */
 static void
-print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
-	    json_t *jmodes)
+print_table(struct app *a, struct phase **res, struct app_cmp_pmu *const *pm,
+	    unsigned int rounds, int w, json_t *jmodes)
 {
 	unsigned int nm = a->opt.n_compare, i, j;
 	const int ref[2] = { mode_index(a, INGRESS_OFF), mode_index(a, INGRESS_LOCK) };
@@ -522,6 +528,22 @@ print_table(struct app *a, struct phase **res, unsigned int rounds, int w,
 		}
 	}
 	print_cis(a, ci, ref, rounds);
+	if (pm[0][0].conf != NULL) {
+		const char *names[APP_MAX_COMPARE];
+		json_t *jm[APP_MAX_COMPARE];
+
+		for (i = 0; i < nm; i++) {
+			json_t *m = jmodes != NULL ? json_array_get(jmodes, i) : NULL;
+			json_t *l = m != NULL && w >= 0 ? json_object_get(m, "lcores") : NULL;
+
+			names[i] = ingress_mode_name(a->opt.compare[i]);
+			/* the total's object, or this lcore's (just appended) */
+			jm[i] = w < 0 ? m : l != NULL ?
+				json_array_get(l, json_array_size(l) - 1) : NULL;
+		}
+		app_cmp_pmu_table((const struct app_cmp_pmu *const *)pm, nm, names,
+				  rounds, w, ref, jm);
+	}
 }
 
 void
@@ -530,6 +552,7 @@ app_compare_run(struct app *a)
 	const struct app_options *o = &a->opt;
 	unsigned int nm = o->n_compare, rounds = o->rounds, i, r, w;
 	struct phase *res[APP_MAX_COMPARE];
+	struct app_cmp_pmu *pm[APP_MAX_COMPARE];
 	json_t *jmodes = json_array();
 	unsigned int n_lost = 0;
 	char err[256];
@@ -544,6 +567,11 @@ app_compare_run(struct app *a)
 	fflush(stdout);
 	for (i = 0; i < nm; i++) {
 		res[i] = calloc(rounds, sizeof(*res[i]));
+		pm[i] = calloc(rounds, sizeof(*pm[i]));
+		for (r = 0; pm[i] != NULL && r < rounds; r++)
+			if (app_cmp_pmu_alloc(&pm[i][r], o->pmu.n ? &o->pmu : NULL,
+					      a->n_workers, phase_intervals(o)) != 0)
+				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 		for (r = 0; res[i] != NULL && r < rounds; r++) {
 			res[i][r].lcore = calloc(a->n_workers, sizeof(struct stats_rate));
 			res[i][r].n_iv = phase_intervals(o);
@@ -559,7 +587,7 @@ app_compare_run(struct app *a)
 			    (a->perf != NULL && res[i][r].hist == NULL))
 				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 		}
-		if (res[i] == NULL)
+		if (res[i] == NULL || pm[i] == NULL)
 			rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 	}
 	/* From here to the table, the phases own the mode (and the rules). */
@@ -587,7 +615,7 @@ app_compare_run(struct app *a)
 					fprintf(stderr, "pktpath: --compare: %s\n", err);
 					done = false;
 				} else if (!nap(a, o->phase_warmup_s) ||
-					   !measure(a, ph, o->compare[i], &mixed)) {
+					   !measure(a, ph, &pm[i][r], o->compare[i], &mixed)) {
 					done = false;
 				}
 			} while (done && (mixed != 0 || ph->lost) &&
@@ -644,7 +672,7 @@ app_compare_run(struct app *a)
 			}
 		}
 		printf("\n");
-		print_table(a, res, rounds, -1, jmodes);
+		print_table(a, res, pm, rounds, -1, jmodes);
 		if (n_lost > 0)
 			printf("  LOST TIME: %u of the %u phases above lost time even after "
 			       "%u tries (a worker did not run for %g%% of the phase or "
@@ -654,7 +682,7 @@ app_compare_run(struct app *a)
 			       o->lost_share_pct);
 		for (w = 0; a->n_workers > 1 && w < a->n_workers; w++) {
 			printf("\n");
-			print_table(a, res, rounds, (int)w, jmodes);
+			print_table(a, res, pm, rounds, (int)w, jmodes);
 		}
 		a->compare = json_pack("{s:f, s:f, s:i, s:s, s:f, s:i, s:s, s:f, s:o, s:i}",
 			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s,
@@ -677,6 +705,9 @@ app_compare_run(struct app *a)
 			free(res[i][r].hist);
 			free(res[i][r].stg);
 		}
+		for (r = 0; pm[i] != NULL && r < rounds; r++)
+			app_cmp_pmu_free(&pm[i][r]);
 		free(res[i]);
+		free(pm[i]);
 	}
 }

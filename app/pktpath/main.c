@@ -143,6 +143,14 @@ run_info(const struct app *a)
 		"warmup_s", o->warmup_s,
 		"worker_lcores", lcores);
 	json_object_set_new(cfg, "stage_cycles", json_boolean(o->stage_cycles));
+	if (o->pmu.n > 0) {
+		char names[STATS_PMU_MAX * STATS_PMU_NAME_LEN];
+
+		stats_pmu_conf_names(&o->pmu, names, sizeof(names));
+		json_object_set_new(cfg, "pmu", json_string(names));
+	} else {
+		json_object_set_new(cfg, "pmu", json_null());
+	}
 	/* --warmup auto: the steady state is detected (summary.steady_state) */
 	if (o->warmup_s < 0)
 		json_object_set_new(cfg, "warmup_s", json_string("auto"));
@@ -591,6 +599,7 @@ main(int argc, char **argv)
 	sc.publish_arg = a;
 	sc.perf = (struct stats_perf *const *)a->perf;
 	sc.clocks = a->clocks;
+	sc.pmu = a->opt.pmu.n > 0 ? &a->opt.pmu : NULL;
 	sc.lost_share = a->opt.lost_share_pct / 100;
 	a->series = stats_series_create(a->n_workers, 0.5 * a->opt.interval_s,
 					sc.lost_share);
@@ -633,6 +642,19 @@ main(int argc, char **argv)
 		printf("note: no steady summary: --duration %g ends before "
 		       "--warmup %g + one --interval %g\n", a->opt.duration_s,
 		       a->opt.warmup_s, a->opt.interval_s);
+	if (a->opt.pmu.n > 0) {
+		char names[STATS_PMU_MAX * STATS_PMU_NAME_LEN];
+
+		stats_pmu_conf_names(&a->opt.pmu, names, sizeof(names));
+		printf("pmu: %s on each worker's thread from its first poll%s, read "
+		       "each interval; and around the stats thread's folds%s\n", names,
+		       stats_pmu_conf_has_hw(&a->opt.pmu) ? " (hardware events in user "
+		       "space)" : "", a->opt.fold_on_read ? " and every read's" : "");
+		if (a->opt.stage_cycles)
+			printf("pmu: per lcore only: per stage the events wait for the "
+			       "burst pipeline (--stage-cycles times the stages with "
+			       "the TSC)\n");
+	}
 	app_host_warn_shared_cpus(a);
 
 	/* launch, wait */

@@ -31,6 +31,7 @@
 #include "mib.h"
 #include "path.h"
 #include "pkt.h"
+#include "stats_pmu.h"
 
 /* The application's own choices, each with its names indexed by the enum
  * (the libraries' enums have theirs next to them: mib_fold_names, ...). */
@@ -86,6 +87,7 @@ struct app_options {
 #define APP_STALL_US_DEFAULT 250
 	double lost_share_pct;		/* --lost-share, percent */
 	bool stage_cycles;	/* --stage-cycles */
+	struct stats_pmu_conf pmu;	/* --pmu EVENTS (n 0: off) */
 
 	/* generator */
 	struct pkt_flow_conf flow;

@@ -152,5 +152,6 @@ int __opt_set_bpf_jit(struct app_options *o, const char *v, char *err);
 int __opt_set_filter_netmask(struct app_options *o, const char *v, char *err);
 int __opt_set_compare(struct app_options *o, const char *v, char *err);
 int __opt_set_http(struct app_options *o, const char *v, char *err);
+int __opt_set_pmu(struct app_options *o, const char *v, char *err);
 
 #endif

@@ -178,6 +178,17 @@ const struct app_opt app_opts[] = {
 		  "and `--json`, the Stage MIB group, `pktpath_stage_cycles_total`; "
 		  "runs the instrumented loop, see [Where the cycles "
 		  "go](#where-the-cycles-go---stage-cycles)" },
+	{ "pmu", "EVENTS|off", FN(__opt_set_pmu), .def_doc = "off",
+	  .help = "count these perf events on each worker's thread from its first "
+		  "poll, and around the stats thread's folds: per interval and in "
+		  "the summary, events per packet and IPC per lcore in every output "
+		  "(`pktpath_pmu_events_total`); `perf list`'s names (`cycles`, "
+		  "`instructions`, `L1-dcache-load-misses`, `LLC-load-misses`, "
+		  "`branch-misses`, ..., `rNNNN` raw codes; `task-clock`, "
+		  "`context-switches`, `cpu-migrations`, `page-faults`), at most 8, "
+		  "`default` for the first five; hardware events in user space. "
+		  "Where the machine cannot count them, one line says why and what to "
+		  "do (exit 2); see [Counting events](#counting-events---pmu)" },
 	{ "pkt-size", "BYTES", UINT(flow.pkt_size, PKT_MIN_SIZE, PKT_MAX_SIZE),
 	  .def = "60", GEN_SYNTH,
 	  .help = "generated frame size without FCS" },

@@ -731,3 +731,13 @@ __opt_set_http(struct app_options *o, const char *v, char *err)
 	strcpy(o->http, v);
 	return 0;
 }
+
+int
+__opt_set_pmu(struct app_options *o, const char *v, char *err)
+{
+	if (v != NULL && strcmp(v, "off") == 0) {
+		memset(&o->pmu, 0, sizeof(o->pmu));
+		return 0;
+	}
+	return stats_pmu_parse(v != NULL ? v : "", &o->pmu, err, ERR_LEN) == 0 ? 0 : -1;
+}

@@ -334,6 +334,14 @@ app_setup(struct app *a)
 
 	app_setup_quit("EAL's start");
 	setup_workers(a);
+	/* --pmu: what this machine cannot count is refused here, in one
+	 * line, rather than printed as zeros */
+	if (a->opt.pmu.n > 0) {
+		char line[512];
+
+		if (stats_pmu_probe(&a->opt.pmu, NULL, line, sizeof(line)) != 0)
+			app_usage_exit("pktpath: %s", line);
+	}
 	/* --json, stdout: refused now, not after the run (outputs.c) */
 	app_outputs_setup(a);
 	setup_history(a);

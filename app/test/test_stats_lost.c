@@ -171,7 +171,7 @@ lost_worker(void *arg)
 static void
 test_reader_self(void **state)
 {
-	struct stats_worker_clock clk;
+	struct stats_worker_clock clk = { .tid = 0 };
 	struct spin sp = { .sleep_ms = 0, .spin_ms = 50, .clk = &clk };
 	struct stats_tcount_reader r;
 	struct stats_tcount a, b;
@@ -295,7 +295,7 @@ test_lost_stopped(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct stats_worker_clock k;
+		struct stats_worker_clock k = { .tid = 0 };
 
 		stats_worker_begin(&k);
 		if (write(fd[1], &k, sizeof(k)) != (ssize_t)sizeof(k))

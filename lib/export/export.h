@@ -111,6 +111,14 @@ json_t *export_perf_event_json(const struct stats_perf_event *ev,
  */
 json_t *export_rate_json(const struct stats_rate *r);
 
+/**
+ * --pmu: events over a window as JSON: {"known", "scaled" (the PMU was
+ * shared: estimates), "packets", "per_pkt": {EVENT: x}, "counts": {EVENT: x},
+ * "ipc"}; every value null when not counted (never 0), per_pkt null without
+ * packets, ipc null without cycles and instructions.
+ */
+json_t *export_pmu_rate_json(const struct stats_pmu_rate *r);
+
 /** CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
 void export_cpu_model(char *buf, size_t len);
 
@@ -431,6 +439,10 @@ void export_http_stop(struct export_http *h);
  *                      ns/pkt, cycles/pkt, busy%); "LCORE": one worker
  *   /pktpath/ingress   hook ingress_state, plus the Ingress group totals
  *   /pktpath/config    the run info, flattened, and the ingress modes
+ *   /pktpath/pmu       --pmu: no parameter, per-lcore columns of each
+ *                      event per packet (last interval); "LCORE": its
+ *                      counts since its first poll, raw and scaled
+ *                      (telemetry names: perf's '-' as '_', task_clock)
  *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
  *                      since the last clear, DPDK's names, per-queue columns
  * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the

@@ -37,6 +37,17 @@ void __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
 				 const struct stats_snapshot *final);
 json_t *__export_perf_lcore_json(const struct stats_hist *hist, unsigned int n,
 				 int w);
+/* pmu_export.c: --pmu (nothing without snap->pmu / sum->pmu): the
+ * interval's lines, the summary's table and fold lines (report.c), the
+ * snapshot's "pmu" and the summary's (report.c: snap->pmu set), /metrics'
+ * families (prom.c). */
+void __export_pmu_print_interval(FILE *out, const struct stats_snapshot *snap);
+void __export_pmu_print_summary(FILE *out, const struct stats_summary *sum,
+				const struct stats_snapshot *final);
+json_t *__export_pmu_json(const struct stats_snapshot *snap);
+json_t *__export_pmu_summary_json(const struct stats_summary *sum,
+				  const struct stats_snapshot *snap);
+void __export_pmu_prom(FILE *out, const struct stats_snapshot *snap);
 /* stage_export.c: pktpath_stage_*_total{lcore,stage} (called by prom.c). */
 void __export_stage_prom(FILE *out, const struct stats_snapshot *snap);
 

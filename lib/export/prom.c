@@ -634,6 +634,7 @@ export_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);
 	__export_perf_prom(out, snap);
+	__export_pmu_prom(out, snap);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
 	__export_port_prom(out, snap);

@@ -99,6 +99,7 @@ export_print_interval(FILE *out, const struct stats_snapshot *snap,
 	if (snap->late_s > 0.05 * snap->total.seconds && snap->late_s >= 0.01)
 		fprintf(out, "  %-10s the stats thread woke %.3f s late: this interval "
 			"is %.3f s long\n", "", snap->late_s, snap->total.seconds);
+	__export_pmu_print_interval(out, snap);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
 	__export_port_print_interval(out, snap, prev);
@@ -209,6 +210,7 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 		__print_stages(out, final);
 	}
 	__export_perf_print_summary(out, sum, final);
+	__export_pmu_print_summary(out, sum, final);
 	export_cpu_model(cpu, sizeof(cpu));
 	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
 		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
@@ -404,6 +406,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 				"total", __export_perf_lcore_json(sum->hist,
 						sum->n_workers, -1)));
 		}
+		if (sum->pmu != NULL)
+			json_object_set_new(json_object_get(root, "summary"), "pmu",
+					    __export_pmu_summary_json(sum, snap));
 	}
 	fold = json_pack("{s:f, s:f, s:f, s:I, s:b, s:I, s:f, s:o}", "last_ns",
 		snap->fold_ns, "mean_ns", snap->fold_ns_mean, "max_ns",
@@ -425,6 +430,8 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	    export_stages(snap->iv_from, snap->raw_totals, &st) > 0)
 		json_object_set_new(root, "interval_stages", export_stages_json(&st));
 	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
+	if (snap->pmu != NULL)
+		json_object_set_new(root, "pmu", __export_pmu_json(snap));
 	if (snap->n_ports > 0)
 		json_object_set_new(root, "ports", __export_port_json(snap));
 	json_object_set_new(root, "conservation", __conservation_json(snap));

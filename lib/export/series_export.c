@@ -56,6 +56,7 @@ export_intervals_json(const struct stats_series *se,
 {
 	unsigned int n = stats_series_count(se), k, w, nw;
 	json_t *arr = json_array();
+	struct stats_pmu_rate pr;
 	struct stats_rate r;
 
 	nw = stats_series_workers(se);
@@ -71,12 +72,20 @@ export_intervals_json(const struct stats_series *se,
 			"cycles_per_pkt", r.cycles_per_pkt,
 			"late_s", stats_series_late(se, k + 1),
 			"lost", __lost_json(&r));
+		/* --pmu: each worker's events, and all of them */
+		if (stats_series_pmu(se, k, k + 1, -1, &pr) == 0)
+			json_object_set_new(o, "pmu", export_pmu_rate_json(&pr));
 		for (w = 0; w < nw; w++) {
+			json_t *l;
+
 			stats_series_rate(se, k, k + 1, (int)w, &r);
-			json_array_append_new(lc, json_pack("{s:i, s:f, s:f, s:o}", "lcore",
+			l = json_pack("{s:i, s:f, s:f, s:o}", "lcore",
 				lcore_ids ? (int)lcore_ids[w] : (int)w, "mpps", r.pps / 1e6,
 				"cycles_per_pkt", r.cycles_per_pkt,
-				"lost", __lost_json(&r)));
+				"lost", __lost_json(&r));
+			if (stats_series_pmu(se, k, k + 1, (int)w, &pr) == 0)
+				json_object_set_new(l, "pmu", export_pmu_rate_json(&pr));
+			json_array_append_new(lc, l);
 		}
 		json_object_set_new(o, "lcores", lc);
 		json_object_set_new(o, "mode", __mode_json(se, k));

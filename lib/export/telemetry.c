@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,96 @@ __cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	return rc;
 }
 
+/* "EVENT_suffix" into buf as a telemetry name (letters, digits, '_' and
+ * '/' only: perf's '-' become '_', "task_clock_total"). */
+static void
+__tel_name(char *buf, size_t len, const char *event, const char *suffix)
+{
+	char *p;
+
+	snprintf(buf, len, "%s_%s", event, suffix);
+	for (p = buf; *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/* /pktpath/pmu: no parameter, each event's per-packet figure of the last
+ * interval per lcore (columns, strings: "unknown" when not counted);
+ * "LCORE": its events since its first poll (raw, and scaled when the PMU
+ * was shared) and per packet of the last interval. Names: __tel_name(). */
+static int
+__cmd_pmu(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct stats_snapshot *snap = __snap_lock();
+	const struct stats_pmu_conf *c;
+	struct rte_tel_data *a;
+	unsigned int i, w;
+	char buf[64];
+	int k, rc = 0;
+
+	if (snap == NULL)
+		return -ENODEV;
+	c = snap->pmu;
+	rte_tel_data_start_dict(d);
+	if (c == NULL || snap->pmu_iv == NULL || snap->thread == NULL) {
+		rte_tel_data_add_dict_string(d, "pmu", "off (no --pmu)");
+	} else if (params == NULL || params[0] == '\0') {
+		if ((a = __column(snap, "lcore")) == NULL ||
+		    rte_tel_data_add_dict_container(d, "lcore", a, 0) != 0) {
+			rte_tel_data_free(a);
+			rc = -ENOMEM;
+		}
+		for (i = 0; rc == 0 && i < c->n; i++) {
+			if ((a = rte_tel_data_alloc()) == NULL) {
+				rc = -ENOMEM;
+				break;
+			}
+			rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+			for (w = 0; w < snap->n_workers && w < RTE_TEL_MAX_ARRAY_ENTRIES; w++) {
+				const struct stats_pmu_rate *r = &snap->pmu_iv[w];
+
+				if (r->conf != NULL && r->d.known && r->packets)
+					snprintf(buf, sizeof(buf), "%.4g", r->per_pkt[i]);
+				else
+					snprintf(buf, sizeof(buf), "unknown");
+				rte_tel_data_add_array_string(a, buf);
+			}
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "per_pkt");
+			if (rte_tel_data_add_dict_container(d, buf, a, 0) != 0) {
+				rte_tel_data_free(a);
+				rc = -ENOMEM;
+			}
+		}
+	} else if ((k = __worker(snap, params)) < 0) {
+		rc = __refuse(cmd, params, "no worker on that lcore");
+	} else {
+		const struct stats_pmu_count *p = &snap->thread[k].pmu;
+		const struct stats_pmu_rate *r = &snap->pmu_iv[k];
+
+		rte_tel_data_add_dict_int(d, "lcore", (int)(snap->lcore_ids ?
+			snap->lcore_ids[k] : (unsigned int)k));
+		rte_tel_data_add_dict_string(d, "known", p->known ? "true" : "false");
+		for (i = 0; p->known && i < c->n; i++) {
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "total");
+			rte_tel_data_add_dict_u64(d, buf, p->v[i]);
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "scaled");
+			__dict_dbl(d, buf, "%.0f", stats_pmu_scale(p, i));
+			if (r->conf == NULL || !r->d.known || r->packets == 0)
+				continue;
+			__tel_name(buf, sizeof(buf), c->ev[i].name, "per_pkt");
+			__dict_dbl(d, buf, "%.4g", r->per_pkt[i]);
+		}
+		if (p->known) {
+			rte_tel_data_add_dict_u64(d, "enabled_ns", p->enabled_ns);
+			rte_tel_data_add_dict_u64(d, "running_ns", p->running_ns);
+		}
+		if (r->conf != NULL && r->d.known && !isnan(r->ipc))
+			__dict_dbl(d, "ipc", "%.3f", r->ipc);
+	}
+	__snap_unlock(snap);
+	return rc;
+}
+
 /* A JSON scalar, or an array of strings/integers, as entry name of d. */
 static void
 __json_entry(struct rte_tel_data *d, const char *name, const json_t *v)
@@ -541,6 +632,7 @@ static const struct {
 	{ "/pktpath/lcores", __cmd_lcores, "Per-lcore rates; param LCORE: one lcore" },
 	{ "/pktpath/ingress", __cmd_ingress, "Ingress mode and counters" },
 	{ "/pktpath/config", __cmd_config, "Run configuration and build info" },
+	{ "/pktpath/pmu", __cmd_pmu, "--pmu: events per packet per lcore; param LCORE: its counts" },
 	{ "/pktpath/ports", __cmd_ports, "Ports sampled; param PORT: its counters since the last clear (DPDK names)" },
 };
 

@@ -50,6 +50,22 @@ void
 stats_worker_begin(struct stats_worker_clock *c)
 {
 	c->end_tsc = 0;
+	c->pmu_err = 0;
+	if (c->pmu != NULL && c->group.n == 0) {
+		unsigned int failed = 0;
+
+		/* On the worker's own thread, mapped for its own reads (the
+		 * stage marks'); counting from here, before the first poll. */
+		c->pmu_err = stats_pmu_open(&c->group, c->pmu, 0, true, &failed);
+		if (c->pmu_err != 0) {
+			char line[512];
+
+			stats_pmu_explain(c->pmu, failed, c->pmu_err, NULL, line,
+					  sizeof(line));
+			STATS_LOG(WARNING, "worker thread %d: its --pmu group: %s; "
+				  "its events are unknown", rte_sys_gettid(), line);
+		}
+	}
 	c->begin_run_ns = __own_cpu_ns();
 	c->begin_tsc = rte_rdtsc();
 	/* Release: a reader that sees the tid sees begin_*. */
@@ -59,8 +75,12 @@ stats_worker_begin(struct stats_worker_clock *c)
 void
 stats_worker_end(struct stats_worker_clock *c)
 {
-	uint64_t tsc = rte_rdtsc();
+	uint64_t tsc;
 
+	/* The group stops with the loop: what it counted is the loop's. */
+	if (c->group.n > 0)
+		stats_pmu_disable(&c->group);
+	tsc = rte_rdtsc();
 	c->end_run_ns = __own_cpu_ns();
 	/* Release: a reader that sees end_tsc sees end_run_ns. */
 	__atomic_store_n(&c->end_tsc, tsc, __ATOMIC_RELEASE);
@@ -149,6 +169,10 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 			t->a_tsc = c->begin_tsc;
 			t->a_run_ns = c->begin_run_ns;
 			stats_tcount_open(&t->rd, tid, s->conf.task_root);
+			/* --pmu: its group, opened at its begin (before the tid
+			 * was published), read with the rest */
+			if (c->group.n > 0)
+				stats_tcount_attach_pmu(&t->rd, &c->group);
 		}
 		end = __atomic_load_n(&c->end_tsc, __ATOMIC_ACQUIRE);
 		tsc = rte_rdtsc();
@@ -162,6 +186,9 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 			}
 			__counts(t, &tc);
 		}
+		if (tc.pmu.known)
+			t->pmu = tc.pmu;
+		o->pmu = t->pmu;
 		o->known = true;
 		o->lost_ns = t->lost_ns;
 		o->run_ns = t->run_ns;

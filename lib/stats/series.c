@@ -18,6 +18,7 @@ struct __series_point {
 	double late_s;
 	uint64_t tsc;
 	uint64_t *v;	/* (n_workers + 1) x STATS_SERIES_F_MAX, the total last */
+	struct stats_pmu_count *pmu;	/* --pmu: each worker's group, or NULL */
 };
 
 struct stats_series {
@@ -27,6 +28,7 @@ struct stats_series {
 	uint64_t hz;
 	unsigned int n, cap;
 	struct __series_point *p;
+	struct stats_pmu_conf pmu;	/* --pmu: the first point's events */
 };
 
 struct stats_series *
@@ -60,8 +62,10 @@ stats_series_free(struct stats_series *se)
 
 	if (se == NULL)
 		return;
-	for (i = 0; i < se->n; i++)
+	for (i = 0; i < se->n; i++) {
 		free(se->p[i].v);
+		free(se->p[i].pmu);
+	}
 	free(se->p);
 	free(se);
 }
@@ -149,6 +153,19 @@ stats_series_add(struct stats_series *se, const struct stats_snapshot *snap)
 	if (pt->v == NULL)
 		return -ENOMEM;
 	__series_take(se->n_workers, snap, pt->v);
+	pt->pmu = NULL;
+	if (snap->pmu != NULL && snap->thread != NULL) {
+		unsigned int w;
+
+		pt->pmu = malloc((se->n_workers ? se->n_workers : 1) * sizeof(*pt->pmu));
+		if (pt->pmu == NULL) {
+			free(pt->v);
+			return -ENOMEM;
+		}
+		for (w = 0; w < se->n_workers; w++)
+			pt->pmu[w] = snap->thread[w].pmu;
+		se->pmu = *snap->pmu;
+	}
 	pt->tsc = snap->tsc;
 	pt->uptime_s = snap->uptime_s;
 	pt->late_s = snap->late_s;
@@ -264,6 +281,41 @@ stats_series_rate(const struct stats_series *se, unsigned int i, unsigned int j,
 		return -EINVAL;
 	__series_rate(se, se->p[i].v, se->p[j].v, w, se->p[i].tsc, se->p[j].tsc,
 		      se->hz, r);
+	return 0;
+}
+
+int
+stats_series_pmu(const struct stats_series *se, unsigned int i, unsigned int j,
+		 int w, struct stats_pmu_rate *r)
+{
+	unsigned int k, e, lo = w < 0 ? 0 : (unsigned int)w,
+		     hi = w < 0 ? se->n_workers : (unsigned int)w + 1;
+
+	if (r == NULL)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	if (se == NULL || i >= j || j >= se->n || hi > se->n_workers ||
+	    se->p[i].pmu == NULL || se->p[j].pmu == NULL)
+		return -EINVAL;
+	r->d.n = (uint8_t)se->pmu.n;
+	r->d.known = lo < hi;
+	for (k = lo; k < hi; k++) {
+		const uint64_t *x = __row(se->p[i].v, se->n_workers, (int)k);
+		struct stats_pmu_delta d;
+
+		r->packets += __grew(x, __row(se->p[j].v, se->n_workers, (int)k),
+				     STATS_SERIES_PACKETS);
+		/* not begun at i: counted from its begin, where it opened */
+		stats_pmu_delta(x[STATS_SERIES_KNOWN] ? &se->p[i].pmu[k] : NULL,
+				&se->p[j].pmu[k], &d);
+		r->d.known &= d.known;
+		r->d.scaled |= d.scaled;
+		for (e = 0; d.known && e < d.n && e < r->d.n; e++)
+			r->d.v[e] += d.v[e];
+	}
+	if (!r->d.known)
+		memset(r->d.v, 0, sizeof(r->d.v));
+	stats_pmu_rate_finish(&se->pmu, r);
 	return 0;
 }
 

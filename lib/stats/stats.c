@@ -94,6 +94,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->raw_hist);
 	free(p->lcore);
 	free(p->thread);
+	free(p->pmu_iv);
 	__stats_snap_ports_free(p);
 	free(p);
 }
@@ -129,7 +130,7 @@ __snap_alloc(const struct stats *s)
 	}
 	if (p->per_block == NULL || p->raw_per_block == NULL ||
 	    p->raw_totals == NULL || p->lcore == NULL ||
-	    __stats_snap_ports_alloc(s, p) != 0) {
+	    __stats_snap_ports_alloc(s, p) != 0 || __stats_pmu_snap_alloc(s, p) != 0) {
 		__snap_free(p);
 		return NULL;
 	}
@@ -145,6 +146,7 @@ __snap_alloc(const struct stats *s)
 	p->lost_share = s->conf.lost_share > 0 ? s->conf.lost_share :
 			STATS_LOST_SHARE_DEFAULT;
 	p->tsc_hz = s->hz;
+	p->pmu = s->conf.pmu;
 	p->lcore_ids = s->conf.lcore_ids;
 	p->refcnt = 1;
 	return p;
@@ -231,7 +233,11 @@ __read_counts(const struct stats *s, struct stats_snapshot *p)
 static void
 __fold_publish(struct stats *s, bool print, bool final)
 {
+	/* --pmu: the stats thread's own group around its scheduled folds */
+	const struct stats_pmu_group *pg = print && s->fold_grp.n > 0 ?
+					   &s->fold_grp : NULL;
 	struct stats_snapshot *p, *prev, *old;
+	struct stats_pmu_count c0, c1;
 	uint64_t t0, t1;
 	unsigned int b, w;
 
@@ -241,10 +247,16 @@ __fold_publish(struct stats *s, bool print, bool final)
 		pthread_mutex_unlock(&s->fold_lock);
 		return;
 	}
+	if (pg != NULL)
+		__stats_pmu_mark(pg, &c0);
 	t0 = rte_rdtsc_precise();
 	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
 		      s->n_blocks);
 	t1 = rte_rdtsc_precise();
+	if (pg != NULL) {
+		__stats_pmu_mark(pg, &c1);
+		stats_pmu_delta(&c0, &c1, &p->fold_pmu);
+	}
 	__hist_load(s, p);
 	p->tsc = t1;
 	p->final = final;
@@ -272,6 +284,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	if (print)	/* a scheduled fold: the ones of stats_summary() */
 		s->fold_ring[s->fold_ring_n++ % STATS_FOLD_RING] = p->fold_ns;
 	__read_counts(s, p);
+	__stats_pmu_sums(s, p, false);
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
@@ -282,6 +295,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 		stats_rate_between(prev, p, -1, &p->total);
 		for (w = 0; w < p->n_workers; w++)
 			stats_rate_between(prev, p, (int)w, &p->lcore[w]);
+		__stats_pmu_interval(prev, p);
 		/* the interval's starting point, for per-interval tables (a
 		 * missing copy only leaves them out) */
 		p->iv_from = malloc((size_t)(1 + p->n_workers) * MIB_FIELD_MAX *
@@ -337,6 +351,7 @@ stats_create(const struct stats_conf *conf)
 		return NULL;
 	}
 	s->conf = *conf;
+	__stats_pmu_init(s);
 	s->n_blocks = mib_set_count(conf->set) - conf->n_phantom;
 	s->hz = rte_get_tsc_hz();
 	s->base_totals = calloc(MIB_FIELD_MAX, sizeof(uint64_t));
@@ -393,6 +408,7 @@ __stats_thread(void *arg)
 	struct timespec next, now;
 	uint64_t ns_step = (uint64_t)(s->conf.interval_s * 1e9);
 
+	__stats_pmu_thread_open(s);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&s->wait_lock);
 	while (!s->stop) {
@@ -423,6 +439,7 @@ __stats_thread(void *arg)
 		pthread_mutex_lock(&s->wait_lock);
 	}
 	pthread_mutex_unlock(&s->wait_lock);
+	__stats_pmu_thread_close(s);
 	return NULL;
 }
 
@@ -491,6 +508,7 @@ stats_free(struct stats *s)
 	free(s->read_ring);
 	__stats_ports_free(s);
 	__stats_threads_free(s);
+	__stats_pmu_free(s);
 	free(s);
 }
 
@@ -521,6 +539,8 @@ struct stats_snapshot *
 stats_read(struct stats *s)
 {
 	struct stats_snapshot *p, *latest = stats_get(s);
+	const struct stats_pmu_group *rg;
+	struct stats_pmu_count c0, c1;
 	uint64_t t0, t1, clears;
 	unsigned int b, i, tries;
 	bool last;
@@ -532,6 +552,7 @@ stats_read(struct stats *s)
 	}
 	if (!s->conf.fold_on_read)
 		return latest;
+	rg = __stats_pmu_reader(s);	/* --pmu: this reader's own group */
 	p = __snap_alloc(s);
 	if (p == NULL) {
 		/* Not the published snapshot: it is older than the folds
@@ -559,10 +580,14 @@ stats_read(struct stats *s)
 		pthread_mutex_unlock(&s->lock);
 		if (last)
 			pthread_mutex_lock(&s->fold_lock);
+		if (rg != NULL)
+			__stats_pmu_mark(rg, &c0);
 		t0 = rte_rdtsc_precise();
 		mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
 			      s->n_blocks);
 		t1 = rte_rdtsc_precise();
+		if (rg != NULL)
+			__stats_pmu_mark(rg, &c1);
 		__hist_load(s, p);
 		if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
 			if (!last)
@@ -582,6 +607,8 @@ stats_read(struct stats *s)
 	p->final = latest->final;
 	p->inflight_max = s->conf.inflight_max;
 	p->read_fold = true;
+	if (rg != NULL)
+		stats_pmu_delta(&c0, &c1, &p->fold_pmu);
 	p->read_fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
 	sec = p->read_fold_ns / 1e9;
@@ -593,6 +620,7 @@ stats_read(struct stats *s)
 	s->read_fold_s_sum += sec;
 	s->read_fold_buckets[i]++;
 	__read_counts(s, p);
+	__stats_pmu_sums(s, p, true);
 	p->seq = latest->seq;
 	p->fold_ns = latest->fold_ns;
 	p->fold_ns_max = latest->fold_ns_max;
@@ -604,6 +632,9 @@ stats_read(struct stats *s)
 	if (p->thread != NULL && latest->thread != NULL)
 		memcpy(p->thread, latest->thread,
 		       (size_t)p->n_workers * sizeof(*p->thread));
+	if (p->pmu_iv != NULL && latest->pmu_iv != NULL)
+		memcpy(p->pmu_iv, latest->pmu_iv,
+		       (size_t)(p->n_workers + 1) * sizeof(*p->pmu_iv));
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_ports_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
@@ -735,6 +766,10 @@ stats_summary(struct stats *s)
 		for (i = 0; i < sum->n_workers; i++)
 			stats_rate_between(w, z, (int)i, &sum->lcore_steady[i]);
 	}
+	if (__stats_pmu_summary(s, sum->steady_valid ? w : a, z, sum) != 0) {
+		stats_summary_free(sum);
+		return NULL;
+	}
 	if (s->conf.perf != NULL && z->raw_hist != NULL) {
 		const struct stats_snapshot *from = sum->steady_valid ? w : a;
 		size_t k;
@@ -762,5 +797,6 @@ stats_summary_free(struct stats_summary *sum)
 	free(sum->lcore);
 	free(sum->lcore_steady);
 	free(sum->hist);
+	free(sum->pmu);
 	free(sum);
 }

@@ -49,6 +49,7 @@
 
 #include "mib.h"
 #include "stats_hist.h"
+#include "stats_pmu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,7 +136,8 @@ stats_rate_lost(const struct stats_rate *r)
  * thread id and, where it began and ended polling, the TSC and its
  * thread's CPU time. Written by the worker only (stats_worker_begin(),
  * stats_worker_end()); the stats thread reads it. One per worker, in
- * stats_conf.clocks.
+ * stats_conf.clocks, zeroed before its worker begins (stats_create() then
+ * sets pmu).
  */
 struct stats_worker_clock {
 	int tid;		/**< 0 until stats_worker_begin() */
@@ -143,12 +145,22 @@ struct stats_worker_clock {
 	uint64_t begin_run_ns;
 	uint64_t end_tsc;	/**< 0 until stats_worker_end() */
 	uint64_t end_run_ns;
+	/** --pmu: the events its begin opens as a group on the worker's own
+	 *  thread, so that they count from its first poll (stats_create()
+	 *  sets it from stats_conf.pmu; NULL: none); the group, which the
+	 *  stats thread reads and stats_free() closes; and the error when it
+	 *  could not be opened (0: it was, or none was asked for). */
+	const struct stats_pmu_conf *pmu;
+	struct stats_pmu_group group;
+	int pmu_err;
 };
 
-/** The calling worker begins polling: its tid, TSC and CPU time (one
- *  clock_gettime(), at the start of the loop; never per poll). */
+/** The calling worker begins polling: with --pmu its group opened (a few
+ *  system calls, before anything is timed), then its tid, TSC and CPU time
+ *  (one clock_gettime(), at the start of the loop; never per poll). */
 void stats_worker_begin(struct stats_worker_clock *c);
-/** The calling worker stopped polling (after its last poll). */
+/** The calling worker stopped polling (after its last poll): its group, if
+ *  any, stops counting (the final fold reads what the loop counted). */
 void stats_worker_end(struct stats_worker_clock *c);
 
 /** A worker's thread as the kernel counted it, at a fold (raw: since the
@@ -163,7 +175,45 @@ struct stats_thread {
 	char state;		/**< its state at the fold ('R', 'S', 'T'...;
 				 *   0: not read) */
 	bool known;		/**< it has begun: the values hold */
+	/** --pmu: its group at the fold (raw, since its begin; frozen at its
+	 *  end); pmu.known false when not read (no --pmu, not begun, its
+	 *  group could not be opened). */
+	struct stats_pmu_count pmu;
 };
+
+/* ====================================================================
+ * --pmu: events per packet (stats_pmu.h counts; these are the rates)
+ * ==================================================================== */
+
+struct stats_snapshot;
+
+/** What a worker's group (or all workers') counted between two snapshots,
+ *  and per packet. */
+struct stats_pmu_rate {
+	const struct stats_pmu_conf *conf;	/**< the events (their names) */
+	struct stats_pmu_delta d;	/**< the counts (d.known: all read) */
+	uint64_t packets;		/**< Rx RxPackets in the same window */
+	double per_pkt[STATS_PMU_MAX];	/**< d.v / packets (0 without packets) */
+	double ipc;			/**< instructions / cycles, NAN without
+					 *   both events */
+};
+
+/**
+ * The events of worker w (or of all workers, summed, when w < 0) between
+ * snapshots a and b of one stats object (a folded first), with the packets
+ * of the same window: what the interval and summary figures are. A worker
+ * not begun at a counts from its begin (its group opened there); one whose
+ * group is unknown at b (or at a, once begun) leaves r->d.known false.
+ * @return 0, or -EINVAL (NULL, no --pmu, w out of range). Thread-safe.
+ */
+int stats_pmu_between(const struct stats_snapshot *a, const struct stats_snapshot *b,
+		      int w, struct stats_pmu_rate *r);
+
+/** r's per-packet figures and IPC from its counts (r->d, r->packets) under
+ *  c's events, and r->conf (stats_pmu_between() calls it; for counts made
+ *  elsewhere). */
+void stats_pmu_rate_finish(const struct stats_pmu_conf *c, struct stats_pmu_rate *r);
+
 
 /* ====================================================================
  * Port counters (--source port)
@@ -369,6 +419,26 @@ struct stats_snapshot {
 	double late_s;
 	/** stats_conf.lost_share (what rates between snapshots flag by). */
 	double lost_share;
+	/**
+	 * --pmu (stats_conf.pmu; NULL: none): the events, each worker's group
+	 * in thread[w].pmu; and the stats thread's own counts of the fold
+	 * (mib_fold_part() alone, between two reads of its group): fold_pmu of
+	 * this fold (a scheduled fold's; in a read fold's snapshot, that
+	 * read's; unknown for the folds of stats_start(), stats_stop(),
+	 * stats_clear() and stats_fold_now()), and the sums over every
+	 * scheduled fold (fold_pmu_sum, fold_pmu_n of them counted) and every
+	 * read fold (read_pmu_sum, read_pmu_n) so far.
+	 */
+	const struct stats_pmu_conf *pmu;
+	/** Each worker's events over the last interval, n_workers + 1 (all
+	 *  workers last; a read fold's: the latest snapshot's); NULL without
+	 *  --pmu. */
+	struct stats_pmu_rate *pmu_iv;
+	struct stats_pmu_delta fold_pmu;
+	struct stats_pmu_delta fold_pmu_sum;
+	uint64_t fold_pmu_n;
+	struct stats_pmu_delta read_pmu_sum;
+	uint64_t read_pmu_n;
 	/* private: the reference count, under the stats object's lock */
 	int refcnt;
 };
@@ -419,13 +489,21 @@ struct stats_conf {
 	bool fold_on_read;
 	/** n_workers clocks the workers publish (stats_worker_begin()): each
 	 *  fold reads their threads' kernel counters (stats_tcount.h) into
-	 *  stats_snapshot.thread, and rates carry lost time. NULL: none. */
-	const struct stats_worker_clock *clocks;
+	 *  stats_snapshot.thread, and rates carry lost time. NULL: none.
+	 *  stats_create() sets their pmu; stats_free() closes their groups. */
+	struct stats_worker_clock *clocks;
 	/** Replaces /proc/self/task for the thread counters (tests); NULL. */
 	const char *task_root;
 	/** The share of an interval a worker may lose before the interval is
 	 *  flagged (stats_rate.lost_flag); 0: STATS_LOST_SHARE_DEFAULT. */
 	double lost_share;
+	/** --pmu: the events (copied) each worker counts from its begin (with
+	 *  clocks: their groups are read with the rest of their threads'
+	 *  counters) and the stats thread and every --fold-on-read reader count
+	 *  around their folds; NULL or none: no group is opened. Check it
+	 *  first with stats_pmu_probe(): a group that fails to open later is
+	 *  unknown in every figure, with a log line. */
+	const struct stats_pmu_conf *pmu;
 };
 
 struct stats;
@@ -512,6 +590,11 @@ struct stats_summary {
 	/** Every max of hist is exact (else some are the upper bound of the
 	 *  window's highest bin: stats_hist_delta()). */
 	bool hist_max_exact;
+	/** --pmu: each worker's events after the warm-up (pmu_steady: a
+	 *  steady part after stats_conf.warmup_s > 0) or over the whole run,
+	 *  n_workers + 1 (all workers last); NULL without. */
+	struct stats_pmu_rate *pmu;
+	bool pmu_steady;
 };
 
 /** Fold durations kept for stats_summary()'s percentiles (the last ones). */

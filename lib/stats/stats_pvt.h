@@ -71,6 +71,7 @@ struct stats_tstate {
 	uint64_t lost_ns;	/* accumulated: wall less CPU time */
 	bool base_taken;	/* the first reading: the counts' baseline */
 	struct stats_tcount base, last;
+	struct stats_pmu_count pmu;	/* --pmu: its group's last reading */
 };
 
 /* lost.c: called by stats.c */
@@ -80,6 +81,33 @@ void __stats_threads_sample(struct stats *s, struct stats_snapshot *p); /* fold_
 /* r's lost-time fields between a and b, for worker w or all (w < 0). */
 void __stats_rate_lost(const struct stats_snapshot *a, const struct stats_snapshot *b,
 		       int w, struct stats_rate *r);
+
+/* pmu_fold.c: --pmu on the stats object's side (called by stats.c) */
+#define STATS_PMU_READERS 16	/* threads whose read folds are counted */
+struct stats_pmu_reader {
+	int tid;		/* 0: a free slot */
+	struct stats_pmu_group g;
+};
+int __stats_pmu_init(struct stats *s);		/* 0 or -errno */
+void __stats_pmu_free(struct stats *s);
+void __stats_pmu_thread_open(struct stats *s);	/* on the stats thread */
+void __stats_pmu_thread_close(struct stats *s);
+/* The calling thread's group for its read folds (opened at its first),
+ * or NULL (none, full, failed). */
+const struct stats_pmu_group *__stats_pmu_reader(struct stats *s);
+/* Read g (the caller's own; NULL or closed: c unknown) into c, before and
+ * after a fold. */
+void __stats_pmu_mark(const struct stats_pmu_group *g, struct stats_pmu_count *c);
+/* A snapshot's pmu_iv (none without --pmu); 0 or -ENOMEM. Its figures
+ * over the interval from prev. */
+int __stats_pmu_snap_alloc(const struct stats *s, struct stats_snapshot *p);
+void __stats_pmu_interval(const struct stats_snapshot *prev, struct stats_snapshot *p);
+/* p's sums, adding its fold_pmu (a scheduled fold, or a read fold), under
+ * lock. */
+void __stats_pmu_sums(struct stats *s, struct stats_snapshot *p, bool read);
+/* The summary's figures (sum->lcore and sum->steady done). */
+int __stats_pmu_summary(const struct stats *s, const struct stats_snapshot *from,
+			const struct stats_snapshot *to, struct stats_summary *sum);
 
 struct stats {
 	struct stats_conf conf;
@@ -119,6 +147,16 @@ struct stats {
 	int *worker_port;			/* n_workers, or NULL */
 	struct stats_tstate *tst;		/* n_workers, with conf.clocks */
 	double late_s;		/* the stats thread's lateness at its wake-up */
+	/* --pmu (pmu_fold.c): the events (conf.pmu points here once
+	 * created), the stats thread's group (its own), the sums of the
+	 * scheduled and read folds' counts (under lock), the readers' groups
+	 * (under pmu_lock) */
+	struct stats_pmu_conf pmu;
+	struct stats_pmu_group fold_grp;
+	struct stats_pmu_delta fold_pmu_sum, read_pmu_sum;
+	uint64_t fold_pmu_n, read_pmu_n;
+	pthread_mutex_t pmu_lock;
+	struct stats_pmu_reader pmu_readers[STATS_PMU_READERS];
 };
 
 #endif

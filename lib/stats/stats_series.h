@@ -6,7 +6,7 @@
  * @file
  * A run's history, one point per scheduled fold: the raw counters the
  * interval rates are made of (per worker and total), the workers' lost
- * time, the control block's RuleUpdates and ModeFlips and the Mode group's
+ * time and, with --pmu, their groups' counts, the control block's RuleUpdates and ModeFlips and the Mode group's
  * packets and cycles per mode, with the fold's time. What the JSON's
  * "intervals" and "events" arrays, the spread of per-interval Mpps and the
  * steady state (warm-up detection, per ingress mode when it changed) are
@@ -105,6 +105,12 @@ uint64_t stats_series_value(const struct stats_series *se, unsigned int i,
  *  -EINVAL. */
 int stats_series_rate(const struct stats_series *se, unsigned int i,
 		      unsigned int j, int w, struct stats_rate *r);
+
+/** --pmu: the events of worker w (or all, w < 0) from point i to point j
+ *  (i < j), with their packets, as stats_pmu_between() gives them. 0, or
+ *  -EINVAL (no --pmu, out of range). */
+int stats_series_pmu(const struct stats_series *se, unsigned int i,
+		     unsigned int j, int w, struct stats_pmu_rate *r);
 
 /** Whether interval k (point k to k + 1) lost time: a worker did not run
  *  for the series' lost share of it or more. */

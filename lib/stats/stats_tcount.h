@@ -24,9 +24,22 @@
  *                                  where the clock is not (a test's root)
  *   /proc/self/task/TID/status     State, voluntary_ctxt_switches,
  *                                  nonvoluntary_ctxt_switches
+ *   a perf_event_open group      --pmu: the events of stats_pmu.h counting the
+ *                                  thread (hardware counters, task-clock,
+ *                                  context-switches...), read(2) on its
+ *                                  leader at the same moment as the rest
+ *                                  (stats_tcount.pmu), when one is attached
+ *                                  (stats_tcount_attach_pmu())
  * The kernel's run time excludes the time its interrupts and a paravirt
  * hypervisor's steal took (CONFIG_IRQ_TIME_ACCOUNTING,
  * CONFIG_PARAVIRT_TIME_ACCOUNTING), so lost time includes them too.
+ *
+ * The group's task-clock is the same kernel count as the thread's CPU-time
+ * clock (the scheduler's sum_exec_runtime), and its context-switches the
+ * sum of status's two: lost time keeps reading the clock and status, which
+ * exist without --pmu (so a run's lost time does not depend on its events,
+ * and the cause needs voluntary and involuntary apart); the group's values
+ * are what --pmu reports, per interval beside them.
  *
  * A reader keeps its files open and rereads them with pread(): two system
  * calls a thread per read, never on a worker. root (for tests) replaces
@@ -38,6 +51,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "stats_pmu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +77,8 @@ struct stats_tcount {
 				 *   (0: not read) */
 	bool wait;		/**< wait_ns was read (schedstat) */
 	bool csw;		/**< vcsw and ivcsw were read (status) */
+	struct stats_pmu_count pmu;	/**< the attached group's (pmu.known:
+					 *   it was read) */
 };
 
 /** A reader of one thread's counters. */
@@ -71,6 +88,7 @@ struct stats_tcount_reader {
 	int fd_status;		/**< status, or -1 */
 	bool clock;		/**< the thread's clock may be read (the real
 				 *   /proc/self/task: tid is this process's) */
+	const struct stats_pmu_group *pmu;	/**< counts the thread, or NULL */
 };
 
 /** "schedstat", "clock", "none". */
@@ -88,12 +106,18 @@ int stats_tcount_open(struct stats_tcount_reader *r, int tid, const char *root);
 
 /**
  * Read the thread's counters into c (c->src says which run time; NONE, with
- * everything 0, when nothing could be read: the thread exited).
+ * everything 0, when nothing could be read: the thread exited), and the
+ * attached group's into c->pmu.
  * @return 0, or -errno when no source answered.
  */
 int stats_tcount_read(struct stats_tcount_reader *r, struct stats_tcount *c);
 
-/** Close the files (the reader can be opened again). */
+/** Read group g (NULL: none) with the thread's other counters from now
+ *  on; the group stays its owner's (the reader never closes it). */
+void stats_tcount_attach_pmu(struct stats_tcount_reader *r,
+			     const struct stats_pmu_group *g);
+
+/** Close the files (the reader can be opened again; no group attached). */
 void stats_tcount_close(struct stats_tcount_reader *r);
 
 /**

@@ -34,6 +34,13 @@ stats_tcount_init(struct stats_tcount_reader *r)
 	r->fd_sched = -1;
 	r->fd_status = -1;
 	r->clock = false;
+	r->pmu = NULL;
+}
+
+void
+stats_tcount_attach_pmu(struct stats_tcount_reader *r, const struct stats_pmu_group *g)
+{
+	r->pmu = g;
 }
 
 /* Linux's CPUCLOCK_SCHED clock of thread tid, the id pthread_getcpuclockid()
@@ -186,8 +193,10 @@ stats_tcount_read(struct stats_tcount_reader *r, struct stats_tcount *c)
 	int rc = -ENOENT;
 
 	memset(c, 0, sizeof(*c));
+	if (r->pmu != NULL && stats_pmu_read(r->pmu, &c->pmu) == 0)
+		rc = 0;
 	if (r->tid <= 0)
-		return -EINVAL;
+		return rc == 0 ? 0 : -EINVAL;
 	if (r->fd_sched >= 0 && __pread_all(r->fd_sched, buf, sizeof(buf)) == 0 &&
 	    stats_tcount_parse_schedstat(buf, c) == 0) {
 		c->src = STATS_TCOUNT_SRC_SCHEDSTAT;

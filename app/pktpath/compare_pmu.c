@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --compare with --pmu: events per packet per mode, with intervals
+ * (compare_pmu.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "base.h"
+#include "compare_pmu.h"
+#include "stats_confidence.h"
+
+/* Most rounds and intervals a table reads (compare.c's own bounds). */
+#define CMP_PMU_MAX_SAMPLES 1024
+
+int
+app_cmp_pmu_alloc(struct app_cmp_pmu *p, const struct stats_pmu_conf *conf,
+		  unsigned int n_workers, unsigned int n_iv)
+{
+	size_t row = (size_t)(n_workers + 1) * STATS_PMU_MAX;
+
+	memset(p, 0, sizeof(*p));
+	if (conf == NULL || conf->n == 0)
+		return 0;
+	p->conf = conf;
+	p->n_workers = n_workers;
+	p->n_iv = n_iv;
+	p->phase = calloc(row, sizeof(double));
+	p->iv = calloc(row * (n_iv ? n_iv : 1), sizeof(double));
+	if (p->phase == NULL || p->iv == NULL) {
+		app_cmp_pmu_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+app_cmp_pmu_free(struct app_cmp_pmu *p)
+{
+	free(p->phase);
+	free(p->iv);
+	memset(p, 0, sizeof(*p));
+}
+
+/* A row of n_workers + 1 x STATS_PMU_MAX per-packet figures, all first. */
+static void
+__cmp_row(const struct app_cmp_pmu *p, const struct stats_snapshot *a,
+      const struct stats_snapshot *b, double *row)
+{
+	unsigned int c, e;
+
+	for (c = 0; c <= p->n_workers; c++) {
+		struct stats_pmu_rate r;
+		double *v = row + (size_t)c * STATS_PMU_MAX;
+		bool ok = stats_pmu_between(a, b, c == 0 ? -1 : (int)c - 1, &r) == 0 &&
+			  r.d.known && r.packets > 0;
+
+		for (e = 0; e < STATS_PMU_MAX; e++)
+			v[e] = ok && e < r.d.n ? r.per_pkt[e] : NAN;
+	}
+}
+
+void
+app_cmp_pmu_interval(struct app_cmp_pmu *p, unsigned int k,
+		     const struct stats_snapshot *a, const struct stats_snapshot *b)
+{
+	if (p->conf != NULL && k < p->n_iv)
+		__cmp_row(p, a, b, p->iv + (size_t)k * (p->n_workers + 1) * STATS_PMU_MAX);
+}
+
+void
+app_cmp_pmu_phase(struct app_cmp_pmu *p, const struct stats_snapshot *a,
+		  const struct stats_snapshot *b)
+{
+	if (p->conf != NULL)
+		__cmp_row(p, a, b, p->phase);
+}
+
+static double
+__cmp_val(const struct app_cmp_pmu *p, int w, unsigned int e)
+{
+	return p->phase[(size_t)(w < 0 ? 0 : w + 1) * STATS_PMU_MAX + e];
+}
+
+/* The per-interval samples of phase p (NaN left out) into v; how many. */
+static unsigned int
+__cmp_iv_samples(const struct app_cmp_pmu *p, int w, unsigned int e, double *v)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < p->n_iv && n < CMP_PMU_MAX_SAMPLES; k++) {
+		double x = p->iv[((size_t)k * (p->n_workers + 1) +
+				  (size_t)(w < 0 ? 0 : w + 1)) * STATS_PMU_MAX + e];
+
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	return n;
+}
+
+static const char *
+__cmp_verdict(const struct stats_ci *ci)
+{
+	switch (stats_ci_verdict(ci)) {
+	case STATS_VERDICT_NOISE:
+		return "within noise";
+	case STATS_VERDICT_ABOVE:
+		return "more";
+	case STATS_VERDICT_BELOW:
+		return "fewer";
+	default:
+		return "no interval";
+	}
+}
+
+static json_t *
+__cmp_jreal(double x)
+{
+	return isnan(x) || isinf(x) ? json_null() : json_real(x);
+}
+
+/* Mode i's difference against mode ref on event e, lcore w. false when a
+ * round of either was not counted. */
+static bool
+__cmp_delta(const struct app_cmp_pmu *const *ph, unsigned int rounds, int w,
+	unsigned int e, unsigned int i, unsigned int ref, struct stats_ci *ci)
+{
+	static double ra[CMP_PMU_MAX_SAMPLES], rb[CMP_PMU_MAX_SAMPLES],
+		      ia[CMP_PMU_MAX_SAMPLES], ib[CMP_PMU_MAX_SAMPLES];
+	unsigned int r, n = RTE_MIN(rounds, (unsigned int)CMP_PMU_MAX_SAMPLES);
+	unsigned int na = 0, nb = 0;
+
+	for (r = 0; r < n; r++) {
+		ra[r] = __cmp_val(&ph[i][r], w, e);
+		rb[r] = __cmp_val(&ph[ref][r], w, e);
+		if (isnan(ra[r]) || isnan(rb[r]))
+			return false;
+	}
+	if (rounds == 1) {
+		na = __cmp_iv_samples(&ph[i][0], w, e, ia);
+		nb = __cmp_iv_samples(&ph[ref][0], w, e, ib);
+	}
+	stats_ci_rounds(ra, rb, n, ia, na, ib, nb, ci);
+	return true;
+}
+
+static json_t *
+__cmp_ci_json(const struct stats_ci *ci)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:s}", "method",
+			 stats_ci_method_name(ci->method), "estimate", __cmp_jreal(ci->estimate),
+			 "lo", __cmp_jreal(ci->lo), "hi", __cmp_jreal(ci->hi),
+			 "verdict", __cmp_verdict(ci));
+}
+
+void
+app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
+		  const char *const *mode_names, unsigned int rounds, int w,
+		  const int ref[2], json_t *const *jmode)
+{
+	static const char *const ref_key[2] = { "delta_vs_off", "delta_vs_lock" };
+	const struct stats_pmu_conf *c = ph[0][0].conf;
+	double v[CMP_PMU_MAX_SAMPLES];
+	unsigned int e, i, j, r, n = RTE_MIN(rounds, (unsigned int)CMP_PMU_MAX_SAMPLES);
+
+	if (c == NULL)
+		return;
+	printf("  pmu: events per packet, median of %u round%s [min, max]; against "
+	       "off and lock: the mean paired difference and its 95%% interval\n",
+	       rounds, rounds == 1 ? "" : "s");
+	for (e = 0; e < c->n; e++) {
+		for (i = 0; i < modes; i++) {
+			json_t *je = json_object(), *jr = json_array();
+			double med, lo, hi;
+			bool known = true;
+
+			for (r = 0; r < n; r++) {
+				v[r] = __cmp_val(&ph[i][r], w, e);
+				known &= !isnan(v[r]);
+				json_array_append_new(jr, __cmp_jreal(v[r]));
+			}
+			json_object_set_new(je, "rounds_per_pkt", jr);
+			if (!known) {
+				printf("  %-24s %-7s unknown (not counted in a round)\n",
+				       c->ev[e].name, mode_names[i]);
+				json_object_set_new(je, "per_pkt_median", json_null());
+			} else {
+				med = base_median(v, n, &lo, &hi);
+				printf("  %-24s %-7s %10.4g [%.4g, %.4g]", c->ev[e].name,
+				       mode_names[i], med, lo, hi);
+				json_object_set_new(je, "per_pkt_median", json_real(med));
+				json_object_set_new(je, "per_pkt_min", json_real(lo));
+				json_object_set_new(je, "per_pkt_max", json_real(hi));
+			}
+			for (j = 0; known && j < 2; j++) {
+				struct stats_ci ci;
+				char key[40];
+
+				if (ref[j] < 0 || (unsigned int)ref[j] == i)
+					continue;
+				snprintf(key, sizeof(key), "%s_ci", ref_key[j]);
+				if (!__cmp_delta(ph, rounds, w, e, i, (unsigned int)ref[j], &ci)) {
+					printf("  vs %s: unknown", mode_names[ref[j]]);
+					json_object_set_new(je, ref_key[j], json_null());
+					continue;
+				}
+				printf("  vs %s %+.4g", mode_names[ref[j]], ci.estimate);
+				if (!isnan(ci.lo))
+					printf(" [%+.4g, %+.4g]", ci.lo, ci.hi);
+				printf(" %s", __cmp_verdict(&ci));
+				json_object_set_new(je, ref_key[j], __cmp_jreal(ci.estimate));
+				json_object_set_new(je, key, __cmp_ci_json(&ci));
+			}
+			if (known)
+				printf("\n");
+			if (jmode != NULL && jmode[i] != NULL) {
+				json_t *pm = json_object_get(jmode[i], "pmu");
+
+				if (pm == NULL) {
+					pm = json_object();
+					json_object_set_new(jmode[i], "pmu", pm);
+				}
+				json_object_set_new(pm, c->ev[e].name, je);
+			} else {
+				json_decref(je);
+			}
+		}
+	}
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# scripts/counts.py cachesim: valgrind's cache simulator over pktpath's own
+# fold, deterministic on any machine. Directions on counts, as CI may check
+# them (no time): at 256 lcores the field-major fold misses the L1 at least
+# 4 times as often as the lcore-major one (8 counters share a 64-byte line,
+# and 256 page-aligned blocks put each field in one L1 set, far more blocks
+# than ways), in this CPU's geometry and in a named server's; at 2 lcores
+# every block stays in the L1 after the first fold (no miss later); the
+# table says which geometry it simulated. Then the peer stage in one thread,
+# and the refusals (an unknown geometry, a bad argument).
+. "$(dirname "$0")/lib.sh"
+: "${SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
+: "${BUILD_DIR:?BUILD_DIR must point to the build}"
+command -v valgrind > /dev/null || fail "no valgrind: run scripts/setup.sh"
+COUNTS=$SOURCE_DIR/scripts/counts.py
+CS=$BUILD_DIR/app/pktpath-bench/pktpath-cachesim
+[ -x "$CS" ] || fail "no $CS"
+
+# valgrind cannot run an AddressSanitizer binary (their shadow memories
+# collide): in the sanitized build the workloads run natively, under ASan
+# and UBSan, and the simulation is the normal build's to test.
+if [ -n "${PKTPATH_SANITIZED:-}" ]; then
+	"$CS" fold field 256 2 > "$TMP/asan.out" 2>&1 && "$CS" fold lcore 256 2 >> "$TMP/asan.out" 2>&1 &&
+		"$CS" peer split 256 1000 >> "$TMP/asan.out" 2>&1 ||
+		{ cat "$TMP/asan.out"; fail "pktpath-cachesim under the sanitizers"; }
+	grep -q '^peer split: 256 peers, 256 + 1000 lookups, refcounts sum 0' "$TMP/asan.out" ||
+		{ cat "$TMP/asan.out"; fail "pktpath-cachesim: peer"; }
+	echo "cachesim: sanitized build: the workloads ran under ASan; the simulation" \
+		"(valgrind) is tested in the normal build only"
+	exit 0
+fi
+
+for geo in sysfs milan; do
+	"$COUNTS" cachesim fold --build "$BUILD_DIR" --geometry "$geo" --fold-lcores "2 256" \
+		--folds 4 --json "$TMP/$geo.json" > "$TMP/$geo.out" 2>&1 ||
+		{ cat "$TMP/$geo.out"; fail "$geo: counts.py cachesim fold"; }
+	grep -q "^   geometry $geo, .*D1 [0-9]* KiB [0-9]*-way 64 B" "$TMP/$geo.out" ||
+		{ cat "$TMP/$geo.out"; fail "$geo: the geometry is not stated"; }
+	grep -Eq '^\| 256 \| field \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+% \| [0-9]+ \| [0-9]+ \| [0-9.]+x \|$' \
+		"$TMP/$geo.out" || { cat "$TMP/$geo.out"; fail "$geo: no 256-lcore row"; }
+	python3 - "$TMP/$geo.json" "$geo" <<'PY' || fail "$geo: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {(r["lcores"], r["fold"]): r for r in d["fold"]}
+bad = []
+fa, la = f[(256, "field")], f[(256, "lcore")]
+if not fa["d1_misses"] >= 4 * la["d1_misses"] > 0:
+    bad.append("256 lcores: field %.0f D1 misses per fold, lcore %.0f: not 4x or more"
+               % (fa["d1_misses"], la["d1_misses"]))
+# the lcore-major fold reads each line of each block once: blocks x lines
+lines = (440 * 8 + 63) // 64
+if not la["d1_misses"] >= 256 * 0.9 * lines:
+    bad.append("256 lcores, lcore: %.0f misses, fewer than the lines read" % la["d1_misses"])
+for k in ("field", "lcore"):
+    if f[(2, k)]["d1_misses"] != 0:
+        bad.append("2 lcores, %s: %.0f D1 misses per later fold, want 0" % (k, f[(2, k)]["d1_misses"]))
+    if not f[(2, k)]["d1_misses_first"] <= f[(256, k)]["d1_misses_first"]:
+        bad.append("%s: the first fold misses fewer at 256 lcores than at 2" % k)
+if d["geometry"]["name"] != sys.argv[2]:
+    bad.append("geometry %s" % d["geometry"]["name"])
+for b in bad:
+    print("check failed: " + b, file=sys.stderr)
+print("cachesim %s: 256 lcores, D1 misses per fold field %.0f, lcore %.0f (%.2fx); "
+      "rate %.2f%% and %.2f%%" % (sys.argv[2], fa["d1_misses"], la["d1_misses"],
+      fa["d1_misses"] / la["d1_misses"] if la["d1_misses"] else 0,
+      100 * fa["d1_miss_rate"], 100 * la["d1_miss_rate"]))
+sys.exit(1 if bad else 0)
+PY
+done
+
+# the peer stage: the same instructions in both layouts, one thread
+"$COUNTS" cachesim peer --build "$BUILD_DIR" --peers 256 --lookups 20000 \
+	--json "$TMP/peer.json" > "$TMP/peer.out" 2>&1 || { cat "$TMP/peer.out"; fail "peer"; }
+jcheck_peer() {
+	python3 - "$TMP/peer.json" <<'PY'
+import json, sys
+r = {x["layout"]: x["per_lookup"] for x in json.load(open(sys.argv[1]))["peer"]}
+assert r["shared"]["Ir"] == r["split"]["Ir"] > 0, r
+assert r["shared"]["Dw"] == r["split"]["Dw"] > 0, r
+PY
+}
+jcheck_peer || { cat "$TMP/peer.out"; fail "peer: the layouts differ in instructions"; }
+grep -q 'false sharing' "$TMP/peer.out" || fail "peer: what a simulator cannot show is not said"
+
+# refusals
+set +e
+"$COUNTS" cachesim fold --geometry nehalem > "$TMP/bad.out" 2>&1; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q -- "--geometry nehalem: not sysfs, skylake-sp, milan" "$TMP/bad.out" ||
+	{ cat "$TMP/bad.out"; fail "an unknown geometry: exit $rc"; }
+set +e
+"$CS" fold sideways 4 1 > "$TMP/bad.out" 2>&1; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q '^usage:' "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "pktpath-cachesim: a bad fold, exit $rc"; }
+echo "cachesim: fold directions hold in both geometries; peer; refusals ok"

@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""Deterministic evidence on any machine: valgrind's counts of pktpath's code.
+
+  scripts/counts.py cachesim [--geometry sysfs|skylake-sp|milan] [--json FILE]
+                             [--fold-lcores "2 16 64 160 256"] [--folds N]
+                             [--peers "256 4096"] [--lookups N] [--secs S]
+                             [fold] [peer] [path]
+  scripts/counts.py instructions [--json FILE] [--secs S] [VARIANT ...]
+  scripts/counts.py geometry [--geometry NAME]
+
+cachesim: valgrind's cache simulator (callgrind --cache-sim=yes: the model of
+cachegrind, its D1/LL/I1 geometry given on the command line) over
+  fold  pktpath-cachesim's fold of LCORES page-aligned MIB blocks of every
+        field, field- against lcore-major: loads, D1 misses and their rate,
+        LL misses and instructions per fold, the first fold after set-up
+        and each later one (the snmp_fold_field thread's L1-miss table);
+  peer  the inetpeer stage of PEERS peers, shared against split, one thread:
+        per lookup;
+  path  pktpath itself (--no-huge, 1 worker, the generator, S seconds): the
+        worker thread's (app_worker_main, inclusive) per packet, the default
+        path and the variants a simulator can speak of (prefetch, bulk
+        allocation, the peer layouts).
+Each part runs alone in its own function, so a profile collected inside it
+alone (--toggle-collect) is its cost. What a simulator cannot show is said
+in the table: coherence misses (one thread at a time, no other core),
+hardware prefetch and what a prefetch instruction hides (latency: the same
+lines miss either way), timing of any kind.
+
+instructions: callgrind without cache simulation, instructions per packet
+of the worker's thread for pktpath's loop variants (default, --stage-cycles,
+--perf-detail, --pmu ..., the ingress guards, rx-only), the figures the
+performance notes made by hand.
+
+Per stage, both wait for the burst pipeline: an instrumented build whose
+stages are separate functions, each then collected as the fold is here.
+
+The geometry: by default this machine's, from /sys/devices/system/cpu/cpu0/
+cache (the level-1 data and instruction caches, the last level as LL); a
+cache whose set count is not a power of two (which the simulator requires)
+is simulated with the largest power-of-two set count below it, and said so.
+Exit status: 0, 1 when a run failed, 2 on a usage error.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EVENTS = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
+
+# Named server geometries: (size, ways, line) of D1, LL, I1, and what the LL
+# stands for.
+GEOMETRIES = {
+    "skylake-sp": {"D1": (32768, 8, 64), "LL": (1 << 20, 16, 64), "I1": (32768, 8, 64),
+                   "what": "Intel Xeon Skylake-SP: L1d 32 KiB 8-way; LL stands for "
+                           "the core's L2, 1 MiB 16-way (its L3, 1.375 MiB a core "
+                           "11-way, has no power-of-two set count)"},
+    "milan": {"D1": (32768, 8, 64), "LL": (32 << 20, 16, 64), "I1": (32768, 8, 64),
+              "what": "AMD EPYC Milan (Zen 3): L1d 32 KiB 8-way; LL one CCD's "
+                      "L3, 32 MiB 16-way"},
+}
+
+
+def die(msg, code=1):
+    print("counts: " + msg, file=sys.stderr)
+    sys.exit(code)
+
+
+def kib(n):
+    return "%d MiB" % (n >> 20) if n >= 1 << 20 and n % (1 << 20) == 0 else "%d KiB" % (n >> 10)
+
+
+def size_of(text):
+    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip())
+    if not m:
+        return None
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+
+def pow2_fit(size, ways, line):
+    """(size, note): the largest size with a power-of-two set count."""
+    sets = size // (ways * line)
+    p = 1
+    while p * 2 <= sets:
+        p *= 2
+    if p == sets and size == sets * ways * line:
+        return size, ""
+    fit = p * ways * line
+    return fit, " (%s has %d sets, not a power of two: simulated as %s)" % (
+        kib(size), sets, kib(fit))
+
+
+def geometry(name, root="/"):
+    """The simulated caches: {"name", "desc", "args", "D1", "LL", "I1"}."""
+    if name in GEOMETRIES:
+        g = GEOMETRIES[name]
+        desc = "%s: D1 %s %d-way %d B, LL %s %d-way %d B, I1 %s %d-way %d B" % (
+            g["what"], kib(g["D1"][0]), g["D1"][1], g["D1"][2], kib(g["LL"][0]),
+            g["LL"][1], g["LL"][2], kib(g["I1"][0]), g["I1"][1], g["I1"][2])
+        caches = {k: g[k] for k in ("D1", "LL", "I1")}
+    elif name == "sysfs":
+        base = os.path.join(root, "sys/devices/system/cpu/cpu0/cache")
+        found, ll_level = {}, 0
+        try:
+            idx = sorted(d for d in os.listdir(base) if d.startswith("index"))
+        except OSError:
+            idx = []
+        for d in idx:
+            def rd(f):
+                with open(os.path.join(base, d, f)) as fh:
+                    return fh.read().strip()
+            try:
+                lvl, typ = int(rd("level")), rd("type")
+                size, ways, line = size_of(rd("size")), int(rd("ways_of_associativity")), \
+                    int(rd("coherency_line_size"))
+            except (OSError, ValueError):
+                continue
+            if size is None or ways <= 0 or line <= 0:
+                continue
+            if lvl == 1 and typ == "Data":
+                found["D1"] = (size, ways, line, "L1d")
+            elif lvl == 1 and typ == "Instruction":
+                found["I1"] = (size, ways, line, "L1i")
+            elif typ in ("Unified", "Data") and lvl >= 2 and lvl > ll_level:
+                found["LL"] = (size, ways, line, "L%d" % lvl)
+                ll_level = lvl
+        missing = [k for k in ("D1", "LL", "I1") if k not in found]
+        if missing:
+            die("geometry sysfs: %s has no %s (give --geometry %s)" % (
+                base, " or ".join(missing), "|".join(GEOMETRIES)), 2)
+        caches, notes = {}, []
+        for k in ("D1", "LL", "I1"):
+            size, ways, line, lvl = found[k]
+            fit, note = pow2_fit(size, ways, line)
+            caches[k] = (fit, ways, line)
+            notes.append("%s %s %d-way %d B (%s)%s" % (k, kib(size), ways, line, lvl, note))
+        desc = "this machine's (sysfs cpu0): " + ", ".join(notes)
+    else:
+        die("--geometry %s: not sysfs, %s" % (name, ", ".join(GEOMETRIES)), 2)
+    args = ["--%s=%d,%d,%d" % (k, *caches[k]) for k in ("D1", "LL", "I1")]
+    return {"name": name, "desc": desc, "args": args,
+            **{k: {"size": caches[k][0], "ways": caches[k][1], "line": caches[k][2]}
+               for k in caches}}
+
+
+def valgrind_version():
+    try:
+        return subprocess.run(["valgrind", "--version"], capture_output=True,
+                              text=True).stdout.strip()
+    except OSError:
+        die("no valgrind: run scripts/setup.sh")
+
+
+def callgrind(out, toggle, cmd, cache=None, log=None):
+    """Run cmd under callgrind collecting inside function toggle only; its
+    totals as {event: count} (0 for an event the file leaves out)."""
+    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+          "--toggle-collect=" + toggle]
+    if cache is not None:
+        vg += ["--cache-sim=yes"] + cache["args"]
+    r = subprocess.run(vg + cmd, capture_output=True, text=True)
+    if log is not None:
+        with open(log, "w") as f:
+            f.write(r.stdout + r.stderr)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd[:3]), r.returncode,
+                                                (r.stdout + r.stderr)[-600:]))
+    events, totals = None, None
+    with open(out) as f:
+        for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("totals:") or (line.startswith("summary:") and totals is None):
+                totals = [int(x) for x in line.split()[1:]]
+    if events is None or totals is None:
+        raise RuntimeError("%s: no totals" % out)
+    totals += [0] * (len(events) - len(totals))
+    return dict(zip(events, totals)), r.stdout
+
+
+# ---- cachesim ------------------------------------------------------------------
+
+def per(c, n):
+    return {k: (v / n if n else 0.0) for k, v in c.items()}
+
+
+def fold_table(build, cache, tmp, lcores, folds):
+    exe = os.path.join(build, "app/pktpath-bench/pktpath-cachesim")
+    rows = []
+    for n in lcores:
+        for strategy in ("field", "lcore"):
+            res = {}
+            for part, fn in (("first", "cs_fold_first"), ("next", "cs_fold_next")):
+                c, _ = callgrind(os.path.join(tmp, "fold_%s_%d_%s.cg" % (strategy, n, part)),
+                                 fn, [exe, "fold", strategy, str(n), str(folds)], cache)
+                res[part] = per(c, 1 if part == "first" else folds)
+            nx = res["next"]
+            rows.append({"lcores": n, "fold": strategy, "first": res["first"], "next": nx,
+                         "loads": nx["Dr"], "d1_misses_first": res["first"]["D1mr"],
+                         "d1_misses": nx["D1mr"],
+                         "d1_miss_rate": nx["D1mr"] / nx["Dr"] if nx["Dr"] else 0.0,
+                         "ll_misses": nx["DLmr"], "instructions": nx["Ir"]})
+    return rows
+
+
+def print_fold(rows, folds):
+    print("-- fold: mib_fold_part() over LCORES page-aligned blocks of every field, as "
+          "pktpath's stats thread folds with 1 worker and --mib-lcores LCORES; per fold: "
+          "the first after set-up, and each of the %d after it" % folds)
+    print("| lcores | fold | loads | D1 misses, first | D1 misses | D1 miss rate "
+          "| LL misses | instructions | D1 misses field/lcore |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    by = {(r["lcores"], r["fold"]): r for r in rows}
+    for r in rows:
+        other = by.get((r["lcores"], "lcore"))
+        ratio = ""
+        if r["fold"] == "field" and other is not None:
+            ratio = "%.2fx" % (r["d1_misses"] / other["d1_misses"]) if other["d1_misses"] \
+                else ("none" if r["d1_misses"] == 0 else "inf")
+        print("| %d | %s | %.0f | %.0f | %.0f | %.2f%% | %.0f | %.0f | %s |" % (
+            r["lcores"], r["fold"], r["loads"], r["d1_misses_first"], r["d1_misses"],
+            100 * r["d1_miss_rate"], r["ll_misses"], r["instructions"], ratio))
+    print("  not shown by a simulator: the misses a worker's writes cause the reader "
+          "(coherence: the simulator runs one thread at a time, with no other core), "
+          "hardware prefetch, time")
+
+
+def peer_table(build, cache, tmp, peers, lookups):
+    exe = os.path.join(build, "app/pktpath-bench/pktpath-cachesim")
+    rows = []
+    for n in peers:
+        for layout in ("shared", "split"):
+            c, _ = callgrind(os.path.join(tmp, "peer_%s_%d.cg" % (layout, n)), "cs_peer_next",
+                             [exe, "peer", layout, str(n), str(lookups)], cache)
+            p = per(c, lookups)
+            rows.append({"peers": n, "layout": layout, "per_lookup": p})
+    return rows
+
+
+def print_peer(rows, lookups):
+    print("-- peer: the inetpeer stage, one thread, per lookup (lookup, get, touch, put; "
+          "%d lookups in a scattered order after one of each peer)" % lookups)
+    print("| peers | layout | instructions | loads | stores | D1 misses | LL misses "
+          "| not shown by a simulator |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in rows:
+        p = r["per_lookup"]
+        print("| %d | %s | %.2f | %.2f | %.2f | %.3f | %.3f | %s |" % (
+            r["peers"], r["layout"], p["Ir"], p["Dr"], p["Dw"], p["D1mr"] + p["D1mw"],
+            p["DLmr"] + p["DLmw"],
+            "false sharing: the other lcores' writes to the key's line (what split "
+            "removes)" if r["layout"] == "shared" else
+            "what the split saves other lcores; here only its larger footprint"))
+
+
+PATH_VARIANTS = [
+    ("default", []),
+    ("--prefetch off", ["--prefetch", "off"]),
+    ("--alloc bulk", ["--alloc", "bulk"]),
+    ("--alloc bulk --prefetch off", ["--alloc", "bulk", "--prefetch", "off"]),
+    ("--peer on --peer-layout shared", ["--peer", "on", "--peer-layout", "shared"]),
+    ("--peer on --peer-layout split", ["--peer", "on", "--peer-layout", "split"]),
+]
+
+
+def pktpath_run(build, tmp, name, args, secs, cache=None):
+    """pktpath under callgrind, collected in its worker; (per packet, packets)."""
+    out = os.path.join(tmp, name + ".cg")
+    js = os.path.join(tmp, name + ".json")
+    cmd = [os.path.join(build, "app/pktpath/pktpath"), "-l", "0-1", "--no-huge",
+           "--no-shconf", "-m", "512", "--no-pci", "--file-prefix",
+           "counts_%s_%d" % (re.sub(r"[^a-z0-9]", "_", name), os.getpid()),
+           "--log-level=lib.eal:error", "--", "--duration", str(secs), "--warmup", "0",
+           "--quiet", "--http", "off", "--json", js] + args
+    c, _ = callgrind(out, "app_worker_main", cmd, cache, log=os.path.join(tmp, name + ".log"))
+    with open(js) as f:
+        pk = json.load(f)["mib"]["Rx"]["RxPackets"]
+    if pk == 0:
+        raise RuntimeError("%s: no packets" % name)
+    return per(c, pk), pk
+
+
+def path_table(build, cache, tmp, secs):
+    rows = []
+    for label, args in PATH_VARIANTS:
+        p, pk = pktpath_run(build, tmp, "path_" + label, args, secs, cache)
+        rows.append({"variant": label, "packets": pk, "per_pkt": p})
+    return rows
+
+
+def print_path(rows, secs):
+    print("-- path: pktpath --no-huge (each mbuf its own 4 KiB page), 1 worker, the "
+          "generator, %g s; the worker's thread (app_worker_main, inclusive) per packet"
+          % secs)
+    print("| variant | instructions | loads | stores | D1 misses | LL misses | packets "
+          "| not shown by a simulator |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in rows:
+        p = r["per_pkt"]
+        note = "false sharing between lcores (one thread here)" \
+            if "peer" in r["variant"] else ""
+        print("| `%s` | %.2f | %.2f | %.2f | %.3f | %.4f | %d | %s |" % (
+            r["variant"], p["Ir"], p["Dr"], p["Dw"], p["D1mr"] + p["D1mw"],
+            p["DLmr"] + p["DLmw"], r["packets"], note))
+    print("  not shown by a simulator: what a prefetch hides (latency: a prefetched "
+          "line misses all the same, and valgrind counts the prefetch as a load), "
+          "hardware prefetch, coherence between cores, time")
+    print("  per stage: waits for the burst pipeline (an instrumented build whose "
+          "stages are separate functions, each collected as the fold is)")
+
+
+# ---- instructions --------------------------------------------------------------
+
+INSTR_VARIANTS = [
+    ("default", []),
+    ("--stage-cycles", ["--stage-cycles"]),
+    ("--perf-detail", ["--perf-detail"]),
+    ("--pmu task-clock,context-switches", ["--pmu", "task-clock,context-switches"]),
+    ("--prefetch off", ["--prefetch", "off"]),
+    ("--alloc bulk", ["--alloc", "bulk"]),
+    ("--peer on", ["--peer", "on"]),
+    ("--ingress lock --rules match-all", ["--ingress", "lock", "--rules",
+                                          os.path.join(ROOT, "config/rules/match-all.rules")]),
+    ("--ingress rcu --rules match-all", ["--ingress", "rcu", "--rules",
+                                         os.path.join(ROOT, "config/rules/match-all.rules")]),
+    ("--path rx-only", ["--path", "rx-only"]),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["cachesim", "instructions", "geometry"])
+    ap.add_argument("parts", nargs="*", help="cachesim: fold peer path (default: all); "
+                    "instructions: variants by label (default: all)")
+    ap.add_argument("--build", default=os.environ.get("BUILD_DIR", os.path.join(ROOT, "build")))
+    ap.add_argument("--geometry", default="sysfs")
+    ap.add_argument("--json")
+    ap.add_argument("--fold-lcores", default="2 16 64 160 256")
+    ap.add_argument("--folds", type=int, default=8)
+    ap.add_argument("--peers", default="256 4096")
+    ap.add_argument("--lookups", type=int, default=100000)
+    ap.add_argument("--secs", type=float, default=1.0)
+    a = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # each table row as it comes
+    cache = geometry(a.geometry)
+    if a.what == "geometry":
+        print("geometry %s: %s" % (cache["name"], cache["desc"]))
+        print(" ".join(cache["args"]))
+        return 0
+    ver = valgrind_version()
+    doc = {"valgrind": ver}
+    try:
+        lcores = [int(x) for x in a.fold_lcores.split()]
+        peers = [int(x) for x in a.peers.split()]
+    except ValueError:
+        die("--fold-lcores and --peers take numbers", 2)
+    if a.folds < 1 or a.lookups < 1 or a.secs <= 0 or min(lcores + [2]) < 2:
+        die("--folds, --lookups >= 1, --secs > 0, lcores >= 2", 2)
+    with tempfile.TemporaryDirectory(prefix="counts.") as tmp:
+        try:
+            if a.what == "cachesim":
+                parts = a.parts or ["fold", "peer", "path"]
+                bad = [p for p in parts if p not in ("fold", "peer", "path")]
+                if bad:
+                    die("cachesim: no part %s (fold, peer, path)" % bad[0], 2)
+                print("== cachesim: %s callgrind --cache-sim=yes (cachegrind's model: "
+                      "LRU, write-allocate, one thread at a time, no prefetch)" % ver)
+                print("   geometry %s, %s" % (cache["name"], cache["desc"]))
+                doc["geometry"] = cache
+                if "fold" in parts:
+                    doc["fold"] = fold_table(a.build, cache, tmp, lcores, a.folds)
+                    print_fold(doc["fold"], a.folds)
+                if "peer" in parts:
+                    doc["peer"] = peer_table(a.build, cache, tmp, peers, a.lookups)
+                    print_peer(doc["peer"], a.lookups)
+                if "path" in parts:
+                    doc["path"] = path_table(a.build, cache, tmp, a.secs)
+                    print_path(doc["path"], a.secs)
+            else:
+                want = a.parts or [v[0] for v in INSTR_VARIANTS]
+                known = dict(INSTR_VARIANTS)
+                bad = [w for w in want if w not in known]
+                if bad:
+                    die("instructions: no variant '%s' (%s)" % (
+                        bad[0], ", ".join(v[0] for v in INSTR_VARIANTS)), 2)
+                print("== instructions: %s callgrind, pktpath --no-huge, 1 worker, the "
+                      "generator, %g s; the worker's thread (app_worker_main, inclusive) "
+                      "per packet" % (ver, a.secs))
+                print("| variant | instructions/pkt | over the default | packets |")
+                print("| --- | ---: | ---: | ---: |")
+                rows, base = [], None
+                for label in want:
+                    p, pk = pktpath_run(a.build, tmp, "instr_" + label, known[label], a.secs)
+                    if label == "default":
+                        base = p["Ir"]
+                    rows.append({"variant": label, "ir_per_pkt": p["Ir"], "packets": pk})
+                    print("| `%s` | %.2f | %s | %d |" % (
+                        label, p["Ir"], "" if base is None or label == "default" else
+                        "%+.2f (%+.1f%%)" % (p["Ir"] - base, 100 * (p["Ir"] / base - 1)), pk))
+                print("  per stage: waits for the burst pipeline (an instrumented build "
+                      "whose stages are separate functions)")
+                doc["instructions"] = rows
+        except RuntimeError as e:
+            die(str(e))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=2, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
