@@ -83,7 +83,7 @@ echo "$HUGE_DESC"
 if want rxonly; then
 	echo "== rx-only: pktpath --path rx-only vs dpdk-testpmd --forward-mode=rxonly, net_null0, lcore 1, burst 32"
 	# Which mbufs a receive loop recycles depends on its pool's order
-	# (README, "Pool order"): pktpath shuffles its pools (the default), and
+	# (the journal's "Pool order"): pktpath shuffles its pools (the default), and
 	# testpmd's comes out of its start-up partly scattered. So testpmd runs
 	# as it is (the target), then with its pool shuffled as pktpath's by the
 	# LD_PRELOAD module pktpath-poolshuffle.so, plain and with

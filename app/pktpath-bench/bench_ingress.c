@@ -43,7 +43,7 @@
 #define IG_BURST 32
 #define IG_PKTS 64		/* two bursts, alternated */
 #define IG_MAX_FILES 32
-/* Beyond this many rules the linear lookups are so slow (the README's
+/* Beyond this many rules the linear lookups are so slow (the journal's
  * classification table) that they run 1/100 of the loops. */
 #define IG_SLOW_RULES 1000
 

@@ -11,7 +11,7 @@
  *
  *   LD_PRELOAD=build/app/pktpath-bench/pktpath-rxprobe.so dpdk-testpmd ...
  *
- * Measurement aid for the README's "Pool order"; it does nothing else.
+ * Measurement aid for the journal's "Pool order" (scripts/bench.d/journal/); it does nothing else.
  */
 #include <dlfcn.h>
 #include <stdio.h>

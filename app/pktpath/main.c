@@ -88,7 +88,7 @@ on_sigusr1(int sig, siginfo_t *si, void *uc)
  * SIGTERM then takes its default action, and the process, which has made
  * nothing yet (no file, no runtime directory, no hugepage), ends by the
  * signal (status 128 + the signal). From here on one ends the run as soon
- * as it can, with its report (README, Hardening). Runs single-threaded,
+ * as it can, with its report (app/test/README.md, Hardening). Runs single-threaded,
  * before main(): sigaction() is all it calls.
  */
 static void

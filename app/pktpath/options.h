@@ -11,7 +11,7 @@
  * option and the INI key), its argument, its default, its help and how its
  * value is parsed (a type and a range, or a function). getopt_long's options,
  * app_options_default(), the INI keys, --help, --help-ini (config/default.ini)
- * and --help-markdown (README.md's options table) all come from it; the
+ * and --help-markdown (app/pktpath/README.md's options table) all come from it; the
  * integration test options.sh fails when the shipped files differ from it.
  * Files: options.c (getopt, INI, defaults), options_table.c (the table and
  * the app's enum names), options_value.c (value parsers), options_check.c
@@ -182,7 +182,7 @@ enum app_help { APP_HELP_NONE, APP_HELP_USAGE, APP_HELP_INI, APP_HELP_MARKDOWN }
 void app_options_usage(FILE *f, const char *prog);
 /* --help-ini: every option as an INI file for --config (config/default.ini). */
 void app_options_ini(FILE *f);
-/* --help-markdown: the options table of README.md. */
+/* --help-markdown: the options table of app/pktpath/README.md. */
 void app_options_markdown(FILE *f);
 /* Print what h asks for (APP_HELP_NONE prints nothing). */
 void app_options_help(FILE *f, enum app_help h, const char *prog);

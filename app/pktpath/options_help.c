@@ -2,10 +2,12 @@
 /*
  * The texts made from the option table: --help, --help-ini (the INI file of
  * every option and its default: config/default.ini) and --help-markdown
- * (README.md's options table). Each option's line is its help text, then
- * its range (numbers), its default, what it needs to have an effect and
- * what repeating it does, so that these are written once, in the table. Help texts are markdown (`code`, [a README section](#anchor)):
- * kept as they are in the markdown table, made plain text elsewhere.
+ * (app/pktpath/README.md's options table). Each option's line is its help
+ * text, then its range (numbers), its default, what it needs to have an
+ * effect and what repeating it does, so that these are written once, in the
+ * table. Help texts are markdown (`code`, [a section of
+ * app/pktpath/README.md](#anchor)): kept as they are in the markdown table,
+ * made plain text elsewhere.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -18,8 +20,9 @@
 #define WIDTH 79	/* --help and INI lines */
 #define HEAD 28		/* --help: "  --name ARG" column */
 
-/* s as plain text: without its backticks, and a link to a README section
- * "[Real ports](#real-ports)" as "README, Real ports" */
+/* s as plain text: without its backticks, and a link to a section
+ * of app/pktpath/README.md, where the table is, "[Real ports](#real-ports)",
+ * as "app/pktpath/README.md, Real ports" */
 static const char *
 __help_plain(const char *s, char *buf, size_t len)
 {
@@ -31,7 +34,7 @@ __help_plain(const char *s, char *buf, size_t len)
 		const char *end = mid != NULL ? strchr(mid, ')') : NULL;
 
 		if (end != NULL && memchr(s, ']', (size_t)(mid - s)) == NULL) {
-			n += (size_t)snprintf(buf + n, len - n, "README, %.*s",
+			n += (size_t)snprintf(buf + n, len - n, "app/pktpath/README.md, %.*s",
 					      (int)(mid - s - 1), s + 1);
 			if (n >= len)
 				return buf;

@@ -2,8 +2,8 @@
 /*
  * The option table: every option of pktpath, once. getopt_long's options,
  * the defaults, the INI keys, --help, --help-ini (config/default.ini) and
- * --help-markdown (README.md's options table) are made from it; to add an
- * option, add its row here and regenerate the two files with
+ * --help-markdown (app/pktpath/README.md's options table) are made from it;
+ * to add an option, add its row here and regenerate the two files with
  * scripts/options-doc.sh (integration/options.sh fails until they agree).
  *
  * A row: the name; the argument's name (NULL: the type's: N, on|off, the
@@ -12,7 +12,7 @@
  * needs to have an effect (NEEDS, below: an option given where it has none
  * is refused), and what repeating it does if it may be repeated (repeat);
  * the help text, without its range, default and needs (the printers add
- * them), in markdown: `code` and [README sections](#anchor), made plain in
+ * them), in markdown: `code` and [sections of app/pktpath/README.md](#anchor), made plain in
  * --help and the INI file.
  */
 #include <assert.h>
@@ -249,7 +249,7 @@ const struct app_opt app_opts[] = {
 		  "with `--no-huge` one mbuf per 4 KiB page, all at the same offset, "
 		  "so a burst's mbufs share L1 sets), or back to back as on "
 		  "hugepages (packed: `RTE_MEMPOOL_F_NO_IOVA_CONTIG`, refused unless "
-		  "the EAL runs IOVA as VA); see [Performance](#performance)" },
+		  "the EAL runs IOVA as VA); measured in `scripts/bench.d/journal/`" },
 	{ "pool-order", NULL, CHOICE(pool_order, pkt_pool_order_names),
 	  .def = "shuffle",
 	  .help = "the order in which a new pool hands out its mbufs: address "
@@ -257,7 +257,8 @@ const struct app_opt app_opts[] = {
 		  "recycles mbufs of consecutive addresses (with `--no-huge`, "
 		  "consecutive 4 KiB pages); shuffle puts them in a fixed "
 		  "pseudo-random order (the same every run), as a pool in use for a "
-		  "while holds them; see [Performance](#performance), Pool order" },
+		  "while holds them; measured in `scripts/bench.d/journal/` (pool "
+		  "order)" },
 	{ "mbufs", NULL, UINT(mbufs, 1024, 1u << 24), .def = "8191",
 	  .help = "mbufs per generator worker pool, and at least this many per "
 		  "port pool" },
@@ -464,7 +465,8 @@ const struct app_opt app_opts[] = {
 	  .help = "every option with its default as an INI file for `--config` "
 		  "(config/default.ini)" },
 	{ "help-markdown", NULL, HELP(APP_HELP_MARKDOWN),
-	  .help = "every option with its default as a markdown table (README.md's)" },
+	  .help = "every option with its default as a markdown table (the one "
+		  "in app/pktpath/README.md)" },
 };
 
 const unsigned int app_n_opts = RTE_DIM(app_opts);

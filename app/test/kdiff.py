@@ -69,7 +69,7 @@ SENTINEL_LEN = 20 + 8 + 13
 
 # The fields compared: pktpath's Group.Field -> the kernel's Group.Field (the
 # same names: pktpath prints Linux's). Everything pktpath can move on the
-# receive side. Not compared, on purpose (README, "Where pktpath differs"):
+# receive side. Not compared, on purpose (lib/path/README.md, "Where pktpath differs"):
 # Ip ReasmOKs/ReasmFails/ReasmTimeout and IpExt ReasmOverlaps (no reassembly;
 # Linux counts some ReasmFails/ReasmOverlaps at once), every Out* field and
 # OutTransmits (nothing is transmitted), Tcp's connection fields (no socket),

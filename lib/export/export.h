@@ -55,7 +55,7 @@ void export_print_summary(FILE *out, const struct stats_summary *sum,
 			  const struct stats_snapshot *final);
 
 /**
- * The snapshot as JSON (the --json and /stats.json schema, see README):
+ * The snapshot as JSON (the --json and /stats.json schema, see app/pktpath/README.md):
  * "mib" totals by group, "lcores" per worker (rates and, if lcore_mib, every
  * MIB field), "interval" rates, "fold" (with the read folds), "mib_lcores"
  * (the blocks every fold walks, phantom ones and their memory, and
@@ -256,7 +256,7 @@ int export_memory_read(struct export_memory *m, bool eal);
 
 /**
  * What the EAL's memory is, for every report: "hugepages (2 MiB)" or
- * "no-huge (4 KiB pages)" (figures differ between the two: README,
+ * "no-huge (4 KiB pages)" (figures differ between the two: the journal,
  * Performance). Needs EAL; the string is static. Thread-safe once EAL is up
  * (the first call is from the main thread).
  */
@@ -264,7 +264,7 @@ const char *export_memory_kind(void);
 
 /**
  * Write snap in the Prometheus text exposition format 0.0.4 (# HELP and
- * # TYPE for every family, pktpath_ prefix). Families (README has the list):
+ * # TYPE for every family, pktpath_ prefix). Families (app/pktpath/README.md has the list):
  * pktpath_mib_total{group,field} (every counter field, raw),
  * pktpath_mib_value{group,field} (constants and high-water marks),
  * pktpath_drops_total{group,field} (the terminal drop outcomes),

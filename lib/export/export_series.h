@@ -6,7 +6,7 @@
  * @file
  * A run's history (stats_series.h) and its steady state as the console and
  * the JSON show them: the "intervals" and "events" arrays and
- * "summary.steady_state" (README, The JSON document), and the summary's
+ * "summary.steady_state" (app/pktpath/README.md, The JSON document), and the summary's
  * steady-state line. Read after stats_stop(); thread-safe over the
  * immutable history.
  */

@@ -147,7 +147,7 @@ __ingress_rules_of(const struct ingress_classifier *c);
 /*
  * A "rules" classifier looks its rules up with rte_acl, or, when it has at
  * most RULES_SMALL_MAX rules, with a linear walk over the same key (cheaper
- * per packet: see the README's classification table). Both are always
+ * per packet: see the journal's classification table). Both are always
  * built; ingress_rules_view() (ingress_rules.h) picks one explicitly.
  */
 #define RULES_SMALL_MAX 16

@@ -36,7 +36,7 @@
  * lo up with 127.0.0.1). path_conf's netlabel and pim follow the kernel
  * configuration where a user's kernel differs.
  *
- * Where pktpath differs from Linux (documented in the README):
+ * Where pktpath differs from Linux (documented in lib/path/README.md):
  *  - Fragments are not reassembled: a fragment for a local destination counts
  *    ReasmReqds (as Linux's ip_defrag does when it queues one) and is freed;
  *    ReasmReqds is its terminal outcome. Linux counts ReasmFails (and

@@ -175,9 +175,10 @@ int pkt_templates_to_pcap(const struct pkt_templates *t, const char *file);
  * which keeps every mbuf within one page: on hugepages that packs them back
  * to back, but with --no-huge (4 KiB pages) each mbuf gets a page of its
  * own at the same offset, and the mbufs of a burst then share the same L1
- * sets (what that costs: the README's "--no-huge artefact"). PKT_POOL_PACKED
- * lays them out back to back whatever the pages (RTE_MEMPOOL_F_NO_IOVA_CONTIG):
- * only for IOVA-as-VA, where a page-spanning mbuf is still contiguous for DMA.
+ * sets (what that costs: the journal's "--no-huge artefact",
+ * scripts/bench.d/journal/). PKT_POOL_PACKED lays them out back to back
+ * whatever the pages (RTE_MEMPOOL_F_NO_IOVA_CONTIG): only for IOVA-as-VA,
+ * where a page-spanning mbuf is still contiguous for DMA.
  * PKT_POOL_SHUFFLE then applies pkt_pool_shuffle().
  * @return the pool, or NULL with rte_errno set.
  */
@@ -200,7 +201,7 @@ uint64_t pkt_pool_bytes(unsigned int n, uint16_t room, unsigned int flags,
  * order, so the few dozen mbufs a receive loop recycles through its
  * per-lcore cache are neighbours; with one mbuf per 4 KiB page that is a
  * run of consecutive pages, measurably slower to recycle than the
- * scattered set a pool in use for a while holds (README, "Pool order").
+ * scattered set a pool in use for a while holds (scripts/bench.d/journal/, "Pool order").
  * Call it before any lcore takes from the pool: it reorders what the
  * pool's backend holds, not what is in per-lcore caches.
  * @return 0, or -errno (the pool is then unchanged).

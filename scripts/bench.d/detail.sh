@@ -7,7 +7,7 @@
 # and with --ingress rcu: cycles/pkt of both (steady, median of ROUNDS), their
 # ratio, and each round's paired ratio (on this shared machine the rounds
 # spread more than the cost: callgrind's instruction counts are the stable
-# figure, README's Performance).
+# figure, the journal, scripts/bench.d/journal/).
 echo "== perf-detail ($HUGE_MEM): default loop vs --perf-detail, cycles/pkt, median of $ROUNDS alternated rounds, $SECS s each"
 declare -A pd_c pd_m
 pd_cases=("gen" "rcu")

@@ -3,7 +3,7 @@
 #   rcu costs at most 0.5 ns/pkt more than none (with and without 1,000
 #   rule updates a second); lock --lock-scope burst within 1 ns/pkt of none;
 #   lock --lock-scope packet beside the tight-loop spin_lock+unlock cost;
-# then the hook in isolation (pktpath-bench's ingress group: the README's
+# then the hook in isolation (pktpath-bench's ingress group: the journal's
 # classification, lookup-switch and hook tables).
 cmp_run() { # cmp_run NAME ARGS...: a --compare run; prints its table
 	local name=$1; shift

@@ -46,7 +46,7 @@ for v in plain lock; do
 	echo "  $desc: cycles/pkt --stage-cycles / default, paired per round: median $ratio" \
 		"($(tr ' ' '\n' <<< "${sg_r[$v]}" | sort -n | sed '/^$/d' | sed -n '1p;$p' | paste -sd-))"
 	# a guard, not a goal: 4-6 TSC reads of ~40 cycles per burst of 32 are
-	# 5-8 cycles/pkt, 10-15% of a 60-cycle path (README, Performance)
+	# 5-8 cycles/pkt, 10-15% of a 60-cycle path (the journal, scripts/bench.d/journal/)
 	target "cycles/pkt ratio --stage-cycles / default, $desc" "$ratio" "<=" 1.25
 done
 

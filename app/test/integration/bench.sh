@@ -82,7 +82,7 @@ if [ $want = lfence ]; then
 	grep -q 'this CPU has no rdtscp' "$TMP/t3.err" || fail "--timer rdtscp: $(cat "$TMP/t3.err")"
 fi
 
-# The ingress group (the README's classification and hook tables): every
+# The ingress group (the journal's classification and hook tables): every
 # lookup and every mode x scope, 1 worker and 2 at once, exact packet counts
 # in the JSON, one table per benchmark and rule file.
 R1=$SOURCE_DIR/config/rules/drop-udp-9.rules
@@ -149,7 +149,7 @@ if [ -n "${PKTPATH_POOLSHUFFLE:-}" ] && command -v dpdk-testpmd > /dev/null; the
 fi
 # The probe module, preloaded into pktpath: a new pool in address order
 # makes the loop recycle 32 consecutive pages; the default shuffled order
-# scatters them (the README's "Pool order").
+# scatters them (the journal's "Pool order").
 if [ -n "${PKTPATH_RXPROBE:-}" ]; then
 	for order in address shuffle; do
 		LD_PRELOAD=$PKTPATH_RXPROBE PKTPATH_RXPROBE_BURST=1000 "$PKTPATH" $(eal "pr$order") \

@@ -2,7 +2,7 @@
 # Kernel-differential test: the same generated frames to a Linux receiver in a
 # network namespace and to pktpath, every field both count compared frame by
 # frame (app/test/kdiff.py has the generator, the mapping table and the
-# agents; README "Checked against the kernel"). Two passes: every frame, tags
+# agents; lib/path/README.md "Checked against the kernel"). Two passes: every frame, tags
 # included, to a receiver with no VLAN device against pktpath without --vlan;
 # then the tagged frames against pktpath with --vlan DECLARED (kdiff.py): to
 # VLAN devices made for it where the kernel has CONFIG_VLAN_8021Q, else

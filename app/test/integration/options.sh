@@ -293,11 +293,11 @@ for o in source path duration interval burst alloc prefetch mib-layout fold rxq 
 	grep -q -- "--$o" "$TMP/help.txt" || fail "--help lacks --$o"
 done
 
-# Every option --help lists is in the README, and the shipped
+# Every option --help lists is in app/pktpath/README.md, and the shipped
 # config/default.ini is accepted as it is.
 for o in $(sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' "$TMP/help.txt"); do
-	[ "$o" = help ] || grep -qE -- "\`--$o([^a-z0-9-]|\$)" "$SOURCE_DIR/README.md" ||
-		fail "README lacks --$o"
+	[ "$o" = help ] || grep -qE -- "\`--$o([^a-z0-9-]|\$)" "$SOURCE_DIR/app/pktpath/README.md" ||
+		fail "app/pktpath/README.md lacks --$o"
 done
 "$PKTPATH" $(eal dflt) -- --http 127.0.0.1:0 --config "$SOURCE_DIR/config/default.ini" \
 	--duration 0.3 --warmup 0 --quiet --json "$TMP/dflt.json" > "$TMP/dflt.txt" 2>&1 ||
@@ -315,11 +315,11 @@ if diff:
     sys.exit(1)
 PY
 
-# config/default.ini and README.md's options table are what the option
+# config/default.ini and app/pktpath/README.md's options table are what the option
 # table prints (--help-ini, --help-markdown): an option missing, a default
 # or a help text that differs fails here, with the difference.
 "$SOURCE_DIR/scripts/options-doc.sh" --check "$PKTPATH" > "$TMP/doc.txt" 2>&1 ||
-	{ cat "$TMP/doc.txt"; fail "config/default.ini or README.md differ from the option table"; }
+	{ cat "$TMP/doc.txt"; fail "config/default.ini or app/pktpath/README.md differ from the option table"; }
 # The help options need no EAL, and -h is --help.
 for h in --help -h --help-ini --help-markdown; do
 	"$PKTPATH" -- "$h" > "$TMP/h.txt" 2> "$TMP/h.err" || fail "$h: exit $?"
@@ -330,8 +330,9 @@ done
 # commented-out key) of --help-ini, but --config and the help options.
 "$PKTPATH" -- --help-ini > "$TMP/ini.txt"
 "$PKTPATH" -- --help-markdown > "$TMP/md.txt"
-# Every README section the option table links to exists (GitHub's anchors).
-python3 - "$SOURCE_DIR/README.md" "$TMP/md.txt" <<'PY' || fail "the option table links to a missing README section"
+# Every section of app/pktpath/README.md the option table links to exists
+# (GitHub's anchors; scripts/check-links.py checks the file's other links).
+python3 - "$SOURCE_DIR/app/pktpath/README.md" "$TMP/md.txt" <<'PY' || fail "the option table links to a missing section of app/pktpath/README.md"
 import re, sys
 def anchor(h):
     return re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
