@@ -7,7 +7,7 @@ PKGS=(
   build-essential meson ninja-build pkg-config python3 python3-matplotlib
   libdpdk-dev dpdk dpdk-dev
   libbpf-dev libpcap-dev libjansson-dev libmicrohttpd-dev libcmocka-dev
-  clang llvm libclang-rt-14-dev
+  clang llvm libclang-rt-14-dev clang-format
   prometheus tcpdump tcpreplay curl valgrind
   iproute2 nftables
 )

@@ -5,7 +5,10 @@
 #   scripts/test.sh               the normal build (build/)
 #   scripts/test.sh --sanitize    AddressSanitizer + UBSan build (build-asan/)
 #   scripts/test.sh --fuzz        every libFuzzer harness for FUZZ_SECS (default 20) s
-#   scripts/test.sh --all         all three, one combined count (what CI runs)
+#   scripts/test.sh --style       the lines changed since FORMAT_BASE (default
+#                                 HEAD^: the last change landed) against
+#                                 .clang-format and .editorconfig
+#   scripts/test.sh --all         all four, one combined count (what CI runs)
 # Further arguments go to `meson test` (e.g. a test name, --suite unit).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +17,8 @@ modes=(normal)
 case "${1:-}" in
 --sanitize) modes=(sanitize); shift ;;
 --fuzz) modes=(fuzz); shift ;;
---all) modes=(normal sanitize fuzz); shift ;;
+--style) modes=(style); shift ;;
+--all) modes=(style normal sanitize fuzz); shift ;;
 esac
 
 scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -23,6 +27,20 @@ passed=0
 failed=0
 skipped=0
 for mode in "${modes[@]}"; do
+	if [ "$mode" = style ]; then
+		echo "== style (scripts/check-format.sh ${FORMAT_BASE:-HEAD^})"
+		# a clone with one commit has no HEAD^: nothing landed to check
+		if [ -z "${FORMAT_BASE:-}" ] && ! git rev-parse -q --verify 'HEAD^' > /dev/null; then
+			echo "style: no parent commit, nothing to check"
+			continue
+		fi
+		if scripts/check-format.sh ${FORMAT_BASE:-HEAD^}; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+		fi
+		continue
+	fi
 	if [ "$mode" = fuzz ]; then
 		echo "== fuzz (build-fuzz, ${FUZZ_SECS:-20} s per harness)"
 		scripts/fuzz.sh "${FUZZ_SECS:-20}" > build-fuzz.log 2>&1
