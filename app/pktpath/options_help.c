@@ -34,7 +34,8 @@ __help_plain(const char *s, char *buf, size_t len)
 		const char *end = mid != NULL ? strchr(mid, ')') : NULL;
 
 		if (end != NULL && memchr(s, ']', (size_t)(mid - s)) == NULL) {
-			n += (size_t)snprintf(buf + n, len - n, "app/pktpath/README.md, %.*s",
+			n += (size_t)snprintf(buf + n, len - n,
+					      "app/pktpath/README.md, %.*s",
 					      (int)(mid - s - 1), s + 1);
 			if (n >= len)
 				return buf;

@@ -92,6 +92,8 @@ app_path_name(enum app_path p)
 #define HOOK NEEDS(SET("ingress"), OR_SET("ingress-kind"), OR_SET("rules"), \
 		   OR_SET("update-rate"), OR_SET("compare"))
 
+/* one row an option, laid out by hand */
+/* clang-format off */
 const struct app_opt app_opts[] = {
 	{ "config", "FILE", PATHNAME(config), .no_ini = true,
 	  .repeat = "the files are read in turn, as one file: a key that two of "
@@ -468,6 +470,7 @@ const struct app_opt app_opts[] = {
 	  .help = "every option with its default as a markdown table (the one "
 		  "in app/pktpath/README.md)" },
 };
+/* clang-format on */
 
 const unsigned int app_n_opts = RTE_DIM(app_opts);
 

@@ -538,7 +538,9 @@ test_help(void **state)
 					     "SIGINT/SIGTERM (0..10000000; default 10) "));
 		assert_non_null(strstr(flat, " --quiet no per-interval lines, only the "
 					     "summary --burst"));
-		assert_non_null(strstr(flat, " polled; see app/pktpath/README.md, Real ports (default: "));
+		assert_non_null(strstr(
+			flat,
+			" polled; see app/pktpath/README.md, Real ports (default: "));
 		free(flat);
 	}
 	assert_null(strchr(usage, '`'));

@@ -34,6 +34,9 @@
 
 /* ---- the tables ---- */
 
+/* one row a counter, laid out by hand */
+/* clang-format off */
+
 #define MIB_IP_TABLE(F, G) \
 	F(G, FORWARDING, "Forwarding", CONST, 2, INFO, 0, \
 	  "1 forwarding, 2 not (ip_forward): pktpath does not forward") \
@@ -501,6 +504,8 @@ const unsigned int mib_n_drop_fields = RTE_DIM(mib_drop_fields);
 static const char *const mode_labels[] = { MIB_MODE_LIST(MIB_MODE_LABEL, ~, ~) };
 #define MIB_STAGE_LABEL(F, G, S, NAME, LABEL, WHAT) LABEL,
 static const char *const stage_labels[] = { MIB_STAGE_LIST(MIB_STAGE_LABEL, ~, ~) };
+
+/* clang-format on */
 
 /* ---- groups ---- */
 
