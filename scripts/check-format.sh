@@ -25,7 +25,7 @@ command -v clang-format > /dev/null ||
 	{ echo "check-format: clang-format is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 
 if $fix; then
-	git clang-format --binary clang-format --extensions c,h "$base" -- app lib
+	git clang-format --force --binary clang-format --extensions c,h "$base" -- app lib
 	exit 0
 fi
 rc=0

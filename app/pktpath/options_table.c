@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "base.h"
 #include "options_pvt.h"
 
 /* ---- the application's enums (options.h) ---- */
@@ -47,13 +48,13 @@ static_assert(RTE_DIM(app_unpolled_names) == 2, "unpolled names");
 const char *
 app_source_name(enum app_source s)
 {
-	return (unsigned int)s < APP_SRC_MAX ? app_source_names[s] : "?";
+	return BASE_ENUM_NAME(app_source_names, s);
 }
 
 const char *
 app_path_name(enum app_path p)
 {
-	return (unsigned int)p < APP_PATH_MAX ? app_path_names[p] : "?";
+	return BASE_ENUM_NAME(app_path_names, p);
 }
 
 /* ---- the table ---- */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of lib/base, linked with it alone (no EAL): base_name_index()
- * over a table with a hole, and base_median() over odd, even, one and no
- * values. The libraries' own parse() of each enum is tested with its
+ * and base_name() (BASE_ENUM_NAME) over a table with a hole, and
+ * base_median() over odd, even, one and no values. The libraries' own parse() of each enum is tested with its
  * library (test_mib, test_pkt, test_peer, test_ingress_rules).
  */
 #include <setjmp.h>
@@ -29,6 +29,35 @@ test_name_index(void **state)
 	assert_int_equal(base_name_index(names, 4, ""), -1);
 	assert_int_equal(base_name_index(names, 4, NULL), -1);
 	assert_int_equal(base_name_index(names, 0, "off"), -1);
+}
+
+enum colour {
+	RED,
+	GREEN,
+	BLUE,
+	COLOUR_MAX
+};
+
+static void
+test_enum_name(void **state)
+{
+	static const char *const names[] = { "off", NULL, "on", "on-too" };
+	/* BLUE has no name: the table is shorter than the enum */
+	static const char *const colours[] = { [RED] = "red", [GREEN] = "green" };
+
+	(void)state;
+	assert_string_equal(base_name(names, 4, 0), "off");
+	assert_string_equal(base_name(names, 4, 3), "on-too");
+	/* never NULL: a hole, one past the end, far past it, an empty table */
+	assert_string_equal(base_name(names, 4, 1), "?");
+	assert_string_equal(base_name(names, 4, 4), "?");
+	assert_string_equal(base_name(names, 4, ~0u), "?");
+	assert_string_equal(base_name(names, 0, 0), "?");
+	assert_int_equal(BASE_DIM(colours), 2);
+	assert_string_equal(BASE_ENUM_NAME(colours, GREEN), "green");
+	assert_string_equal(BASE_ENUM_NAME(colours, BLUE), "?");
+	assert_string_equal(BASE_ENUM_NAME(colours, COLOUR_MAX), "?");
+	assert_string_equal(BASE_ENUM_NAME(colours, (enum colour)99), "?");
 }
 
 static void
@@ -72,6 +101,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_name_index),
+		cmocka_unit_test(test_enum_name),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_quantile),
 	};

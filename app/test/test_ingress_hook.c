@@ -62,7 +62,7 @@ test_names(void **state)
 		assert_int_equal(m, i);
 	}
 	assert_string_equal(ingress_mode_name(INGRESS_RWLOCK), "rwlock");
-	assert_null(ingress_mode_name(INGRESS_MODE_MAX));
+	assert_string_equal(ingress_mode_name(INGRESS_MODE_MAX), "?");
 	m = INGRESS_LOCK;
 	assert_int_equal(ingress_mode_parse("RCU", &m), -EINVAL);
 	assert_int_equal(ingress_mode_parse("", &m), -EINVAL);
@@ -74,7 +74,7 @@ test_names(void **state)
 	}
 	assert_string_equal(ingress_scope_name(INGRESS_SCOPE_PACKET), "packet");
 	assert_int_equal(ingress_scope_parse("bursts", &s), -EINVAL);
-	assert_null(ingress_scope_name(INGRESS_SCOPE_MAX));
+	assert_string_equal(ingress_scope_name(INGRESS_SCOPE_MAX), "?");
 }
 
 /* ------------------------------------------------------------------ */

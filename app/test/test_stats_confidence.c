@@ -61,6 +61,9 @@ test_t975(void **state)
 	assert_true(isnan(stats_t975(0.5)));
 	assert_true(isnan(stats_t975(NAN)));
 	assert_true(isnan(stats_t_upper(1, 0)));
+	assert_string_equal(stats_ci_method_name(STATS_CI_NONE), "none");
+	assert_string_equal(stats_ci_method_name(STATS_CI_WELCH), "welch");
+	assert_string_equal(stats_ci_method_name((enum stats_ci_method)3), "?");
 }
 
 static void

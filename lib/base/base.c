@@ -5,6 +5,12 @@
 
 #include "base.h"
 
+const char *
+base_name(const char *const *names, unsigned int n, unsigned int v)
+{
+	return v < n && names[v] != NULL ? names[v] : "?";
+}
+
 int
 base_name_index(const char *const *names, unsigned int n, const char *s)
 {

@@ -12,7 +12,8 @@
  *
  *  - Enum names: each enum's name table stands next to its enum, in its
  *    library's header (mib_fold_names[], ingress_mode_names[], ...), and
- *    every parse() of a name is base_name_index() over that table; the
+ *    every parse() of a name is base_name_index() over that table and
+ *    every *_name() of a value BASE_ENUM_NAME() ("?" out of range); the
  *    option parser reads the same tables for its choices.
  *  - Figures over repetitions: base_median(), the min/median/max that
  *    lib/bench reports for its repetitions and --compare for its rounds;
@@ -28,6 +29,20 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The number of entries of an array (an array, not a pointer). */
+#define BASE_DIM(a) (sizeof(a) / sizeof((a)[0]))
+
+/**
+ * The name of value v in names[0 .. n-1], or "?" when v is out of range or
+ * its entry is NULL: never NULL, so that a name can always be printed. Every
+ * enum's *_name() is BASE_ENUM_NAME() over the enum's name table.
+ */
+const char *base_name(const char *const *names, unsigned int n, unsigned int v);
+
+/** The name of enum value v in names[], a complete array (see base_name()). */
+#define BASE_ENUM_NAME(names, v) \
+	base_name((names), (unsigned int)BASE_DIM(names), (unsigned int)(v))
 
 /**
  * The index of s in names[0 .. n-1] (exact, case-sensitive match; NULL

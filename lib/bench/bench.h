@@ -130,7 +130,7 @@ int bench_timer_select(const char *name, char *err, size_t len);
 /** The timer in force (the default, before any selection: "auto"). */
 enum bench_timer bench_timer_get(void);
 
-/** "rdtscp" or "lfence" (as accepted by bench_timer_select()), or NULL. */
+/** "rdtscp" or "lfence" (as accepted by bench_timer_select()), or "?". */
 const char *bench_timer_name(enum bench_timer t);
 
 /** The instruction sequence of a timer, e.g. "rdtscp; lfence", or NULL. */

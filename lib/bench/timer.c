@@ -89,13 +89,13 @@ __bench_cpu_pretend_no_rdtscp(bool pretend)
 const char *
 bench_timer_name(enum bench_timer t)
 {
-	return (unsigned int)t < BENCH_TIMER_MAX ? timer_names[t] : NULL;
+	return BASE_ENUM_NAME(timer_names, t);
 }
 
 const char *
 bench_timer_insns(enum bench_timer t)
 {
-	return (unsigned int)t < BENCH_TIMER_MAX ? timer_insns[t] : NULL;
+	return BASE_ENUM_NAME(timer_insns, t);
 }
 
 int

@@ -25,7 +25,7 @@ const char *const pktbpf_engine_names[PKTBPF_ENGINE_MAX] = {
 const char *
 pktbpf_engine_name(enum pktbpf_engine e)
 {
-	return (unsigned int)e < PKTBPF_ENGINE_MAX ? pktbpf_engine_names[e] : NULL;
+	return BASE_ENUM_NAME(pktbpf_engine_names, e);
 }
 
 int

@@ -87,7 +87,7 @@ enum pktbpf_engine {
 
 /** The engines' names, indexed by enum pktbpf_engine. */
 extern const char *const pktbpf_engine_names[PKTBPF_ENGINE_MAX];
-/** "jit", "interp", "libpcap"; NULL if out of range. Thread-safe. */
+/** "jit", "interp", "libpcap"; "?" if out of range. Thread-safe. */
 const char *pktbpf_engine_name(enum pktbpf_engine e);
 /** Parse an engine name. @return 0, or -EINVAL (out untouched). Thread-safe. */
 int pktbpf_engine_parse(const char *s, enum pktbpf_engine *out);

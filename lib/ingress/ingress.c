@@ -50,7 +50,7 @@ static_assert(RTE_DIM(ingress_scope_names) == INGRESS_SCOPE_MAX, "scope_names");
 const char *
 ingress_mode_name(enum ingress_mode m)
 {
-	return (unsigned int)m < INGRESS_MODE_MAX ? ingress_mode_names[m] : NULL;
+	return BASE_ENUM_NAME(ingress_mode_names, m);
 }
 
 int
@@ -67,7 +67,7 @@ ingress_mode_parse(const char *s, enum ingress_mode *out)
 const char *
 ingress_scope_name(enum ingress_scope s)
 {
-	return (unsigned int)s < INGRESS_SCOPE_MAX ? ingress_scope_names[s] : NULL;
+	return BASE_ENUM_NAME(ingress_scope_names, s);
 }
 
 int

@@ -162,14 +162,14 @@ enum ingress_scope {
 /** The names of the modes and scopes, indexed by the enum. */
 extern const char *const ingress_mode_names[INGRESS_MODE_MAX];
 extern const char *const ingress_scope_names[INGRESS_SCOPE_MAX];
-/** "off", "none", "lock", "rwlock", "rcu"; NULL if m is out of range. Thread-safe. */
+/** "off", "none", "lock", "rwlock", "rcu"; "?" if m is out of range. Thread-safe. */
 const char *ingress_mode_name(enum ingress_mode m);
 /**
  * Parse a mode name (exact, lower case).
  * @return 0 and *out set, or -EINVAL (out untouched). Thread-safe.
  */
 int ingress_mode_parse(const char *s, enum ingress_mode *out);
-/** "packet", "burst"; NULL if out of range. Thread-safe. */
+/** "packet", "burst"; "?" if out of range. Thread-safe. */
 const char *ingress_scope_name(enum ingress_scope s);
 /** Parse "packet" / "burst". @return 0, or -EINVAL. Thread-safe. */
 int ingress_scope_parse(const char *s, enum ingress_scope *out);

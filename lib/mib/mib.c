@@ -26,13 +26,13 @@ static_assert(RTE_DIM(mib_fold_names) == MIB_FOLD_MAX, "fold names");
 const char *
 mib_layout_name(enum mib_layout l)
 {
-	return (unsigned int)l < MIB_LAYOUT_MAX ? mib_layout_names[l] : "?";
+	return BASE_ENUM_NAME(mib_layout_names, l);
 }
 
 const char *
 mib_fold_name(enum mib_fold f)
 {
-	return (unsigned int)f < MIB_FOLD_MAX ? mib_fold_names[f] : "?";
+	return BASE_ENUM_NAME(mib_fold_names, f);
 }
 
 int

@@ -447,14 +447,14 @@ enum mib_base {
 #define MIB_ICMPMSG_IN(type) (MIB_BASE_ICMPMSG + MIB_ICMPMSG_INTYPE0 + (unsigned int)(type))
 
 /** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
- *  "rcu": enum ingress_mode's names), or NULL if m >= MIB_MODES. */
+ *  "rcu": enum ingress_mode's names), or "?" if m >= MIB_MODES. */
 const char *mib_mode_name(unsigned int m);
 
 /** Flat index of the Mode field of kind k (enum mib_mode_kind) for mode m. */
 #define MIB_MODE_F(m, k) (MIB_BASE_MODE + (unsigned int)(m) * MIB_MODE_K_MAX + (unsigned int)(k))
 
 /** Label of stage s of the Stage group ("rx", "l2", "ingress", "ip",
- *  "peer", "capture", "free"), or NULL if s >= MIB_STAGES. */
+ *  "peer", "capture", "free"), or "?" if s >= MIB_STAGES. */
 const char *mib_stage_name(unsigned int s);
 
 /** Flat index of the Stage field of kind k (enum mib_stage_kind) of stage s. */
@@ -585,7 +585,7 @@ mib_read(const struct mib_block *b, unsigned int f)
 
 /* ---- schema (thread-safe: constant tables) ---- */
 
-/** Group name as Linux prints it ("Ip", "IpExt", ...), or NULL. */
+/** Group name as Linux prints it ("Ip", "IpExt", ...), or "?" out of range. */
 const char *mib_group_name(enum mib_group g);
 /** First flat index of group g. */
 unsigned int mib_group_first(enum mib_group g);
@@ -647,7 +647,8 @@ const char *mib_group_linux(enum mib_group g);
 /** One-line description of group g, or NULL. */
 const char *mib_group_help(enum mib_group g);
 /** Names of the kinds, roles and laws ("sum", "drop", "InReceives": a law
- *  by its left-hand side), or NULL if out of range. */
+ *  by its left-hand side): the kinds' and roles' "?" if out of range, a
+ *  law's NULL. */
 const char *mib_kind_name(enum mib_kind k);
 const char *mib_role_name(enum mib_role r);
 
@@ -784,7 +785,7 @@ struct mib_law {
  */
 void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
 
-/** Short name of law l ("rx", "ingress", "ip", "l4", "mode"), or NULL. */
+/** Short name of law l ("rx", "ingress", "ip", "l4", "mode"), or "?". */
 const char *mib_law_name(enum mib_law_id l);
 /** Left-hand side of law l (a flat field index), or MIB_FIELD_MAX. */
 unsigned int mib_law_lhs(enum mib_law_id l);

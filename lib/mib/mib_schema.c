@@ -27,6 +27,7 @@
 
 #include <rte_common.h>
 
+#include "base.h"
 #include "mib.h"
 #include "mib_pvt.h"
 
@@ -558,19 +559,19 @@ static_assert(RTE_DIM(groups) == MIB_GRP_MAX, "group table and enum disagree");
 const char *
 mib_mode_name(unsigned int m)
 {
-	return m < RTE_DIM(mode_labels) ? mode_labels[m] : NULL;
+	return BASE_ENUM_NAME(mode_labels, m);
 }
 
 const char *
 mib_stage_name(unsigned int s)
 {
-	return s < RTE_DIM(stage_labels) ? stage_labels[s] : NULL;
+	return BASE_ENUM_NAME(stage_labels, s);
 }
 
 const char *
 mib_group_name(enum mib_group g)
 {
-	return (unsigned int)g < MIB_GRP_MAX ? groups[g].name : NULL;
+	return (unsigned int)g < MIB_GRP_MAX ? groups[g].name : "?";
 }
 
 const char *
@@ -665,13 +666,13 @@ static_assert(RTE_DIM(role_names) == MIB_ROLE_MAX, "role names");
 const char *
 mib_kind_name(enum mib_kind k)
 {
-	return (unsigned int)k < MIB_KIND_MAX ? kind_names[k] : NULL;
+	return BASE_ENUM_NAME(kind_names, k);
 }
 
 const char *
 mib_role_name(enum mib_role r)
 {
-	return (unsigned int)r < MIB_ROLE_MAX ? role_names[r] : NULL;
+	return BASE_ENUM_NAME(role_names, r);
 }
 
 uint64_t
@@ -773,7 +774,7 @@ __mib_laws_init(void)
 const char *
 mib_law_name(enum mib_law_id l)
 {
-	return (unsigned int)l < MIB_LAW_MAX ? law_defs[l].name : NULL;
+	return (unsigned int)l < MIB_LAW_MAX ? law_defs[l].name : "?";
 }
 
 unsigned int

@@ -33,7 +33,7 @@ static_assert(RTE_DIM(peer_layout_names) == PEER_LAYOUT_MAX,
 const char *
 peer_layout_name(enum peer_layout l)
 {
-	return (unsigned int)l < PEER_LAYOUT_MAX ? peer_layout_names[l] : "?";
+	return BASE_ENUM_NAME(peer_layout_names, l);
 }
 
 int

@@ -45,7 +45,7 @@ static_assert(offsetof(struct pkt_capture, out) / RTE_CACHE_LINE_SIZE !=
 const char *
 pkt_capture_what_name(enum pkt_capture_what w)
 {
-	return (unsigned int)w < PKT_CAPTURE_MAX ? pkt_capture_what_names[w] : "?";
+	return BASE_ENUM_NAME(pkt_capture_what_names, w);
 }
 
 int

@@ -394,7 +394,7 @@ static_assert(RTE_DIM(pkt_pool_order_names) == PKT_POOL_ORDER_MAX, "pool orders"
 const char *
 pkt_alloc_name(enum pkt_alloc a)
 {
-	return (unsigned int)a < PKT_ALLOC_MAX ? pkt_alloc_names[a] : "?";
+	return BASE_ENUM_NAME(pkt_alloc_names, a);
 }
 
 int
@@ -411,7 +411,7 @@ pkt_alloc_parse(const char *s, enum pkt_alloc *out)
 const char *
 pkt_pool_layout_name(enum pkt_pool_layout l)
 {
-	return (unsigned int)l < PKT_POOL_LAYOUT_MAX ? pkt_pool_layout_names[l] : "?";
+	return BASE_ENUM_NAME(pkt_pool_layout_names, l);
 }
 
 int
@@ -428,7 +428,7 @@ pkt_pool_layout_parse(const char *s, enum pkt_pool_layout *out)
 const char *
 pkt_pool_order_name(enum pkt_pool_order o)
 {
-	return (unsigned int)o < PKT_POOL_ORDER_MAX ? pkt_pool_order_names[o] : "?";
+	return BASE_ENUM_NAME(pkt_pool_order_names, o);
 }
 
 int

@@ -102,17 +102,16 @@ stats_t975(double df)
 	return (lo + hi) / 2;
 }
 
+static const char *const ci_method_names[] = {
+	[STATS_CI_NONE] = "none",
+	[STATS_CI_PAIRED_T] = "paired-t",
+	[STATS_CI_WELCH] = "welch",
+};
+
 const char *
 stats_ci_method_name(enum stats_ci_method m)
 {
-	switch (m) {
-	case STATS_CI_PAIRED_T:
-		return "paired-t";
-	case STATS_CI_WELCH:
-		return "welch";
-	default:
-		return "none";
-	}
+	return BASE_ENUM_NAME(ci_method_names, m);
 }
 
 static void

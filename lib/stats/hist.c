@@ -3,6 +3,7 @@
  * --perf-detail: the histograms' bins and percentiles, and the reader of a
  * worker's suspicious polls (stats_hist.h).
  */
+#include "base.h"
 #include "stats_hist.h"
 
 const uint32_t stats_hist_pct_ppm[STATS_HIST_N_PCT] = {
@@ -22,7 +23,7 @@ static const char *const kind_names[STATS_PERF_MAX] = {
 const char *
 stats_perf_kind_name(enum stats_perf_kind k)
 {
-	return (unsigned int)k < STATS_PERF_MAX ? kind_names[k] : "?";
+	return BASE_ENUM_NAME(kind_names, k);
 }
 
 uint64_t

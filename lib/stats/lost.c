@@ -19,6 +19,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 
+#include "base.h"
 #include "stats_pvt.h"
 
 static const char *const cause_names[] = {
@@ -33,7 +34,7 @@ static const char *const cause_names[] = {
 const char *
 stats_lost_cause_name(enum stats_lost_cause c)
 {
-	return (unsigned int)c < STATS_LOST_CAUSE_MAX ? cause_names[c] : "?";
+	return BASE_ENUM_NAME(cause_names, c);
 }
 
 static uint64_t

@@ -14,6 +14,7 @@
 
 #include <rte_ethdev.h>
 
+#include "base.h"
 #include "stats.h"
 #include "stats_pvt.h"
 
@@ -36,13 +37,13 @@ static const char *const port_qfield_names[STATS_PORT_Q_MAX] = {
 const char *
 stats_port_field_name(enum stats_port_field f)
 {
-	return (unsigned int)f < STATS_PORT_F_MAX ? port_field_names[f] : "?";
+	return BASE_ENUM_NAME(port_field_names, f);
 }
 
 const char *
 stats_port_qfield_name(enum stats_port_qfield f)
 {
-	return (unsigned int)f < STATS_PORT_Q_MAX ? port_qfield_names[f] : "?";
+	return BASE_ENUM_NAME(port_qfield_names, f);
 }
 
 uint64_t

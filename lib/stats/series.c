@@ -10,6 +10,7 @@
 
 #include <rte_common.h>
 
+#include "base.h"
 #include "stats.h"
 #include "stats_series.h"
 
@@ -400,7 +401,7 @@ static const char *const iv_use_names[] = {
 const char *
 stats_iv_use_name(enum stats_iv_use u)
 {
-	return (unsigned int)u < STATS_IV_USE_MAX ? iv_use_names[u] : "?";
+	return BASE_ENUM_NAME(iv_use_names, u);
 }
 
 /* The use of a stretch's intervals: kept, lost, else before the first kept

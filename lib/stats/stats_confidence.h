@@ -55,7 +55,7 @@ struct stats_ci {
 	unsigned int n;		/**< rounds (paired) or intervals of A + B */
 };
 
-/** "paired-t", "welch", "none". */
+/** "none", "paired-t", "welch"; "?" out of range. Thread-safe. */
 const char *stats_ci_method_name(enum stats_ci_method m);
 
 /** The 0.975 quantile of Student's t with df degrees of freedom, any real

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "stats_tcount.h"
 
 static const char *const src_names[] = {
@@ -24,7 +25,7 @@ static const char *const src_names[] = {
 const char *
 stats_tcount_src_name(enum stats_tcount_src s)
 {
-	return (unsigned int)s < STATS_TCOUNT_SRC_MAX ? src_names[s] : "?";
+	return BASE_ENUM_NAME(src_names, s);
 }
 
 void
