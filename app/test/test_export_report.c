@@ -2,8 +2,10 @@
 /*
  * Unit tests of lib/export's reporters (report.c): the JSON document's
  * summary and conservation objects, and the console's interval line and
- * run summary, over snapshots of hand-filled MIB sets.
+ * run summary, over snapshots of hand-filled MIB sets; a made-up section
+ * registered (export_section.h) in every output, at each of its places.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include "export_section.h"
 #include "fixture_export.h"
 
 /* No steady part (a window far shorter than one interval after the
@@ -275,6 +278,276 @@ test_stages(void **state)
 	assert_int_equal(t.unstaged, 100);
 }
 
+/* ---- a made-up section: "early" at every place but the end, "late" at
+ * the end of every output ---- */
+
+static void
+mk_interval(FILE *out, const struct stats_snapshot *snap,
+	    const struct stats_snapshot *prev)
+{
+	(void)snap;
+	fprintf(out, "madeup-interval-%s\n", prev != NULL ? "prev" : "first");
+}
+
+static void
+mk_summary(FILE *out, const struct stats_summary *sum, const struct stats_snapshot *final)
+{
+	(void)sum;
+	fprintf(out, "madeup-summary-%s\n", final != NULL ? "final" : "none");
+}
+
+static void
+mk_json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
+{
+	(void)snap;
+	json_object_set_new(l, "madeup", json_integer(w));
+}
+
+static void
+mk_json_summary(json_t *summary, const struct stats_summary *sum,
+		const struct stats_snapshot *snap)
+{
+	(void)sum;
+	(void)snap;
+	json_object_set_new(summary, "madeup", json_true());
+}
+
+static void
+mk_json(json_t *root, const struct stats_snapshot *snap)
+{
+	(void)snap;
+	json_object_set_new(
+		root, json_object_get(root, "mib_lcores") ? "madeup_end" : "madeup_mib",
+		json_true());
+}
+
+static void
+__mk_prom(FILE *out, const char *place)
+{
+	fprintf(out,
+		"# HELP pktpath_madeup_%s Made up\n# TYPE pktpath_madeup_%s "
+		"gauge\npktpath_madeup_%s 1\n",
+		place, place, place);
+}
+
+static void
+mk_prom_rates(FILE *out, const struct stats_snapshot *snap,
+	      const struct export_prom_opts *o)
+{
+	(void)snap;
+	(void)o;
+	__mk_prom(out, "rates");
+}
+
+static void
+mk_prom_mib(FILE *out, const struct stats_snapshot *snap,
+	    const struct export_prom_opts *o)
+{
+	(void)snap;
+	(void)o;
+	__mk_prom(out, "mib");
+}
+
+static void
+mk_prom_end(FILE *out, const struct stats_snapshot *snap,
+	    const struct export_prom_opts *o)
+{
+	(void)snap;
+	(void)o;
+	__mk_prom(out, "end");
+}
+
+static void
+mk_snmp(FILE *out, const struct stats_snapshot *snap, enum export_snmp_file which)
+{
+	(void)snap;
+	fprintf(out, "Madeup%d: Field\nMadeup%d: 1\n", which, which);
+}
+
+static const struct export_section madeup_early = {
+	.name = "madeup-early",
+	.interval = mk_interval,
+	.interval_at = EXPORT_AT_RATES,
+	.summary = mk_summary,
+	.summary_at = EXPORT_AT_DROPS,
+	.json_lcore = mk_json_lcore,
+	.json_summary = mk_json_summary,
+	.json = mk_json,
+	.json_at = EXPORT_AT_MIB,
+	.prom = mk_prom_rates,
+	.prom_at = EXPORT_AT_RATES,
+	.snmp = mk_snmp,
+};
+static const struct export_section madeup_fold = {
+	.name = "madeup-fold",
+	.summary = mk_summary,
+	.summary_at = EXPORT_AT_FOLD,
+	.prom = mk_prom_mib,
+	.prom_at = EXPORT_AT_MIB,
+};
+static const struct export_section madeup_late = {
+	.name = "madeup-late",
+	.interval = mk_interval,
+	.interval_at = EXPORT_AT_END,
+	.summary = mk_summary,
+	.summary_at = EXPORT_AT_END,
+	.json = mk_json,
+	.json_at = EXPORT_AT_END,
+	.prom = mk_prom_end,
+	.prom_at = EXPORT_AT_END,
+};
+
+/* a appears in text, before b (NULL: anywhere after a) */
+static const char *
+__before(const char *text, const char *a, const char *b)
+{
+	const char *pa = strstr(text, a), *pb = b ? strstr(text, b) : NULL;
+
+	assert_non_null(pa);
+	if (b != NULL) {
+		assert_non_null(pb);
+		assert_true(pa < pb);
+	}
+	return pa;
+}
+
+static char *
+__out(FILE **f, char **buf, size_t *len)
+{
+	if (*f != NULL) {
+		fclose(*f);
+		*f = NULL;
+		return *buf;
+	}
+	free(*buf);
+	*buf = NULL;
+	*f = open_memstream(buf, len);
+	return NULL;
+}
+
+/* Every writer asks the registered sections, each at the place it asked
+ * for; an unregistered one is gone from every output. */
+static void
+test_section_registered(void **state)
+{
+	static const struct export_section bad_place = { .name = "bad",
+							 .interval = mk_interval,
+							 .interval_at = EXPORT_AT_MIB };
+	static const struct export_section dup = { .name = "ports" };
+	struct stats_snapshot *a, *b, *fin;
+	struct stats_summary *sum;
+	struct mib_set *ms;
+	struct stats *s;
+	char *buf = NULL, *j, *t;
+	size_t len = 0;
+	FILE *f = NULL;
+	json_t *doc;
+	unsigned int pass;
+
+	(void)state;
+	assert_int_equal(export_section_register(NULL), -EINVAL);
+	assert_int_equal(export_section_register(&bad_place), -EINVAL);
+	assert_int_equal(export_section_register(&dup), -EEXIST);
+	assert_int_equal(export_section_unregister(&madeup_early), -ENOENT);
+	assert_int_equal(export_section_register(&madeup_early), 0);
+	assert_int_equal(export_section_register(&madeup_early), -EEXIST);
+	assert_int_equal(export_section_register(&madeup_fold), 0);
+	assert_int_equal(export_section_register(&madeup_late), 0);
+
+	s = own_stats(&ms, 3600, 5, 0);
+	for (pass = 0; pass < 2; pass++) {
+		a = stats_get(st);
+		fill(0, 64, 3);
+		stats_fold_now(st);
+		b = stats_get(st);
+		__out(&f, &buf, &len);
+		export_print_interval(f, b, a);
+		t = __out(&f, &buf, &len);
+		if (pass == 1) { /* unregistered: gone */
+			assert_null(strstr(t, "madeup"));
+		} else {
+			__before(t, "s all ", "madeup-interval-prev\n  drops:");
+			assert_string_equal(strstr(t, "  drops:"),
+					    "  drops: "
+					    "Ip.InHdrErrors=3\nmadeup-interval-prev\n");
+		}
+
+		__out(&f, &buf, &len);
+		assert_int_equal(export_prom_write(f, b, NULL), 0);
+		t = __out(&f, &buf, &len);
+		if (pass == 1) {
+			assert_null(strstr(t, "madeup"));
+		} else {
+			promtool_ok(t);
+			__before(
+				t, "pktpath_lcore_busy_ratio",
+				"pktpath_madeup_rates 1\n# HELP pktpath_fold_duration_seconds");
+			__before(t, "pktpath_drops_total", "pktpath_madeup_mib 1\n");
+			__before(t, "pktpath_madeup_mib 1\n", "pktpath_madeup_end 1\n");
+			assert_string_equal(t + strlen(t) -
+						    strlen("pktpath_madeup_end 1\n"),
+					    "pktpath_madeup_end 1\n");
+		}
+
+		__out(&f, &buf, &len);
+		assert_int_equal(export_snmp_write(f, b, EXPORT_NETSTAT), 0);
+		assert_int_equal(export_snmp_write(f, b, EXPORT_SNMP), 0);
+		t = __out(&f, &buf, &len);
+		if (pass == 1) {
+			assert_null(strstr(t, "Madeup"));
+		} else {
+			__before(t, "\nStage: ", "Madeup1: Field\nMadeup1: 1\nIp: ");
+			assert_string_equal(t + strlen(t) - strlen("Madeup0: 1\n"),
+					    "Madeup0: 1\n");
+		}
+
+		stats_stop(s);
+		sum = stats_summary(s);
+		fin = stats_get(s);
+		__out(&f, &buf, &len);
+		export_print_summary(f, sum, fin);
+		t = __out(&f, &buf, &len);
+		if (pass == 1) {
+			assert_null(strstr(t, "madeup"));
+		} else {
+			__before(t, "\nlost: ", "madeup-summary-final\nfold: ");
+			__before(t, "\nconservation: ",
+				 "madeup-summary-final\n"
+				 "madeup-summary-final\nTSC ");
+		}
+
+		doc = export_json(b, sum, NULL, false);
+		j = json_dumps(doc, JSON_COMPACT);
+		if (pass == 1) {
+			assert_null(strstr(j, "madeup"));
+		} else {
+			__before(j, "\"mib\":", "\"madeup_mib\":true,\"mib_lcores\"");
+			__before(j, "\"mib_lcores\"",
+				 "\"madeup_end\":true,\"conservation\"");
+			assert_true(json_is_true(json_object_get(
+				json_object_get(doc, "summary"), "madeup")));
+			assert_int_equal(
+				json_integer_value(json_object_get(
+					json_array_get(json_object_get(doc, "lcores"), 1),
+					"madeup")),
+				1);
+		}
+		free(j);
+		json_decref(doc);
+		stats_put(s, fin);
+		stats_summary_free(sum);
+		stats_put(st, a);
+		stats_put(st, b);
+		if (pass == 0) {
+			assert_int_equal(export_section_unregister(&madeup_fold), 0);
+			assert_int_equal(export_section_unregister(&madeup_early), 0);
+			assert_int_equal(export_section_unregister(&madeup_late), 0);
+		}
+	}
+	free(buf);
+	own_stats_free(s, ms);
+}
+
 int
 main(void)
 {
@@ -283,6 +556,7 @@ main(void)
 		cmocka_unit_test(test_conservation_json),
 		cmocka_unit_test(test_console),
 		cmocka_unit_test(test_stages),
+		cmocka_unit_test(test_section_registered),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

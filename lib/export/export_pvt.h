@@ -10,45 +10,34 @@
 #include <jansson.h>
 
 #include "export.h"
+#include "export_section.h"
+#include "prom_text.h"
 
-/* port_export.c: the port counters in the console, the summary, the JSON,
- * /metrics and /netstat (called by report.c, prom.c). */
-void __export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-				  const struct stats_snapshot *prev);
-void __export_port_print_summary(FILE *out, const struct stats_snapshot *snap);
-json_t *__export_port_json(const struct stats_snapshot *snap);
-void __export_port_prom(FILE *out, const struct stats_snapshot *snap);
-void __export_port_netstat(FILE *out, const struct stats_snapshot *snap);
+/* The built-in sections (export_section.h), each defined in its own file
+ * and listed by sections.c: --perf-detail's histograms (perf_export.c),
+ * --stage-cycles' tables (stage_export.c), --pmu's events (pmu_export.c),
+ * the port counters (port_export.c). */
+extern const struct export_section __export_section_perf;
+extern const struct export_section __export_section_stages;
+extern const struct export_section __export_section_pmu;
+extern const struct export_section __export_section_ports;
 
-/* prom.c: the Prometheus text format's pieces, shared with port_export.c:
- * "# HELP pktpath_NAME HELP" and "# TYPE pktpath_NAME TYPE" lines, and a
- * label value with backslash, double quote and newline escaped. */
-void __export_prom_family(FILE *out, const char *name, const char *type,
-			  const char *help);
-void __export_prom_escape(FILE *out, const char *s);
-
-/* perf_export.c: --perf-detail's histograms (report.c, prom.c): the
- * Prometheus histograms of snap->raw_hist (nothing without them), the
- * summary's percentiles, and one lcore's (w >= 0) or all lcores' merged
- * (w < 0) histograms of hist (n workers x STATS_PERF_MAX) as JSON, null
- * for a NULL hist. */
-void __export_perf_prom(FILE *out, const struct stats_snapshot *snap);
-void __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
-				 const struct stats_snapshot *final);
-json_t *__export_perf_lcore_json(const struct stats_hist *hist, unsigned int n,
-				 int w);
-/* pmu_export.c: --pmu (nothing without snap->pmu / sum->pmu): the
- * interval's lines, the summary's table and fold lines (report.c), the
- * snapshot's "pmu" and the summary's (report.c: snap->pmu set), /metrics'
- * families (prom.c). */
-void __export_pmu_print_interval(FILE *out, const struct stats_snapshot *snap);
-void __export_pmu_print_summary(FILE *out, const struct stats_summary *sum,
-				const struct stats_snapshot *final);
-json_t *__export_pmu_json(const struct stats_snapshot *snap);
-json_t *__export_pmu_summary_json(const struct stats_summary *sum,
-				  const struct stats_snapshot *snap);
-void __export_pmu_prom(FILE *out, const struct stats_snapshot *snap);
-/* stage_export.c: pktpath_stage_*_total{lcore,stage} (called by prom.c). */
-void __export_stage_prom(FILE *out, const struct stats_snapshot *snap);
+/* sections.c: each registered section's part at one place of an output,
+ * in registration order (export_section.h has the places). Called by the
+ * writers (report.c, prom.c); not thread-safe against registration. */
+void __export_sections_interval(FILE *out, const struct stats_snapshot *snap,
+				const struct stats_snapshot *prev, enum export_at at);
+void __export_sections_summary(FILE *out, const struct stats_summary *sum,
+			       const struct stats_snapshot *final, enum export_at at);
+void __export_sections_json_lcore(json_t *lcore, const struct stats_snapshot *snap,
+				  unsigned int w);
+void __export_sections_json_summary(json_t *summary, const struct stats_summary *sum,
+				    const struct stats_snapshot *snap);
+void __export_sections_json(json_t *root, const struct stats_snapshot *snap,
+			    enum export_at at);
+void __export_sections_prom(FILE *out, const struct stats_snapshot *snap,
+			    const struct export_prom_opts *o, enum export_at at);
+void __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
+			    enum export_snmp_file which);
 
 #endif /* PKTPATH_EXPORT_PVT_H */

@@ -28,8 +28,9 @@ static const struct {
 		"(--perf-detail with the ingress hook; empty without)" },
 };
 
-void
-__export_perf_prom(FILE *out, const struct stats_snapshot *snap)
+static void
+__perf_prom(FILE *out, const struct stats_snapshot *snap,
+	    const struct export_prom_opts *o __rte_unused)
 {
 	unsigned int k, w, i;
 
@@ -112,16 +113,54 @@ __kinds_json(const struct stats_hist *hist, unsigned int n, int w)
 	return o;
 }
 
-json_t *
-__export_perf_lcore_json(const struct stats_hist *hist, unsigned int n, int w)
+/* JSON: each worker's "perf_detail", since the last clear. */
+static void
+__perf_json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
 {
-	return hist != NULL ? __kinds_json(hist, n, w) : json_null();
+	if (snap->hist != NULL)
+		json_object_set_new(l, "perf_detail",
+				    __kinds_json(snap->hist, snap->n_workers, (int)w));
+}
+
+/* JSON: the root's "perf_detail", all lcores merged. */
+static void
+__perf_json(json_t *root, const struct stats_snapshot *snap)
+{
+	if (snap->hist != NULL)
+		json_object_set_new(root, "perf_detail",
+				    __kinds_json(snap->hist, snap->n_workers, -1));
+}
+
+/* JSON: the summary's "perf_detail" over its window. */
+static void
+__perf_json_summary(json_t *summary, const struct stats_summary *sum,
+		    const struct stats_snapshot *snap)
+{
+	json_t *pl;
+	unsigned int w;
+
+	if (sum->hist == NULL)
+		return;
+	pl = json_array();
+	for (w = 0; w < sum->n_workers; w++) {
+		json_t *o = __kinds_json(sum->hist, sum->n_workers, (int)w);
+
+		json_object_set_new(
+			o, "lcore",
+			json_integer(snap->lcore_ids ? (int)snap->lcore_ids[w] : (int)w));
+		json_array_append_new(pl, o);
+	}
+	json_object_set_new(summary, "perf_detail",
+			    json_pack("{s:s, s:b, s:o, s:o}", "window",
+				      sum->hist_steady ? "steady" : "run", "max_exact",
+				      sum->hist_max_exact, "lcores", pl, "total",
+				      __kinds_json(sum->hist, sum->n_workers, -1)));
 }
 
 /* The summary's percentiles, one row per lcore and kind, then the total. */
-void
-__export_perf_print_summary(FILE *out, const struct stats_summary *sum,
-			    const struct stats_snapshot *final)
+static void
+__perf_print_summary(FILE *out, const struct stats_summary *sum,
+		     const struct stats_snapshot *final)
 {
 	unsigned int k, w, i;
 	char label[32];
@@ -167,6 +206,18 @@ __export_perf_print_summary(FILE *out, const struct stats_summary *sum,
 		}
 	}
 }
+
+const struct export_section __export_section_perf = {
+	.name = "perf",
+	.summary = __perf_print_summary,
+	.summary_at = EXPORT_AT_END,
+	.json_lcore = __perf_json_lcore,
+	.json_summary = __perf_json_summary,
+	.json = __perf_json,
+	.json_at = EXPORT_AT_MIB,
+	.prom = __perf_prom,
+	.prom_at = EXPORT_AT_MIB,
+};
 
 void
 export_perf_event_line(char *buf, size_t len, const struct stats_perf_event *ev,

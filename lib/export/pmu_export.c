@@ -60,8 +60,8 @@ __pmu_fold_json(const struct stats_pmu_conf *c, const struct stats_pmu_delta *d,
 	return o;
 }
 
-json_t *
-__export_pmu_json(const struct stats_snapshot *snap)
+static json_t *
+__pmu_json(const struct stats_snapshot *snap)
 {
 	const struct stats_pmu_conf *c = snap->pmu;
 	json_t *ev = json_array(), *lc = json_array(), *o;
@@ -97,9 +97,8 @@ __export_pmu_json(const struct stats_snapshot *snap)
 	return o;
 }
 
-json_t *
-__export_pmu_summary_json(const struct stats_summary *sum,
-			  const struct stats_snapshot *snap)
+static json_t *
+__pmu_summary_json(const struct stats_summary *sum, const struct stats_snapshot *snap)
 {
 	json_t *lc = json_array(), *o;
 	unsigned int w;
@@ -138,8 +137,9 @@ __pmu_rate_text(char *buf, size_t len, const struct stats_pmu_rate *r)
 			 (double)(r->d.enabled_ns ? r->d.enabled_ns : 1));
 }
 
-void
-__export_pmu_print_interval(FILE *out, const struct stats_snapshot *snap)
+static void
+__pmu_print_interval(FILE *out, const struct stats_snapshot *snap,
+		     const struct stats_snapshot *prev __rte_unused)
 {
 	char text[1024], label[32];
 	unsigned int w;
@@ -218,9 +218,9 @@ __pmu_print_folds(FILE *out, const char *what, const struct stats_pmu_conf *c,
 	fprintf(out, "%s\n", d->scaled ? " (scaled)" : "");
 }
 
-void
-__export_pmu_print_summary(FILE *out, const struct stats_summary *sum,
-			   const struct stats_snapshot *final)
+static void
+__pmu_print_summary(FILE *out, const struct stats_summary *sum,
+		    const struct stats_snapshot *final)
 {
 	char what[128];
 
@@ -235,8 +235,9 @@ __export_pmu_print_summary(FILE *out, const struct stats_summary *sum,
 			      &final->read_pmu_sum, final->read_pmu_n);
 }
 
-void
-__export_pmu_prom(FILE *out, const struct stats_snapshot *snap)
+static void
+__pmu_prom(FILE *out, const struct stats_snapshot *snap,
+	   const struct export_prom_opts *o __rte_unused)
 {
 	const struct stats_pmu_conf *c = snap->pmu;
 	unsigned int i, w;
@@ -291,3 +292,33 @@ __export_pmu_prom(FILE *out, const struct stats_snapshot *snap)
 	fprintf(out, "pktpath_pmu_folds_total{fold=\"read\"} %" PRIu64 "\n",
 		snap->read_pmu_n);
 }
+
+/* JSON: the snapshot's "pmu" (nothing without --pmu). */
+static void
+__pmu_json_root(json_t *root, const struct stats_snapshot *snap)
+{
+	if (snap->pmu != NULL)
+		json_object_set_new(root, "pmu", __pmu_json(snap));
+}
+
+/* JSON: the summary's "pmu". */
+static void
+__pmu_json_summary(json_t *summary, const struct stats_summary *sum,
+		   const struct stats_snapshot *snap)
+{
+	if (sum->pmu != NULL)
+		json_object_set_new(summary, "pmu", __pmu_summary_json(sum, snap));
+}
+
+const struct export_section __export_section_pmu = {
+	.name = "pmu",
+	.interval = __pmu_print_interval,
+	.interval_at = EXPORT_AT_RATES,
+	.summary = __pmu_print_summary,
+	.summary_at = EXPORT_AT_END,
+	.json_summary = __pmu_json_summary,
+	.json = __pmu_json_root,
+	.json_at = EXPORT_AT_END,
+	.prom = __pmu_prom,
+	.prom_at = EXPORT_AT_MIB,
+};

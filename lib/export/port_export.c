@@ -26,9 +26,9 @@ __has_kernel(const struct stats_port *p, unsigned int f)
 				     f != STATS_PORT_KERNEL_DROPS);
 }
 
-void
-__export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
-			     const struct stats_snapshot *prev)
+static void
+__port_print_interval(FILE *out, const struct stats_snapshot *snap,
+		      const struct stats_snapshot *prev)
 {
 	unsigned int i, f;
 	bool any = false;
@@ -53,8 +53,9 @@ __export_port_print_interval(FILE *out, const struct stats_snapshot *snap,
 		fputc('\n', out);
 }
 
-void
-__export_port_print_summary(FILE *out, const struct stats_snapshot *snap)
+static void
+__port_print_summary(FILE *out, const struct stats_summary *sum __rte_unused,
+		     const struct stats_snapshot *snap)
 {
 	unsigned int i, f, q;
 
@@ -82,8 +83,8 @@ __export_port_print_summary(FILE *out, const struct stats_snapshot *snap)
 	}
 }
 
-json_t *
-__export_port_json(const struct stats_snapshot *snap)
+static json_t *
+__port_json(const struct stats_snapshot *snap)
 {
 	json_t *a = json_array();
 	unsigned int i, f, q, x;
@@ -126,8 +127,9 @@ __export_port_json(const struct stats_snapshot *snap)
 	return a;
 }
 
-void
-__export_port_prom(FILE *out, const struct stats_snapshot *snap)
+static void
+__port_prom(FILE *out, const struct stats_snapshot *snap,
+	    const struct export_prom_opts *o __rte_unused)
 {
 	static const char *const help[STATS_PORT_F_MAX] = {
 		[STATS_PORT_IPACKETS] = "Frames the port delivered (rte_eth_stats ipackets)",
@@ -211,11 +213,13 @@ __export_port_prom(FILE *out, const struct stats_snapshot *snap)
 	}
 }
 
-void
-__export_port_netstat(FILE *out, const struct stats_snapshot *snap)
+static void
+__port_netstat(FILE *out, const struct stats_snapshot *snap, enum export_snmp_file which)
 {
 	unsigned int i, f;
 
+	if (which != EXPORT_NETSTAT)
+		return;
 	for (i = 0; i < snap->n_ports; i++) {
 		const struct stats_port *p = &snap->ports[i];
 
@@ -228,3 +232,24 @@ __export_port_netstat(FILE *out, const struct stats_snapshot *snap)
 		fprintf(out, " %" PRIu64 "\n", stats_port_dropped(p->v));
 	}
 }
+
+/* JSON: "ports" (--source port). */
+static void
+__port_json_root(json_t *root, const struct stats_snapshot *snap)
+{
+	if (snap->n_ports > 0)
+		json_object_set_new(root, "ports", __port_json(snap));
+}
+
+const struct export_section __export_section_ports = {
+	.name = "ports",
+	.interval = __port_print_interval,
+	.interval_at = EXPORT_AT_END,
+	.summary = __port_print_summary,
+	.summary_at = EXPORT_AT_DROPS,
+	.json = __port_json_root,
+	.json_at = EXPORT_AT_END,
+	.prom = __port_prom,
+	.prom_at = EXPORT_AT_END,
+	.snmp = __port_netstat,
+};

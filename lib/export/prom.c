@@ -96,37 +96,11 @@ export_snmp_write(FILE *out, const struct stats_snapshot *snap,
 			__snmp_group(out, mib_group_name(g[i]), mib_group_first(g[i]),
 				     mib_group_count(g[i]), snap->totals);
 	}
-	if (which == EXPORT_NETSTAT)
-		__export_port_netstat(out, snap);
+	__export_sections_snmp(out, snap, which);
 	return ferror(out) ? -EIO : 0;
 }
 
 /* ---- Prometheus text format 0.0.4 ---- */
-
-/* A label value with \, " and newline escaped, as the format requires. */
-void
-__export_prom_escape(FILE *out, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '\\')
-			fputs("\\\\", out);
-		else if (*s == '"')
-			fputs("\\\"", out);
-		else if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
-}
-
-/* "# HELP" and "# TYPE" of one family. */
-void
-__export_prom_family(FILE *out, const char *name, const char *type,
-		     const char *help)
-{
-	fprintf(out, "# HELP pktpath_%s %s\n# TYPE pktpath_%s %s\n", name, help,
-		name, type);
-}
 
 /* A family that is one MIB field: its HELP is the field's, from the table
  * (whose texts need no escaping: test_mib checks them). */
@@ -630,13 +604,12 @@ export_prom_write(FILE *out, const struct stats_snapshot *snap,
 	__rate_families(out, snap);
 	__mode_families(out, snap, opts);
 	__lost_families(out, snap);
-	__export_stage_prom(out, snap);
+	__export_sections_prom(out, snap, opts, EXPORT_AT_RATES);
 	__fold_families(out, snap);
 	__mib_families(out, snap, opts);
-	__export_perf_prom(out, snap);
-	__export_pmu_prom(out, snap);
+	__export_sections_prom(out, snap, opts, EXPORT_AT_MIB);
 	if (opts->mem != NULL)
 		__memory_families(out, opts->mem);
-	__export_port_prom(out, snap);
+	__export_sections_prom(out, snap, opts, EXPORT_AT_END);
 	return ferror(out) ? -EIO : 0;
 }

@@ -99,35 +99,11 @@ export_print_interval(FILE *out, const struct stats_snapshot *snap,
 	if (snap->late_s > 0.05 * snap->total.seconds && snap->late_s >= 0.01)
 		fprintf(out, "  %-10s the stats thread woke %.3f s late: this interval "
 			"is %.3f s long\n", "", snap->late_s, snap->total.seconds);
-	__export_pmu_print_interval(out, snap);
+	__export_sections_interval(out, snap, prev, EXPORT_AT_RATES);
 	if (prev != NULL)
 		__print_drops(out, snap->raw_totals, prev->raw_totals);
-	__export_port_print_interval(out, snap, prev);
+	__export_sections_interval(out, snap, prev, EXPORT_AT_END);
 	fflush(out);
-}
-
-/* --stage-cycles: the stage table of each worker and (with several) of
- * all, since start or the last clear. */
-static void
-__print_stages(FILE *out, const struct stats_snapshot *final)
-{
-	struct export_stages t;
-	char title[32];
-	unsigned int w;
-
-	if (export_stages(NULL, final->totals, &t) == 0)
-		return;
-	fprintf(out, "stages (--stage-cycles), cycles of the busy polls:\n");
-	for (w = 0; w < final->n_workers; w++) {
-		struct export_stages l;
-
-		export_stages(NULL, final->per_block + (size_t)w * MIB_FIELD_MAX, &l);
-		snprintf(title, sizeof(title), "lcore %u",
-			 final->lcore_ids ? final->lcore_ids[w] : w);
-		export_print_stages(out, title, &l);
-	}
-	if (final->n_workers > 1)
-		export_print_stages(out, "total", &t);
 }
 
 /* "lost: ...": what each worker lost over the whole run (the kernel's
@@ -192,7 +168,7 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 		char line[1024];
 
 		__print_drops(out, final->totals, NULL);
-		__export_port_print_summary(out, final);
+		__export_sections_summary(out, sum, final, EXPORT_AT_DROPS);
 		fprintf(out, "fold: last %.0f ns, mean %.0f ns, max %.0f ns over %"
 			PRIu64 " folds\n", final->fold_ns, final->fold_ns_mean,
 			final->fold_ns_max, final->folds);
@@ -207,10 +183,9 @@ export_print_summary(FILE *out, const struct stats_summary *sum,
 				sum->read_fold_p50_ns, sum->read_fold_p99_ns);
 		stats_conservation(final, line, sizeof(line));
 		fprintf(out, "conservation: %s\n", line);
-		__print_stages(out, final);
+		__export_sections_summary(out, sum, final, EXPORT_AT_FOLD);
 	}
-	__export_perf_print_summary(out, sum, final);
-	__export_pmu_print_summary(out, sum, final);
+	__export_sections_summary(out, sum, final, EXPORT_AT_END);
 	export_cpu_model(cpu, sizeof(cpu));
 	fprintf(out, "TSC %.3f GHz, %s, CPU %s, memory %s\n",
 		(double)rte_get_tsc_hz() / 1e9, rte_version(), cpu,
@@ -339,7 +314,6 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 	    json_t *info, bool lcore_mib)
 {
 	json_t *root = json_object(), *lcores = json_array(), *fold;
-	struct export_stages st;
 	unsigned int w;
 
 	if (info != NULL)
@@ -362,16 +336,7 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		if (lcore_mib)
 			json_object_set_new(l, "mib", __mib_json(snap->per_block +
 				(size_t)w * MIB_FIELD_MAX));
-		if (snap->hist != NULL)
-			json_object_set_new(l, "perf_detail", __export_perf_lcore_json(
-				snap->hist, snap->n_workers, (int)w));
-		if (export_stages(NULL, snap->per_block + (size_t)w * MIB_FIELD_MAX,
-				  &st) > 0)
-			json_object_set_new(l, "stages", export_stages_json(&st));
-		if (snap->iv_from != NULL &&
-		    export_stages(snap->iv_from + (size_t)(1 + w) * MIB_FIELD_MAX,
-				  snap->raw_per_block + (size_t)w * MIB_FIELD_MAX, &st) > 0)
-			json_object_set_new(l, "interval_stages", export_stages_json(&st));
+		__export_sections_json_lcore(l, snap, w);
 		json_array_append_new(lcores, l);
 	}
 	json_object_set_new(root, "lcores", lcores);
@@ -388,27 +353,8 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 				"read_folds", (json_int_t)sum->read_folds,
 				"read_p50_ns", sum->read_fold_p50_ns,
 				"read_p99_ns", sum->read_fold_p99_ns));
-		if (sum->hist != NULL) {
-			json_t *pl = json_array();
-
-			for (w = 0; w < sum->n_workers; w++) {
-				json_t *o = __export_perf_lcore_json(sum->hist,
-						sum->n_workers, (int)w);
-
-				json_object_set_new(o, "lcore", json_integer(
-					snap->lcore_ids ? (int)snap->lcore_ids[w] : (int)w));
-				json_array_append_new(pl, o);
-			}
-			json_object_set_new(json_object_get(root, "summary"),
-				"perf_detail", json_pack("{s:s, s:b, s:o, s:o}", "window",
-				sum->hist_steady ? "steady" : "run", "max_exact",
-				sum->hist_max_exact, "lcores", pl,
-				"total", __export_perf_lcore_json(sum->hist,
-						sum->n_workers, -1)));
-		}
-		if (sum->pmu != NULL)
-			json_object_set_new(json_object_get(root, "summary"), "pmu",
-					    __export_pmu_summary_json(sum, snap));
+		__export_sections_json_summary(json_object_get(root, "summary"), sum,
+					       snap);
 	}
 	fold = json_pack("{s:f, s:f, s:f, s:I, s:b, s:I, s:f, s:o}", "last_ns",
 		snap->fold_ns, "mean_ns", snap->fold_ns_mean, "max_ns",
@@ -421,19 +367,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 		json_null());
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
-	if (snap->hist != NULL)
-		json_object_set_new(root, "perf_detail", __export_perf_lcore_json(
-			snap->hist, snap->n_workers, -1));
-	if (export_stages(NULL, snap->totals, &st) > 0)
-		json_object_set_new(root, "stages", export_stages_json(&st));
-	if (snap->iv_from != NULL &&
-	    export_stages(snap->iv_from, snap->raw_totals, &st) > 0)
-		json_object_set_new(root, "interval_stages", export_stages_json(&st));
+	__export_sections_json(root, snap, EXPORT_AT_MIB);
 	json_object_set_new(root, "mib_lcores", __mib_lcores_json(snap));
-	if (snap->pmu != NULL)
-		json_object_set_new(root, "pmu", __export_pmu_json(snap));
-	if (snap->n_ports > 0)
-		json_object_set_new(root, "ports", __export_port_json(snap));
+	__export_sections_json(root, snap, EXPORT_AT_END);
 	json_object_set_new(root, "conservation", __conservation_json(snap));
 	return root;
 }

@@ -101,8 +101,9 @@ export_stages_json(const struct export_stages *t)
 
 /* /metrics: per lcore and stage, the raw counters since start (a
  * Prometheus counter never goes down), only for the stages that ran. */
-void
-__export_stage_prom(FILE *out, const struct stats_snapshot *snap)
+static void
+__stage_prom(FILE *out, const struct stats_snapshot *snap,
+	     const struct export_prom_opts *o __rte_unused)
 {
 	static const struct {
 		const char *name, *help;
@@ -139,3 +140,66 @@ __export_stage_prom(FILE *out, const struct stats_snapshot *snap)
 		}
 	}
 }
+
+/* --stage-cycles: the stage table of each worker and (with several) of
+ * all, since start or the last clear. */
+static void
+__stage_print_summary(FILE *out, const struct stats_summary *sum __rte_unused,
+		      const struct stats_snapshot *final)
+{
+	struct export_stages t;
+	char title[32];
+	unsigned int w;
+
+	if (export_stages(NULL, final->totals, &t) == 0)
+		return;
+	fprintf(out, "stages (--stage-cycles), cycles of the busy polls:\n");
+	for (w = 0; w < final->n_workers; w++) {
+		struct export_stages l;
+
+		export_stages(NULL, final->per_block + (size_t)w * MIB_FIELD_MAX, &l);
+		snprintf(title, sizeof(title), "lcore %u",
+			 final->lcore_ids ? final->lcore_ids[w] : w);
+		export_print_stages(out, title, &l);
+	}
+	if (final->n_workers > 1)
+		export_print_stages(out, "total", &t);
+}
+
+/* JSON: worker w's "stages" since the last clear and "interval_stages". */
+static void
+__stage_json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
+{
+	struct export_stages st;
+
+	if (export_stages(NULL, snap->per_block + (size_t)w * MIB_FIELD_MAX, &st) > 0)
+		json_object_set_new(l, "stages", export_stages_json(&st));
+	if (snap->iv_from != NULL &&
+	    export_stages(snap->iv_from + (size_t)(1 + w) * MIB_FIELD_MAX,
+			  snap->raw_per_block + (size_t)w * MIB_FIELD_MAX, &st) > 0)
+		json_object_set_new(l, "interval_stages", export_stages_json(&st));
+}
+
+/* JSON: the totals' "stages" and "interval_stages". */
+static void
+__stage_json(json_t *root, const struct stats_snapshot *snap)
+{
+	struct export_stages st;
+
+	if (export_stages(NULL, snap->totals, &st) > 0)
+		json_object_set_new(root, "stages", export_stages_json(&st));
+	if (snap->iv_from != NULL &&
+	    export_stages(snap->iv_from, snap->raw_totals, &st) > 0)
+		json_object_set_new(root, "interval_stages", export_stages_json(&st));
+}
+
+const struct export_section __export_section_stages = {
+	.name = "stages",
+	.summary = __stage_print_summary,
+	.summary_at = EXPORT_AT_FOLD,
+	.json_lcore = __stage_json_lcore,
+	.json = __stage_json,
+	.json_at = EXPORT_AT_MIB,
+	.prom = __stage_prom,
+	.prom_at = EXPORT_AT_RATES,
+};
