@@ -20,8 +20,6 @@
 #include "stats.h"
 #include "stats_pvt.h"
 
-RTE_LOG_REGISTER(stats_logtype, pktpath.stats, INFO);
-
 const double stats_read_fold_bounds_s[STATS_READ_BUCKETS - 1] = {
 	1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3,
 	2.5e-3, 5e-3, 1e-2 };

@@ -12,7 +12,7 @@
 #include "stats.h"
 #include "stats_tcount.h"
 
-/* The log type pktpath.stats (--log-level=pktpath.stats:debug). */
+/* The log type pktpath.stats (--log-level=pktpath.stats:debug; log.c). */
 extern int stats_logtype;
 #define STATS_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, stats_logtype, "pktpath: stats: " fmt "\n", \
