@@ -87,7 +87,7 @@ stats_worker_end(struct stats_worker_clock *c)
 	__atomic_store_n(&c->end_tsc, tsc, __ATOMIC_RELEASE);
 }
 
-int
+static int
 __stats_threads_init(struct stats *s)
 {
 	unsigned int w;
@@ -102,7 +102,7 @@ __stats_threads_init(struct stats *s)
 	return 0;
 }
 
-void
+static void
 __stats_threads_free(struct stats *s)
 {
 	unsigned int w;
@@ -145,7 +145,7 @@ __counts(struct stats_tstate *t, const struct stats_tcount *c)
 	t->last = *c;
 }
 
-void
+static void
 __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 {
 	unsigned int w;
@@ -202,6 +202,15 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 		}
 	}
 }
+
+/* The workers' threads: read at the scheduled folds only (a read fold
+ * copies the latest snapshot's accounting). */
+const struct stats_sampler __stats_sampler_threads = {
+	.name = "threads",
+	.init = __stats_threads_init,
+	.free = __stats_threads_free,
+	.sample = __stats_threads_sample,
+};
 
 enum stats_lost_cause
 stats_lost_cause_of(char state, uint64_t ivcsw, uint64_t vcsw)

@@ -83,7 +83,7 @@ __xstats_init(struct stats_port_state *st)
 	return 0;
 }
 
-int
+static int
 __stats_ports_init(struct stats *s)
 {
 	unsigned int i;
@@ -136,7 +136,7 @@ __stats_ports_init(struct stats *s)
 	return 0;
 }
 
-void
+static void
 __stats_ports_free(struct stats *s)
 {
 	unsigned int i, j;
@@ -156,7 +156,7 @@ __stats_ports_free(struct stats *s)
 	s->worker_port = NULL;
 }
 
-int
+static int
 __stats_snap_ports_alloc(const struct stats *s, struct stats_snapshot *p)
 {
 	unsigned int i;
@@ -191,7 +191,7 @@ __stats_snap_ports_alloc(const struct stats *s, struct stats_snapshot *p)
 	return 0;
 }
 
-void
+static void
 __stats_snap_ports_free(struct stats_snapshot *p)
 {
 	unsigned int i;
@@ -207,7 +207,7 @@ __stats_snap_ports_free(struct stats_snapshot *p)
 /* Raw values: the device's counters and the kernel's. Under fold_lock
  * (one sampler at a time: the kernel counters are clear-on-read). Called
  * after the MIB fold of the same snapshot, so rx_packets is of that fold. */
-void
+static void
 __stats_ports_sample(struct stats *s, struct stats_snapshot *p)
 {
 	struct rte_eth_xstat *xs = NULL;
@@ -261,7 +261,7 @@ __since(uint64_t now, uint64_t base)
 	return now >= base ? now - base : 0;
 }
 
-void
+static void
 __stats_ports_rebase(struct stats *s, struct stats_snapshot *p)
 {
 	unsigned int i, f, q, x;
@@ -281,7 +281,7 @@ __stats_ports_rebase(struct stats *s, struct stats_snapshot *p)
 	}
 }
 
-void
+static void
 __stats_ports_clear(struct stats *s, const struct stats_snapshot *p)
 {
 	unsigned int i;
@@ -399,3 +399,23 @@ stats_port_check(const struct stats_snapshot *snap, char *line, size_t len,
 		*dropped = drops;
 	return rc;
 }
+
+/* A read fold samples the ports again: the console, /metrics and a
+ * port's conservation line read the same instant as the MIB totals. */
+static bool
+__stats_ports_on_read(const struct stats *s)
+{
+	return s->n_ports > 0;
+}
+
+const struct stats_sampler __stats_sampler_ports = {
+	.name = "ports",
+	.init = __stats_ports_init,
+	.free = __stats_ports_free,
+	.snap_alloc = __stats_snap_ports_alloc,
+	.snap_free = __stats_snap_ports_free,
+	.sample = __stats_ports_sample,
+	.on_read = __stats_ports_on_read,
+	.rebase = __stats_ports_rebase,
+	.clear = __stats_ports_clear,
+};

@@ -93,7 +93,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->lcore);
 	free(p->thread);
 	free(p->pmu_iv);
-	__stats_snap_ports_free(p);
+	__stats_samplers_snap_free(p);
 	free(p);
 }
 
@@ -126,9 +126,9 @@ __snap_alloc(const struct stats *s)
 			return NULL;
 		}
 	}
-	if (p->per_block == NULL || p->raw_per_block == NULL ||
-	    p->raw_totals == NULL || p->lcore == NULL ||
-	    __stats_snap_ports_alloc(s, p) != 0 || __stats_pmu_snap_alloc(s, p) != 0) {
+	if (p->per_block == NULL || p->raw_per_block == NULL || p->raw_totals == NULL ||
+	    p->lcore == NULL || __stats_samplers_snap_alloc(s, p) != 0 ||
+	    __stats_pmu_snap_alloc(s, p) != 0) {
 		__snap_free(p);
 		return NULL;
 	}
@@ -261,10 +261,9 @@ __fold_publish(struct stats *s, bool print, bool final)
 	p->inflight_max = s->conf.inflight_max;
 	p->fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
-	/* Port counters after the fold (their RxPackets are this fold's);
-	 * not part of the fold's timing. Then the workers' threads. */
-	__stats_ports_sample(s, p);
-	__stats_threads_sample(s, p);
+	/* The samplers after the fold (a port's RxPackets are this fold's),
+	 * not part of the fold's timing. */
+	__stats_samplers_sample(s, p, false);
 	if (print)
 		p->late_s = s->late_s;
 
@@ -284,7 +283,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	__read_counts(s, p);
 	__stats_pmu_sums(s, p, false);
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
-	__stats_ports_rebase(s, p);
+	__stats_samplers_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
@@ -366,7 +365,7 @@ stats_create(const struct stats_conf *conf)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	if (__stats_ports_init(s) != 0 || __stats_threads_init(s) != 0) {
+	if (__stats_samplers_init(s) != 0) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -504,8 +503,7 @@ stats_free(struct stats *s)
 	free(s->base_hist);
 	free(s->fold_ring);
 	free(s->read_ring);
-	__stats_ports_free(s);
-	__stats_threads_free(s);
+	__stats_samplers_free(s);
 	__stats_pmu_free(s);
 	free(s);
 }
@@ -587,10 +585,12 @@ stats_read(struct stats *s)
 		if (rg != NULL)
 			__stats_pmu_mark(rg, &c1);
 		__hist_load(s, p);
-		if (s->n_ports > 0) {	/* the kernel counters are read-and-clear */
+		/* One sampler at a time: a port's kernel counters are
+		 * read-and-clear. */
+		if (__stats_samplers_on_read(s)) {
 			if (!last)
 				pthread_mutex_lock(&s->fold_lock);
-			__stats_ports_sample(s, p);
+			__stats_samplers_sample(s, p, true);
 			if (!last)
 				pthread_mutex_unlock(&s->fold_lock);
 		}
@@ -634,7 +634,7 @@ stats_read(struct stats *s)
 		memcpy(p->pmu_iv, latest->pmu_iv,
 		       (size_t)(p->n_workers + 1) * sizeof(*p->pmu_iv));
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
-	__stats_ports_rebase(s, p);
+	__stats_samplers_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
 		mib_delta(__blk(p->raw_per_block, b), __blk(s->base_per_block, b),
 			  p->per_block + (size_t)b * MIB_FIELD_MAX);
@@ -656,7 +656,7 @@ stats_clear(struct stats *s)
 		       MIB_FIELD_MAX * sizeof(uint64_t));
 		memcpy(s->base_per_block, s->latest->raw_per_block,
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
-		__stats_ports_clear(s, s->latest);
+		__stats_samplers_clear(s, s->latest);
 		if (s->conf.perf != NULL)
 			memcpy(s->base_hist, s->latest->raw_hist,
 			       __n_hist(s) * sizeof(*s->base_hist));

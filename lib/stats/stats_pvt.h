@@ -45,14 +45,6 @@ struct stats_port_state {
 
 enum { STATS_KPORT_NONE, STATS_KPORT_AF_PACKET, STATS_KPORT_TAP };
 
-/* port.c: called by stats.c */
-int __stats_ports_init(struct stats *s);	/* 0 or -errno */
-void __stats_ports_free(struct stats *s);
-int __stats_snap_ports_alloc(const struct stats *s, struct stats_snapshot *p);
-void __stats_snap_ports_free(struct stats_snapshot *p);
-void __stats_ports_sample(struct stats *s, struct stats_snapshot *p); /* fold_lock */
-void __stats_ports_rebase(struct stats *s, struct stats_snapshot *p); /* lock */
-void __stats_ports_clear(struct stats *s, const struct stats_snapshot *p); /* lock */
 /* port_kernel.c */
 void __stats_kport_init(struct stats_port_state *st,
 			const struct stats_port_state *prev, unsigned int n_prev);
@@ -75,9 +67,6 @@ struct stats_tstate {
 };
 
 /* lost.c: called by stats.c */
-int __stats_threads_init(struct stats *s);	/* 0 or -ENOMEM */
-void __stats_threads_free(struct stats *s);
-void __stats_threads_sample(struct stats *s, struct stats_snapshot *p); /* fold_lock */
 /* r's lost-time fields between a and b, for worker w or all (w < 0). */
 void __stats_rate_lost(const struct stats_snapshot *a, const struct stats_snapshot *b,
 		       int w, struct stats_rate *r);
@@ -158,5 +147,50 @@ struct stats {
 	pthread_mutex_t pmu_lock;
 	struct stats_pmu_reader pmu_readers[STATS_PMU_READERS];
 };
+
+/*
+ * A sampler: what the stats thread reads beside the MIB blocks at each
+ * fold (the ports' counters, the workers' thread accounting), with its
+ * state in the stats object and its values in each snapshot. sampler.c
+ * lists them (ports, then threads) and stats.c calls them in that order
+ * through __stats_samplers_*(), never one by name. Every callback may be
+ * NULL, and does nothing for a stats object that has nothing of its kind
+ * (no port, no worker clock).
+ */
+struct stats_sampler {
+	const char *name;
+	/** stats_create(): its state; 0 or -errno (then free is called). */
+	int (*init)(struct stats *s);
+	/** stats_free() (and after a failed init): its state. */
+	void (*free)(struct stats *s);
+	/** A snapshot's room for its values; 0 or -errno. */
+	int (*snap_alloc)(const struct stats *s, struct stats_snapshot *p);
+	/** Free what snap_alloc allocated (also after it failed half-way). */
+	void (*snap_free)(struct stats_snapshot *p);
+	/** Its raw values into p, after the fold of p; under fold_lock. */
+	void (*sample)(struct stats *s, struct stats_snapshot *p);
+	/** Whether a read fold (stats_read()) samples it too; NULL: never. */
+	bool (*on_read)(const struct stats *s);
+	/** p's baseline-relative values from its raw ones; under s->lock. */
+	void (*rebase)(struct stats *s, struct stats_snapshot *p);
+	/** Take p's raw values as the new baseline (a clear); under s->lock. */
+	void (*clear)(struct stats *s, const struct stats_snapshot *p);
+};
+
+/* The samplers, each defined in its own file (port.c, lost.c). */
+extern const struct stats_sampler __stats_sampler_ports;
+extern const struct stats_sampler __stats_sampler_threads;
+
+/* sampler.c: every sampler's callback in turn. init stops at the first
+ * error and returns it; sample(read: a read fold) calls only the samplers
+ * whose on_read says so; on_read is whether any does. */
+int __stats_samplers_init(struct stats *s);
+void __stats_samplers_free(struct stats *s);
+int __stats_samplers_snap_alloc(const struct stats *s, struct stats_snapshot *p);
+void __stats_samplers_snap_free(struct stats_snapshot *p);
+void __stats_samplers_sample(struct stats *s, struct stats_snapshot *p, bool read);
+bool __stats_samplers_on_read(const struct stats *s);
+void __stats_samplers_rebase(struct stats *s, struct stats_snapshot *p);
+void __stats_samplers_clear(struct stats *s, const struct stats_snapshot *p);
 
 #endif
