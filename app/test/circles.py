@@ -10,28 +10,17 @@ uses file B when A leaves undefined a global symbol B defines -- a function
 or a variable (a log type, a table): both tie A to B. A strongly connected
 component of that graph with more than one file is a circle: the test
 prints its files and one cycle through them, each step with the symbol
-that makes it, and fails.
+that makes it, and fails. There is no list of allowed circles: the last
+ones (issue 22) are gone.
 
-Known circles are listed in ALLOWED below, exactly: one that is not a
-circle any more must be removed from the list (the test fails until it is),
-so that the list only shrinks.
-
-  circles.py BUILD_DIR SOURCE_DIR    exit 0 when no library has a circle
-                                     but those allowed, 1 otherwise.
+  circles.py BUILD_DIR SOURCE_DIR    exit 0 when no library has a circle,
+                                     1 otherwise.
 The nm run is $NM, or nm.
 """
 import collections
 import os
 import subprocess
 import sys
-
-# Circles that exist and are to be removed, each by the files it joins.
-# Empty this list, do not grow it: issue "Architecture, second step" names
-# them (lib/export: http.c, http_conn.c and http_server.c, which call each
-# other); their fixes are another branch's work.
-ALLOWED = {
-    "export": [{"http.c", "http_conn.c", "http_server.c"}],
-}
 
 
 def symbols(nm, archive):
@@ -141,20 +130,11 @@ def main():
         defined, undefined = symbols(nm, archive)
         g = graph(defined, undefined)
         found = components(set(defined) | set(undefined), g)
-        allowed = ALLOWED.get(lib, [])
         for comp in found:
             names = ", ".join(sorted(comp))
-            if comp in allowed:
-                print(f"ok   lib/{lib}: known circle {{{names}}} (ALLOWED: to be removed)")
-                continue
             print(f"FAIL lib/{lib}: files that use each other in a circle: {{{names}}}: "
                   f"{cycle(comp, g)}")
             failed += 1
-        for comp in allowed:
-            if comp not in found:
-                print(f"FAIL lib/{lib}: {{{', '.join(sorted(comp))}}} is not a circle "
-                      f"any more: remove it from ALLOWED in {sys.argv[0]}")
-                failed += 1
         if not found:
             print(f"ok   lib/{lib}: {len(defined)} files, no circle")
     print(f"{len(libs)} libraries, {failed} failed")

@@ -60,6 +60,10 @@
 #include "export_pvt.h"
 #include "http_pvt.h"
 
+/* The log type of the whole endpoint (HTTP_LOG), here below the files
+ * that log: http.c and http_server.c use this file, not each other. */
+RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
+
 #define DOG_TICK_MS 200
 /* A complete request head is looked for in this much of what a socket
  * holds unread (a scrape's is ~100 bytes). */
@@ -380,6 +384,31 @@ __http_dog_stop(struct export_http *h)
 	pthread_mutex_unlock(&h->conn_lock);
 	pthread_join(h->dog, NULL);
 	h->dog_started = false;
+}
+
+/* ---- the control queue's entry (the control thread: http_server.c) ---- */
+
+bool
+__http_ctl_enqueue(struct export_http *h, struct req *r)
+{
+	pthread_mutex_lock(&h->q_lock);
+	if (h->q_closing) {
+		pthread_mutex_unlock(&h->q_lock);
+		return false;
+	}
+	/* Suspended before it can be resumed: both under q_lock, and the
+	 * control thread resumes only what it took off the queue. */
+	MHD_suspend_connection(r->c);
+	r->queued = true;
+	r->qnext = NULL;
+	if (h->q_tail != NULL)
+		h->q_tail->qnext = r;
+	else
+		h->q_head = r;
+	h->q_tail = r;
+	pthread_cond_signal(&h->q_cond);
+	pthread_mutex_unlock(&h->q_lock);
+	return true;
 }
 
 /* ---- /metrics ---- */

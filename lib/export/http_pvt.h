@@ -21,7 +21,7 @@
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9120"
 
-/* The log type pktpath.http (--log-level=pktpath.http:debug). */
+/* The log type pktpath.http (--log-level=pktpath.http:debug; http_conn.c). */
 extern int export_http_logtype;
 #define HTTP_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, export_http_logtype, "pktpath: http: " fmt "\n", \
@@ -151,13 +151,12 @@ void __http_completed(void *cls, struct MHD_Connection *c, void **con_cls,
  * r->text. */
 void __http_control_run(struct export_http *h, struct req *r);
 
-/* http_server.c */
-/* Suspend c and queue r for the control thread: false if the server is
- * stopping (then nothing was done). From c's thread. */
-bool __http_ctl_enqueue(struct export_http *h, struct req *r);
-
 /* http_conn.c: the connections, their limits and the watchdog. Every
- * function takes conn_lock itself (callable from any thread). */
+ * function takes conn_lock itself (callable from any thread), but
+ * __http_ctl_enqueue, which takes q_lock. */
+/* Suspend c and queue r for the control thread (http_server.c): false if
+ * the server is stopping (then nothing was done). From c's thread. */
+bool __http_ctl_enqueue(struct export_http *h, struct req *r);
 /* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION: admit (closing the most
  * stalled connection when a limit is passed), forget. */
 void __http_conn_notify(void *cls, struct MHD_Connection *c, void **sctx,

@@ -2,7 +2,7 @@
 /*
  * The HTTP endpoint's server side: the listening socket, the libmicrohttpd
  * daemon, and the thread that runs the control hooks. The connections,
- * their limits and the watchdog are http_conn.c's.
+ * their limits, the watchdog and the control queue's entry are http_conn.c's.
  *
  * Connections are served by a pool of poll(2) threads (a slow client costs
  * a socket, not a thread; level-triggered poll, because with epoll 0.9.75
@@ -37,32 +37,7 @@
 #include "http_pvt.h"
 #include "pkt.h"
 
-RTE_LOG_REGISTER(export_http_logtype, pktpath.http, INFO);
-
 /* ---- the control thread ---- */
-
-bool
-__http_ctl_enqueue(struct export_http *h, struct req *r)
-{
-	pthread_mutex_lock(&h->q_lock);
-	if (h->q_closing) {
-		pthread_mutex_unlock(&h->q_lock);
-		return false;
-	}
-	/* Suspended before it can be resumed: both under q_lock, and the
-	 * control thread resumes only what it took off the queue. */
-	MHD_suspend_connection(r->c);
-	r->queued = true;
-	r->qnext = NULL;
-	if (h->q_tail != NULL)
-		h->q_tail->qnext = r;
-	else
-		h->q_head = r;
-	h->q_tail = r;
-	pthread_cond_signal(&h->q_cond);
-	pthread_mutex_unlock(&h->q_lock);
-	return true;
-}
 
 static void *
 __ctl_thread(void *arg)
