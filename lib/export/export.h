@@ -20,6 +20,10 @@
  * threads are created from DPDK control threads, so they run with the
  * control-thread CPU affinity, never on a worker lcore.
  *
+ * What the ports, --perf-detail, --stage-cycles and --pmu add to each of
+ * these outputs are sections that register (export_section.h): the
+ * writers here ask them, never one by name.
+ *
  * Thread-safety: the writers over a snapshot (export_print_*,
  * export_json(), export_snmp_write(), export_prom_write()) are thread-safe
  * for distinct output streams; the endpoints document their own.
