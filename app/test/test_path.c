@@ -1023,7 +1023,10 @@ test_conf(void **state)
 				 i == MIB_F(TCP, INSEGS) || i == MIB_F(ICMP, INMSGS) ||
 				 i == MIB_F(PATH, IGMPDELIVERED) ||
 				 i == MIB_F(UDPLITE, INDATAGRAMS) ||
-				 i == MIB_F(PATH, PIMDELIVERED));
+				 i == MIB_F(PATH, PIMDELIVERED) ||
+				 i == MIB_F(PATH, IP6NONEXTHDR) || i == MIB_F(ICMP6, INMSGS) ||
+				 i == MIB_F(UDP6, INDATAGRAMS) ||
+				 i == MIB_F(UDPLITE6, INDATAGRAMS));
 }
 
 static int

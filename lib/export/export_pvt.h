@@ -51,4 +51,9 @@ void __export_pmu_prom(FILE *out, const struct stats_snapshot *snap);
 /* stage_export.c: pktpath_stage_*_total{lcore,stage} (called by prom.c). */
 void __export_stage_prom(FILE *out, const struct stats_snapshot *snap);
 
+/* snmp6.c: /proc/net/snmp6's layout of the MIB totals v (export_snmp_write's
+ * EXPORT_SNMP6), and its ICMPv6 message lines of the 512 counters msg. */
+int __export_snmp6(FILE *out, const uint64_t *v);
+void __export_snmp6_icmp6msg(FILE *out, const uint64_t *msg);
+
 #endif /* PKTPATH_EXPORT_PVT_H */
