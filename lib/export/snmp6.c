@@ -14,21 +14,21 @@
 #include "export_pvt.h"
 
 static void
-__line(FILE *out, const char *name, uint64_t v)
+__snmp6_line(FILE *out, const char *name, uint64_t v)
 {
 	fprintf(out, "%-32s\t%" PRIu64 "\n", name, v);
 }
 
 /* The fields of group g, each under its snmp6 name; skip: a field left out. */
 static void
-__group(FILE *out, enum mib_group g, const uint64_t *v, unsigned int skip)
+__snmp6_group(FILE *out, enum mib_group g, const uint64_t *v, unsigned int skip)
 {
 	unsigned int f, end = mib_group_first(g) + mib_group_count(g);
 	char name[MIB_NAME_MAX + 16];
 
 	for (f = mib_group_first(g); f < end; f++)
 		if (f != skip)
-			__line(out, mib_field_linux_name(f, name, sizeof(name)), v[f]);
+			__snmp6_line(out, mib_field_linux_name(f, name, sizeof(name)), v[f]);
 }
 
 /* snmp6_seq_show_icmpv6msg over msg (the 512 counters, In then Out). */
@@ -44,24 +44,24 @@ __export_snmp6_icmp6msg(FILE *out, const uint64_t *msg)
 		if (p == NULL)
 			continue;
 		snprintf(name, sizeof(name), "Icmp6%s%s", i & 0x100 ? "Out" : "In", p);
-		__line(out, name, msg[i]);
+		__snmp6_line(out, name, msg[i]);
 	}
 	for (i = 0; i < MIB_ICMP6MSG_MAX; i++) {
 		if (msg[i] == 0)
 			continue;
 		snprintf(name, sizeof(name), "Icmp6%sType%u", i & 0x100 ? "Out" : "In",
 			 i & 0xff);
-		__line(out, name, msg[i]);
+		__snmp6_line(out, name, msg[i]);
 	}
 }
 
 int
 __export_snmp6(FILE *out, const uint64_t *v)
 {
-	__group(out, MIB_GRP_IP6, v, MIB_FIELD_MAX);
-	__group(out, MIB_GRP_ICMP6, v, MIB_FIELD_MAX);
+	__snmp6_group(out, MIB_GRP_IP6, v, MIB_FIELD_MAX);
+	__snmp6_group(out, MIB_GRP_ICMP6, v, MIB_FIELD_MAX);
 	__export_snmp6_icmp6msg(out, v + MIB_BASE_ICMP6MSG);
-	__group(out, MIB_GRP_UDP6, v, MIB_FIELD_MAX);
-	__group(out, MIB_GRP_UDPLITE6, v, MIB_F(UDPLITE6, IGNOREDMULTI));
+	__snmp6_group(out, MIB_GRP_UDP6, v, MIB_FIELD_MAX);
+	__snmp6_group(out, MIB_GRP_UDPLITE6, v, MIB_F(UDPLITE6, IGNOREDMULTI));
 	return ferror(out) ? -EIO : 0;
 }
