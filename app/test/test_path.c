@@ -410,7 +410,11 @@ static const struct pcase cases[] = {
 	ECN("ecn ect1", 1, INECT1PKTS), ECN("ecn ect0", 2, INECT0PKTS), ECN("ecn ce", 3, INCEPKTS),
 	ECN("dscp ef + ect1", 0xb9, INECT1PKTS),
 	/* L2 */
-	{ "ethertype ipv6", UDP(.etype = 0x86dd), { E(RX, NOTIP, 1) } },
+	{ "ethertype ipv6, an ipv4 header: ipv6_rcv's version check",
+	  UDP(.etype = 0x86dd), { E(IP6, INRECEIVES, 1), E(IP6, INOCTETS, 28),
+	  E(IP6, INHDRERRORS, 1) } },
+	{ "ethertype ipv6 to another host", UDP(.etype = 0x86dd, .dmac = other_mac),
+	  { E(RX, OTHERHOST, 1) } },
 	{ "ethertype arp", UDP(.etype = 0x0806), { E(RX, NOTIP, 1) } },
 	{ "802.3 length field", UDP(.etype = 0x002e), { E(RX, NOTIP, 1) } },
 	{ "otherhost mac", UDP(.dmac = other_mac), { E(RX, OTHERHOST, 1) } },
@@ -868,7 +872,8 @@ test_random(void **state)
 				 i, len, moved, __fname(out));
 		if (mib_check_conservation(d, why, sizeof(why)) != 0)
 			fail_msg("frame %u: %s", i, why);
-		if (path_outcome_delivered(out) && d[MIB_F(IP, INDELIVERS)] != 1)
+		if (path_outcome_delivered(out) &&
+		    d[MIB_F(IP, INDELIVERS)] + d[MIB_F(IP6, INDELIVERS)] != 1)
 			fail_msg("frame %u: delivered without InDelivers", i);
 	}
 	mib_fold(acc, MIB_FOLD_FIELD, tot, NULL);

@@ -305,6 +305,7 @@ enum mib_path {
 	MIB_PATH_IP6MCASTNOTJOINED,	/**< IPv6 multicast group not joined (ip6_mc_input) */
 	MIB_PATH_IP6SEGROUTINGOFF,	/**< segment routing header, seg6/rpl off */
 	MIB_PATH_IP6NONEXTHDR,		/**< next header 59 (NONE): dst_discard, delivered */
+	MIB_PATH_IP6FRAGQUEUED,		/**< a fragment held by ipv6_frag_rcv's queues */
 	MIB_PATH_MAX
 };
 

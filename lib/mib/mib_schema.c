@@ -270,8 +270,8 @@
 	  "ICMPv6 errors not sent for want of a route back to the source") \
 	F(G, REASMTIMEOUT, "ReasmTimeout", SUM, 0, INFO, 0, \
 	  "reassemblies timed out") \
-	F(G, REASMREQDS, "ReasmReqds", SUM, 0, DROP, LAW(IP6), \
-	  "fragments for this host, queued by ipv6_frag_rcv") \
+	F(G, REASMREQDS, "ReasmReqds", SUM, 0, INFO, 0, \
+	  "fragment headers ipv6_frag_rcv took, atomic and refused ones included") \
 	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, 0, \
 	  "packets reassembled") \
 	F(G, REASMFAILS, "ReasmFails", SUM, 0, INFO, 0, \
@@ -416,7 +416,9 @@
 	F(G, IP6SEGROUTINGOFF, "Ip6SegRoutingOff", SUM, 0, DROP, LAW(IP6), \
 	  "IPv6 packets with a segment routing header, seg6_enabled and rpl_seg_enabled 0") \
 	F(G, IP6NONEXTHDR, "Ip6NoNextHdr", SUM, 0, DELIVER, LAW(L4), \
-	  "IPv6 packets whose next header is 59, none: delivered to dst_discard")
+	  "IPv6 packets whose next header is 59, none: delivered to dst_discard") \
+	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6), \
+	  "IPv6 fragments ipv6_frag_rcv queued for reassembly")
 
 #define MIB_INGRESS_TABLE(F, G) \
 	F(G, PACKETS, "IngressPackets", SUM, 0, INFO, 0, \
