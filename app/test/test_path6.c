@@ -27,6 +27,7 @@
 
 #include "mib.h"
 #include "path.h"
+#include "pkt.h"
 #include "test_rand.h"
 #include "wire.h"
 
@@ -584,6 +585,92 @@ test_tally6(void **state)
 	mib_set_free(set);
 }
 
+/* ---- the generator's frames (pkt_build) ---- */
+
+/* Every family, upper layer and extension header the generator writes,
+ * through the path: each frame delivered where its kind is (so every
+ * checksum it wrote is right), its answer counted as sent. */
+static void
+test_generated6(void **state)
+{
+	static const struct {
+		const char *ext6;	/* --ext6's headers, by next header */
+		uint8_t hdrs[4];
+		unsigned int n;
+		unsigned int v6_terminal;	/* 0: the upper layer's */
+	} chains[] = {
+		{ "none", { 0 }, 0, 0 },
+		{ "hop", { PKT_EXT6_HOP }, 1, 0 },
+		{ "dst", { PKT_EXT6_DST }, 1, 0 },
+		{ "rt", { PKT_EXT6_RT }, 1, 0 },
+		{ "frag", { PKT_EXT6_FRAG }, 1, 0 },
+		{ "hop,dst,rt,frag", { PKT_EXT6_HOP, PKT_EXT6_DST, PKT_EXT6_RT,
+		  PKT_EXT6_FRAG }, 4, 0 },
+		{ "dst,hop: hop-by-hop not first", { PKT_EXT6_DST, PKT_EXT6_HOP }, 2,
+		  MIB_F(IP6, INUNKNOWNPROTOS) },
+	};
+	static const unsigned int want4[PKT_L4_MAX] = {
+		[PKT_L4_UDP] = MIB_F(UDP, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
+		[PKT_L4_ICMP] = MIB_F(ICMP, INMSGS) };
+	static const unsigned int want6[PKT_L4_MAX] = {
+		[PKT_L4_UDP] = MIB_F(UDP6, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
+		[PKT_L4_ICMP] = MIB_F(ICMP6, INMSGS) };
+	struct pkt_flow_conf fc;
+	uint8_t frame[MAXF];
+	unsigned int fam, l4, k, i, n = 0;
+
+	(void)state;
+	for (fam = PKT_FAMILY_IPV6; fam < PKT_FAMILY_MAX; fam++)
+	for (l4 = 0; l4 < PKT_L4_MAX; l4++)
+	for (k = 0; k < RTE_DIM(chains); k++)
+	for (i = 0; i < 4; i++) {	/* mixed: flows 0 and 2 IPv4, 1 and 3 IPv6 */
+		struct mib_set *set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+		bool v6 = fam == PKT_FAMILY_IPV6 || (i & 1);
+		uint64_t tot[MIB_FIELD_MAX];
+		unsigned int want, out;
+		struct mib_block b;
+		char why[256];
+		int len;
+
+		assert_non_null(set);
+		b = mib_set_block(set, 0);
+		pkt_flow_conf_default(&fc);
+		memcpy(fc.dst_mac.addr_bytes, our_mac, 6);
+		fc.family = (uint8_t)fam;
+		fc.l4 = (uint8_t)l4;
+		__addr(PEER6, NULL, fc.src6);		/* on-link: answers go out */
+		__addr(LOCAL6, NULL, fc.dst6);
+		fc.src6_n = fc.dst6_n = 1;
+		fc.src_lo = fc.src_hi = RTE_IPV4(10, 99, 0, 2);
+		fc.dst_lo = fc.dst_hi = RTE_IPV4(10, 99, 0, 1);
+		fc.n_ext6 = chains[k].n;
+		memcpy(fc.ext6, chains[k].hdrs, chains[k].n);
+		fc.pkt_size = (uint16_t)(pkt_min_size(&fc, PKT_FAMILY_IPV6) + 8 * (i / 2));
+		len = pkt_build(&fc, i, frame, sizeof(frame));
+		assert_int_equal(len, fc.pkt_size);
+		out = __f6_process(frame, (uint16_t)len, &b);
+		want = !v6 ? want4[l4] : chains[k].v6_terminal ? chains[k].v6_terminal :
+			want6[l4];
+		if (out != want)
+			fail_msg("%s, %s, --ext6 %s, flow %u: outcome %s, expected %s",
+				 pkt_family_names[fam], pkt_l4_names[l4], chains[k].ext6, i,
+				 __f6_fname(out), __f6_fname(want));
+		/* the answer: an echo reply, a reset, a parameter problem */
+		if (v6 && out != MIB_F(UDP6, INDATAGRAMS))
+			assert_int_equal(mib_read(&b, MIB_F(IP6, OUTREQUESTS)), 1);
+		if (v6 && l4 == PKT_L4_ICMP && !chains[k].v6_terminal)
+			assert_int_equal(mib_read(&b, MIB_ICMP6MSG_OUT(129)), 1);
+		if (v6 && memchr(chains[k].hdrs, PKT_EXT6_FRAG, chains[k].n) != NULL)
+			assert_int_equal(mib_read(&b, MIB_F(IP6, REASMOKS)), 1);
+		mib_fold(set, MIB_FOLD_LCORE, tot, NULL);
+		if (mib_check_conservation(tot, why, sizeof(why)) != 0)
+			fail_msg("%s, %s: %s", pkt_family_names[fam], pkt_l4_names[l4], why);
+		mib_set_free(set);
+		n++;
+	}
+	assert_int_equal(n, 2 * PKT_L4_MAX * RTE_DIM(chains) * 4);
+}
+
 /* ---- the configuration ---- */
 
 static void
@@ -640,7 +727,8 @@ __f6_setup(void **state)
 		return -1;
 	path_conf_add_udp_ports(&conf, 9, 9);
 	path_conf_add_udplite_ports(&conf, 9, 9);
-	return 0;
+	/* the generator's IPv4 frames of test_generated6 */
+	return path_conf_add_local(&conf, RTE_IPV4(10, 99, 0, 1), 24);
 }
 
 int
@@ -651,6 +739,7 @@ main(void)
 		cmocka_unit_test(test_cases6),
 		cmocka_unit_test(test_random6),
 		cmocka_unit_test(test_tally6),
+		cmocka_unit_test(test_generated6),
 	};
 
 	return cmocka_run_group_tests(tests, __f6_setup, NULL);
