@@ -292,6 +292,8 @@ static const uint8_t rt0_left0[24] = { 17, 2, 0, 0, [8] = 0x20, [9] = 0x01 };
 static const uint8_t rt4[24] = { 17, 2, 4, 1, [8] = 0x20, [9] = 0x01 };
 static const uint8_t frag_atomic[] = { 17, 0, 0, 0, 0, 0, 0, 7 };
 static const uint8_t frag_first[] = { 17, 0, 0, 1, 0, 0, 0, 8 };
+static const uint8_t frag_beyond[] = { 17, 0, 0xff, 0xf8, 0, 0, 0, 11 };
+static const uint8_t frag_twice[] = { 44, 0, 0, 0, 0, 0, 0, 12, 17, 0, 0, 0, 0, 0, 0, 13 };
 static const uint8_t frag_hop_later[] = { 0, 0, 0, 0, 0, 0, 0, 9, 17, 0, 1, 4, 0, 0, 0, 0 };
 
 struct case6 {
@@ -422,8 +424,15 @@ static const struct case6 cases[] = {
 	{ "atomic fragment", UDP6(.nh = 44, EXT(frag_atomic), .pay = 12),
 	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, REASMOKS, 1), DLV,
 	    E(UDP6, INDATAGRAMS, 1) } },
-	{ "first fragment: queued", UDP6(.nh = 44, EXT(frag_first), .pay = 12),
-	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(PATH, IP6FRAGQUEUED, 1) } },
+	{ "first fragment: queued", UDP6(.nh = 44, EXT(frag_first), .pay = 16),
+	  { IN6(72), NOECT, E(IP6, REASMREQDS, 1), E(PATH, IP6FRAGQUEUED, 1) } },
+	{ "fragment with more, not on 8 bytes", UDP6(.nh = 44, EXT(frag_first), .pay = 12),
+	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, INHDRERRORS, 1), SENT(4, 116) } },
+	{ "fragment beyond 65535 bytes", UDP6(.nh = 44, EXT(frag_beyond), .pay = 12),
+	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, INHDRERRORS, 1), SENT(4, 116) } },
+	{ "two atomic fragment headers", UDP6(.nh = 44, EXT(frag_twice), .pay = 4),
+	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, REASMOKS, 1),
+	    E(IP6, INHDRERRORS, 1), SENT(4, 116) } },
 	{ "hop-by-hop after a fragment header: unknown", UDP6(.nh = 44, EXT(frag_hop_later),
 	  .pay = 4),
 	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, REASMOKS, 1),

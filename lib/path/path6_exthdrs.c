@@ -260,13 +260,14 @@ __p6_thdr_truncated(const struct path6_pkt *p)
 unsigned int
 __p6_frag_rcv(struct path6_pkt *p)
 {
-	uint8_t b[4];
+	uint8_t b[4], pb[2];
 	const uint8_t *h, *plen;
+	uint32_t offset, end;
 
 	if (p->flags & P6_FRAGMENTED)	/* a second fragment header */
 		goto fail_hdr;
 	__p6_inc(p, MIB_F(IP6, REASMREQDS));
-	plen = __p6_read(p, 4, 2, b);
+	plen = __p6_read(p, 4, 2, pb);
 	if ((plen[0] | plen[1]) == 0)	/* a jumbogram cannot be fragmented */
 		goto fail_hdr;
 	if (!__p6_may_pull(p, 8))
@@ -286,6 +287,17 @@ __p6_frag_rcv(struct path6_pkt *p)
 	if (__p6_thdr_truncated(p)) {
 		__p6_inc(p, MIB_F(IP6, INHDRERRORS));
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_INCOMP, false);
+		return MIB_F(IP6, INHDRERRORS);
+	}
+	/* ip6_frag_queue's checks of the fragment alone, before the queue's
+	 * state: where it ends (its payload after the fragment header) must
+	 * fit a datagram, and a fragment with more to come must end on 8
+	 * bytes (RFC 8200 4.5). Both send a parameter problem. */
+	offset = (uint32_t)(h[2] << 8 | h[3]) & ~7u;
+	end = offset + ((uint32_t)plen[0] << 8 | plen[1]) - (p->th + 8 - 40);
+	if (end > IPV6_MAXPLEN || ((h[3] & 1) && (end & 7))) {
+		__p6_inc(p, MIB_F(IP6, INHDRERRORS));
+		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);
 		return MIB_F(IP6, INHDRERRORS);
 	}
 	return __p6_drop(p, MIB_F(PATH, IP6FRAGQUEUED));
