@@ -272,7 +272,8 @@ __opt_check(const struct app_options *o, const struct app_opt_given *g)
 	}
 	if (o->flow.family != PKT_FAMILY_IPV6 &&
 	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV4)) {
-		fprintf(stderr, "pktpath: --pkt-size: %u bytes leave no room for "
+		fprintf(stderr,
+			"pktpath: --pkt-size: %u bytes leave no room for "
 			"--vlan-tags' %u tags and IPv4's --l4 %s: at least %u\n",
 			o->flow.pkt_size, o->flow.n_tags, pkt_l4_names[o->flow.l4],
 			pkt_min_size(&o->flow, PKT_FAMILY_IPV4));
@@ -280,17 +281,21 @@ __opt_check(const struct app_options *o, const struct app_opt_given *g)
 	}
 	if (o->flow.family != PKT_FAMILY_IPV4 &&
 	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV6)) {
-		fprintf(stderr, "pktpath: --pkt-size: %u bytes leave no room for "
+		fprintf(stderr,
+			"pktpath: --pkt-size: %u bytes leave no room for "
 			"--vlan-tags' %u tags, IPv6, --ext6's %u headers and --l4 %s: "
-			"at least %u\n", o->flow.pkt_size, o->flow.n_tags,
-			o->flow.n_ext6, pkt_l4_names[o->flow.l4],
+			"at least %u\n",
+			o->flow.pkt_size, o->flow.n_tags, o->flow.n_ext6,
+			pkt_l4_names[o->flow.l4],
 			pkt_min_size(&o->flow, PKT_FAMILY_IPV6));
 		return -1;
 	}
 	if (o->flow.family != PKT_FAMILY_IPV4 && o->flow.dst6_n > PATH_MAX_LOCAL6 &&
 	    o->n_local6 == 0) {
-		fprintf(stderr, "pktpath: --dst6: more than %d destinations; give "
-			"--local6\n", PATH_MAX_LOCAL6);
+		fprintf(stderr,
+			"pktpath: --dst6: more than %d destinations; give "
+			"--local6\n",
+			PATH_MAX_LOCAL6);
 		return -1;
 	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&

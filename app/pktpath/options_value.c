@@ -501,15 +501,18 @@ __opt_local6_item(struct app_options *o, const char *t, char *err)
 	if (pkt_parse_prefix6(t, a, &plen, err, ERR_LEN) != 0)
 		return -1;
 	if (o->n_local6 >= PATH_MAX_LOCAL6) {
-		snprintf(err, ERR_LEN, "more than %d local IPv6 addresses", PATH_MAX_LOCAL6);
+		snprintf(err, ERR_LEN, "more than %d local IPv6 addresses",
+			 PATH_MAX_LOCAL6);
 		return -1;
 	}
 	/* what lib/path takes: not unspecified, loopback, multicast, nor
 	 * link-local (the port's own is from its MAC) */
 	c->n_local6 = 0;
 	if (path_conf_add_local6(c, a, plen) != 0) {
-		snprintf(err, ERR_LEN, "'%s' is not a unicast address a port may have "
-			 "besides its link-local one", base_quote(q, sizeof(q), t));
+		snprintf(err, ERR_LEN,
+			 "'%s' is not a unicast address a port may have "
+			 "besides its link-local one",
+			 base_quote(q, sizeof(q), t));
 		return -1;
 	}
 	memcpy(o->local6[o->n_local6].addr, a, 16);
@@ -536,8 +539,10 @@ __opt_mcast6_item(struct app_options *o, const char *t, char *err)
 		return -1;
 	c->n_mcast6 = 0;
 	if (path_conf_add_mcast6(c, g) != 0) {
-		snprintf(err, ERR_LEN, "'%s' is not a multicast group of link-local "
-			 "or wider scope (ffX2::/16 and up)", base_quote(q, sizeof(q), t));
+		snprintf(err, ERR_LEN,
+			 "'%s' is not a multicast group of link-local "
+			 "or wider scope (ffX2::/16 and up)",
+			 base_quote(q, sizeof(q), t));
 		return -1;
 	}
 	if (o->n_mcast6 >= PATH_MAX_MCAST6) {
@@ -658,23 +663,29 @@ __opt_set_vlan_tags(struct app_options *o, const char *v, char *err)
 int
 __opt_set_src6(struct app_options *o, const char *v, char *err)
 {
-	return pkt_parse_ipv6_range(v, o->flow.src6, &o->flow.src6_n, err,
-				    ERR_LEN) != 0 ? -1 : 0;
+	return pkt_parse_ipv6_range(v, o->flow.src6, &o->flow.src6_n, err, ERR_LEN) != 0
+		       ? -1
+		       : 0;
 }
 
 int
 __opt_set_dst6(struct app_options *o, const char *v, char *err)
 {
-	return pkt_parse_ipv6_range(v, o->flow.dst6, &o->flow.dst6_n, err,
-				    ERR_LEN) != 0 ? -1 : 0;
+	return pkt_parse_ipv6_range(v, o->flow.dst6, &o->flow.dst6_n, err, ERR_LEN) != 0
+		       ? -1
+		       : 0;
 }
 
 static int
 __opt_ext6_item(struct app_options *o, const char *t, char *err)
 {
-	static const struct { const char *name; uint8_t nh; } hdrs[] = {
-		{ "hop", PKT_EXT6_HOP }, { "dst", PKT_EXT6_DST },
-		{ "rt", PKT_EXT6_RT }, { "frag", PKT_EXT6_FRAG } };
+	static const struct {
+		const char *name;
+		uint8_t nh;
+	} hdrs[] = { { "hop", PKT_EXT6_HOP },
+		     { "dst", PKT_EXT6_DST },
+		     { "rt", PKT_EXT6_RT },
+		     { "frag", PKT_EXT6_FRAG } };
 	char q[BASE_QUOTE_LEN];
 	unsigned int i;
 

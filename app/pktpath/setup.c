@@ -184,7 +184,8 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 		path_conf_add_mcast(pc, o->mcast[i]);
 	if (o->n_local6 > 0) {
 		for (i = 0; i < o->n_local6; i++)
-			path_conf_add_local6(pc, o->local6[i].addr, o->local6[i].prefix_len);
+			path_conf_add_local6(pc, o->local6[i].addr,
+					     o->local6[i].prefix_len);
 	} else if (o->flow.family != PKT_FAMILY_IPV4) {
 		/* the generator's destinations, each in its /64 */
 		uint8_t a[16];

@@ -29,10 +29,12 @@
 static int
 __usage(const char *why)
 {
-	fprintf(stderr, "kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
+	fprintf(stderr,
+		"kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
 		"[--mcast G]... [--local6 A/L]... [--mcast6 G]... [--udp-ports P] "
 		"[--udplite-ports P] [--netlabel on|off] "
-		"[--pim on|off] [--vlan STACK]... FILE.pcap\n", why);
+		"[--pim on|off] [--vlan STACK]... FILE.pcap\n",
+		why);
 	return 2;
 }
 
@@ -104,7 +106,8 @@ main(int argc, char **argv)
 			    inet_pton(AF_INET6, addr6, &a6) != 1 || plen > 128)
 				return __usage("bad IPv6 address");
 			if (argv[i - 1][2] == 'l')
-				rc = path_conf_add_local6(&conf, a6.s6_addr, (uint8_t)plen);
+				rc = path_conf_add_local6(&conf, a6.s6_addr,
+							  (uint8_t)plen);
 			else
 				rc = path_conf_add_mcast6(&conf, a6.s6_addr);
 			if (rc != 0)

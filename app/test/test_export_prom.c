@@ -46,9 +46,9 @@ test_writers(void **state)
 	free(t);
 	t = render(w_snmp, &which[1]);
 	assert_true(strncmp(t, "IpExt: InNoRoutes InTruncatedPkts", 33) == 0);
-	assert_int_equal(snmp_check(t, snap->totals), MIB_BASE_IP6 -
-			 (MIB_IP_MAX + MIB_ICMP_MAX + MIB_ICMPMSG_MAX + MIB_TCP_MAX +
-			  MIB_UDP_MAX + MIB_UDPLITE_MAX));
+	assert_int_equal(snmp_check(t, snap->totals),
+			 MIB_BASE_IP6 - (MIB_IP_MAX + MIB_ICMP_MAX + MIB_ICMPMSG_MAX +
+					 MIB_TCP_MAX + MIB_UDP_MAX + MIB_UDPLITE_MAX));
 	free(t);
 
 	t = render(w_prom, &o);
@@ -179,7 +179,7 @@ test_snmp6(void **state)
 		n++;
 	}
 	assert_int_equal(n, MIB_IP6_MAX + MIB_ICMP6_MAX + named + types + MIB_UDP6_MAX +
-			 MIB_UDPLITE6_MAX - 1);
+				    MIB_UDPLITE6_MAX - 1);
 	free(buf);
 	{
 		/* the stats thread's snapshot: its totals */
@@ -482,12 +482,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_writers),
-		cmocka_unit_test(test_snmp6),
-		cmocka_unit_test(test_mode_metrics),
-		cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_fold_on_read),
-		cmocka_unit_test(test_perf_hist),
+		cmocka_unit_test(test_writers),	     cmocka_unit_test(test_snmp6),
+		cmocka_unit_test(test_mode_metrics), cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_fold_on_read), cmocka_unit_test(test_perf_hist),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

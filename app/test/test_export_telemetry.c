@@ -127,9 +127,11 @@ test_telemetry(void **state)
 		if (mib_group_sparse(g)) {
 			/* one entry per name, its number N: IcmpMsg InTypeN;
 			 * Icmp6Msg InTypeN, OutTypeN */
-			assert_int_equal(json_object_size(v), g == MIB_GRP_ICMPMSG ? 1 : 2);
-			assert_non_null(strstr(json_string_value(json_object_get(v,
-					       "InTypeN")), "type N "));
+			assert_int_equal(json_object_size(v),
+					 g == MIB_GRP_ICMPMSG ? 1 : 2);
+			assert_non_null(
+				strstr(json_string_value(json_object_get(v, "InTypeN")),
+				       "type N "));
 			json_decref(v);
 			continue;
 		}

@@ -24,9 +24,10 @@
 /* ---- schema ---- */
 
 static const char *const grp_names[MIB_GRP_MAX] = {
-	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
-	"Ingress", "Peer", "Capture", "Mode", "Stage", "Ip6", "Icmp6", "Icmp6Msg", "Udp6",
-	"UdpLite6" };
+	"Ip",  "Icmp",	"IcmpMsg",  "Tcp",  "Udp",     "UdpLite", "IpExt",
+	"Rx",  "Path",	"Ingress",  "Peer", "Capture", "Mode",	  "Stage",
+	"Ip6", "Icmp6", "Icmp6Msg", "Udp6", "UdpLite6"
+};
 
 /* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
  * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
@@ -57,15 +58,20 @@ static const char *const linux_ipext[] = { "InNoRoutes", "InTruncatedPkts", "InM
  * this kernel's /proc/net/snmp6 prints them (without their "Ip6", "Icmp6",
  * "Udp6" prefix; UdpLite6 is Udp6's list but for IgnoredMulti, which the
  * kernel counts and does not print). */
-static const char *const linux_ip6[] = { "InReceives", "InHdrErrors", "InTooBigErrors",
-	"InNoRoutes", "InAddrErrors", "InUnknownProtos", "InTruncatedPkts", "InDiscards",
-	"InDelivers", "OutForwDatagrams", "OutRequests", "OutDiscards", "OutNoRoutes",
-	"ReasmTimeout", "ReasmReqds", "ReasmOKs", "ReasmFails", "FragOKs", "FragFails",
-	"FragCreates", "InMcastPkts", "OutMcastPkts", "InOctets", "OutOctets",
-	"InMcastOctets", "OutMcastOctets", "InBcastOctets", "OutBcastOctets", "InNoECTPkts",
-	"InECT1Pkts", "InECT0Pkts", "InCEPkts", "OutTransmits" };
-static const char *const linux_icmp6[] = { "InMsgs", "InErrors", "OutMsgs", "OutErrors",
-	"InCsumErrors", "OutRateLimitHost" };
+static const char *const linux_ip6[] = {
+	"InReceives",	 "InHdrErrors",	     "InTooBigErrors",	"InNoRoutes",
+	"InAddrErrors",	 "InUnknownProtos",  "InTruncatedPkts", "InDiscards",
+	"InDelivers",	 "OutForwDatagrams", "OutRequests",	"OutDiscards",
+	"OutNoRoutes",	 "ReasmTimeout",     "ReasmReqds",	"ReasmOKs",
+	"ReasmFails",	 "FragOKs",	     "FragFails",	"FragCreates",
+	"InMcastPkts",	 "OutMcastPkts",     "InOctets",	"OutOctets",
+	"InMcastOctets", "OutMcastOctets",   "InBcastOctets",	"OutBcastOctets",
+	"InNoECTPkts",	 "InECT1Pkts",	     "InECT0Pkts",	"InCEPkts",
+	"OutTransmits"
+};
+static const char *const linux_icmp6[] = {
+	"InMsgs", "InErrors", "OutMsgs", "OutErrors", "InCsumErrors", "OutRateLimitHost"
+};
 
 static void
 __check_linux_group(enum mib_group g, const char *const *names, unsigned int n)
@@ -127,19 +133,23 @@ test_schema(void **state)
 		snprintf(n, sizeof(n), "InType%u", i);
 		assert_string_equal(mib_field_name(MIB_ICMP6MSG_IN(i)), n);
 		snprintf(n, sizeof(n), "Icmp6InType%u", i);
-		assert_string_equal(mib_field_linux_name(MIB_ICMP6MSG_IN(i), l, sizeof(l)), n);
+		assert_string_equal(
+			mib_field_linux_name(MIB_ICMP6MSG_IN(i), l, sizeof(l)), n);
 		snprintf(n, sizeof(n), "OutType%u", i);
 		assert_string_equal(mib_field_name(MIB_ICMP6MSG_OUT(i)), n);
 	}
 	{
 		char l[32];
 
-		assert_string_equal(mib_field_linux_name(MIB_F(IP6, INRECEIVES), l, sizeof(l)),
-				    "Ip6InReceives");
-		assert_string_equal(mib_field_linux_name(MIB_F(UDPLITE6, NOPORTS), l, sizeof(l)),
-				    "UdpLite6NoPorts");
-		assert_string_equal(mib_field_linux_name(MIB_F(IP, INRECEIVES), l, sizeof(l)),
-				    "InReceives");
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(IP6, INRECEIVES), l, sizeof(l)),
+			"Ip6InReceives");
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(UDPLITE6, NOPORTS), l, sizeof(l)),
+			"UdpLite6NoPorts");
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(IP, INRECEIVES), l, sizeof(l)),
+			"InReceives");
 		assert_null(mib_field_linux_name(MIB_FIELD_MAX, l, sizeof(l)));
 		assert_string_equal(mib_icmp6_type_name(143), "MLDv2Reports");
 		assert_null(mib_icmp6_type_name(0));
@@ -599,6 +609,8 @@ struct term {
 
 #define T(G, N, V, L) { MIB_F(G, N), V, L }
 
+/* the laws' terms, laid out by hand */
+/* clang-format off */
 static const struct term terms[] = {
 	/* RxPackets = RxNotIp + RxOtherHost + RxNoPath + IngressDropped
 	 *             + InReceives + Ip6InReceives */
@@ -627,10 +639,10 @@ static const struct term terms[] = {
 	T(UDP6, IGNOREDMULTI, 1, 4), T(UDPLITE6, INDATAGRAMS, 1, 4), T(ICMP6, INMSGS, 2, 4),
 	T(PATH, IP6NONEXTHDR, 1, 4),
 };
+/* clang-format on */
 
-static const char *const law_name[] = {
-	"RxPackets ", "IngressPackets ", "InReceives ", "Ip6InReceives ",
-	"InDelivers + Ip6InDelivers " };
+static const char *const law_name[] = { "RxPackets ", "IngressPackets ", "InReceives ",
+					"Ip6InReceives ", "InDelivers + Ip6InDelivers " };
 
 static void
 __consistent(uint64_t *t)

@@ -321,7 +321,8 @@ __schema_consistent(uint64_t *t)
 	for (rounds = 0; progress && rounds < 64; rounds++) {
 		progress = 0;
 		for (l = 0; l < MIB_LAW_MAX; l++) {
-			unsigned int lhs[MIB_LAW_LHS_MAX], nl = mib_law_lhs_fields(l, lhs);
+			unsigned int lhs[MIB_LAW_LHS_MAX],
+				nl = mib_law_lhs_fields(l, lhs);
 			unsigned int unknown = 0, last = 0, lhs_unknown = 0, k;
 			uint64_t sum = 0, lsum = 0, left;
 
@@ -349,8 +350,10 @@ __schema_consistent(uint64_t *t)
 				for (k = 0; k < nl; k++) {
 					if (known[lhs[k]])
 						continue;
-					t[lhs[k]] = --lhs_unknown == 0 ? left :
-						    test_rand(&rng) % (left + 1);
+					t[lhs[k]] =
+						--lhs_unknown == 0
+							? left
+							: test_rand(&rng) % (left + 1);
 					left -= t[lhs[k]];
 					known[lhs[k]] = true;
 				}
@@ -369,7 +372,8 @@ __schema_consistent(uint64_t *t)
 			}
 		}
 		for (l = 0; !progress && l < MIB_LAW_MAX; l++) {
-			unsigned int lhs[MIB_LAW_LHS_MAX], nl = mib_law_lhs_fields(l, lhs), k;
+			unsigned int lhs[MIB_LAW_LHS_MAX],
+				nl = mib_law_lhs_fields(l, lhs), k;
 			bool free_terms = true, decided = false;
 
 			for (k = 0; k < nl; k++)
@@ -472,16 +476,17 @@ test_law_texts(void **state)
 	for (l = 0; l < MIB_LAW_MAX; l++) {
 		const char *txt = mib_law_rhs_name(l), *p;
 		char buf[512], a[64], z[64];
-		unsigned int terms[MIB_FIELD_MAX], lhs[MIB_LAW_LHS_MAX], n = 0, listed = 0;
+		unsigned int terms[MIB_FIELD_MAX], lhs[MIB_LAW_LHS_MAX], n = 0,
+									 listed = 0;
 		unsigned int nl = mib_law_lhs_fields(l, lhs);
 		size_t off = 0;
 		bool list = true;
 
 		buf[0] = '\0';
 		for (k = 0; k < nl; k++)
-			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
-						k ? " + " : "",
-						mib_field_linux_name(lhs[k], a, sizeof(a)));
+			off += (size_t)snprintf(
+				buf + off, sizeof(buf) - off, "%s%s", k ? " + " : "",
+				mib_field_linux_name(lhs[k], a, sizeof(a)));
 		assert_string_equal(mib_law_lhs_name(l), buf);
 		assert_non_null(txt);
 		assert_true(strlen(txt) > 0 && strlen(txt) < 256);
@@ -504,7 +509,8 @@ test_law_texts(void **state)
 			p += p == txt ? 0 : 3;
 			k2 = strcspn(p, " ");
 			for (f = 0; f < n; f++) {
-				const char *nm = mib_field_linux_name(terms[f], a, sizeof(a));
+				const char *nm =
+					mib_field_linux_name(terms[f], a, sizeof(a));
 
 				if (strlen(nm) == k2 && strncmp(nm, p, k2) == 0 &&
 				    (p[k2] == '\0' || strncmp(p + k2, " + ", 3) == 0))
@@ -521,9 +527,10 @@ test_law_texts(void **state)
 				 txt, listed, n);
 	}
 	/* the two generated lists, as the JSON and the messages print them */
-	assert_string_equal(mib_law_rhs_name(MIB_LAW_RX),
-			    "RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives + "
-			    "Ip6InReceives");
+	assert_string_equal(
+		mib_law_rhs_name(MIB_LAW_RX),
+		"RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives + "
+		"Ip6InReceives");
 	assert_string_equal(mib_law_rhs_name(MIB_LAW_INGRESS),
 			    "IngressPassed + IngressDropped");
 	assert_string_equal(mib_law_lhs_name(MIB_LAW_L4), "InDelivers + Ip6InDelivers");
@@ -695,7 +702,8 @@ static void
 __snmp6_names(char *buf, size_t len, bool *seen)
 {
 	static const enum mib_group order[] = { MIB_GRP_IP6, MIB_GRP_ICMP6,
-		MIB_GRP_ICMP6MSG, MIB_GRP_UDP6, MIB_GRP_UDPLITE6 };
+						MIB_GRP_ICMP6MSG, MIB_GRP_UDP6,
+						MIB_GRP_UDPLITE6 };
 	size_t off = 0;
 	unsigned int i, f;
 	char n[64];
@@ -720,7 +728,8 @@ __snmp6_names(char *buf, size_t len, bool *seen)
 			} else {
 				mib_field_linux_name(f, n, sizeof(n));
 			}
-			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "", n);
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? " " : "", n);
 		}
 	}
 }
@@ -842,9 +851,9 @@ test_linux_names(void **state)
 				while (fgets(line, sizeof(line), fp) != NULL)
 					if (sscanf(line, "%127s", name) == 1 &&
 					    strstr(name, "Type") == NULL)
-						off += (size_t)snprintf(names + off,
-							sizeof(names) - off, "%s%s",
-							off ? " " : "", name);
+						off += (size_t)snprintf(
+							names + off, sizeof(names) - off,
+							"%s%s", off ? " " : "", name);
 				fclose(fp);
 				assert_string_equal(names, linux_6_18_snmp6);
 				print_message("and its /proc/net/snmp6\n");
@@ -853,7 +862,8 @@ test_linux_names(void **state)
 		for (g = 0; g < MIB_GRP_MAX; g++)
 			if (mib_group_linux((enum mib_group)g) != NULL && !seen[g] &&
 			    !mib_group_sparse((enum mib_group)g) &&
-			    strcmp(mib_group_linux((enum mib_group)g), "/proc/net/snmp6") != 0)
+			    strcmp(mib_group_linux((enum mib_group)g),
+				   "/proc/net/snmp6") != 0)
 				fail_msg("%s not in this host's /proc/net", mib_group_name(g));
 	}
 }
@@ -942,9 +952,10 @@ __readme_block(void)
 						continue;
 				}
 				__laws_cell(cell, sizeof(cell), mib_field_laws(r0));
-				fprintf(m, "| `%s` ... `%s` | %s | %s | %s | %s (Linux prints "
-					"the non-zero ones only) |\n", mib_field_name(r0),
-					mib_field_name(f - 1),
+				fprintf(m,
+					"| `%s` ... `%s` | %s | %s | %s | %s (Linux prints "
+					"the non-zero ones only) |\n",
+					mib_field_name(r0), mib_field_name(f - 1),
 					mib_kind_name(mib_field_kind(r0)),
 					mib_role_name(mib_field_role(r0)), cell, h0);
 				r0 = f;

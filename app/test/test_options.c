@@ -177,11 +177,11 @@ __historical_defaults(struct app_options *r)
 	r->flow.ttl = 64;
 	r->flow.tos = 0;
 	r->flow.udp_csum = false;
-	r->flow.family = PKT_FAMILY_IPV4;	/* since issue 25 */
+	r->flow.family = PKT_FAMILY_IPV4; /* since issue 25 */
 	r->flow.l4 = PKT_L4_UDP;
-	memcpy(r->flow.src6, src6, 16);		/* 2001:2::1-2001:2::fe */
+	memcpy(r->flow.src6, src6, 16); /* 2001:2::1-2001:2::fe */
 	r->flow.src6_n = 254;
-	memcpy(r->flow.dst6, dst6, 16);		/* 2001:2:0:1::1 */
+	memcpy(r->flow.dst6, dst6, 16); /* 2001:2:0:1::1 */
 	r->flow.dst6_n = 1;
 	r->alloc = PKT_ALLOC_REUSE;
 	r->prefetch = true;
@@ -541,9 +541,11 @@ test_help(void **state)
 			else if (w > flat && w[-1] != ' ')
 				*w++ = ' ';
 		*w = '\0';
-		assert_non_null(strstr(flat, " --udp-ports P[-Q],...|none UDP ports with a "
-					     "listening socket (IPv4 and IPv6) (default: the --dport range; "
-					     "needs --path full) "));
+		assert_non_null(strstr(
+			flat,
+			" --udp-ports P[-Q],...|none UDP ports with a "
+			"listening socket (IPv4 and IPv6) (default: the --dport range; "
+			"needs --path full) "));
 		assert_non_null(strstr(flat, " --duration SECONDS run time; 0 runs until "
 					     "SIGINT/SIGTERM (0..10000000; default 10) "));
 		assert_non_null(strstr(flat, " --quiet no per-interval lines, only the "

@@ -369,6 +369,8 @@ static const uint8_t opt_ts_full_of15[] = { 68, 8, 9, 0xf0, 0, 0, 0, 0 };
 #define O_DGRAM OUT(UDP, INDATAGRAMS)
 #define O_HDR OUT(IP, INHDRERRORS)
 
+/* one case a row or two, laid out by hand */
+/* clang-format off */
 static const struct pcase cases[] = {
 	/* UDP (__udp4_lib_rcv) */
 	{ "udp valid, listened port", UDP(.pay = 18), { L4(46, UDP, INDATAGRAMS) } },
@@ -584,6 +586,7 @@ static const struct pcase cases[] = {
 	{ "opt lsrr, not local", UDP(OPT(opt_lsrr), .daddr = IP4(8, 8, 8, 8)),
 	  { DROP(36, PATH, IPSRCROUTE) } },
 };
+/* clang-format on */
 
 static void
 __run_table(const struct pcase *t, size_t n)
@@ -1024,14 +1027,17 @@ test_conf(void **state)
 		assert_int_equal((c->udp_ports[i / 64] >> (i % 64)) & 1, i == 0 || i >= 65530);
 	free(c);
 	for (i = 0; i < MIB_FIELD_MAX; i++)
-		assert_int_equal(path_outcome_delivered(i), i == MIB_F(UDP, INDATAGRAMS) ||
-				 i == MIB_F(TCP, INSEGS) || i == MIB_F(ICMP, INMSGS) ||
-				 i == MIB_F(PATH, IGMPDELIVERED) ||
-				 i == MIB_F(UDPLITE, INDATAGRAMS) ||
-				 i == MIB_F(PATH, PIMDELIVERED) ||
-				 i == MIB_F(PATH, IP6NONEXTHDR) || i == MIB_F(ICMP6, INMSGS) ||
-				 i == MIB_F(UDP6, INDATAGRAMS) ||
-				 i == MIB_F(UDPLITE6, INDATAGRAMS));
+		assert_int_equal(path_outcome_delivered(i),
+				 i == MIB_F(UDP, INDATAGRAMS) ||
+					 i == MIB_F(TCP, INSEGS) ||
+					 i == MIB_F(ICMP, INMSGS) ||
+					 i == MIB_F(PATH, IGMPDELIVERED) ||
+					 i == MIB_F(UDPLITE, INDATAGRAMS) ||
+					 i == MIB_F(PATH, PIMDELIVERED) ||
+					 i == MIB_F(PATH, IP6NONEXTHDR) ||
+					 i == MIB_F(ICMP6, INMSGS) ||
+					 i == MIB_F(UDP6, INDATAGRAMS) ||
+					 i == MIB_F(UDPLITE6, INDATAGRAMS));
 }
 
 static int

@@ -38,40 +38,44 @@
 static const uint8_t our_mac[6] = { 0x02, 0x70, 0x63, 0x61, 0x70, 0x00 };
 static const uint8_t src_mac[6] = { 0x02, 0x6b, 0x64, 0x69, 0x66, 0x01 };
 static const uint8_t other_mac[6] = { 0x02, 0, 0, 0, 0, 0x99 };
-static const uint8_t mc1_mac[6] = { 0x33, 0x33, 0, 0, 0, 1 };	/* ff02::1 */
+static const uint8_t mc1_mac[6] = { 0x33, 0x33, 0, 0, 0, 1 }; /* ff02::1 */
 
 static struct path_conf conf;
 static uint64_t rng_state;
 
-#define LOCAL6 "fd70::1"
-#define PEER6 "fd70::2"
-#define LL6 "fe80::70:63ff:fe61:7000"	/* the port's, from its MAC */
+#define LOCAL6	"fd70::1"
+#define PEER6	"fd70::2"
+#define LL6	"fe80::70:63ff:fe61:7000" /* the port's, from its MAC */
 #define OFFLINK "2001:db8::7"
 
 /* ---- frame builder ---- */
 
-enum { CS_GOOD = 0, CS_BAD, CS_ZERO };
+enum {
+	CS_GOOD = 0,
+	CS_BAD,
+	CS_ZERO
+};
 
 struct f6 {
-	const uint8_t *dmac;		/* NULL: our MAC */
-	uint8_t ver;			/* 0: 6 */
-	uint8_t tc, hlim;		/* hlim 0: 64 */
-	const char *src, *dst;		/* NULL: PEER6, LOCAL6 */
-	uint8_t nh;			/* the IPv6 header's next header */
-	const uint8_t *ext;		/* extension headers, their own next header bytes */
+	const uint8_t *dmac;   /* NULL: our MAC */
+	uint8_t ver;	       /* 0: 6 */
+	uint8_t tc, hlim;      /* hlim 0: 64 */
+	const char *src, *dst; /* NULL: PEER6, LOCAL6 */
+	uint8_t nh;	       /* the IPv6 header's next header */
+	const uint8_t *ext;    /* extension headers, their own next header bytes */
 	uint16_t extlen;
-	uint8_t proto;			/* the upper layer built after them */
+	uint8_t proto; /* the upper layer built after them */
 	uint16_t sport, dport;
-	uint32_t ulen;			/* UDP length field; 0: natural; 0x10000: write 0 */
+	uint32_t ulen; /* UDP length field; 0: natural; 0x10000: write 0 */
 	uint8_t csum;
-	uint8_t type, code;		/* ICMPv6 */
-	const uint8_t *l4raw;		/* ICMPv6 body after its 4 first bytes */
+	uint8_t type, code;   /* ICMPv6 */
+	const uint8_t *l4raw; /* ICMPv6 body after its 4 first bytes */
 	uint16_t l4rawlen;
-	uint16_t pay;			/* payload bytes after the L4 header */
-	uint8_t tcpflags;		/* 0: SYN */
-	int32_t plen;			/* payload length field; 0: natural; -1: write 0 */
-	uint16_t pad;			/* bytes after the packet */
-	uint16_t flen;			/* 0: natural; else cut the frame there */
+	uint16_t pay;	  /* payload bytes after the L4 header */
+	uint8_t tcpflags; /* 0: SYN */
+	int32_t plen;	  /* payload length field; 0: natural; -1: write 0 */
+	uint16_t pad;	  /* bytes after the packet */
+	uint16_t flen;	  /* 0: natural; else cut the frame there */
 };
 
 static void
@@ -82,7 +86,7 @@ __addr(const char *s, const char *dflt, uint8_t *out)
 
 static uint16_t
 __f6_csum6(const uint8_t *src, const uint8_t *dst, uint8_t proto, const uint8_t *l4,
-	uint32_t n, uint32_t plen)
+	   uint32_t n, uint32_t plen)
 {
 	uint32_t s = wire_sum(src, 16, 0);
 
@@ -114,14 +118,20 @@ __f6_build(const struct f6 *f, uint8_t *b)
 			u[8 + i] = (uint8_t)(i * 7 + 1);
 		wire_put16(u, f->sport ? f->sport : 7);
 		wire_put16(u + 2, f->dport ? f->dport : 9);
-		ulen = f->ulen == 0x10000 ? 0 : f->ulen ? f->ulen : (f->proto == 136 ? 0 : l4n);
+		ulen = f->ulen == 0x10000 ? 0
+		       : f->ulen	  ? f->ulen
+					  : (f->proto == 136 ? 0 : l4n);
 		wire_put16(u + 4, ulen);
 		if (f->csum != CS_ZERO) {
-			uint32_t cov = f->proto == 136 ? (ulen == 0 || ulen > l4n ? l4n : ulen) :
-				RTE_MIN(ulen ? ulen : l4n, l4n);
+			uint32_t cov = f->proto == 136
+					       ? (ulen == 0 || ulen > l4n ? l4n : ulen)
+					       : RTE_MIN(ulen ? ulen : l4n, l4n);
 
-			c = __f6_csum6(src, dst, f->proto, u, cov, f->proto == 136 ? l4n : (ulen ? ulen : l4n));
-			wire_put16(u + 6, f->csum == CS_BAD ? (uint16_t)(c ^ 0x1234) : c ? c : 0xffff);
+			c = __f6_csum6(src, dst, f->proto, u, cov,
+				       f->proto == 136 ? l4n : (ulen ? ulen : l4n));
+			wire_put16(u + 6, f->csum == CS_BAD ? (uint16_t)(c ^ 0x1234)
+					  : c		    ? c
+							    : 0xffff);
 		}
 		break;
 	case IPPROTO_TCP:
@@ -149,7 +159,9 @@ __f6_build(const struct f6 *f, uint8_t *b)
 	}
 	ip[0] = (uint8_t)((f->ver ? f->ver : 6) << 4 | f->tc >> 4);
 	ip[1] = (uint8_t)(f->tc << 4);
-	wire_put16(ip + 4, f->plen < 0 ? 0 : f->plen ? (uint32_t)f->plen : f->extlen + l4n);
+	wire_put16(ip + 4, f->plen < 0 ? 0
+			   : f->plen   ? (uint32_t)f->plen
+				       : f->extlen + l4n);
 	ip[6] = f->nh;
 	ip[7] = f->hlim ? f->hlim : 64;
 	memcpy(ip + 8, src, 16);
@@ -161,24 +173,31 @@ __f6_build(const struct f6 *f, uint8_t *b)
 /* ---- running a frame ---- */
 
 struct exp {
-	unsigned int f;		/* 0 ends the list */
+	unsigned int f; /* 0 ends the list */
 	uint64_t v;
 };
 
-#define E(G, N, V) { MIB_F(G, N), (V) }
+#define E(G, N, V)               \
+	{                        \
+		MIB_F(G, N), (V) \
+	}
 #define IN6(oct) E(IP6, INRECEIVES, 1), E(IP6, INOCTETS, oct)
-#define NOECT E(IP6, INNOECTPKTS, 1)
-#define DLV E(IP6, INDELIVERS, 1)
+#define NOECT	 E(IP6, INNOECTPKTS, 1)
+#define DLV	 E(IP6, INDELIVERS, 1)
 #define MC6(oct) E(IP6, INMCASTPKTS, 1), E(IP6, INMCASTOCTETS, oct)
-#define IM(t) { MIB_ICMP6MSG_IN(t), 1 }
+#define IM(t)                         \
+	{                             \
+		MIB_ICMP6MSG_IN(t), 1 \
+	}
 /* an ICMPv6 message of type t, len bytes, sent (to a unicast address) */
-#define SENT(t, len) { MIB_ICMP6MSG_OUT(t), 1 }, E(ICMP6, OUTMSGS, 1), \
-	E(IP6, OUTREQUESTS, 1), E(IP6, OUTOCTETS, len), E(IP6, OUTTRANSMITS, 1)
+#define SENT(t, len)                                                              \
+	{ MIB_ICMP6MSG_OUT(t), 1 }, E(ICMP6, OUTMSGS, 1), E(IP6, OUTREQUESTS, 1), \
+		E(IP6, OUTOCTETS, len), E(IP6, OUTTRANSMITS, 1)
 
 static unsigned int
 __f6_process(const uint8_t *frame, uint16_t len, struct mib_block *b)
 {
-	uint8_t *buf = malloc(len ? len : 1);	/* exact size: ASan sees over-reads */
+	uint8_t *buf = malloc(len ? len : 1); /* exact size: ASan sees over-reads */
 	struct rte_mbuf m;
 	struct path_l2 l2;
 	unsigned int out;
@@ -208,8 +227,8 @@ __f6_fname(unsigned int f)
 	if (f >= MIB_FIELD_MAX)
 		snprintf(s[k], sizeof(s[k]), "field#%u", f);
 	else
-		snprintf(s[k], sizeof(s[k]), "%s.%s",
-			 mib_group_name(mib_field_group(f)), mib_field_name(f));
+		snprintf(s[k], sizeof(s[k]), "%s.%s", mib_group_name(mib_field_group(f)),
+			 mib_field_name(f));
 	return s[k];
 }
 
@@ -230,14 +249,18 @@ __f6_run(const char *name, const uint8_t *frame, uint16_t len, const struct exp 
 			if (e[i].f == mib_terminals[k] && ++nterm)
 				want = e[i].f;
 	if (nterm != 1)
-		fail_msg("[%s] the expected list holds %u terminal counters", name, nterm);
+		fail_msg("[%s] the expected list holds %u terminal counters", name,
+			 nterm);
 	assert_non_null(s);
 	b = mib_set_block(s, 0);
 	out = __f6_process(frame, len, &b);
 	if (out != want && ++bad)
-		print_error("[%s] outcome %s, expected %s\n", name, __f6_fname(out), __f6_fname(want));
+		print_error("[%s] outcome %s, expected %s\n", name, __f6_fname(out),
+			    __f6_fname(want));
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
-		uint64_t exp = f == MIB_F(RX, PACKETS) ? 1 : f == MIB_F(RX, OCTETS) ? len : 0;
+		uint64_t exp = f == MIB_F(RX, PACKETS)	? 1
+			       : f == MIB_F(RX, OCTETS) ? len
+							: 0;
 
 		for (i = 0; e[i].f != 0; i++)
 			if (e[i].f == f)
@@ -255,27 +278,41 @@ __f6_run(const char *name, const uint8_t *frame, uint16_t len, const struct exp 
 
 /* ---- the cases ---- */
 
-#define UDP6(...) { .nh = IPPROTO_UDP, .proto = IPPROTO_UDP, __VA_ARGS__ }
-#define TCP6(...) { .nh = IPPROTO_TCP, .proto = IPPROTO_TCP, __VA_ARGS__ }
-#define ICMP6(...) { .nh = IPPROTO_ICMPV6, .proto = IPPROTO_ICMPV6, __VA_ARGS__ }
+#define UDP6(...)                                                    \
+	{                                                            \
+		.nh = IPPROTO_UDP, .proto = IPPROTO_UDP, __VA_ARGS__ \
+	}
+#define TCP6(...)                                                    \
+	{                                                            \
+		.nh = IPPROTO_TCP, .proto = IPPROTO_TCP, __VA_ARGS__ \
+	}
+#define ICMP6(...)                                                         \
+	{                                                                  \
+		.nh = IPPROTO_ICMPV6, .proto = IPPROTO_ICMPV6, __VA_ARGS__ \
+	}
 #define EXT(x) .ext = (x), .extlen = sizeof(x)
 
 static const uint8_t rest0[4];
 /* an echo request's identifier and sequence, and 20 bytes of data */
 static const uint8_t echo[24] = { 0, 1, 0, 1 };
 /* a neighbour solicitation for fd70::1, with a source link-layer address */
-static const uint8_t ns_local[4 + 16 + 8] = { 0, 0, 0, 0, 0xfd, 0x70, [19] = 1,
-	1, 1, 0x02, 0x6b, 0x64, 0x69, 0x66, 0x01 };
+static const uint8_t ns_local[4 + 16 + 8] = { 0,    0,	      0,    0,	  0xfd,
+					      0x70, [19] = 1, 1,    1,	  0x02,
+					      0x6b, 0x64,     0x69, 0x66, 0x01 };
 /* the same for the DAD of fd70::1 (no option) */
 static const uint8_t ns_dad[4 + 16] = { 0, 0, 0, 0, 0xfd, 0x70, [19] = 1 };
 /* a destination unreachable's unused word, then a quoted IPv6/UDP header
  * from fd70::1 port 9 (bound) or port 10 (not), to fd70::2 */
-static const uint8_t quote_bound[4 + 40 + 8] = { [4] = 0x60, [8] = 0, [9] = 8,
-	[10] = 17, [11] = 64, [12] = 0xfd, [13] = 0x70, [27] = 1, [28] = 0xfd, [29] = 0x70,
-	[43] = 2, [44] = 0, [45] = 9, [46] = 0, [47] = 53, [48] = 0, [49] = 8 };
-static const uint8_t quote_unbound[4 + 40 + 8] = { [4] = 0x60, [8] = 0, [9] = 8,
-	[10] = 17, [11] = 64, [12] = 0xfd, [13] = 0x70, [27] = 1, [28] = 0xfd, [29] = 0x70,
-	[43] = 2, [44] = 0, [45] = 10, [46] = 0, [47] = 53, [48] = 0, [49] = 8 };
+static const uint8_t quote_bound[4 + 40 + 8] = {
+	[4] = 0x60,  [8] = 0,  [9] = 8,	    [10] = 17,	 [11] = 64, [12] = 0xfd,
+	[13] = 0x70, [27] = 1, [28] = 0xfd, [29] = 0x70, [43] = 2,  [44] = 0,
+	[45] = 9,    [46] = 0, [47] = 53,   [48] = 0,	 [49] = 8
+};
+static const uint8_t quote_unbound[4 + 40 + 8] = {
+	[4] = 0x60,  [8] = 0,  [9] = 8,	    [10] = 17,	 [11] = 64, [12] = 0xfd,
+	[13] = 0x70, [27] = 1, [28] = 0xfd, [29] = 0x70, [43] = 2,  [44] = 0,
+	[45] = 10,   [46] = 0, [47] = 53,   [48] = 0,	 [49] = 8
+};
 /* hop-by-hop: PadN (fine), bad padding, unknown option types by action */
 static const uint8_t hbh_ok[] = { 17, 0, 1, 4, 0, 0, 0, 0 };
 static const uint8_t hbh_badpad[] = { 17, 0, 1, 4, 1, 0, 0, 0 };
@@ -293,8 +330,12 @@ static const uint8_t rt4[24] = { 17, 2, 4, 1, [8] = 0x20, [9] = 0x01 };
 static const uint8_t frag_atomic[] = { 17, 0, 0, 0, 0, 0, 0, 7 };
 static const uint8_t frag_first[] = { 17, 0, 0, 1, 0, 0, 0, 8 };
 static const uint8_t frag_beyond[] = { 17, 0, 0xff, 0xf8, 0, 0, 0, 11 };
-static const uint8_t frag_twice[] = { 44, 0, 0, 0, 0, 0, 0, 12, 17, 0, 0, 0, 0, 0, 0, 13 };
-static const uint8_t frag_hop_later[] = { 0, 0, 0, 0, 0, 0, 0, 9, 17, 0, 1, 4, 0, 0, 0, 0 };
+static const uint8_t frag_twice[] = {
+	44, 0, 0, 0, 0, 0, 0, 12, 17, 0, 0, 0, 0, 0, 0, 13
+};
+static const uint8_t frag_hop_later[] = {
+	0, 0, 0, 0, 0, 0, 0, 9, 17, 0, 1, 4, 0, 0, 0, 0
+};
 
 struct case6 {
 	const char *name;
@@ -302,6 +343,8 @@ struct case6 {
 	struct exp e[16];
 };
 
+/* one case a row or two, laid out by hand */
+/* clang-format off */
 static const struct case6 cases[] = {
 	/* __udp6_lib_rcv */
 	{ "udp to a listened port", UDP6(.pay = 20),
@@ -438,6 +481,7 @@ static const struct case6 cases[] = {
 	  { IN6(68), NOECT, E(IP6, REASMREQDS, 1), E(IP6, REASMOKS, 1),
 	    E(IP6, INUNKNOWNPROTOS, 1), SENT(4, 116) } },
 };
+/* clang-format on */
 
 static void
 test_cases6(void **state)
@@ -458,6 +502,8 @@ test_cases6(void **state)
 
 /* ---- random frames ---- */
 
+/* the seeds, laid out by hand */
+/* clang-format off */
 static const struct f6 seeds[] = {
 	UDP6(.pay = 20), UDP6(.dport = 4242), UDP6(.dst = "ff02::1", .dmac = mc1_mac),
 	UDP6(.nh = 0, EXT(hbh_ok), .pay = 12), UDP6(.nh = 60, EXT(dst_icmp3), .pay = 12),
@@ -469,6 +515,7 @@ static const struct f6 seeds[] = {
 	      .dst = "ff02::1:ff00:1", .dmac = mc1_mac),
 	{ .nh = 136, .proto = 136, .pay = 30 }, { .nh = 59 },
 };
+/* clang-format on */
 
 static void
 test_random6(void **state)
@@ -489,13 +536,16 @@ test_random6(void **state)
 	for (i = 0; i < n; i++) {
 		const struct f6 *sp = &seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
 		uint16_t len = __f6_build(sp, frame);
-		unsigned int flips = (unsigned int)(test_rand(&rng_state) % 4), r, out, moved = 0;
+		unsigned int flips = (unsigned int)(test_rand(&rng_state) % 4), r, out,
+			     moved = 0;
 		uint64_t d[MIB_FIELD_MAX];
 
 		for (k = 0; k < flips; k++) {
 			/* mostly the IPv6 header and what follows it */
-			unsigned int pos = 14 + (unsigned int)(test_rand(&rng_state) %
-							       (test_rand(&rng_state) & 1 ? 48 : 120));
+			unsigned int pos =
+				14 +
+				(unsigned int)(test_rand(&rng_state) %
+					       (test_rand(&rng_state) & 1 ? 48 : 120));
 
 			frame[pos] ^= (uint8_t)(1 + test_rand(&rng_state) % 255);
 		}
@@ -503,7 +553,8 @@ test_random6(void **state)
 		if (r < 2)
 			len = (uint16_t)(test_rand(&rng_state) % (len + 1u));
 		else if (r < 4)
-			len = (uint16_t)RTE_MIN(len + test_rand(&rng_state) % 64, (uint64_t)MAXF);
+			len = (uint16_t)RTE_MIN(len + test_rand(&rng_state) % 64,
+						(uint64_t)MAXF);
 		for (f = 0; f < MIB_FIELD_MAX; f++)
 			before[f] = mib_read(&ab, f);
 		out = __f6_process(frame, len, &ab);
@@ -516,16 +567,17 @@ test_random6(void **state)
 					 __f6_fname(mib_terminals[k]), __f6_fname(out));
 		}
 		if (out >= MIB_FIELD_MAX || moved != 1 || d[out] != 1)
-			fail_msg("frame %u (len %u): %u terminal counters moved, outcome %s",
-				 i, len, moved, __f6_fname(out));
+			fail_msg(
+				"frame %u (len %u): %u terminal counters moved, outcome %s",
+				i, len, moved, __f6_fname(out));
 		if (mib_check_conservation(d, why, sizeof(why)) != 0)
 			fail_msg("frame %u: %s", i, why);
 		/* what is sent is whole: a message counted with its packet */
 		if (d[MIB_F(ICMP6, OUTMSGS)] > d[MIB_F(IP6, OUTREQUESTS)] ||
 		    d[MIB_F(IP6, OUTREQUESTS)] != d[MIB_F(IP6, OUTTRANSMITS)])
 			fail_msg("frame %u: %" PRIu64 " ICMPv6 messages, %" PRIu64
-				 " packets requested, %" PRIu64 " transmitted", i,
-				 d[MIB_F(ICMP6, OUTMSGS)], d[MIB_F(IP6, OUTREQUESTS)],
+				 " packets requested, %" PRIu64 " transmitted",
+				 i, d[MIB_F(ICMP6, OUTMSGS)], d[MIB_F(IP6, OUTREQUESTS)],
 				 d[MIB_F(IP6, OUTTRANSMITS)]);
 		reached[out]++;
 	}
@@ -565,7 +617,8 @@ test_tally6(void **state)
 		unsigned int burst = 1 + (unsigned int)(test_rand(&rng_state) % 32);
 
 		for (k = 0; k < burst; k++, i++) {
-			const struct f6 *sp = &seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
+			const struct f6 *sp =
+				&seeds[test_rand(&rng_state) % RTE_DIM(seeds)];
 			uint16_t len = __f6_build(sp, frame);
 			struct rte_mbuf m;
 			struct path_l2 l2p, l2t;
@@ -586,8 +639,9 @@ test_tally6(void **state)
 		path_tally_flush(&tally, &tb);
 		for (f = 0; f < MIB_FIELD_MAX; f++)
 			if (mib_read(&tb, f) != mib_read(&pb, f))
-				fail_msg("after frame %u: %s %" PRIu64 " tallied, %" PRIu64
-					 " per frame", i, __f6_fname(f), mib_read(&tb, f),
+				fail_msg("after frame %u: %s %" PRIu64
+					 " tallied, %" PRIu64 " per frame",
+					 i, __f6_fname(f), mib_read(&tb, f),
 					 mib_read(&pb, f));
 	}
 	assert_true(mib_read(&pb, MIB_F(UDP6, INDATAGRAMS)) > 0);
@@ -596,18 +650,82 @@ test_tally6(void **state)
 
 /* ---- the generator's frames (pkt_build) ---- */
 
-/* Every family, upper layer and extension header the generator writes,
- * through the path: each frame delivered where its kind is (so every
- * checksum it wrote is right), its answer counted as sent. */
+/* An --ext6 chain and where it ends over IPv6. */
+struct chain6 {
+	const char *ext6; /* --ext6's headers, by next header */
+	uint8_t hdrs[4];
+	unsigned int n;
+	unsigned int v6_terminal; /* 0: the upper layer's */
+};
+
+/* Flow i of family fam, upper layer l4, extension headers ch, through the
+ * path: delivered where its kind is (so every checksum the generator wrote
+ * is right), its answer counted as sent, the laws kept. */
+static void
+__f6_generated(unsigned int fam, unsigned int l4, const struct chain6 *ch, uint32_t i)
+{
+	/* one upper layer a row, laid out by hand */
+	/* clang-format off */
+	static const unsigned int want4[PKT_L4_MAX] = {
+		[PKT_L4_UDP] = MIB_F(UDP, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
+		[PKT_L4_ICMP] = MIB_F(ICMP, INMSGS) };
+	static const unsigned int want6[PKT_L4_MAX] = {
+		[PKT_L4_UDP] = MIB_F(UDP6, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
+		[PKT_L4_ICMP] = MIB_F(ICMP6, INMSGS) };
+	/* clang-format on */
+	struct mib_set *set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+	bool v6 = fam == PKT_FAMILY_IPV6 || (i & 1);
+	uint64_t tot[MIB_FIELD_MAX];
+	struct pkt_flow_conf fc;
+	unsigned int want, out;
+	uint8_t frame[MAXF];
+	struct mib_block b;
+	char why[256];
+	int len;
+
+	assert_non_null(set);
+	b = mib_set_block(set, 0);
+	pkt_flow_conf_default(&fc);
+	memcpy(fc.dst_mac.addr_bytes, our_mac, 6);
+	fc.family = (uint8_t)fam;
+	fc.l4 = (uint8_t)l4;
+	__addr(PEER6, NULL, fc.src6); /* on-link: answers go out */
+	__addr(LOCAL6, NULL, fc.dst6);
+	fc.src6_n = fc.dst6_n = 1;
+	fc.src_lo = fc.src_hi = RTE_IPV4(10, 99, 0, 2);
+	fc.dst_lo = fc.dst_hi = RTE_IPV4(10, 99, 0, 1);
+	fc.n_ext6 = ch->n;
+	memcpy(fc.ext6, ch->hdrs, ch->n);
+	fc.pkt_size = (uint16_t)(pkt_min_size(&fc, PKT_FAMILY_IPV6) + 8 * (i / 2));
+	len = pkt_build(&fc, i, frame, sizeof(frame));
+	assert_int_equal(len, fc.pkt_size);
+	out = __f6_process(frame, (uint16_t)len, &b);
+	want = !v6 ? want4[l4] : ch->v6_terminal ? ch->v6_terminal : want6[l4];
+	if (out != want)
+		fail_msg("%s, %s, --ext6 %s, flow %u: outcome %s, expected %s",
+			 pkt_family_names[fam], pkt_l4_names[l4], ch->ext6, i,
+			 __f6_fname(out), __f6_fname(want));
+	/* the answer: an echo reply, a reset, a parameter problem */
+	if (v6 && out != MIB_F(UDP6, INDATAGRAMS))
+		assert_int_equal(mib_read(&b, MIB_F(IP6, OUTREQUESTS)), 1);
+	if (v6 && l4 == PKT_L4_ICMP && !ch->v6_terminal)
+		assert_int_equal(mib_read(&b, MIB_ICMP6MSG_OUT(129)), 1);
+	if (v6 && memchr(ch->hdrs, PKT_EXT6_FRAG, ch->n) != NULL)
+		assert_int_equal(mib_read(&b, MIB_F(IP6, REASMOKS)), 1);
+	mib_fold(set, MIB_FOLD_LCORE, tot, NULL);
+	if (mib_check_conservation(tot, why, sizeof(why)) != 0)
+		fail_msg("%s, %s: %s", pkt_family_names[fam], pkt_l4_names[l4], why);
+	mib_set_free(set);
+}
+
+/* Every family, upper layer and extension header chain the generator
+ * writes; mixed: flows 0 and 2 IPv4, 1 and 3 IPv6, two frame sizes. */
 static void
 test_generated6(void **state)
 {
-	static const struct {
-		const char *ext6;	/* --ext6's headers, by next header */
-		uint8_t hdrs[4];
-		unsigned int n;
-		unsigned int v6_terminal;	/* 0: the upper layer's */
-	} chains[] = {
+	/* one chain a row, laid out by hand */
+	/* clang-format off */
+	static const struct chain6 chains[] = {
 		{ "none", { 0 }, 0, 0 },
 		{ "hop", { PKT_EXT6_HOP }, 1, 0 },
 		{ "dst", { PKT_EXT6_DST }, 1, 0 },
@@ -618,65 +736,16 @@ test_generated6(void **state)
 		{ "dst,hop: hop-by-hop not first", { PKT_EXT6_DST, PKT_EXT6_HOP }, 2,
 		  MIB_F(IP6, INUNKNOWNPROTOS) },
 	};
-	static const unsigned int want4[PKT_L4_MAX] = {
-		[PKT_L4_UDP] = MIB_F(UDP, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
-		[PKT_L4_ICMP] = MIB_F(ICMP, INMSGS) };
-	static const unsigned int want6[PKT_L4_MAX] = {
-		[PKT_L4_UDP] = MIB_F(UDP6, INDATAGRAMS), [PKT_L4_TCP] = MIB_F(TCP, INSEGS),
-		[PKT_L4_ICMP] = MIB_F(ICMP6, INMSGS) };
-	struct pkt_flow_conf fc;
-	uint8_t frame[MAXF];
-	unsigned int fam, l4, k, i, n = 0;
+	/* clang-format on */
+	unsigned int fam, l4, k, n = 0;
+	uint32_t i;
 
 	(void)state;
 	for (fam = PKT_FAMILY_IPV6; fam < PKT_FAMILY_MAX; fam++)
-	for (l4 = 0; l4 < PKT_L4_MAX; l4++)
-	for (k = 0; k < RTE_DIM(chains); k++)
-	for (i = 0; i < 4; i++) {	/* mixed: flows 0 and 2 IPv4, 1 and 3 IPv6 */
-		struct mib_set *set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
-		bool v6 = fam == PKT_FAMILY_IPV6 || (i & 1);
-		uint64_t tot[MIB_FIELD_MAX];
-		unsigned int want, out;
-		struct mib_block b;
-		char why[256];
-		int len;
-
-		assert_non_null(set);
-		b = mib_set_block(set, 0);
-		pkt_flow_conf_default(&fc);
-		memcpy(fc.dst_mac.addr_bytes, our_mac, 6);
-		fc.family = (uint8_t)fam;
-		fc.l4 = (uint8_t)l4;
-		__addr(PEER6, NULL, fc.src6);		/* on-link: answers go out */
-		__addr(LOCAL6, NULL, fc.dst6);
-		fc.src6_n = fc.dst6_n = 1;
-		fc.src_lo = fc.src_hi = RTE_IPV4(10, 99, 0, 2);
-		fc.dst_lo = fc.dst_hi = RTE_IPV4(10, 99, 0, 1);
-		fc.n_ext6 = chains[k].n;
-		memcpy(fc.ext6, chains[k].hdrs, chains[k].n);
-		fc.pkt_size = (uint16_t)(pkt_min_size(&fc, PKT_FAMILY_IPV6) + 8 * (i / 2));
-		len = pkt_build(&fc, i, frame, sizeof(frame));
-		assert_int_equal(len, fc.pkt_size);
-		out = __f6_process(frame, (uint16_t)len, &b);
-		want = !v6 ? want4[l4] : chains[k].v6_terminal ? chains[k].v6_terminal :
-			want6[l4];
-		if (out != want)
-			fail_msg("%s, %s, --ext6 %s, flow %u: outcome %s, expected %s",
-				 pkt_family_names[fam], pkt_l4_names[l4], chains[k].ext6, i,
-				 __f6_fname(out), __f6_fname(want));
-		/* the answer: an echo reply, a reset, a parameter problem */
-		if (v6 && out != MIB_F(UDP6, INDATAGRAMS))
-			assert_int_equal(mib_read(&b, MIB_F(IP6, OUTREQUESTS)), 1);
-		if (v6 && l4 == PKT_L4_ICMP && !chains[k].v6_terminal)
-			assert_int_equal(mib_read(&b, MIB_ICMP6MSG_OUT(129)), 1);
-		if (v6 && memchr(chains[k].hdrs, PKT_EXT6_FRAG, chains[k].n) != NULL)
-			assert_int_equal(mib_read(&b, MIB_F(IP6, REASMOKS)), 1);
-		mib_fold(set, MIB_FOLD_LCORE, tot, NULL);
-		if (mib_check_conservation(tot, why, sizeof(why)) != 0)
-			fail_msg("%s, %s: %s", pkt_family_names[fam], pkt_l4_names[l4], why);
-		mib_set_free(set);
-		n++;
-	}
+		for (l4 = 0; l4 < PKT_L4_MAX; l4++)
+			for (k = 0; k < RTE_DIM(chains); k++)
+				for (i = 0; i < 4; i++, n++)
+					__f6_generated(fam, l4, &chains[k], i);
 	assert_int_equal(n, 2 * PKT_L4_MAX * RTE_DIM(chains) * 4);
 }
 
@@ -744,10 +813,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_conf6),
-		cmocka_unit_test(test_cases6),
-		cmocka_unit_test(test_random6),
-		cmocka_unit_test(test_tally6),
+		cmocka_unit_test(test_conf6),	   cmocka_unit_test(test_cases6),
+		cmocka_unit_test(test_random6),	   cmocka_unit_test(test_tally6),
 		cmocka_unit_test(test_generated6),
 	};
 

@@ -60,23 +60,32 @@ static const struct {
 	const char *what;
 } routes[] = {
 	[RT_INDEX] = { "/", false, CT_TEXT, "this index" },
-	[RT_HEALTHZ] = { "/healthz", false, CT_TEXT, "200 ok while the stats "
+	[RT_HEALTHZ] = { "/healthz", false, CT_TEXT,
+			 "200 ok while the stats "
 			 "thread publishes fresh snapshots, else 503" },
-	[RT_METRICS] = { "/metrics", false, CT_PROM, "Prometheus text format "
+	[RT_METRICS] = { "/metrics", false, CT_PROM,
+			 "Prometheus text format "
 			 "0.0.4 (raw counters, never cleared)" },
-	[RT_SNMP] = { "/snmp", false, CT_TEXT, "MIB totals in the layout of "
+	[RT_SNMP] = { "/snmp", false, CT_TEXT,
+		      "MIB totals in the layout of "
 		      "/proc/net/snmp (since the last clear)" },
-	[RT_NETSTAT] = { "/netstat", false, CT_TEXT, "IpExt in the layout of "
+	[RT_NETSTAT] = { "/netstat", false, CT_TEXT,
+			 "IpExt in the layout of "
 			 "/proc/net/netstat, then pktpath's own groups" },
-	[RT_SNMP6] = { "/snmp6", false, CT_TEXT, "the IPv6 MIB totals in the layout "
+	[RT_SNMP6] = { "/snmp6", false, CT_TEXT,
+		       "the IPv6 MIB totals in the layout "
 		       "of /proc/net/snmp6 (since the last clear)" },
-	[RT_JSON] = { "/stats.json", false, CT_JSON, "the snapshot as JSON (the "
+	[RT_JSON] = { "/stats.json", false, CT_JSON,
+		      "the snapshot as JSON (the "
 		      "--json schema)" },
-	[RT_MODE] = { "/ingress/mode", true, NULL, "body mode=off|none|lock|"
+	[RT_MODE] = { "/ingress/mode", true, NULL,
+		      "body mode=off|none|lock|"
 		      "rwlock|rcu: switch the ingress guard" },
-	[RT_RULES] = { "/ingress/rules", true, NULL, "body: a rules file; "
+	[RT_RULES] = { "/ingress/rules", true, NULL,
+		       "body: a rules file; "
 		       "replaces the ingress rules" },
-	[RT_CLEAR] = { "/stats/clear", true, NULL, "no body: clear by baseline "
+	[RT_CLEAR] = { "/stats/clear", true, NULL,
+		       "no body: clear by baseline "
 		       "(/snmp, /netstat, /snmp6, /stats.json)" },
 };
 static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");

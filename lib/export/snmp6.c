@@ -28,7 +28,8 @@ __snmp6_group(FILE *out, enum mib_group g, const uint64_t *v, unsigned int skip)
 
 	for (f = mib_group_first(g); f < end; f++)
 		if (f != skip)
-			__snmp6_line(out, mib_field_linux_name(f, name, sizeof(name)), v[f]);
+			__snmp6_line(out, mib_field_linux_name(f, name, sizeof(name)),
+				     v[f]);
 }
 
 /* snmp6_seq_show_icmpv6msg over msg (the 512 counters, In then Out). */

@@ -220,7 +220,8 @@ __cmd_mib_help(const char *cmd, const char *params, struct rte_tel_data *d)
 		char key[MIB_NAME_MAX], help[MIB_HELP_MAX], k0[MIB_NAME_MAX];
 
 		if (!mib_group_sparse(g)) {
-			rte_tel_data_add_dict_string(d, mib_field_name(f), mib_field_help(f));
+			rte_tel_data_add_dict_string(d, mib_field_name(f),
+						     mib_field_help(f));
 			continue;
 		}
 		/* A sparse group's fields differ in their number only (IcmpMsg's
@@ -230,8 +231,8 @@ __cmd_mib_help(const char *cmd, const char *params, struct rte_tel_data *d)
 		if (f > mib_group_first(g) &&
 		    strcmp(__number_n(k0, sizeof(k0), mib_field_name(f - 1)), key) == 0)
 			continue;
-		rte_tel_data_add_dict_string(d, key, __number_n(help, sizeof(help),
-								 mib_field_help(f)));
+		rte_tel_data_add_dict_string(
+			d, key, __number_n(help, sizeof(help), mib_field_help(f)));
 	}
 	return 0;
 }

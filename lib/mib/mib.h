@@ -302,10 +302,10 @@ enum mib_path {
 	MIB_PATH_TCPNOTHOST,		/**< TCP to a non-PACKET_HOST frame */
 	MIB_PATH_IGMPDELIVERED,		/**< handed to the IGMP handler */
 	MIB_PATH_PIMDELIVERED,		/**< handed to pim_rcv (IP_PIMSM_V2, --pim on) */
-	MIB_PATH_IP6MCASTNOTJOINED,	/**< IPv6 multicast group not joined (ip6_mc_input) */
-	MIB_PATH_IP6SEGROUTINGOFF,	/**< segment routing header, seg6/rpl off */
-	MIB_PATH_IP6NONEXTHDR,		/**< next header 59 (NONE): dst_discard, delivered */
-	MIB_PATH_IP6FRAGQUEUED,		/**< a fragment held by ipv6_frag_rcv's queues */
+	MIB_PATH_IP6MCASTNOTJOINED, /**< IPv6 multicast group not joined (ip6_mc_input) */
+	MIB_PATH_IP6SEGROUTINGOFF,  /**< segment routing header, seg6/rpl off */
+	MIB_PATH_IP6NONEXTHDR,	    /**< next header 59 (NONE): dst_discard, delivered */
+	MIB_PATH_IP6FRAGQUEUED,	    /**< a fragment held by ipv6_frag_rcv's queues */
 	MIB_PATH_MAX
 };
 
@@ -561,8 +561,10 @@ enum mib_base {
 /** Flat index of IcmpMsg InType<type>. */
 #define MIB_ICMPMSG_IN(type) (MIB_BASE_ICMPMSG + MIB_ICMPMSG_INTYPE0 + (unsigned int)(type))
 /** Flat index of Icmp6Msg InType<type> and OutType<type>. */
-#define MIB_ICMP6MSG_IN(type) (MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_INTYPE0 + (unsigned int)(type))
-#define MIB_ICMP6MSG_OUT(type) (MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_OUTTYPE0 + (unsigned int)(type))
+#define MIB_ICMP6MSG_IN(type) \
+	(MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_INTYPE0 + (unsigned int)(type))
+#define MIB_ICMP6MSG_OUT(type) \
+	(MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_OUTTYPE0 + (unsigned int)(type))
 
 /** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
  *  "rcu": enum ingress_mode's names), or "?" if m >= MIB_MODES. */
@@ -610,7 +612,7 @@ enum mib_role {
  * one Tcp group, as Linux counts it.
  */
 enum mib_law_id {
-	MIB_LAW_RX,	 /**< RxPackets = Rx-level terminals + InReceives + Ip6InReceives */
+	MIB_LAW_RX, /**< RxPackets = Rx-level terminals + InReceives + Ip6InReceives */
 	MIB_LAW_INGRESS, /**< IngressPackets = IngressPassed + IngressDropped */
 	MIB_LAW_IP,	 /**< InReceives = InDelivers + IP-level terminals */
 	MIB_LAW_IP6,	 /**< Ip6InReceives = Ip6InDelivers + IPv6-level terminals */
@@ -629,8 +631,9 @@ enum mib_law_id {
 /** The outcome laws: their terms are terminals and the left-hand sides of
  *  the next outcome law (RxPackets -> InReceives -> InDelivers), so that
  *  every frame is in exactly one terminal when they hold. */
-#define MIB_LAWS_OUTCOME (MIB_LAW_BIT(MIB_LAW_RX) | MIB_LAW_BIT(MIB_LAW_IP) | \
-			  MIB_LAW_BIT(MIB_LAW_IP6) | MIB_LAW_BIT(MIB_LAW_L4))
+#define MIB_LAWS_OUTCOME                                                                \
+	(MIB_LAW_BIT(MIB_LAW_RX) | MIB_LAW_BIT(MIB_LAW_IP) | MIB_LAW_BIT(MIB_LAW_IP6) | \
+	 MIB_LAW_BIT(MIB_LAW_L4))
 /** The laws of the receive path alone, which mib_check_conservation()
  *  checks (Mode is filled by the application's workers only). */
 #define MIB_LAWS_PATH (MIB_LAW_BIT(MIB_N_LAWS) - 1u - MIB_LAW_BIT(MIB_LAW_MODE))

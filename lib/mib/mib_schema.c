@@ -658,61 +658,70 @@ struct group_desc {
 
 #define SNMP "/proc/net/snmp"
 #define NETSTAT "/proc/net/netstat"
-#define SNMP6 "/proc/net/snmp6"
+#define SNMP6	"/proc/net/snmp6"
 
 static const struct group_desc groups[] = {
-	[MIB_GRP_IP] = { "Ip", MIB_BASE_IP, MIB_IP_MAX,
-		"Linux /proc/net/snmp Ip counter", false, SNMP },
+	[MIB_GRP_IP] = { "Ip", MIB_BASE_IP, MIB_IP_MAX, "Linux /proc/net/snmp Ip counter",
+			 false, SNMP },
 	[MIB_GRP_ICMP] = { "Icmp", MIB_BASE_ICMP, MIB_ICMP_MAX,
-		"Linux /proc/net/snmp Icmp counter", false, SNMP },
+			   "Linux /proc/net/snmp Icmp counter", false, SNMP },
 	[MIB_GRP_ICMPMSG] = { "IcmpMsg", MIB_BASE_ICMPMSG, MIB_ICMPMSG_MAX,
-		"Linux /proc/net/snmp IcmpMsg counter (ICMP messages received "
-		"by type)", true, SNMP },
+			      "Linux /proc/net/snmp IcmpMsg counter (ICMP messages received "
+			      "by type)",
+			      true, SNMP },
 	[MIB_GRP_TCP] = { "Tcp", MIB_BASE_TCP, MIB_TCP_MAX,
-		"Linux /proc/net/snmp Tcp counter", false, SNMP },
+			  "Linux /proc/net/snmp Tcp counter", false, SNMP },
 	[MIB_GRP_UDP] = { "Udp", MIB_BASE_UDP, MIB_UDP_MAX,
-		"Linux /proc/net/snmp Udp counter", false, SNMP },
+			  "Linux /proc/net/snmp Udp counter", false, SNMP },
 	[MIB_GRP_UDPLITE] = { "UdpLite", MIB_BASE_UDPLITE, MIB_UDPLITE_MAX,
-		"Linux /proc/net/snmp UdpLite counter", false, SNMP },
+			      "Linux /proc/net/snmp UdpLite counter", false, SNMP },
 	[MIB_GRP_IPEXT] = { "IpExt", MIB_BASE_IPEXT, MIB_IPEXT_MAX,
-		"Linux /proc/net/netstat IpExt counter", false, NETSTAT },
-	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX,
-		"pktpath source and L2 counter" },
+			    "Linux /proc/net/netstat IpExt counter", false, NETSTAT },
+	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX, "pktpath source and L2 counter" },
 	[MIB_GRP_PATH] = { "Path", MIB_BASE_PATH, MIB_PATH_MAX,
-		"pktpath: a Linux drop reason with no /proc/net/snmp counter" },
+			   "pktpath: a Linux drop reason with no /proc/net/snmp counter" },
 	[MIB_GRP_INGRESS] = { "Ingress", MIB_BASE_INGRESS, MIB_INGRESS_MAX,
-		"pktpath ingress classifier and guard counter" },
+			      "pktpath ingress classifier and guard counter" },
 	[MIB_GRP_PEER] = { "Peer", MIB_BASE_PEER, MIB_PEER_MAX,
-		"pktpath inetpeer-like stage counter" },
+			   "pktpath inetpeer-like stage counter" },
 	[MIB_GRP_CAPTURE] = { "Capture", MIB_BASE_CAPTURE, MIB_CAPTURE_MAX,
-		"pktpath capture counter" },
+			      "pktpath capture counter" },
 	[MIB_GRP_MODE] = { "Mode", MIB_BASE_MODE, MIB_MODE_MAX,
-		"pktpath packets and cycles by the ingress mode in force" },
+			   "pktpath packets and cycles by the ingress mode in force" },
 	[MIB_GRP_STAGE] = { "Stage", MIB_BASE_STAGE, MIB_STAGE_MAX,
-		"pktpath cycles, packets and bursts per stage of the burst "
-		"(--stage-cycles)" },
+			    "pktpath cycles, packets and bursts per stage of the burst "
+			    "(--stage-cycles)" },
 	[MIB_GRP_IP6] = { "Ip6", MIB_BASE_IP6, MIB_IP6_MAX,
-		"Linux /proc/net/snmp6 Ip6 counter", false, SNMP6 },
+			  "Linux /proc/net/snmp6 Ip6 counter", false, SNMP6 },
 	[MIB_GRP_ICMP6] = { "Icmp6", MIB_BASE_ICMP6, MIB_ICMP6_MAX,
-		"Linux /proc/net/snmp6 Icmp6 counter", false, SNMP6 },
+			    "Linux /proc/net/snmp6 Icmp6 counter", false, SNMP6 },
 	[MIB_GRP_ICMP6MSG] = { "Icmp6Msg", MIB_BASE_ICMP6MSG, MIB_ICMP6MSG_MAX,
-		"Linux /proc/net/snmp6 Icmp6 counter by message type (Icmp6InTypeN, "
-		"Icmp6OutTypeN)", true, SNMP6 },
+			       "Linux /proc/net/snmp6 Icmp6 counter by message type (Icmp6InTypeN, "
+			       "Icmp6OutTypeN)",
+			       true, SNMP6 },
 	[MIB_GRP_UDP6] = { "Udp6", MIB_BASE_UDP6, MIB_UDP6_MAX,
-		"Linux /proc/net/snmp6 Udp6 counter", false, SNMP6 },
+			   "Linux /proc/net/snmp6 Udp6 counter", false, SNMP6 },
 	[MIB_GRP_UDPLITE6] = { "UdpLite6", MIB_BASE_UDPLITE6, MIB_UDPLITE6_MAX,
-		"Linux /proc/net/snmp6 UdpLite6 counter", false, SNMP6 },
+			       "Linux /proc/net/snmp6 UdpLite6 counter", false, SNMP6 },
 };
 static_assert(RTE_DIM(groups) == MIB_GRP_MAX, "group table and enum disagree");
 
 /* net/ipv6/proc.c icmp6type2name: the ICMPv6 types snmp6 prints by name. */
 static const char *const icmp6_type_names[256] = {
-	[1] = "DestUnreachs", [2] = "PktTooBigs", [3] = "TimeExcds",
-	[4] = "ParmProblems", [128] = "Echos", [129] = "EchoReplies",
-	[130] = "GroupMembQueries", [131] = "GroupMembResponses",
-	[132] = "GroupMembReductions", [143] = "MLDv2Reports",
-	[134] = "RouterAdvertisements", [133] = "RouterSolicits",
-	[136] = "NeighborAdvertisements", [135] = "NeighborSolicits",
+	[1] = "DestUnreachs",
+	[2] = "PktTooBigs",
+	[3] = "TimeExcds",
+	[4] = "ParmProblems",
+	[128] = "Echos",
+	[129] = "EchoReplies",
+	[130] = "GroupMembQueries",
+	[131] = "GroupMembResponses",
+	[132] = "GroupMembReductions",
+	[143] = "MLDv2Reports",
+	[134] = "RouterAdvertisements",
+	[133] = "RouterSolicits",
+	[136] = "NeighborAdvertisements",
+	[135] = "NeighborSolicits",
 	[137] = "Redirects",
 };
 
@@ -871,13 +880,22 @@ static const struct {
 	bool abbrev;
 } law_defs[] = {
 	[MIB_LAW_RX] = { "rx", { MIB_F(RX, PACKETS), NO_LHS }, NULL, false },
-	[MIB_LAW_INGRESS] = { "ingress", { MIB_F(INGRESS, PACKETS), NO_LHS }, NULL, false },
-	[MIB_LAW_IP] = { "ip", { MIB_F(IP, INRECEIVES), NO_LHS }, "InDelivers + IP drops",
+	[MIB_LAW_INGRESS] = { "ingress",
+			      { MIB_F(INGRESS, PACKETS), NO_LHS },
+			      NULL,
+			      false },
+	[MIB_LAW_IP] = { "ip",
+			 { MIB_F(IP, INRECEIVES), NO_LHS },
+			 "InDelivers + IP drops",
 			 false },
-	[MIB_LAW_IP6] = { "ip6", { MIB_F(IP6, INRECEIVES), NO_LHS },
-			  "Ip6InDelivers + IPv6 drops", false },
-	[MIB_LAW_L4] = { "l4", { MIB_F(IP, INDELIVERS), MIB_F(IP6, INDELIVERS) },
-			 "L4 outcomes", false },
+	[MIB_LAW_IP6] = { "ip6",
+			  { MIB_F(IP6, INRECEIVES), NO_LHS },
+			  "Ip6InDelivers + IPv6 drops",
+			  false },
+	[MIB_LAW_L4] = { "l4",
+			 { MIB_F(IP, INDELIVERS), MIB_F(IP6, INDELIVERS) },
+			 "L4 outcomes",
+			 false },
 	[MIB_LAW_MODE] = { "mode", { MIB_F(RX, PACKETS), NO_LHS }, "Mode packets", true },
 };
 static_assert(RTE_DIM(law_defs) == MIB_LAW_MAX, "law table and enum disagree");
@@ -901,8 +919,9 @@ mib_field_linux_name(unsigned int f, char *buf, size_t len)
 	if (groups[g].proc != NULL && strcmp(groups[g].proc, SNMP6) == 0)
 		/* snmp6 prefixes every name with its group; Icmp6Msg's types
 		 * print as Icmp6InTypeN (snmp6_seq_show_icmpv6msg). */
-		snprintf(buf, len, "%s%s", g == MIB_GRP_ICMP6MSG ? "Icmp6" :
-			 groups[g].name, mib_fields[f].name);
+		snprintf(buf, len, "%s%s",
+			 g == MIB_GRP_ICMP6MSG ? "Icmp6" : groups[g].name,
+			 mib_fields[f].name);
 	else
 		snprintf(buf, len, "%s", mib_fields[f].name);
 	return buf;
@@ -915,7 +934,8 @@ __mib_outcome_lhs(unsigned int f)
 
 	for (l = 0; l < MIB_LAW_MAX; l++)
 		for (k = 0; k < MIB_LAW_LHS_MAX; k++)
-			if ((MIB_LAWS_OUTCOME & MIB_LAW_BIT(l)) && law_defs[l].lhs[k] == f)
+			if ((MIB_LAWS_OUTCOME & MIB_LAW_BIT(l)) &&
+			    law_defs[l].lhs[k] == f)
 				return true;
 	return false;
 }
@@ -928,19 +948,22 @@ __mib_law_text(unsigned int l)
 	unsigned int i, k, pass, n = laws_built[l].n;
 
 	for (k = 0; k < MIB_LAW_LHS_MAX && law_defs[l].lhs[k] != NO_LHS; k++)
-		off += (size_t)snprintf(laws_built[l].lhs + off,
-					sizeof(laws_built[l].lhs) - off, "%s%s",
-					k ? " + " : "", mib_field_linux_name(
-						law_defs[l].lhs[k], a, sizeof(a)));
+		off += (size_t)snprintf(
+			laws_built[l].lhs + off, sizeof(laws_built[l].lhs) - off, "%s%s",
+			k ? " + " : "",
+			mib_field_linux_name(law_defs[l].lhs[k], a, sizeof(a)));
 	off = 0;
 	if (law_defs[l].rhs != NULL && !law_defs[l].abbrev) {
 		snprintf(b, len, "%s", law_defs[l].rhs);
 		return;
 	}
 	if (law_defs[l].abbrev) {
-		snprintf(b, len, "%s (%s + ... + %s)", law_defs[l].rhs,
-			 n ? mib_field_linux_name(laws_built[l].terms[0], a, sizeof(a)) : "",
-			 n ? mib_field_linux_name(laws_built[l].terms[n - 1], z, sizeof(z)) : "");
+		snprintf(
+			b, len, "%s (%s + ... + %s)", law_defs[l].rhs,
+			n ? mib_field_linux_name(laws_built[l].terms[0], a, sizeof(a))
+			  : "",
+			n ? mib_field_linux_name(laws_built[l].terms[n - 1], z, sizeof(z))
+			  : "");
 		return;
 	}
 	/* The terms by name: outcomes first, the next law's sub-total last. */

@@ -73,8 +73,8 @@ path_conf_add_local6(struct path_conf *c, const uint8_t addr[16], uint8_t prefix
 
 	if (prefix_len < 1 || prefix_len > 128)
 		return -EINVAL;
-	if (memcmp(addr, zero, 16) == 0 || memcmp(addr, lo, 16) == 0 ||
-	    addr[0] == 0xff || (addr[0] == 0xfe && (addr[1] & 0xc0) == 0x80))
+	if (memcmp(addr, zero, 16) == 0 || memcmp(addr, lo, 16) == 0 || addr[0] == 0xff ||
+	    (addr[0] == 0xfe && (addr[1] & 0xc0) == 0x80))
 		return -EINVAL;
 	if (c->n_local6 >= PATH_MAX_LOCAL6)
 		return -ENOSPC;

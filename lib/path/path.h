@@ -74,8 +74,8 @@ extern "C" {
 
 #define PATH_MAX_LOCAL 64	/**< local addresses (--local) */
 #define PATH_MAX_MCAST 64	/**< joined multicast groups (--mcast) */
-#define PATH_MAX_LOCAL6 16	/**< local IPv6 addresses (--local6) */
-#define PATH_MAX_MCAST6 16	/**< joined IPv6 groups (--mcast6) */
+#define PATH_MAX_LOCAL6 16	 /**< local IPv6 addresses (--local6) */
+#define PATH_MAX_MCAST6 16	 /**< joined IPv6 groups (--mcast6) */
 
 /** A local address with the prefix of its subnet, host byte order. */
 struct path_local {
@@ -87,7 +87,7 @@ struct path_local {
  *  network byte order. */
 struct path_local6 {
 	uint8_t addr[16];
-	uint8_t prefix_len;	/**< 1..128 */
+	uint8_t prefix_len; /**< 1..128 */
 };
 
 #define PATH_VLAN_DEPTH PKT_VLAN_DEPTH	/**< VLAN devices on VLAN devices: QinQ */
@@ -120,9 +120,9 @@ struct path_conf {
 					   224.0.0.1 is always joined */
 	uint64_t udp_ports[65536 / 64];	/**< bitmap: UDP ports with a listener */
 	uint64_t udplite_ports[65536 / 64];	/**< bitmap: UDP-Lite ports with a listener */
-	bool netlabel;	/**< CONFIG_NETLABEL: a CIPSO (and CALIPSO) option
+	bool netlabel; /**< CONFIG_NETLABEL: a CIPSO (and CALIPSO) option
 			     needs a DOI (default true) */
-	bool pim;	/**< CONFIG_IP_PIMSM_V2 and CONFIG_IPV6_PIMSM_V2: protocol
+	bool pim;      /**< CONFIG_IP_PIMSM_V2 and CONFIG_IPV6_PIMSM_V2: protocol
 			     103 has pim_rcv and pim6_rcv (default true) */
 	/** IPv6: the global addresses of the port (its link-local address,
 	 *  fe80::/64 from its MAC as EUI-64, is always there). */
@@ -182,8 +182,7 @@ int path_conf_add_mcast(struct path_conf *c, uint32_t group);
  *         that is unspecified, loopback, multicast or link-local (the
  *         link-local one is the port's, from its MAC); -ENOSPC when full.
  */
-int path_conf_add_local6(struct path_conf *c, const uint8_t addr[16],
-			 uint8_t prefix_len);
+int path_conf_add_local6(struct path_conf *c, const uint8_t addr[16], uint8_t prefix_len);
 /** Join IPv6 group g (network order); -EINVAL if not multicast or of
  *  interface-local or reserved scope (Linux drops those on receive),
  *  -ENOSPC when full. A group joined twice is one. */
@@ -238,11 +237,11 @@ struct path_tally {
 	uint32_t peer_misses;		/**< Peer Misses (Lookups) */
 	/* IPv6: flushed behind one test of in6_receives, so that a burst
 	 * without IPv6 pays one compare for them. */
-	uint32_t in6_receives;		/**< Ip6 InReceives */
-	uint32_t in6_delivers;		/**< Ip6 InDelivers */
-	uint64_t in6_octets;		/**< Ip6 InOctets */
-	uint32_t ecn6[4];		/**< Ip6 InNoECTPkts + (traffic class & 3) */
-	uint32_t udp6_delivered[2];	/**< Udp6, UdpLite6 InDatagrams */
+	uint32_t in6_receives;	    /**< Ip6 InReceives */
+	uint32_t in6_delivers;	    /**< Ip6 InDelivers */
+	uint64_t in6_octets;	    /**< Ip6 InOctets */
+	uint32_t ecn6[4];	    /**< Ip6 InNoECTPkts + (traffic class & 3) */
+	uint32_t udp6_delivered[2]; /**< Udp6, UdpLite6 InDatagrams */
 };
 
 /** An empty tally. */

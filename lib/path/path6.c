@@ -80,9 +80,9 @@ __p6_deliver(struct path6_pkt *p)
 		case NEXTHDR_DEST:
 		case NEXTHDR_ROUTING:
 		case NEXTHDR_FRAGMENT:
-			f = nh[0] == NEXTHDR_DEST ? __p6_destopt_rcv(p) :
-			    nh[0] == NEXTHDR_ROUTING ? __p6_rthdr_rcv(p) :
-			    __p6_frag_rcv(p);
+			f = nh[0] == NEXTHDR_DEST      ? __p6_destopt_rcv(p)
+			    : nh[0] == NEXTHDR_ROUTING ? __p6_rthdr_rcv(p)
+						       : __p6_frag_rcv(p);
 			if (f == P6_RESUBMIT)
 				continue;
 			return f;
@@ -112,8 +112,13 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t)
 {
 	struct path6_pkt p = {
-		.c = c, .m = m, .mib = mib, .t = t, .nh = l2->l3_off,
-		.len = rte_pktmbuf_pkt_len(m) - l2->l3_off, .pkt_type = l2->pkt_type,
+		.c = c,
+		.m = m,
+		.mib = mib,
+		.t = t,
+		.nh = l2->l3_off,
+		.len = rte_pktmbuf_pkt_len(m) - l2->l3_off,
+		.pkt_type = l2->pkt_type,
 	};
 	uint8_t hbuf[IPV6_HLEN];
 	const uint8_t *h;
@@ -123,7 +128,7 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	t->in6_receives++;
 	t->in6_octets += p.len;
 	h = __p6_read(&p, 0, IPV6_HLEN, hbuf);
-	if (h == NULL || (h[0] >> 4) != 6)	/* pskb_may_pull, version */
+	if (h == NULL || (h[0] >> 4) != 6) /* pskb_may_pull, version */
 		goto err;
 	/* IPSTATS_MIB_NOECTPKTS + (ipv6_get_dsfield & INET_ECN_MASK) */
 	t->ecn6[(h[1] >> 4) & 3]++;
@@ -142,13 +147,13 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	if (__p6_mcast(p.saddr))
 		goto err;
 	p.th = IPV6_HLEN;
-	p.nhoff = 6;		/* offsetof(struct ipv6hdr, nexthdr) */
+	p.nhoff = 6; /* offsetof(struct ipv6hdr, nexthdr) */
 	plen = (uint32_t)h[4] << 8 | h[5];
 	/* A zero payload length may come with a jumbo payload option. */
 	if (plen != 0 || h[6] != NEXTHDR_HOP) {
 		if (plen + IPV6_HLEN > p.len)
 			return __p6_drop(&p, MIB_F(IP6, INTRUNCATEDPKTS));
-		p.len = plen + IPV6_HLEN;	/* pskb_trim_rcsum */
+		p.len = plen + IPV6_HLEN; /* pskb_trim_rcsum */
 	}
 	if (h[6] == NEXTHDR_HOP && __p6_parse_hopopts(&p) < 0)
 		goto err;
@@ -161,7 +166,7 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		 * skb->len as trimmed. */
 		__p6_inc(&p, MIB_F(IP6, INMCASTPKTS));
 		__p6_add(&p, MIB_F(IP6, INMCASTOCTETS), p.len);
-		if (!__p6_mc_joined(c, p.daddr))	/* freed, no counter */
+		if (!__p6_mc_joined(c, p.daddr)) /* freed, no counter */
 			return __p6_drop(&p, MIB_F(PATH, IP6MCASTNOTJOINED));
 		return __p6_deliver(&p);
 	case RT6_LOCAL:
@@ -172,11 +177,11 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	default:
 		/* ip6_pkt_drop(skb, ICMPV6_NOROUTE, IPSTATS_MIB_INNOROUTES):
 		 * the unspecified address is an address error. */
-		__p6_inc(&p, __p6_any(p.daddr) ? MIB_F(IP6, INADDRERRORS) :
-			 MIB_F(IP6, INNOROUTES));
+		__p6_inc(&p, __p6_any(p.daddr) ? MIB_F(IP6, INADDRERRORS)
+					       : MIB_F(IP6, INNOROUTES));
 		__p6_icmp6_send(&p, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, false);
-		return __p6_any(p.daddr) ? MIB_F(IP6, INADDRERRORS) :
-			MIB_F(IP6, INNOROUTES);
+		return __p6_any(p.daddr) ? MIB_F(IP6, INADDRERRORS)
+					 : MIB_F(IP6, INNOROUTES);
 	}
 err:
 	return __p6_drop(&p, MIB_F(IP6, INHDRERRORS));

@@ -15,16 +15,16 @@
  */
 #include "path6_pvt.h"
 
-#define IPV6_TLV_PAD1		0
-#define IPV6_TLV_PADN		1
-#define IPV6_TLV_ROUTERALERT	5
-#define IPV6_TLV_CALIPSO	7
-#define IPV6_TLV_IOAM		49
-#define IPV6_TLV_JUMBO		194
-#define IPV6_MAXPLEN		65535
+#define IPV6_TLV_PAD1		 0
+#define IPV6_TLV_PADN		 1
+#define IPV6_TLV_ROUTERALERT	 5
+#define IPV6_TLV_CALIPSO	 7
+#define IPV6_TLV_IOAM		 49
+#define IPV6_TLV_JUMBO		 194
+#define IPV6_MAXPLEN		 65535
 #define IP6_DEFAULT_MAX_OPTS_CNT 8
-#define IPV6_SRCRT_TYPE_3	3	/* RPL */
-#define IPV6_SRCRT_TYPE_4	4	/* segment routing */
+#define IPV6_SRCRT_TYPE_3	 3 /* RPL */
+#define IPV6_SRCRT_TYPE_4	 4 /* segment routing */
 
 /* The header at p->th is len bytes long and in the packet (pskb_may_pull). */
 static bool
@@ -49,15 +49,15 @@ static bool
 __p6_tlvopt_unknown(const struct path6_pkt *p, uint8_t type)
 {
 	switch (type >> 6) {
-	case 0:		/* skip */
+	case 0: /* skip */
 		return true;
-	case 1:		/* drop */
+	case 1: /* drop */
 		return false;
-	case 3:		/* ICMP unless to multicast */
+	case 3: /* ICMP unless to multicast */
 		if (__p6_mcast(p->daddr))
 			return false;
 		/* fall through */
-	default:	/* 2: ICMP even to multicast */
+	default: /* 2: ICMP even to multicast */
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_UNK_OPTION,
 				(type & 0xc0) == 0x80);
 		return false;
@@ -76,15 +76,15 @@ __p6_hop_jumbo(struct path6_pkt *p, const uint8_t *opt, uint32_t optoff)
 
 	if (opt[1] != 4 || (optoff & 3) != 2)
 		return false;
-	jlen = (uint32_t)opt[2] << 24 | (uint32_t)opt[3] << 16 |
-	       (uint32_t)opt[4] << 8 | opt[5];
+	jlen = (uint32_t)opt[2] << 24 | (uint32_t)opt[3] << 16 | (uint32_t)opt[4] << 8 |
+	       opt[5];
 	if (jlen <= IPV6_MAXPLEN || (plen[0] | plen[1]) != 0) {
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);
 		return false;
 	}
 	if (jlen > p->len - 40)
 		return false;
-	p->len = jlen + 40;		/* pskb_trim_rcsum */
+	p->len = jlen + 40; /* pskb_trim_rcsum */
 	p->flags |= P6_JUMBOGRAM;
 	return true;
 }
@@ -108,7 +108,7 @@ __p6_hop_calipso(const struct path6_pkt *p, const uint8_t *opt)
 static bool
 __p6_parse_tlv(struct path6_pkt *p, bool hopbyhop)
 {
-	uint8_t buf[256 * 8];	/* the longest an options header can be */
+	uint8_t buf[256 * 8]; /* the longest an options header can be */
 	uint32_t hlen = __p6_optlen(p), off = 2, padlen = 0;
 	unsigned int tlv_count = 0;
 	const uint8_t *h = __p6_read(p, p->th, hlen, buf);
@@ -147,11 +147,11 @@ __p6_parse_tlv(struct path6_pkt *p, bool hopbyhop)
 				return false;
 		} else {
 			switch (o[0]) {
-			case IPV6_TLV_ROUTERALERT:	/* ipv6_hop_ra */
+			case IPV6_TLV_ROUTERALERT: /* ipv6_hop_ra */
 				if (o[1] != 2)
 					return false;
 				break;
-			case IPV6_TLV_IOAM:	/* ipv6_hop_ioam, ioam6_enabled 0 */
+			case IPV6_TLV_IOAM: /* ipv6_hop_ioam, ioam6_enabled 0 */
 				if ((p->th + off) & 3)
 					return false;
 				break;
@@ -186,7 +186,7 @@ __p6_parse_hopopts(struct path6_pkt *p)
 	if (!__p6_parse_tlv(p, true))
 		return -1;
 	p->th += extlen;
-	p->nhoff = 40;		/* sizeof(struct ipv6hdr) */
+	p->nhoff = 40; /* sizeof(struct ipv6hdr) */
 	return 0;
 }
 
@@ -218,7 +218,7 @@ __p6_rthdr_rcv(struct path6_pkt *p)
 	 * anything is counted. */
 	if (h[2] == IPV6_SRCRT_TYPE_4 || h[2] == IPV6_SRCRT_TYPE_3)
 		return __p6_drop(p, MIB_F(PATH, IP6SEGROUTINGOFF));
-	if (h[3] == 0) {		/* segments_left: a header to skip */
+	if (h[3] == 0) { /* segments_left: a header to skip */
 		p->nhoff = p->th;
 		p->th += extlen;
 		return P6_RESUBMIT;
@@ -264,16 +264,16 @@ __p6_frag_rcv(struct path6_pkt *p)
 	const uint8_t *h, *plen;
 	uint32_t offset, end;
 
-	if (p->flags & P6_FRAGMENTED)	/* a second fragment header */
+	if (p->flags & P6_FRAGMENTED) /* a second fragment header */
 		goto fail_hdr;
 	__p6_inc(p, MIB_F(IP6, REASMREQDS));
 	plen = __p6_read(p, 4, 2, pb);
-	if ((plen[0] | plen[1]) == 0)	/* a jumbogram cannot be fragmented */
+	if ((plen[0] | plen[1]) == 0) /* a jumbogram cannot be fragmented */
 		goto fail_hdr;
 	if (!__p6_may_pull(p, 8))
 		goto fail_hdr;
 	h = __p6_read(p, p->th, 4, b);
-	if (((h[2] << 8 | h[3]) & 0xfff9) == 0) {	/* IP6_OFFSET | IP6_MF */
+	if (((h[2] << 8 | h[3]) & 0xfff9) == 0) { /* IP6_OFFSET | IP6_MF */
 		/* Offset 0 and no more fragments: an atomic fragment, the
 		 * datagram at once (RFC 6946). */
 		__p6_inc(p, MIB_F(IP6, REASMOKS));

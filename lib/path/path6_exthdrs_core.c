@@ -33,13 +33,13 @@ __p6_skip_exthdr(const struct path6_pkt *p, uint32_t start, uint8_t *nexthdr,
 			if (fo == NULL)
 				return -1;
 			*frag_off = (uint16_t)(fo[0] << 8 | fo[1]);
-			if (*frag_off & ~0x7)	/* not the first fragment */
+			if (*frag_off & ~0x7) /* not the first fragment */
 				break;
 			hdrlen = 8;
 		} else if (*nexthdr == NEXTHDR_AUTH) {
-			hdrlen = (h[1] + 2u) * 4;	/* ipv6_authlen */
+			hdrlen = (h[1] + 2u) * 4; /* ipv6_authlen */
 		} else {
-			hdrlen = (h[1] + 1u) * 8;	/* ipv6_optlen */
+			hdrlen = (h[1] + 1u) * 8; /* ipv6_optlen */
 		}
 		*nexthdr = h[0];
 		start += hdrlen;

@@ -91,8 +91,8 @@ __p6_csum_ok(const struct path6_pkt *p, uint32_t off, uint32_t len, uint32_t pse
 static inline unsigned int
 __p6_udp_f(uint8_t proto, unsigned int udp6_field)
 {
-	return proto == NEXTHDR_UDPLITE ?
-		udp6_field - MIB_BASE_UDP6 + MIB_BASE_UDPLITE6 : udp6_field;
+	return proto == NEXTHDR_UDPLITE ? udp6_field - MIB_BASE_UDP6 + MIB_BASE_UDPLITE6
+					: udp6_field;
 }
 
 static inline bool
@@ -105,25 +105,25 @@ __p6_port_open(const uint64_t *bitmap, uint16_t port)
 unsigned int
 __p6_udp_rcv(struct path6_pkt *p, uint8_t proto)
 {
-	const uint64_t *ports = proto == NEXTHDR_UDPLITE ? p->c->udplite_ports :
-		p->c->udp_ports;
+	const uint64_t *ports =
+		proto == NEXTHDR_UDPLITE ? p->c->udplite_ports : p->c->udp_ports;
 	uint32_t off = p->th, len = p->len - p->th, ulen, cov;
 	uint8_t b[8];
 	const uint8_t *uh;
 	bool listener, zero, verified = false;
 
 	uh = __p6_read(p, off, 8, b);
-	if (uh == NULL)		/* pskb_may_pull: discard */
+	if (uh == NULL) /* pskb_may_pull: discard */
 		goto inerrors;
 	ulen = (uint32_t)uh[4] << 8 | uh[5];
-	if (ulen > len)		/* short_packet */
+	if (ulen > len) /* short_packet */
 		goto inerrors;
 	if (proto == NEXTHDR_UDP) {
-		if (ulen == 0)		/* a jumbogram's */
+		if (ulen == 0) /* a jumbogram's */
 			ulen = len;
 		if (ulen < 8)
 			goto inerrors;
-		len = ulen;		/* pskb_trim_rcsum */
+		len = ulen; /* pskb_trim_rcsum */
 	}
 	zero = (uh[6] | uh[7]) == 0;
 	listener = __p6_port_open(ports, (uint16_t)(uh[2] << 8 | uh[3]));
@@ -192,19 +192,19 @@ __p6_tcp_auth_ok(const struct path6_pkt *p, uint32_t doff)
 	int length = (int)doff - 20;
 	bool md5 = false;
 
-	while (length >= 18) {		/* TCPOLEN_MD5SIG: nothing shorter matters */
+	while (length >= 18) { /* TCPOLEN_MD5SIG: nothing shorter matters */
 		uint8_t opcode = *o++, opsize;
 
-		if (opcode == 0)	/* TCPOPT_EOL */
+		if (opcode == 0) /* TCPOPT_EOL */
 			return true;
-		if (opcode == 1) {	/* TCPOPT_NOP */
+		if (opcode == 1) { /* TCPOPT_NOP */
 			length--;
 			continue;
 		}
 		opsize = *o++;
 		if (opsize < 2 || opsize > length)
 			return false;
-		if (opcode == 19) {	/* TCPOPT_MD5SIG */
+		if (opcode == 19) { /* TCPOPT_MD5SIG */
 			if (opsize != 18 || md5)
 				return false;
 			md5 = true;
@@ -228,10 +228,10 @@ __p6_tcp_rcv(struct path6_pkt *p)
 		return __p6_drop(p, MIB_F(PATH, TCPNOTHOST));
 	__p6_inc(p, MIB_F(TCP, INSEGS));
 	th = __p6_read(p, off, 20, b);
-	if (th == NULL)			/* discard_it */
+	if (th == NULL) /* discard_it */
 		return MIB_F(TCP, INSEGS);
 	doff = (uint32_t)(th[12] >> 4) * 4;
-	if (doff < 20) {		/* bad_packet */
+	if (doff < 20) { /* bad_packet */
 		__p6_inc(p, MIB_F(TCP, INERRS));
 		return MIB_F(TCP, INSEGS);
 	}
@@ -270,22 +270,23 @@ __p6_notify(const struct path6_pkt *p, uint32_t off)
 	q.nh = p->nh + off;
 	q.len = p->len - off;
 	h = __p6_read(&q, 0, 40, b) != NULL ? __p6_read(&q, 6, 1, b) : NULL;
-	if (h == NULL)				/* pskb_may_pull(40) */
+	if (h == NULL) /* pskb_may_pull(40) */
 		return true;
 	nexthdr = h[0];
 	inner = __p6_skip_exthdr(&q, 40, &nexthdr, &frag_off);
 	if (inner < 0)
 		return true;
 	h = __p6_read(&q, (uint32_t)inner, 8, b);
-	if (h == NULL)				/* inner offset + 8 */
+	if (h == NULL) /* inner offset + 8 */
 		return true;
 	switch (nexthdr) {
 	case NEXTHDR_UDP:
 	case NEXTHDR_UDPLITE:
 		/* __udp6_lib_err: the socket bound to the quote's source port
 		 * (every local address). */
-		return !__p6_port_open(nexthdr == NEXTHDR_UDP ? p->c->udp_ports :
-				       p->c->udplite_ports, (uint16_t)(h[0] << 8 | h[1]));
+		return !__p6_port_open(nexthdr == NEXTHDR_UDP ? p->c->udp_ports
+							      : p->c->udplite_ports,
+				       (uint16_t)(h[0] << 8 | h[1]));
 	case NEXTHDR_TCP:
 		/* tcp_v6_err: __inet6_lookup_established finds nothing. */
 		return true;
@@ -316,9 +317,9 @@ __p6_nd_options(const struct path6_pkt *p, uint32_t off, uint32_t *slla, uint32_
 		l = o[1] * 8u;
 		if (l == 0 || l > p->len - off)
 			return false;
-		if (o[0] == 1 && *slla == 0)		/* ND_OPT_SOURCE_LL_ADDR */
+		if (o[0] == 1 && *slla == 0) /* ND_OPT_SOURCE_LL_ADDR */
 			*slla = l;
-		if (o[0] == 4 && *rh == 0)		/* ND_OPT_REDIRECT_HDR */
+		if (o[0] == 4 && *rh == 0) /* ND_OPT_REDIRECT_HDR */
 			*rh = off;
 		off += l;
 	}
@@ -344,7 +345,7 @@ __p6_ndisc_rcv(const struct path6_pkt *p, uint32_t off, uint32_t len, uint8_t ty
 	msg = __p6_read(p, off, 2, b);
 	if (msg[1] != 0)
 		return false;
-	if (type == NDISC_NEIGHBOUR_SOLICITATION) {	/* ndisc_recv_ns */
+	if (type == NDISC_NEIGHBOUR_SOLICITATION) { /* ndisc_recv_ns */
 		bool dad = __p6_any(p->saddr);
 		const uint8_t *target;
 
@@ -362,7 +363,7 @@ __p6_ndisc_rcv(const struct path6_pkt *p, uint32_t off, uint32_t len, uint8_t ty
 		/* an Ethernet address option is 8 bytes; none with DAD */
 		if (slla != 0 && (slla != 8 || dad))
 			return false;
-		if (!__p6_is_local(p->c, target))	/* no anycast, no proxy */
+		if (!__p6_is_local(p->c, target)) /* no anycast, no proxy */
 			return false;
 		/* To ff02::1 for DAD, else to the source (a neighbour: the
 		 * entry exists, or the solicitation makes one), the target's
@@ -370,7 +371,7 @@ __p6_ndisc_rcv(const struct path6_pkt *p, uint32_t off, uint32_t len, uint8_t ty
 		__p6_send_na(p, 40 + 24 + (dad || __p6_mcast(p->daddr) ? 8 : 0), dad);
 		return false;
 	}
-	if (type == 137) {				/* ndisc_redirect_rcv */
+	if (type == 137) { /* ndisc_redirect_rcv */
 		if (len < 40 || p->saddr[0] != 0xfe || (p->saddr[1] & 0xc0) != 0x80)
 			return false;
 		if (!__p6_nd_options(p, off + 40, &slla, &rh) || rh == 0)
@@ -399,17 +400,17 @@ __p6_icmp_rcv(struct path6_pkt *p)
 		__p6_inc(p, MIB_F(ICMP6, INCSUMERRORS));
 		goto error;
 	}
-	if (len < 8)			/* pskb_pull(sizeof(struct icmp6hdr)) */
+	if (len < 8) /* pskb_pull(sizeof(struct icmp6hdr)) */
 		goto error;
 	h = __p6_read(p, off, 2, b);
 	type = h[0];
-	__p6_inc(p, MIB_ICMP6MSG_IN(type));	/* ICMP6MSGIN_INC_STATS */
+	__p6_inc(p, MIB_ICMP6MSG_IN(type)); /* ICMP6MSGIN_INC_STATS */
 	switch (type) {
 	case ICMPV6_ECHO_REQUEST:
 		__p6_echo_reply(p, len);
 		break;
 	case ICMPV6_PKT_TOOBIG:
-		if (len < 8 + 40)	/* pskb_may_pull(sizeof(struct ipv6hdr)) */
+		if (len < 8 + 40) /* pskb_may_pull(sizeof(struct ipv6hdr)) */
 			goto error;
 		/* fall through */
 	case ICMPV6_DEST_UNREACH:
@@ -418,7 +419,11 @@ __p6_icmp_rcv(struct path6_pkt *p)
 		if (__p6_notify(p, off + 8))
 			goto error;
 		break;
-	case 133: case 134: case 135: case 136: case 137:
+	case 133:
+	case 134:
+	case 135:
+	case 136:
+	case 137:
 		if (__p6_ndisc_rcv(p, off, len, type))
 			goto error;
 		break;

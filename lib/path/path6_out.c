@@ -19,7 +19,7 @@
 #include "path6_pvt.h"
 
 #define IPV6_MIN_MTU 1280
-#define ICMP6_HLEN 8
+#define ICMP6_HLEN   8
 
 /* ---- addresses ---- */
 
@@ -31,7 +31,7 @@ __p6_link_local(const struct path_conf *c, uint8_t out[16])
 	memset(out, 0, 16);
 	out[0] = 0xfe;
 	out[1] = 0x80;
-	out[8] = mac[0] ^ 0x02;		/* the universal/local bit */
+	out[8] = mac[0] ^ 0x02; /* the universal/local bit */
 	out[9] = mac[1];
 	out[10] = mac[2];
 	out[11] = 0xff;
@@ -180,8 +180,7 @@ __p6_ratemask(uint8_t type)
 }
 
 void
-__p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code,
-		bool opt_unrec)
+__p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_unrec)
 {
 	bool lo;
 
@@ -212,8 +211,10 @@ __p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code,
 		return;
 	}
 	/* The offending packet, as far as it fits the minimum MTU. */
-	__p6_xmit_icmp(p, type, 40 + ICMP6_HLEN +
-		       RTE_MIN(p->len, (uint32_t)(IPV6_MIN_MTU - 40 - ICMP6_HLEN)));
+	__p6_xmit_icmp(
+		p, type,
+		40 + ICMP6_HLEN +
+			RTE_MIN(p->len, (uint32_t)(IPV6_MIN_MTU - 40 - ICMP6_HLEN)));
 }
 
 void

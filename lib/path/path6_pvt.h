@@ -27,46 +27,46 @@
 #include "mib.h"
 #include "path.h"
 
-#define NEXTHDR_HOP		0
-#define NEXTHDR_TCP		6
-#define NEXTHDR_UDP		17
-#define NEXTHDR_ROUTING		43
-#define NEXTHDR_FRAGMENT	44
-#define NEXTHDR_AUTH		51
-#define NEXTHDR_ICMP		58
-#define NEXTHDR_NONE		59
-#define NEXTHDR_DEST		60
-#define NEXTHDR_PIM		103
-#define NEXTHDR_UDPLITE		136
+#define NEXTHDR_HOP	 0
+#define NEXTHDR_TCP	 6
+#define NEXTHDR_UDP	 17
+#define NEXTHDR_ROUTING	 43
+#define NEXTHDR_FRAGMENT 44
+#define NEXTHDR_AUTH	 51
+#define NEXTHDR_ICMP	 58
+#define NEXTHDR_NONE	 59
+#define NEXTHDR_DEST	 60
+#define NEXTHDR_PIM	 103
+#define NEXTHDR_UDPLITE	 136
 
-#define ICMPV6_DEST_UNREACH	1
-#define ICMPV6_PKT_TOOBIG	2
-#define ICMPV6_TIME_EXCEED	3
-#define ICMPV6_PARAMPROB	4
-#define ICMPV6_ECHO_REQUEST	128
-#define ICMPV6_ECHO_REPLY	129
-#define NDISC_NEIGHBOUR_SOLICITATION	135
-#define NDISC_NEIGHBOUR_ADVERTISEMENT	136
+#define ICMPV6_DEST_UNREACH	      1
+#define ICMPV6_PKT_TOOBIG	      2
+#define ICMPV6_TIME_EXCEED	      3
+#define ICMPV6_PARAMPROB	      4
+#define ICMPV6_ECHO_REQUEST	      128
+#define ICMPV6_ECHO_REPLY	      129
+#define NDISC_NEIGHBOUR_SOLICITATION  135
+#define NDISC_NEIGHBOUR_ADVERTISEMENT 136
 
 /* ICMPV6_DEST_UNREACH codes */
-#define ICMPV6_NOROUTE		0
-#define ICMPV6_PORT_UNREACH	4
+#define ICMPV6_NOROUTE	    0
+#define ICMPV6_PORT_UNREACH 4
 /* ICMPV6_PARAMPROB codes */
-#define ICMPV6_HDR_FIELD	0
-#define ICMPV6_UNK_NEXTHDR	1
-#define ICMPV6_UNK_OPTION	2
-#define ICMPV6_HDR_INCOMP	3
+#define ICMPV6_HDR_FIELD    0
+#define ICMPV6_UNK_NEXTHDR  1
+#define ICMPV6_UNK_OPTION   2
+#define ICMPV6_HDR_INCOMP   3
 
 /* IP6CB flags pktpath follows */
-#define P6_FRAGMENTED	0x1	/* IP6SKB_FRAGMENTED: a fragment header was taken */
-#define P6_JUMBOGRAM	0x2	/* IP6SKB_JUMBOGRAM */
+#define P6_FRAGMENTED 0x1 /* IP6SKB_FRAGMENTED: a fragment header was taken */
+#define P6_JUMBOGRAM  0x2 /* IP6SKB_JUMBOGRAM */
 
 /* Route types of ip6_route_input's answer (the dst's input). */
 enum rt6_type {
-	RT6_LOCAL,	/* ip6_input: a local address */
-	RT6_MULTICAST,	/* ip6_mc_input: ff00::/8 */
-	RT6_FORWARD,	/* ip6_forward: an on-link prefix, not local */
-	RT6_NOROUTE,	/* ip6_pkt_discard: ip6_null_entry */
+	RT6_LOCAL,     /* ip6_input: a local address */
+	RT6_MULTICAST, /* ip6_mc_input: ff00::/8 */
+	RT6_FORWARD,   /* ip6_forward: an on-link prefix, not local */
+	RT6_NOROUTE,   /* ip6_pkt_discard: ip6_null_entry */
 };
 
 /* A packet on the IPv6 path: skb and IP6CB, as far as the counters need. */
@@ -75,23 +75,31 @@ struct path6_pkt {
 	const struct rte_mbuf *m;
 	struct mib_block *mib;
 	struct path_tally *t;
-	uint32_t nh;		/* skb_network_header: offset of the IPv6 header in m */
-	uint32_t len;		/* skb->len from the network header (trimmed) */
-	uint32_t th;		/* skb_transport_header, from the network header */
-	uint32_t nhoff;		/* IP6CB nhoff: the byte naming the header at th */
+	uint32_t nh;	/* skb_network_header: offset of the IPv6 header in m */
+	uint32_t len;	/* skb->len from the network header (trimmed) */
+	uint32_t th;	/* skb_transport_header, from the network header */
+	uint32_t nhoff; /* IP6CB nhoff: the byte naming the header at th */
 	uint8_t saddr[16];
 	uint8_t daddr[16];
-	uint8_t pkt_type;	/* enum path_pkt_type */
+	uint8_t pkt_type; /* enum path_pkt_type */
 	uint8_t hop_limit;
-	uint8_t rt;		/* enum rt6_type */
-	uint8_t flags;		/* P6_* */
+	uint8_t rt;    /* enum rt6_type */
+	uint8_t flags; /* P6_* */
 };
 
 /* ---- addresses (path6_out.c keeps the host's, as addrconf does) ---- */
 
-static inline bool __p6_mcast(const uint8_t *a) { return a[0] == 0xff; }
+static inline bool
+__p6_mcast(const uint8_t *a)
+{
+	return a[0] == 0xff;
+}
 /* IPV6_ADDR_MC_SCOPE */
-static inline unsigned int __p6_mc_scope(const uint8_t *a) { return a[1] & 0xf; }
+static inline unsigned int
+__p6_mc_scope(const uint8_t *a)
+{
+	return a[1] & 0xf;
+}
 
 static inline bool
 __p6_any(const uint8_t *a)

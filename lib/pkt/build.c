@@ -16,15 +16,15 @@
 
 #include "pkt.h"
 
-const char *const pkt_family_names[PKT_FAMILY_MAX] = {
-	[PKT_FAMILY_IPV4] = "ipv4", [PKT_FAMILY_IPV6] = "ipv6",
-	[PKT_FAMILY_MIXED] = "mixed" };
+const char *const pkt_family_names[PKT_FAMILY_MAX] = { [PKT_FAMILY_IPV4] = "ipv4",
+						       [PKT_FAMILY_IPV6] = "ipv6",
+						       [PKT_FAMILY_MIXED] = "mixed" };
 const char *const pkt_l4_names[PKT_L4_MAX] = {
-	[PKT_L4_UDP] = "udp", [PKT_L4_TCP] = "tcp", [PKT_L4_ICMP] = "icmp" };
+	[PKT_L4_UDP] = "udp", [PKT_L4_TCP] = "tcp", [PKT_L4_ICMP] = "icmp"
+};
 
 int
-pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
-	      uint16_t buf_len)
+pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf, uint16_t buf_len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
 	uint16_t l2len = (uint16_t)(sizeof(*eth) + 4 * c->n_tags);
@@ -89,7 +89,7 @@ pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
 }
 
 #define IPV6_HLEN 40
-#define EXT6_LEN 8	/* every header the generator puts is 8 bytes */
+#define EXT6_LEN  8 /* every header the generator puts is 8 bytes */
 
 static uint16_t
 __l4_len(uint8_t l4)
@@ -103,7 +103,8 @@ pkt_min_size(const struct pkt_flow_conf *c, enum pkt_family family)
 	uint16_t l2 = (uint16_t)(RTE_ETHER_HDR_LEN + 4 * c->n_tags);
 
 	if (family == PKT_FAMILY_IPV6)
-		return (uint16_t)(l2 + IPV6_HLEN + EXT6_LEN * c->n_ext6 + __l4_len(c->l4));
+		return (uint16_t)(l2 + IPV6_HLEN + EXT6_LEN * c->n_ext6 +
+				  __l4_len(c->l4));
 	return (uint16_t)(l2 + 20 + __l4_len(c->l4));
 }
 
@@ -141,19 +142,19 @@ __put_l4(uint8_t l4kind, bool v6, uint8_t *l4, uint32_t len, uint16_t sport,
 		l4[1] = (uint8_t)sport;
 		l4[2] = (uint8_t)(dport >> 8);
 		l4[3] = (uint8_t)dport;
-		l4[4] = (uint8_t)(i >> 24);	/* sequence number */
+		l4[4] = (uint8_t)(i >> 24); /* sequence number */
 		l4[5] = (uint8_t)(i >> 16);
 		l4[6] = (uint8_t)(i >> 8);
 		l4[7] = (uint8_t)i;
-		l4[12] = 5 << 4;		/* data offset */
-		l4[13] = 0x02;			/* SYN */
-		l4[14] = 0x04;			/* window 1024 */
+		l4[12] = 5 << 4; /* data offset */
+		l4[13] = 0x02;	 /* SYN */
+		l4[14] = 0x04;	 /* window 1024 */
 		return IPPROTO_TCP;
 	case PKT_L4_ICMP:
-		l4[0] = v6 ? 128 : 8;		/* echo request */
-		l4[4] = (uint8_t)(sport >> 8);	/* identifier */
+		l4[0] = v6 ? 128 : 8;	       /* echo request */
+		l4[4] = (uint8_t)(sport >> 8); /* identifier */
 		l4[5] = (uint8_t)sport;
-		l4[6] = (uint8_t)(i >> 8);	/* sequence */
+		l4[6] = (uint8_t)(i >> 8); /* sequence */
 		l4[7] = (uint8_t)i;
 		return v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
 	default:
@@ -211,14 +212,14 @@ __build6(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf)
 	buf[l2len - 2] = (uint8_t)(RTE_ETHER_TYPE_IPV6 >> 8);
 	buf[l2len - 1] = (uint8_t)RTE_ETHER_TYPE_IPV6;
 	memset(ip, 0, l3len);
-	ip[0] = (uint8_t)(0x60 | c->tos >> 4);	/* version, traffic class */
+	ip[0] = (uint8_t)(0x60 | c->tos >> 4); /* version, traffic class */
 	ip[1] = (uint8_t)(c->tos << 4);
 	ip[4] = (uint8_t)((l3len - IPV6_HLEN) >> 8);
 	ip[5] = (uint8_t)(l3len - IPV6_HLEN);
-	ip[7] = c->ttl;				/* hop limit */
+	ip[7] = c->ttl; /* hop limit */
 	memcpy(ip + 8, src, 16);
 	memcpy(ip + 24, dst, 16);
-	h = ip + 6;				/* the byte naming the next header */
+	h = ip + 6; /* the byte naming the next header */
 	l4 = ip + IPV6_HLEN;
 	for (k = 0; k < c->n_ext6; k++, l4 += EXT6_LEN) {
 		*h = c->ext6[k];
@@ -226,16 +227,16 @@ __build6(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf)
 		switch (c->ext6[k]) {
 		case PKT_EXT6_HOP:
 		case PKT_EXT6_DST:
-			l4[2] = 1;		/* PadN of 4 data bytes */
+			l4[2] = 1; /* PadN of 4 data bytes */
 			l4[3] = 4;
 			break;
 		case PKT_EXT6_FRAG:
-			l4[4] = (uint8_t)(i >> 24);	/* identification */
+			l4[4] = (uint8_t)(i >> 24); /* identification */
 			l4[5] = (uint8_t)(i >> 16);
 			l4[6] = (uint8_t)(i >> 8);
 			l4[7] = (uint8_t)i;
 			break;
-		default:			/* routing: type 0, none left */
+		default: /* routing: type 0, none left */
 			break;
 		}
 	}

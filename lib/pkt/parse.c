@@ -168,7 +168,8 @@ pkt_parse_ipv6(const char *s, uint8_t addr[16], char *err, size_t errlen)
 	struct in6_addr a;
 
 	if (s == NULL || inet_pton(AF_INET6, s, &a) != 1) {
-		snprintf(err, errlen, "'%s' is not an IPv6 address", base_quote(q, sizeof(q), s));
+		snprintf(err, errlen, "'%s' is not an IPv6 address",
+			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
 	}
 	memcpy(addr, a.s6_addr, 16);
@@ -176,8 +177,7 @@ pkt_parse_ipv6(const char *s, uint8_t addr[16], char *err, size_t errlen)
 }
 
 int
-pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err,
-		     size_t errlen)
+pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err, size_t errlen)
 {
 	char q[BASE_QUOTE_LEN];
 	char buf[2 * INET6_ADDRSTRLEN], *second;
@@ -194,7 +194,8 @@ pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err,
 	la = (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
 	lb = (uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 | (uint32_t)b[14] << 8 | b[15];
 	if (memcmp(a, b, 12) != 0 || la > lb || lb - la == UINT32_MAX) {
-		snprintf(err, errlen, "'%s': the ends of a range differ in their last 32 "
+		snprintf(err, errlen,
+			 "'%s': the ends of a range differ in their last 32 "
 			 "bits only, the first not above the second",
 			 base_quote(q, sizeof(q), s));
 		return -EINVAL;
@@ -205,8 +206,7 @@ pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err,
 }
 
 int
-pkt_parse_prefix6(const char *s, uint8_t addr[16], uint8_t *len, char *err,
-		  size_t errlen)
+pkt_parse_prefix6(const char *s, uint8_t addr[16], uint8_t *len, char *err, size_t errlen)
 {
 	char q[BASE_QUOTE_LEN];
 	char buf[INET6_ADDRSTRLEN], why[128];
@@ -229,7 +229,8 @@ pkt_parse_prefix6(const char *s, uint8_t addr[16], uint8_t *len, char *err,
 	*len = (uint8_t)l;
 	return 0;
 bad:
-	snprintf(err, errlen, "'%s' is not an IPv6 address A[/LEN]", base_quote(q, sizeof(q), s));
+	snprintf(err, errlen, "'%s' is not an IPv6 address A[/LEN]",
+		 base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 

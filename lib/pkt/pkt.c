@@ -112,15 +112,16 @@ pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 	struct pkt_templates *t;
 	uint32_t i;
 
-	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS ||
-	    c->n_tags > PKT_VLAN_DEPTH || c->family >= PKT_FAMILY_MAX ||
+	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS || c->n_tags > PKT_VLAN_DEPTH ||
+	    c->family >= PKT_FAMILY_MAX ||
 	    (c->family != PKT_FAMILY_IPV6 &&
 	     c->pkt_size < pkt_min_size(c, PKT_FAMILY_IPV4)) ||
 	    (c->family != PKT_FAMILY_IPV4 &&
 	     (c->pkt_size < pkt_min_size(c, PKT_FAMILY_IPV6) || c->src6_n == 0 ||
 	      c->dst6_n == 0)) ||
-	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
-	    c->sport_lo > c->sport_hi || c->dport_lo > c->dport_hi) {
+	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi ||
+	    c->dst_lo > c->dst_hi || c->sport_lo > c->sport_hi ||
+	    c->dport_lo > c->dport_hi) {
 		errno = EINVAL;
 		return NULL;
 	}

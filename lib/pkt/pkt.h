@@ -69,25 +69,25 @@ struct pkt_vlan_tag {
 enum pkt_family {
 	PKT_FAMILY_IPV4,
 	PKT_FAMILY_IPV6,
-	PKT_FAMILY_MIXED,	/**< flow i IPv6 if i is odd, IPv4 if even */
+	PKT_FAMILY_MIXED, /**< flow i IPv6 if i is odd, IPv4 if even */
 	PKT_FAMILY_MAX
 };
 
 /** The generated frames' upper layer (--l4). */
 enum pkt_l4 {
 	PKT_L4_UDP,
-	PKT_L4_TCP,	/**< a SYN */
-	PKT_L4_ICMP,	/**< an echo request (ICMP or ICMPv6) */
+	PKT_L4_TCP,  /**< a SYN */
+	PKT_L4_ICMP, /**< an echo request (ICMP or ICMPv6) */
 	PKT_L4_MAX
 };
 
 /** IPv6 extension headers the generator can put before the upper layer
  *  (--ext6), by their next-header value. */
-#define PKT_EXT6_HOP	0	/**< hop-by-hop options, 6 bytes of PadN */
-#define PKT_EXT6_RT	43	/**< a type 0 routing header, segments left 0 */
-#define PKT_EXT6_FRAG	44	/**< an atomic fragment (offset 0, M 0) */
-#define PKT_EXT6_DST	60	/**< destination options, 6 bytes of PadN */
-#define PKT_EXT6_MAX	8	/**< headers in a chain */
+#define PKT_EXT6_HOP  0	 /**< hop-by-hop options, 6 bytes of PadN */
+#define PKT_EXT6_RT   43 /**< a type 0 routing header, segments left 0 */
+#define PKT_EXT6_FRAG 44 /**< an atomic fragment (offset 0, M 0) */
+#define PKT_EXT6_DST  60 /**< destination options, 6 bytes of PadN */
+#define PKT_EXT6_MAX  8	 /**< headers in a chain */
 
 /** Flow description, pktgen range mode. Addresses in host byte order. */
 struct pkt_flow_conf {
@@ -106,15 +106,15 @@ struct pkt_flow_conf {
 	 *  vlan): inside pkt_size, as pktgen counts them. */
 	unsigned int n_tags;		/**< 0..PKT_VLAN_DEPTH */
 	struct pkt_vlan_tag tags[PKT_VLAN_DEPTH];
-	uint8_t family;			/**< enum pkt_family */
-	uint8_t l4;			/**< enum pkt_l4 */
+	uint8_t family; /**< enum pkt_family */
+	uint8_t l4;	/**< enum pkt_l4 */
 	/** IPv6 addresses, network order: src6 .. src6 + src6_n - 1 (the
 	 *  low 32 bits count), the same for dst6; flow i decomposes over them
 	 *  as over the IPv4 ranges. */
 	uint8_t src6[16], dst6[16];
-	uint32_t src6_n, dst6_n;	/**< >= 1 */
-	unsigned int n_ext6;		/**< 0..PKT_EXT6_MAX */
-	uint8_t ext6[PKT_EXT6_MAX];	/**< PKT_EXT6_*, outermost first */
+	uint32_t src6_n, dst6_n;    /**< >= 1 */
+	unsigned int n_ext6;	    /**< 0..PKT_EXT6_MAX */
+	uint8_t ext6[PKT_EXT6_MAX]; /**< PKT_EXT6_*, outermost first */
 };
 
 /** The smallest frame of c's flows of family (PKT_FAMILY_IPV4 or _IPV6):
@@ -135,8 +135,7 @@ extern const char *const pkt_l4_names[PKT_L4_MAX];
  * @return the frame length, or -EINVAL if buf_len or c->pkt_size is too
  *         small (pkt_min_size()) or c is out of range.
  */
-int pkt_build(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
-	      uint16_t buf_len);
+int pkt_build(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf, uint16_t buf_len);
 
 /** Immutable set of frames. */
 struct pkt_templates {
