@@ -108,7 +108,8 @@ __f6_build(const struct f6 *f, uint8_t *b)
 	wire_put16(b + 12, 0x86dd);
 	__addr(f->src, PEER6, src);
 	__addr(f->dst, LOCAL6, dst);
-	memcpy(ip + 40, f->ext, f->extlen);
+	if (f->extlen != 0) /* memcpy's source may not be NULL, even for 0 bytes */
+		memcpy(ip + 40, f->ext, f->extlen);
 	u = ip + 40 + f->extlen;
 	switch (f->proto) {
 	case IPPROTO_UDP:
@@ -149,7 +150,8 @@ __f6_build(const struct f6 *f, uint8_t *b)
 		l4n = 4 + f->l4rawlen + f->pay;
 		u[0] = f->type;
 		u[1] = f->code;
-		memcpy(u + 4, f->l4raw, f->l4rawlen);
+		if (f->l4rawlen != 0)
+			memcpy(u + 4, f->l4raw, f->l4rawlen);
 		c = __f6_csum6(src, dst, IPPROTO_ICMPV6, u, l4n, l4n);
 		wire_put16(u + 2, f->csum == CS_BAD ? (uint16_t)(c ^ 0xff) : c);
 		break;
