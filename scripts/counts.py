@@ -28,8 +28,8 @@ lines miss either way), timing of any kind.
 
 instructions: callgrind without cache simulation, instructions per packet
 of the worker's thread for pktpath's loop variants (default, --stage-cycles,
---perf-detail, --pmu ..., the ingress guards, rx-only), the figures the
-performance notes made by hand.
+--perf-detail, --pmu ..., the ingress guards, rx-only, the IPv6 and mixed
+families), the figures the performance notes made by hand.
 
 Per stage, both wait for the burst pipeline: an instrumented build whose
 stages are separate functions, each then collected as the fold is here.
@@ -327,6 +327,8 @@ INSTR_VARIANTS = [
     ("--ingress rcu --rules match-all", ["--ingress", "rcu", "--rules",
                                          os.path.join(ROOT, "config/rules/match-all.rules")]),
     ("--path rx-only", ["--path", "rx-only"]),
+    ("--family ipv6", ["--family", "ipv6"]),
+    ("--family mixed", ["--family", "mixed"]),
 ]
 
 

@@ -255,6 +255,7 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 			base_quote(arg, sizeof(arg), argv[optind]));
 		goto out;
 	}
+	__opt_derive(o, p.g);
 	rc = __opt_check(o, p.g);
 out:
 	for (i = 0; p.g != NULL && i < app_n_opts; i++)

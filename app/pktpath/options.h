@@ -115,6 +115,10 @@ struct app_options {
 	struct path_local local[PATH_MAX_LOCAL];
 	unsigned int n_mcast;
 	uint32_t mcast[PATH_MAX_MCAST];
+	unsigned int n_local6; /* --local6 */
+	struct path_local6 local6[PATH_MAX_LOCAL6];
+	unsigned int n_mcast6; /* --mcast6 */
+	uint8_t mcast6[PATH_MAX_MCAST6][16];
 	unsigned int n_udp_ports;
 	uint16_t udp_ports[APP_MAX_PORT_RANGES][2];
 	bool udp_ports_set;

@@ -227,6 +227,22 @@ __opt_no_effect(const struct app_opt *d, const struct app_options *o,
 	return -1;
 }
 
+/* ---- defaults that depend on other options ---- */
+
+void
+__opt_derive(struct app_options *o, const struct app_opt_given *g)
+{
+	const struct app_opt *d = __opt_find("pkt-size");
+	uint16_t m;
+
+	/* IPv6 frames are at least their headers' length. */
+	if (d != NULL && !g[d - app_opts].given && o->flow.family != PKT_FAMILY_IPV4) {
+		m = pkt_min_size(&o->flow, PKT_FAMILY_IPV6);
+		if (m > o->flow.pkt_size)
+			o->flow.pkt_size = m;
+	}
+}
+
 /* ---- the values that cannot go together ---- */
 
 int
@@ -254,10 +270,32 @@ __opt_check(const struct app_options *o, const struct app_opt_given *g)
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;
 	}
-	if (o->flow.pkt_size < PKT_MIN_SIZE + 4 * o->flow.n_tags) {
-		fprintf(stderr, "pktpath: --pkt-size: %u bytes leave no room for "
-			"--vlan-tags' %u tags: at least %u\n", o->flow.pkt_size,
-			o->flow.n_tags, PKT_MIN_SIZE + 4 * o->flow.n_tags);
+	if (o->flow.family != PKT_FAMILY_IPV6 &&
+	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV4)) {
+		fprintf(stderr,
+			"pktpath: --pkt-size: %u bytes leave no room for "
+			"--vlan-tags' %u tags and IPv4's --l4 %s: at least %u\n",
+			o->flow.pkt_size, o->flow.n_tags, pkt_l4_names[o->flow.l4],
+			pkt_min_size(&o->flow, PKT_FAMILY_IPV4));
+		return -1;
+	}
+	if (o->flow.family != PKT_FAMILY_IPV4 &&
+	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV6)) {
+		fprintf(stderr,
+			"pktpath: --pkt-size: %u bytes leave no room for "
+			"--vlan-tags' %u tags, IPv6, --ext6's %u headers and --l4 %s: "
+			"at least %u\n",
+			o->flow.pkt_size, o->flow.n_tags, o->flow.n_ext6,
+			pkt_l4_names[o->flow.l4],
+			pkt_min_size(&o->flow, PKT_FAMILY_IPV6));
+		return -1;
+	}
+	if (o->flow.family != PKT_FAMILY_IPV4 && o->flow.dst6_n > PATH_MAX_LOCAL6 &&
+	    o->n_local6 == 0) {
+		fprintf(stderr,
+			"pktpath: --dst6: more than %d destinations; give "
+			"--local6\n",
+			PATH_MAX_LOCAL6);
 		return -1;
 	}
 	if ((uint64_t)o->flow.dst_hi - o->flow.dst_lo >= PATH_MAX_LOCAL &&

@@ -105,6 +105,9 @@ const struct app_opt *__opt_find(const char *name);
 
 /* Parse v as option d's value into o; 0, or -1 with the reason in err
  * (APP_OPT_ERR_LEN bytes). A flag takes NULL (the command line) or on/off. */
+/* Defaults that depend on other options, once all are read (options_check.c):
+ * the IPv6 frames' size when --pkt-size is not given. */
+void __opt_derive(struct app_options *o, const struct app_opt_given *g);
 int __opt_set(const struct app_opt *d, struct app_options *o, const char *v,
 	      char *err);
 
@@ -141,6 +144,11 @@ int __opt_set_dst_mac(struct app_options *o, const char *v, char *err);
 int __opt_set_rxq(struct app_options *o, const char *v, char *err);
 int __opt_set_local(struct app_options *o, const char *v, char *err);
 int __opt_set_mcast(struct app_options *o, const char *v, char *err);
+int __opt_set_local6(struct app_options *o, const char *v, char *err);
+int __opt_set_mcast6(struct app_options *o, const char *v, char *err);
+int __opt_set_src6(struct app_options *o, const char *v, char *err);
+int __opt_set_dst6(struct app_options *o, const char *v, char *err);
+int __opt_set_ext6(struct app_options *o, const char *v, char *err);
 int __opt_set_udp_ports(struct app_options *o, const char *v, char *err);
 int __opt_set_udplite_ports(struct app_options *o, const char *v, char *err);
 int __opt_set_vlan(struct app_options *o, const char *v, char *err);

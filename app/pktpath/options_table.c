@@ -227,6 +227,30 @@ const struct app_opt app_opts[] = {
 	  GEN_SYNTH,
 	  .help = "compute UDP checksums (pktgen's UDPCSUM); off sends checksum 0, "
 		  "which Linux accepts without verifying" },
+	{ "family", NULL, CHOICE(flow.family, pkt_family_names), .def = "ipv4",
+	  GEN_SYNTH,
+	  .help = "generated frames' IP version; mixed: flow i is IPv6 if i is odd, "
+		  "IPv4 if even, so that the two come in turn" },
+	{ "l4", NULL, CHOICE(flow.l4, pkt_l4_names), .def = "udp",
+	  GEN_SYNTH,
+	  .help = "generated frames' upper layer: UDP datagrams (`--sport`, "
+		  "`--dport`), TCP SYNs (the same ports; no socket: Linux answers "
+		  "a reset) or echo requests (ICMP over IPv4, ICMPv6 over IPv6)" },
+	{ "src6", "A[-B]", FN(__opt_set_src6), .def = "2001:2::1-2001:2::fe",
+	  NEEDS(IS("source", "gen"), UNSET("template"), NOT("family", "ipv4")),
+	  .help = "generated IPv6 source addresses (a range's ends differ in their "
+		  "last 32 bits); RFC 5180's benchmarking prefix by default" },
+	{ "dst6", "A[-B]", FN(__opt_set_dst6), .def = "2001:2:0:1::1",
+	  NEEDS(IS("source", "gen"), UNSET("template"), NOT("family", "ipv4")),
+	  .help = "generated IPv6 destination addresses" },
+	{ "ext6", "HDR,...|none", FN(__opt_set_ext6), .def = "none",
+	  NEEDS(IS("source", "gen"), UNSET("template"), NOT("family", "ipv4")),
+	  .help = "IPv6 extension headers of the generated frames, outermost "
+		  "first: hop (hop-by-hop options: PadN), dst (destination "
+		  "options: PadN), rt (a type 0 routing header with no segment "
+		  "left), frag (an atomic fragment: offset 0, no more); 8 bytes "
+		  "each, inside `--pkt-size`. A hop-by-hop header anywhere but "
+		  "first is an unknown next header, as Linux has it" },
 	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",
 	  GEN_SYNTH,
 	  .help = "generated frames carry these tags after the MACs, outermost "
@@ -316,14 +340,26 @@ const struct app_opt app_opts[] = {
 	{ "mcast", "G,...", FN(__opt_set_mcast),
 	  PATH_FULL,
 	  .help = "joined multicast groups; 224.0.0.1 always is" },
+	{ "local6", "A/L,...", FN(__opt_set_local6),
+	  .def_doc = "the `--dst6` addresses, /64 (with `--family ipv6` or mixed)",
+	  PATH_FULL,
+	  .help = "local IPv6 addresses and their on-link prefixes, as `ip -6 addr "
+		  "add A/L dev PORT nodad` makes them; the port's link-local address "
+		  "(fe80::/64, EUI-64 of its MAC) always is one; no default route "
+		  "(`lib/path/README.md`, IPv6)" },
+	{ "mcast6", "G,...", FN(__opt_set_mcast6),
+	  PATH_FULL,
+	  .help = "joined IPv6 groups; ff02::1 and the solicited-node group of every "
+		  "local address always are" },
 	{ "udp-ports", "P[-Q],...|none", FN(__opt_set_udp_ports),
 	  .def_doc = "the `--dport` range",
 	  PATH_FULL,
-	  .help = "UDP ports with a listening socket" },
+	  .help = "UDP ports with a listening socket (IPv4 and IPv6)" },
 	{ "udplite-ports", "P[-Q],...|none", FN(__opt_set_udplite_ports),
 	  .def = "none",
 	  PATH_FULL,
-	  .help = "UDP-Lite (IP protocol 136) ports with a listening socket" },
+	  .help = "UDP-Lite (IP protocol 136) ports with a listening socket (IPv4 "
+		  "and IPv6)" },
 	{ "netlabel", NULL, BOOL(kernel_netlabel), .def = "on",
 	  PATH_FULL,
 	  .help = "the kernel pktpath mimics has NetLabel (`CONFIG_NETLABEL`): a "

@@ -436,6 +436,10 @@ __opt_set_rxq(struct app_options *o, const char *v, char *err)
 
 /* ---- the receive path ---- */
 
+/* Where a value is tried against lib/path's own rules: options are parsed
+ * once, on one thread (options.h). */
+static struct path_conf __opt_scratch_conf;
+
 static int
 __opt_local_item(struct app_options *o, const char *t, char *err)
 {
@@ -485,6 +489,75 @@ __opt_set_mcast(struct app_options *o, const char *v, char *err)
 {
 	o->n_mcast = 0;
 	return __opt_list(v, __opt_mcast_item, o, err);
+}
+
+static int
+__opt_local6_item(struct app_options *o, const char *t, char *err)
+{
+	struct path_conf *c = &__opt_scratch_conf;
+	char q[BASE_QUOTE_LEN];
+	uint8_t a[16], plen;
+
+	if (pkt_parse_prefix6(t, a, &plen, err, ERR_LEN) != 0)
+		return -1;
+	if (o->n_local6 >= PATH_MAX_LOCAL6) {
+		snprintf(err, ERR_LEN, "more than %d local IPv6 addresses",
+			 PATH_MAX_LOCAL6);
+		return -1;
+	}
+	/* what lib/path takes: not unspecified, loopback, multicast, nor
+	 * link-local (the port's own is from its MAC) */
+	c->n_local6 = 0;
+	if (path_conf_add_local6(c, a, plen) != 0) {
+		snprintf(err, ERR_LEN,
+			 "'%s' is not a unicast address a port may have "
+			 "besides its link-local one",
+			 base_quote(q, sizeof(q), t));
+		return -1;
+	}
+	memcpy(o->local6[o->n_local6].addr, a, 16);
+	o->local6[o->n_local6].prefix_len = plen;
+	o->n_local6++;
+	return 0;
+}
+
+int
+__opt_set_local6(struct app_options *o, const char *v, char *err)
+{
+	o->n_local6 = 0;
+	return __opt_list(v, __opt_local6_item, o, err);
+}
+
+static int
+__opt_mcast6_item(struct app_options *o, const char *t, char *err)
+{
+	struct path_conf *c = &__opt_scratch_conf;
+	char q[BASE_QUOTE_LEN];
+	uint8_t g[16];
+
+	if (pkt_parse_ipv6(t, g, err, ERR_LEN) != 0)
+		return -1;
+	c->n_mcast6 = 0;
+	if (path_conf_add_mcast6(c, g) != 0) {
+		snprintf(err, ERR_LEN,
+			 "'%s' is not a multicast group of link-local "
+			 "or wider scope (ffX2::/16 and up)",
+			 base_quote(q, sizeof(q), t));
+		return -1;
+	}
+	if (o->n_mcast6 >= PATH_MAX_MCAST6) {
+		snprintf(err, ERR_LEN, "more than %d groups", PATH_MAX_MCAST6);
+		return -1;
+	}
+	memcpy(o->mcast6[o->n_mcast6++], g, 16);
+	return 0;
+}
+
+int
+__opt_set_mcast6(struct app_options *o, const char *v, char *err)
+{
+	o->n_mcast6 = 0;
+	return __opt_list(v, __opt_mcast6_item, o, err);
 }
 
 /* One range into ports[*n] (at most APP_MAX_PORT_RANGES). */
@@ -585,6 +658,58 @@ __opt_set_vlan_tags(struct app_options *o, const char *v, char *err)
 	}
 	o->flow.n_tags = s.depth;
 	return 0;
+}
+
+int
+__opt_set_src6(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_ipv6_range(v, o->flow.src6, &o->flow.src6_n, err, ERR_LEN) != 0
+		       ? -1
+		       : 0;
+}
+
+int
+__opt_set_dst6(struct app_options *o, const char *v, char *err)
+{
+	return pkt_parse_ipv6_range(v, o->flow.dst6, &o->flow.dst6_n, err, ERR_LEN) != 0
+		       ? -1
+		       : 0;
+}
+
+static int
+__opt_ext6_item(struct app_options *o, const char *t, char *err)
+{
+	static const struct {
+		const char *name;
+		uint8_t nh;
+	} hdrs[] = { { "hop", PKT_EXT6_HOP },
+		     { "dst", PKT_EXT6_DST },
+		     { "rt", PKT_EXT6_RT },
+		     { "frag", PKT_EXT6_FRAG } };
+	char q[BASE_QUOTE_LEN];
+	unsigned int i;
+
+	if (o->flow.n_ext6 >= PKT_EXT6_MAX) {
+		snprintf(err, ERR_LEN, "more than %d headers", PKT_EXT6_MAX);
+		return -1;
+	}
+	for (i = 0; i < RTE_DIM(hdrs); i++)
+		if (strcmp(t, hdrs[i].name) == 0) {
+			o->flow.ext6[o->flow.n_ext6++] = hdrs[i].nh;
+			return 0;
+		}
+	snprintf(err, ERR_LEN, "'%s' is not one of hop, dst, rt, frag",
+		 base_quote(q, sizeof(q), t));
+	return -1;
+}
+
+int
+__opt_set_ext6(struct app_options *o, const char *v, char *err)
+{
+	o->flow.n_ext6 = 0;
+	if (v != NULL && strcmp(v, "none") == 0)
+		return 0;
+	return __opt_list(v, __opt_ext6_item, o, err);
 }
 
 /* ---- ingress ---- */

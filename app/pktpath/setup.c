@@ -182,6 +182,24 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 	}
 	for (i = 0; i < o->n_mcast; i++)
 		path_conf_add_mcast(pc, o->mcast[i]);
+	if (o->n_local6 > 0) {
+		for (i = 0; i < o->n_local6; i++)
+			path_conf_add_local6(pc, o->local6[i].addr,
+					     o->local6[i].prefix_len);
+	} else if (o->flow.family != PKT_FAMILY_IPV4) {
+		/* the generator's destinations, each in its /64 */
+		uint8_t a[16];
+		uint32_t k;
+
+		memcpy(a, o->flow.dst6, 16);
+		for (k = 0; k < o->flow.dst6_n && k < PATH_MAX_LOCAL6; k++) {
+			path_conf_add_local6(pc, a, 64);
+			if (++a[15] == 0 && ++a[14] == 0 && ++a[13] == 0)
+				++a[12];
+		}
+	}
+	for (i = 0; i < o->n_mcast6; i++)
+		path_conf_add_mcast6(pc, o->mcast6[i]);
 	if (o->udp_ports_set) {
 		for (i = 0; i < o->n_udp_ports; i++)
 			path_conf_add_udp_ports(pc, o->udp_ports[i][0],

@@ -9,7 +9,8 @@
  * The kernel-differential test (integration/kdiff.sh) compares these lines
  * with the kernel's per-frame /proc/net/snmp deltas to name the frames and
  * fields that disagree. Options: --mac MAC (the receiving port's),
- * --local A/L (repeatable), --mcast G (repeatable), --udp-ports P,
+ * --local A/L (repeatable), --mcast G (repeatable), --local6 A/L and
+ * --mcast6 G (IPv6, repeatable), --udp-ports P,
  * --udplite-ports P, --netlabel on|off, --pim on|off, --vlan STACK
  * (repeatable: VLAN devices, as pktpath's --vlan). No EAL.
  */
@@ -28,9 +29,12 @@
 static int
 __usage(const char *why)
 {
-	fprintf(stderr, "kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
-		"[--mcast G]... [--udp-ports P] [--udplite-ports P] [--netlabel on|off] "
-		"[--pim on|off] [--vlan STACK]... FILE.pcap\n", why);
+	fprintf(stderr,
+		"kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
+		"[--mcast G]... [--local6 A/L]... [--mcast6 G]... [--udp-ports P] "
+		"[--udplite-ports P] [--netlabel on|off] "
+		"[--pim on|off] [--vlan STACK]... FILE.pcap\n",
+		why);
 	return 2;
 }
 
@@ -92,6 +96,22 @@ main(int argc, char **argv)
 				rc = path_conf_add_mcast(&conf, ntohl(a.s_addr));
 			if (rc != 0)
 				return __usage("address refused");
+		} else if (strcmp(argv[i - 1], "--local6") == 0 ||
+			   strcmp(argv[i - 1], "--mcast6") == 0) {
+			struct in6_addr a6;
+			char addr6[64];
+
+			plen = 128;
+			if (sscanf(v, "%63[0-9a-fA-F:.]/%u", addr6, &plen) < 1 ||
+			    inet_pton(AF_INET6, addr6, &a6) != 1 || plen > 128)
+				return __usage("bad IPv6 address");
+			if (argv[i - 1][2] == 'l')
+				rc = path_conf_add_local6(&conf, a6.s6_addr,
+							  (uint8_t)plen);
+			else
+				rc = path_conf_add_mcast6(&conf, a6.s6_addr);
+			if (rc != 0)
+				return __usage("IPv6 address refused");
 		} else if (strcmp(argv[i - 1], "--udp-ports") == 0 ||
 			   strcmp(argv[i - 1], "--udplite-ports") == 0) {
 			if (sscanf(v, "%u", &port) != 1 || port > 65535)

@@ -46,9 +46,9 @@ test_writers(void **state)
 	free(t);
 	t = render(w_snmp, &which[1]);
 	assert_true(strncmp(t, "IpExt: InNoRoutes InTruncatedPkts", 33) == 0);
-	assert_int_equal(snmp_check(t, snap->totals), MIB_FIELD_MAX -
-			 (MIB_IP_MAX + MIB_ICMP_MAX + MIB_ICMPMSG_MAX + MIB_TCP_MAX +
-			  MIB_UDP_MAX + MIB_UDPLITE_MAX));
+	assert_int_equal(snmp_check(t, snap->totals),
+			 MIB_BASE_IP6 - (MIB_IP_MAX + MIB_ICMP_MAX + MIB_ICMPMSG_MAX +
+					 MIB_TCP_MAX + MIB_UDP_MAX + MIB_UDPLITE_MAX));
 	free(t);
 
 	t = render(w_prom, &o);
@@ -89,6 +89,108 @@ test_writers(void **state)
 	promtool_ok(t);
 	free(t);
 	stats_put(st, snap);
+}
+
+/*
+ * The field of a /proc/net/snmp6 line's name: a group's field under its
+ * snmp6 name, or an ICMPv6 type by name (Icmp6InEchos) or by number
+ * (Icmp6OutType129); MIB_FIELD_MAX for none.
+ */
+static unsigned int
+__snmp6_field(const char *name)
+{
+	unsigned int f, t;
+	char n[64];
+
+	for (f = MIB_BASE_IP6; f < MIB_FIELD_MAX; f++)
+		if (mib_field_group(f) != MIB_GRP_ICMP6MSG &&
+		    strcmp(mib_field_linux_name(f, n, sizeof(n)), name) == 0)
+			return f;
+	for (t = 0; t < 256; t++) {
+		const char *tn = mib_icmp6_type_name(t);
+
+		snprintf(n, sizeof(n), "Icmp6InType%u", t);
+		if (strcmp(n, name) == 0)
+			return MIB_ICMP6MSG_IN(t);
+		snprintf(n, sizeof(n), "Icmp6OutType%u", t);
+		if (strcmp(n, name) == 0)
+			return MIB_ICMP6MSG_OUT(t);
+		if (tn == NULL)
+			continue;
+		snprintf(n, sizeof(n), "Icmp6In%s", tn);
+		if (strcmp(n, name) == 0)
+			return MIB_ICMP6MSG_IN(t);
+		snprintf(n, sizeof(n), "Icmp6Out%s", tn);
+		if (strcmp(n, name) == 0)
+			return MIB_ICMP6MSG_OUT(t);
+	}
+	return MIB_FIELD_MAX;
+}
+
+/* /snmp6: /proc/net/snmp6's layout (net/ipv6/proc.c) of random totals:
+ * "%-32s\t%lu" lines, every field once under its name, the named ICMPv6
+ * types always, the by-number ones when not zero, UdpLite6 without
+ * IgnoredMulti; the same as a snapshot from the stats thread's fold. */
+static void
+test_snmp6(void **state)
+{
+	static struct stats_snapshot snap;
+	unsigned int f, t, n = 0, named = 0, types = 0, last = 0;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	uint64_t seed = 42;
+	FILE *fp;
+
+	(void)state;
+	for (f = 0; f < MIB_FIELD_MAX; f++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		snap.totals[f] = (seed >> 33) % 3 == 0 ? 0 : seed >> 40;
+	}
+	for (t = 0; t < 512; t++) {
+		named += mib_icmp6_type_name(t & 0xff) != NULL;
+		types += snap.totals[MIB_BASE_ICMP6MSG + t] != 0;
+	}
+	assert_int_equal(named, 30);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(export_snmp_write(fp, &snap, EXPORT_SNMP6), 0);
+	fclose(fp);
+	assert_true(strncmp(buf, "Ip6InReceives                   \t", 33) == 0);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		unsigned long long v;
+		int k = 0;
+
+		assert_int_equal(sscanf(line, "%63s%n", name, &k), 1);
+		/* the name, padded to 32, a tab, the value */
+		assert_true(k <= 32 && line[32] == '\t');
+		assert_int_equal(strspn(line + k, " "), 32 - (size_t)k);
+		v = strtoull(line + 33, NULL, 10);
+		f = __snmp6_field(name);
+		if (f == MIB_FIELD_MAX)
+			fail_msg("/snmp6: unknown line \"%s\"", line);
+		assert_int_equal(v, snap.totals[f]);
+		assert_true(f != MIB_F(UDPLITE6, IGNOREDMULTI));
+		/* in order, but for the ICMPv6 types (names, then numbers) */
+		if (mib_field_group(f) != MIB_GRP_ICMP6MSG) {
+			assert_true(f > last || n == 0);
+			last = f;
+		}
+		n++;
+	}
+	assert_int_equal(n, MIB_IP6_MAX + MIB_ICMP6_MAX + named + types + MIB_UDP6_MAX +
+				    MIB_UDPLITE6_MAX - 1);
+	free(buf);
+	{
+		/* the stats thread's snapshot: its totals */
+		static const enum export_snmp_file w = EXPORT_SNMP6;
+		char *t6 = render(w_snmp, &w);
+
+		assert_true(strncmp(t6, "Ip6InReceives", 13) == 0);
+		assert_non_null(strstr(t6, "\nUdpLite6MemErrors               \t"));
+		assert_null(strstr(t6, "UdpLite6IgnoredMulti"));
+		free(t6);
+	}
 }
 
 /* /metrics: the per-mode families, for the modes the run offers. */
@@ -380,11 +482,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_writers),
-		cmocka_unit_test(test_mode_metrics),
-		cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_fold_on_read),
-		cmocka_unit_test(test_perf_hist),
+		cmocka_unit_test(test_writers),	     cmocka_unit_test(test_snmp6),
+		cmocka_unit_test(test_mode_metrics), cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_fold_on_read), cmocka_unit_test(test_perf_hist),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

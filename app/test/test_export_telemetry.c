@@ -124,6 +124,17 @@ test_telemetry(void **state)
 
 		snprintf(buf, sizeof(buf), "/pktpath/mib_help,%s", mib_group_name(g));
 		v = tel_query(fd, buf);
+		if (mib_group_sparse(g)) {
+			/* one entry per name, its number N: IcmpMsg InTypeN;
+			 * Icmp6Msg InTypeN, OutTypeN */
+			assert_int_equal(json_object_size(v),
+					 g == MIB_GRP_ICMPMSG ? 1 : 2);
+			assert_non_null(
+				strstr(json_string_value(json_object_get(v, "InTypeN")),
+				       "type N "));
+			json_decref(v);
+			continue;
+		}
 		assert_int_equal(json_object_size(v), mib_group_count(g));
 		for (f = mib_group_first(g); f < mib_group_first(g) + mib_group_count(g); f++)
 			assert_string_equal(json_string_value(json_object_get(v,

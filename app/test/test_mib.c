@@ -24,8 +24,10 @@
 /* ---- schema ---- */
 
 static const char *const grp_names[MIB_GRP_MAX] = {
-	"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "IpExt", "Rx", "Path",
-	"Ingress", "Peer", "Capture", "Mode", "Stage" };
+	"Ip",  "Icmp",	"IcmpMsg",  "Tcp",  "Udp",     "UdpLite", "IpExt",
+	"Rx",  "Path",	"Ingress",  "Peer", "Capture", "Mode",	  "Stage",
+	"Ip6", "Icmp6", "Icmp6Msg", "Udp6", "UdpLite6"
+};
 
 /* Linux 6.18 net/ipv4/proc.c: snmp4_ipstats_list, icmp_put, snmp4_tcp_list,
  * snmp4_udp_list, snmp4_ipextstats_list, in print order (as this kernel's
@@ -52,6 +54,24 @@ static const char *const linux_ipext[] = { "InNoRoutes", "InTruncatedPkts", "InM
 	"OutMcastPkts", "InBcastPkts", "OutBcastPkts", "InOctets", "OutOctets",
 	"InMcastOctets", "OutMcastOctets", "InBcastOctets", "OutBcastOctets", "InCsumErrors",
 	"InNoECTPkts", "InECT1Pkts", "InECT0Pkts", "InCEPkts", "ReasmOverlaps" };
+/* net/ipv6/proc.c: snmp6_ipstats_list, snmp6_icmp6_list, snmp6_udp6_list, as
+ * this kernel's /proc/net/snmp6 prints them (without their "Ip6", "Icmp6",
+ * "Udp6" prefix; UdpLite6 is Udp6's list but for IgnoredMulti, which the
+ * kernel counts and does not print). */
+static const char *const linux_ip6[] = {
+	"InReceives",	 "InHdrErrors",	     "InTooBigErrors",	"InNoRoutes",
+	"InAddrErrors",	 "InUnknownProtos",  "InTruncatedPkts", "InDiscards",
+	"InDelivers",	 "OutForwDatagrams", "OutRequests",	"OutDiscards",
+	"OutNoRoutes",	 "ReasmTimeout",     "ReasmReqds",	"ReasmOKs",
+	"ReasmFails",	 "FragOKs",	     "FragFails",	"FragCreates",
+	"InMcastPkts",	 "OutMcastPkts",     "InOctets",	"OutOctets",
+	"InMcastOctets", "OutMcastOctets",   "InBcastOctets",	"OutBcastOctets",
+	"InNoECTPkts",	 "InECT1Pkts",	     "InECT0Pkts",	"InCEPkts",
+	"OutTransmits"
+};
+static const char *const linux_icmp6[] = {
+	"InMsgs", "InErrors", "OutMsgs", "OutErrors", "InCsumErrors", "OutRateLimitHost"
+};
 
 static void
 __check_linux_group(enum mib_group g, const char *const *names, unsigned int n)
@@ -101,7 +121,41 @@ test_schema(void **state)
 	__check_linux_group(MIB_GRP_TCP, linux_tcp, RTE_DIM(linux_tcp));
 	__check_linux_group(MIB_GRP_UDP, linux_udp, RTE_DIM(linux_udp));
 	__check_linux_group(MIB_GRP_UDPLITE, linux_udp, RTE_DIM(linux_udp));
-	/* IcmpMsg: InType0..InType255, sparse (the only sparse group) */
+	__check_linux_group(MIB_GRP_IP6, linux_ip6, RTE_DIM(linux_ip6));
+	__check_linux_group(MIB_GRP_ICMP6, linux_icmp6, RTE_DIM(linux_icmp6));
+	__check_linux_group(MIB_GRP_UDP6, linux_udp, RTE_DIM(linux_udp));
+	__check_linux_group(MIB_GRP_UDPLITE6, linux_udp, RTE_DIM(linux_udp));
+	/* Icmp6Msg: InType0..InType255, OutType0..OutType255 */
+	assert_int_equal(mib_group_count(MIB_GRP_ICMP6MSG), 512);
+	for (i = 0; i < 256; i++) {
+		char n[16], l[32];
+
+		snprintf(n, sizeof(n), "InType%u", i);
+		assert_string_equal(mib_field_name(MIB_ICMP6MSG_IN(i)), n);
+		snprintf(n, sizeof(n), "Icmp6InType%u", i);
+		assert_string_equal(
+			mib_field_linux_name(MIB_ICMP6MSG_IN(i), l, sizeof(l)), n);
+		snprintf(n, sizeof(n), "OutType%u", i);
+		assert_string_equal(mib_field_name(MIB_ICMP6MSG_OUT(i)), n);
+	}
+	{
+		char l[32];
+
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(IP6, INRECEIVES), l, sizeof(l)),
+			"Ip6InReceives");
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(UDPLITE6, NOPORTS), l, sizeof(l)),
+			"UdpLite6NoPorts");
+		assert_string_equal(
+			mib_field_linux_name(MIB_F(IP, INRECEIVES), l, sizeof(l)),
+			"InReceives");
+		assert_null(mib_field_linux_name(MIB_FIELD_MAX, l, sizeof(l)));
+		assert_string_equal(mib_icmp6_type_name(143), "MLDv2Reports");
+		assert_null(mib_icmp6_type_name(0));
+		assert_null(mib_icmp6_type_name(256));
+	}
+	/* IcmpMsg: InType0..InType255, sparse (with Icmp6Msg, the sparse groups) */
 	assert_int_equal(mib_group_count(MIB_GRP_ICMPMSG), 256);
 	for (i = 0; i < 256; i++) {
 		char n[16];
@@ -110,7 +164,8 @@ test_schema(void **state)
 		assert_string_equal(mib_field_name(MIB_ICMPMSG_IN(i)), n);
 	}
 	for (g = 0; g < MIB_GRP_MAX; g++)
-		assert_int_equal(mib_group_sparse((enum mib_group)g), g == MIB_GRP_ICMPMSG);
+		assert_int_equal(mib_group_sparse((enum mib_group)g),
+				 g == MIB_GRP_ICMPMSG || g == MIB_GRP_ICMP6MSG);
 	assert_false(mib_group_sparse(MIB_GRP_MAX));
 	__check_linux_group(MIB_GRP_IPEXT, linux_ipext, RTE_DIM(linux_ipext));
 
@@ -554,10 +609,14 @@ struct term {
 
 #define T(G, N, V, L) { MIB_F(G, N), V, L }
 
+/* the laws' terms, laid out by hand */
+/* clang-format off */
 static const struct term terms[] = {
-	/* RxPackets = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives */
-	T(RX, PACKETS, 100, 0), T(RX, NOTIP, 5, 0), T(RX, OTHERHOST, 3, 0),
+	/* RxPackets = RxNotIp + RxOtherHost + RxNoPath + IngressDropped
+	 *             + InReceives + Ip6InReceives */
+	T(RX, PACKETS, 120, 0), T(RX, NOTIP, 5, 0), T(RX, OTHERHOST, 3, 0),
 	T(RX, NOPATH, 2, 0), T(INGRESS, DROPPED, 4, 0), T(IP, INRECEIVES, 86, 0),
+	T(IP6, INRECEIVES, 20, 0),
 	/* IngressPackets = IngressPassed + IngressDropped */
 	T(INGRESS, PACKETS, 30, 1), T(INGRESS, PASSED, 26, 1),
 	/* InReceives = InDelivers + IP drops */
@@ -565,16 +624,25 @@ static const struct term terms[] = {
 	T(IP, INDISCARDS, 1, 2), T(IP, INADDRERRORS, 4, 2), T(IP, INUNKNOWNPROTOS, 2, 2),
 	T(IP, REASMREQDS, 5, 2), T(PATH, IPINVALIDSOURCE, 3, 2), T(PATH, IPINVALIDDEST, 2, 2),
 	T(PATH, IPMCASTNOTJOINED, 4, 2), T(PATH, IPSRCROUTE, 2, 2),
-	/* InDelivers = L4 outcomes */
-	T(UDP, INDATAGRAMS, 14, 3), T(UDP, NOPORTS, 5, 3), T(UDP, INERRORS, 4, 3),
-	T(UDP, IGNOREDMULTI, 3, 3), T(UDPLITE, INDATAGRAMS, 2, 3), T(UDPLITE, NOPORTS, 1, 3),
-	T(UDPLITE, INERRORS, 1, 3), T(UDPLITE, IGNOREDMULTI, 1, 3),
-	T(TCP, INSEGS, 8, 3), T(PATH, TCPNOTHOST, 2, 3),
-	T(ICMP, INMSGS, 6, 3), T(PATH, IGMPDELIVERED, 2, 3), T(PATH, PIMDELIVERED, 1, 3),
+	/* Ip6InReceives = Ip6InDelivers + IPv6 drops */
+	T(IP6, INDELIVERS, 10, 3), T(IP6, INHDRERRORS, 2, 3), T(IP6, INNOROUTES, 1, 3),
+	T(IP6, INADDRERRORS, 1, 3), T(IP6, INUNKNOWNPROTOS, 1, 3),
+	T(IP6, INTRUNCATEDPKTS, 1, 3), T(IP6, INDISCARDS, 1, 3), T(PATH, IP6FRAGQUEUED, 1, 3),
+	T(PATH, IP6MCASTNOTJOINED, 1, 3), T(PATH, IP6SEGROUTINGOFF, 1, 3),
+	/* InDelivers + Ip6InDelivers = L4 outcomes */
+	T(UDP, INDATAGRAMS, 14, 4), T(UDP, NOPORTS, 5, 4), T(UDP, INERRORS, 4, 4),
+	T(UDP, IGNOREDMULTI, 3, 4), T(UDPLITE, INDATAGRAMS, 2, 4), T(UDPLITE, NOPORTS, 1, 4),
+	T(UDPLITE, INERRORS, 1, 4), T(UDPLITE, IGNOREDMULTI, 1, 4),
+	T(TCP, INSEGS, 8, 4), T(PATH, TCPNOTHOST, 2, 4),
+	T(ICMP, INMSGS, 6, 4), T(PATH, IGMPDELIVERED, 2, 4), T(PATH, PIMDELIVERED, 1, 4),
+	T(UDP6, INDATAGRAMS, 3, 4), T(UDP6, NOPORTS, 1, 4), T(UDP6, INERRORS, 1, 4),
+	T(UDP6, IGNOREDMULTI, 1, 4), T(UDPLITE6, INDATAGRAMS, 1, 4), T(ICMP6, INMSGS, 2, 4),
+	T(PATH, IP6NONEXTHDR, 1, 4),
 };
+/* clang-format on */
 
-static const char *const law_name[] = {
-	"RxPackets ", "IngressPackets ", "InReceives ", "InDelivers " };
+static const char *const law_name[] = { "RxPackets ", "IngressPackets ", "InReceives ",
+					"Ip6InReceives ", "InDelivers + Ip6InDelivers " };
 
 static void
 __consistent(uint64_t *t)
@@ -629,12 +697,12 @@ test_conservation(void **state)
 	__consistent(t);
 	t[MIB_F(UDP, NOPORTS)]++;
 	assert_int_equal(mib_check_conservation(t, why, sizeof(why)), -1);
-	assert_string_equal(why, "InDelivers 50 != L4 outcomes 51");
+	assert_string_equal(why, "InDelivers + Ip6InDelivers 60 != L4 outcomes 61");
 	__consistent(t);
 	t[MIB_F(RX, NOTIP)] += 2;
 	assert_int_equal(mib_check_conservation(t, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "RxPackets 100 != "));
-	assert_non_null(strstr(why, " 102"));
+	assert_non_null(strstr(why, "RxPackets 120 != "));
+	assert_non_null(strstr(why, " 122"));
 	/* a short buffer is truncated, not overrun */
 	memset(why, 'x', sizeof(why));
 	assert_int_equal(mib_check_conservation(t, why, 8), -1);
@@ -642,7 +710,7 @@ test_conservation(void **state)
 	assert_int_equal(why[8], 'x');
 }
 
-/* mib_conservation_eval: the same four laws as mib_check_conservation, in
+/* mib_conservation_eval: the same five laws as mib_check_conservation, in
  * its order and with its names, then RxPackets = the Mode packets. */
 static void
 test_conservation_eval(void **state)
@@ -657,7 +725,7 @@ test_conservation_eval(void **state)
 	(void)state;
 	__consistent(t);
 	mib_conservation_eval(t, laws);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < RTE_DIM(law_name); i++) {
 		size_t n = strlen(laws[i].lhs_name);
 
 		assert_int_equal(laws[i].lhs, laws[i].rhs);
@@ -686,17 +754,17 @@ test_conservation_eval(void **state)
 	for (m = 0; m < MIB_MODES; m++) {
 		assert_int_equal(mib_field_lookup("Mode", mode_fields[m]),
 				 (int)MIB_MODE_F(m, MIB_MODE_K_PACKETS));
-		t[MIB_MODE_F(m, MIB_MODE_K_PACKETS)] = m == 2 ? 60 : 10;
+		t[MIB_MODE_F(m, MIB_MODE_K_PACKETS)] = m == 2 ? 80 : 10;
 		t[MIB_MODE_F(m, MIB_MODE_K_BUSY)] = 12345;
 		t[MIB_MODE_F(m, MIB_MODE_K_IDLE)] = 678;
 	}
 	mib_conservation_eval(t, laws);
-	assert_string_equal(laws[4].lhs_name, "RxPackets");
-	assert_int_equal(laws[4].lhs, 100);
-	assert_int_equal(laws[4].rhs, 100);
+	assert_string_equal(laws[MIB_LAW_MODE].lhs_name, "RxPackets");
+	assert_int_equal(laws[MIB_LAW_MODE].lhs, 120);
+	assert_int_equal(laws[MIB_LAW_MODE].rhs, 120);
 	t[MIB_MODE_F(4, MIB_MODE_K_PACKETS)]++;
 	mib_conservation_eval(t, laws);
-	assert_int_equal(laws[4].rhs, 101);
+	assert_int_equal(laws[MIB_LAW_MODE].rhs, 121);
 	/* the path laws do not look at the Mode group */
 	assert_int_equal(mib_check_conservation(t, NULL, 0), 0);
 	assert_int_equal(mib_field_lookup("Mode", "ModeRcuIdleCycles"),

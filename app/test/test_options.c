@@ -152,6 +152,8 @@ __historical_defaults(struct app_options *r)
 {
 	static const struct rte_ether_addr dmac = PKT_GEN_PORT_MAC;
 	static const struct rte_ether_addr smac = {{ 0x02, 0, 0, 0, 0, 0x02 }};
+	static const uint8_t src6[16] = { 0x20, 0x01, 0, 0x02, [15] = 1 };
+	static const uint8_t dst6[16] = { 0x20, 0x01, 0, 0x02, 0, 0, 0, 0x01, [15] = 1 };
 
 	memset(r, 0, sizeof(*r));
 	r->source = APP_SRC_GEN;
@@ -175,6 +177,12 @@ __historical_defaults(struct app_options *r)
 	r->flow.ttl = 64;
 	r->flow.tos = 0;
 	r->flow.udp_csum = false;
+	r->flow.family = PKT_FAMILY_IPV4; /* since issue 25 */
+	r->flow.l4 = PKT_L4_UDP;
+	memcpy(r->flow.src6, src6, 16); /* 2001:2::1-2001:2::fe */
+	r->flow.src6_n = 254;
+	memcpy(r->flow.dst6, dst6, 16); /* 2001:2:0:1::1 */
+	r->flow.dst6_n = 1;
 	r->alloc = PKT_ALLOC_REUSE;
 	r->prefetch = true;
 	r->mbufs = 8191;
@@ -377,6 +385,8 @@ test_enum_tables(void **state)
 		{ "peer-layout", peer_layout_names, PEER_LAYOUT_MAX },
 		{ "capture-what", pkt_capture_what_names, PKT_CAPTURE_MAX },
 		{ "bpf-engine", pktbpf_engine_names, PKTBPF_ENGINE_MAX },
+		{ "family", pkt_family_names, PKT_FAMILY_MAX },
+		{ "l4", pkt_l4_names, PKT_L4_MAX },
 	};
 	unsigned int i, j, n = 0;
 
@@ -531,9 +541,11 @@ test_help(void **state)
 			else if (w > flat && w[-1] != ' ')
 				*w++ = ' ';
 		*w = '\0';
-		assert_non_null(strstr(flat, " --udp-ports P[-Q],...|none UDP ports with a "
-					     "listening socket (default: the --dport range; "
-					     "needs --path full) "));
+		assert_non_null(strstr(
+			flat,
+			" --udp-ports P[-Q],...|none UDP ports with a "
+			"listening socket (IPv4 and IPv6) (default: the --dport range; "
+			"needs --path full) "));
 		assert_non_null(strstr(flat, " --duration SECONDS run time; 0 runs until "
 					     "SIGINT/SIGTERM (0..10000000; default 10) "));
 		assert_non_null(strstr(flat, " --quiet no per-interval lines, only the "

@@ -370,9 +370,23 @@ test_vlan(void **state)
 	    "--source gen and no --template)", "--source", "port", "--vlan-tags", "5");
 	BAD("pktpath: --vlan 5 has no effect with --path rx-only (it needs --path "
 	    "full)", "--path", "rx-only", "--vlan", "5");
-	BAD("pktpath: --pkt-size: 49 bytes leave no room for --vlan-tags' 2 tags: at "
-	    "least 50", "--pkt-size", "49", "--vlan-tags", "5.6");
+	BAD("pktpath: --pkt-size: 49 bytes leave no room for --vlan-tags' 2 tags and "
+	    "IPv4's --l4 udp: at least 50",
+	    "--pkt-size", "49", "--vlan-tags", "5.6");
 	OK("--pkt-size", "50", "--vlan-tags", "5.6");
+	/* IPv6: its header, the extension headers and the upper layer */
+	BAD("pktpath: --pkt-size: 85 bytes leave no room for --vlan-tags' 1 tags, IPv6, "
+	    "--ext6's 2 headers and --l4 tcp: at least 94",
+	    "--family", "ipv6", "--pkt-size", "85", "--vlan-tags", "5", "--ext6",
+	    "hop,frag", "--l4", "tcp");
+	OK("--family", "ipv6", "--pkt-size", "94", "--vlan-tags", "5", "--ext6",
+	   "hop,frag", "--l4", "tcp");
+	BAD("pktpath: --pkt-size: 61 bytes leave no room for --vlan-tags' 0 tags, IPv6, "
+	    "--ext6's 0 headers and --l4 tcp: at least 74",
+	    "--family", "mixed", "--pkt-size", "61", "--l4", "tcp");
+	BAD("pktpath: --pkt-size: 53 bytes leave no room for --vlan-tags' 0 tags and "
+	    "IPv4's --l4 tcp: at least 54",
+	    "--pkt-size", "53", "--l4", "tcp");
 }
 
 /* getopt's side: unknown, ambiguous, missing values, stray words. */

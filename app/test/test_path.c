@@ -369,6 +369,8 @@ static const uint8_t opt_ts_full_of15[] = { 68, 8, 9, 0xf0, 0, 0, 0, 0 };
 #define O_DGRAM OUT(UDP, INDATAGRAMS)
 #define O_HDR OUT(IP, INHDRERRORS)
 
+/* one case a row or two, laid out by hand */
+/* clang-format off */
 static const struct pcase cases[] = {
 	/* UDP (__udp4_lib_rcv) */
 	{ "udp valid, listened port", UDP(.pay = 18), { L4(46, UDP, INDATAGRAMS) } },
@@ -410,7 +412,11 @@ static const struct pcase cases[] = {
 	ECN("ecn ect1", 1, INECT1PKTS), ECN("ecn ect0", 2, INECT0PKTS), ECN("ecn ce", 3, INCEPKTS),
 	ECN("dscp ef + ect1", 0xb9, INECT1PKTS),
 	/* L2 */
-	{ "ethertype ipv6", UDP(.etype = 0x86dd), { E(RX, NOTIP, 1) } },
+	{ "ethertype ipv6, an ipv4 header: ipv6_rcv's version check",
+	  UDP(.etype = 0x86dd), { E(IP6, INRECEIVES, 1), E(IP6, INOCTETS, 28),
+	  E(IP6, INHDRERRORS, 1) } },
+	{ "ethertype ipv6 to another host", UDP(.etype = 0x86dd, .dmac = other_mac),
+	  { E(RX, OTHERHOST, 1) } },
 	{ "ethertype arp", UDP(.etype = 0x0806), { E(RX, NOTIP, 1) } },
 	{ "802.3 length field", UDP(.etype = 0x002e), { E(RX, NOTIP, 1) } },
 	{ "otherhost mac", UDP(.dmac = other_mac), { E(RX, OTHERHOST, 1) } },
@@ -580,6 +586,7 @@ static const struct pcase cases[] = {
 	{ "opt lsrr, not local", UDP(OPT(opt_lsrr), .daddr = IP4(8, 8, 8, 8)),
 	  { DROP(36, PATH, IPSRCROUTE) } },
 };
+/* clang-format on */
 
 static void
 __run_table(const struct pcase *t, size_t n)
@@ -868,7 +875,8 @@ test_random(void **state)
 				 i, len, moved, __fname(out));
 		if (mib_check_conservation(d, why, sizeof(why)) != 0)
 			fail_msg("frame %u: %s", i, why);
-		if (path_outcome_delivered(out) && d[MIB_F(IP, INDELIVERS)] != 1)
+		if (path_outcome_delivered(out) &&
+		    d[MIB_F(IP, INDELIVERS)] + d[MIB_F(IP6, INDELIVERS)] != 1)
 			fail_msg("frame %u: delivered without InDelivers", i);
 	}
 	mib_fold(acc, MIB_FOLD_FIELD, tot, NULL);
@@ -1019,11 +1027,17 @@ test_conf(void **state)
 		assert_int_equal((c->udp_ports[i / 64] >> (i % 64)) & 1, i == 0 || i >= 65530);
 	free(c);
 	for (i = 0; i < MIB_FIELD_MAX; i++)
-		assert_int_equal(path_outcome_delivered(i), i == MIB_F(UDP, INDATAGRAMS) ||
-				 i == MIB_F(TCP, INSEGS) || i == MIB_F(ICMP, INMSGS) ||
-				 i == MIB_F(PATH, IGMPDELIVERED) ||
-				 i == MIB_F(UDPLITE, INDATAGRAMS) ||
-				 i == MIB_F(PATH, PIMDELIVERED));
+		assert_int_equal(path_outcome_delivered(i),
+				 i == MIB_F(UDP, INDATAGRAMS) ||
+					 i == MIB_F(TCP, INSEGS) ||
+					 i == MIB_F(ICMP, INMSGS) ||
+					 i == MIB_F(PATH, IGMPDELIVERED) ||
+					 i == MIB_F(UDPLITE, INDATAGRAMS) ||
+					 i == MIB_F(PATH, PIMDELIVERED) ||
+					 i == MIB_F(PATH, IP6NONEXTHDR) ||
+					 i == MIB_F(ICMP6, INMSGS) ||
+					 i == MIB_F(UDP6, INDATAGRAMS) ||
+					 i == MIB_F(UDPLITE6, INDATAGRAMS));
 }
 
 static int

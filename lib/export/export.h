@@ -10,8 +10,8 @@
  *
  * lib/stats folds and publishes; this library only reads what it
  * publishes: immutable snapshots (stats_get()/stats_put(), or
- * stats_read() for what a MIB reader answers: /snmp, /netstat, /metrics,
- * /stats.json and /pktpath/mib, which with --fold-on-read is a fold of its
+ * stats_read() for what a MIB reader answers: /snmp, /netstat, /snmp6,
+ * /metrics, /stats.json and /pktpath/mib, which with --fold-on-read is a fold of its
  * own) and the functions stats.h documents over them (rates, conservation,
  * ports), never worker memory directly and never the stats object's
  * internals. The application wires the two together:
@@ -188,8 +188,8 @@ json_t *export_stages_json(const struct export_stages *t);
  *    pktpath_stats_clears_total instead. Counters are monotonic across
  *    scrapes, mode flips and clears because each snapshot is a newer fold of
  *    single-writer, only-increasing per-lcore counters.
- *  - /snmp, /netstat, /stats.json and /pktpath/mib honour POST /stats/clear
- *    (the snapshot's baseline-relative totals), exactly as --json and the
+ *  - /snmp, /netstat, /snmp6, /stats.json and /pktpath/mib honour POST
+ *    /stats/clear (the snapshot's baseline-relative totals), exactly as --json and the
  *    console do: they are what a human or nstat reads "since the clear".
  *  - MIB_KIND_CONST fields (Ip Forwarding, Tcp MaxConn = -1...) and
  *    MIB_KIND_HWM fields (Ingress GracePeriodMaxUs) are gauges, printed
@@ -203,6 +203,9 @@ enum export_snmp_file {
 	EXPORT_NETSTAT,	/**< /proc/net/netstat: IpExt, then Rx, Path, Ingress,
 			 *   Peer, Capture, Mode and one PortN per port in the
 			 *   same two-line layout */
+	EXPORT_SNMP6,	/**< /proc/net/snmp6: Ip6, Icmp6, the ICMPv6 types,
+			 *   Udp6, UdpLite6, one "Name<spaces>\tvalue" line per
+			 *   counter, as net/ipv6/proc.c prints them */
 	EXPORT_SNMP_MAX
 };
 
@@ -210,11 +213,12 @@ enum export_snmp_file {
  * Write the baseline-relative totals of snap in the layout of Linux's
  * /proc/net/snmp or /proc/net/netstat: per group, a line "Grp: Name1 Name2
  * ..." then a line "Grp: v1 v2 ...", values unsigned except the constants
- * (signed, so Tcp MaxConn prints -1 as Linux does).
+ * (signed, so Tcp MaxConn prints -1 as Linux does); or of /proc/net/snmp6:
+ * a "%-32s\t%lu" line per counter.
  *
  * @param out    stream to write to
  * @param snap   a snapshot (a reference held by the caller)
- * @param which  EXPORT_SNMP or EXPORT_NETSTAT
+ * @param which  EXPORT_SNMP, EXPORT_NETSTAT or EXPORT_SNMP6
  * @return 0, or -EINVAL (bad which), -EIO (write error).
  * Thread-safe (reads only the immutable snapshot).
  */
@@ -376,7 +380,7 @@ struct export_http;
 
 /**
  * Bind, listen and start serving. Endpoints: GET/HEAD /, /healthz,
- * /metrics, /snmp, /netstat, /stats.json; POST /ingress/mode,
+ * /metrics, /snmp, /netstat, /snmp6, /stats.json; POST /ingress/mode,
  * /ingress/rules, /stats/clear when c->control. Errors: unknown path 404,
  * wrong method 405 (with Allow), control disabled 403, body over
  * c->body_limit 413, malformed body or framing 400 (two Content-Length
@@ -384,9 +388,8 @@ struct export_http;
  * HEAD; an escaped NUL in the path), a Transfer-Encoding other than
  * chunked 501; every error is one line of text/plain (control characters
  * of the request shown as '?'), and a rejected request changes nothing.
- * /metrics,
- * /snmp, /netstat and /stats.json answer from stats_read(): with the stats
- * object's fold_on_read, a fold made for that request, whose duration in
+ * /metrics, /snmp, /netstat, /snmp6 and /stats.json answer from
+ * stats_read(): with the stats object's fold_on_read, a fold made for that request, whose duration in
  * ns is the response header X-Pktpath-Fold-Ns (absent otherwise).
  *
  * libmicrohttpd serves every connection from c->threads poll(2) threads;

@@ -40,4 +40,9 @@ void __export_sections_prom(FILE *out, const struct stats_snapshot *snap,
 void __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
 			    enum export_snmp_file which);
 
+/* snmp6.c: /proc/net/snmp6's layout of the MIB totals v (export_snmp_write's
+ * EXPORT_SNMP6), and its ICMPv6 message lines of the 512 counters msg. */
+int __export_snmp6(FILE *out, const uint64_t *v);
+void __export_snmp6_icmp6msg(FILE *out, const uint64_t *msg);
+
 #endif /* PKTPATH_EXPORT_PVT_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The HTTP endpoint (libmicrohttpd): GET /, /healthz, /metrics, /snmp,
- * /netstat, /stats.json over the latest snapshot; POST /ingress/mode,
+ * /netstat, /snmp6, /stats.json over the latest snapshot; POST /ingress/mode,
  * /ingress/rules, /stats/clear through the application's hooks.
  *
  * Threads (http_server.c, http_conn.c): libmicrohttpd's polling threads
@@ -60,22 +60,33 @@ static const struct {
 	const char *what;
 } routes[] = {
 	[RT_INDEX] = { "/", false, CT_TEXT, "this index" },
-	[RT_HEALTHZ] = { "/healthz", false, CT_TEXT, "200 ok while the stats "
+	[RT_HEALTHZ] = { "/healthz", false, CT_TEXT,
+			 "200 ok while the stats "
 			 "thread publishes fresh snapshots, else 503" },
-	[RT_METRICS] = { "/metrics", false, CT_PROM, "Prometheus text format "
+	[RT_METRICS] = { "/metrics", false, CT_PROM,
+			 "Prometheus text format "
 			 "0.0.4 (raw counters, never cleared)" },
-	[RT_SNMP] = { "/snmp", false, CT_TEXT, "MIB totals in the layout of "
+	[RT_SNMP] = { "/snmp", false, CT_TEXT,
+		      "MIB totals in the layout of "
 		      "/proc/net/snmp (since the last clear)" },
-	[RT_NETSTAT] = { "/netstat", false, CT_TEXT, "IpExt in the layout of "
+	[RT_NETSTAT] = { "/netstat", false, CT_TEXT,
+			 "IpExt in the layout of "
 			 "/proc/net/netstat, then pktpath's own groups" },
-	[RT_JSON] = { "/stats.json", false, CT_JSON, "the snapshot as JSON (the "
+	[RT_SNMP6] = { "/snmp6", false, CT_TEXT,
+		       "the IPv6 MIB totals in the layout "
+		       "of /proc/net/snmp6 (since the last clear)" },
+	[RT_JSON] = { "/stats.json", false, CT_JSON,
+		      "the snapshot as JSON (the "
 		      "--json schema)" },
-	[RT_MODE] = { "/ingress/mode", true, NULL, "body mode=off|none|lock|"
+	[RT_MODE] = { "/ingress/mode", true, NULL,
+		      "body mode=off|none|lock|"
 		      "rwlock|rcu: switch the ingress guard" },
-	[RT_RULES] = { "/ingress/rules", true, NULL, "body: a rules file; "
+	[RT_RULES] = { "/ingress/rules", true, NULL,
+		       "body: a rules file; "
 		       "replaces the ingress rules" },
-	[RT_CLEAR] = { "/stats/clear", true, NULL, "no body: clear by baseline "
-		       "(/snmp, /netstat, /stats.json)" },
+	[RT_CLEAR] = { "/stats/clear", true, NULL,
+		       "no body: clear by baseline "
+		       "(/snmp, /netstat, /snmp6, /stats.json)" },
 };
 static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
@@ -156,6 +167,8 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 		return export_snmp_write(f, snap, EXPORT_SNMP);
 	case RT_NETSTAT:
 		return export_snmp_write(f, snap, EXPORT_NETSTAT);
+	case RT_SNMP6:
+		return export_snmp_write(f, snap, EXPORT_SNMP6);
 	case RT_METRICS:
 		if (h->conf.hooks.ingress_state != NULL)
 			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
@@ -207,7 +220,7 @@ static enum MHD_Result
 __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 {
 	bool mib = rt == RT_METRICS || rt == RT_SNMP || rt == RT_NETSTAT ||
-		   rt == RT_JSON;
+		   rt == RT_SNMP6 || rt == RT_JSON;
 	struct stats_snapshot *snap = mib ? stats_read(h->s) : stats_get(h->s);
 	char *buf = NULL, fold_ns[32] = "";
 	size_t len = 0;

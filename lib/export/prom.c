@@ -86,6 +86,8 @@ export_snmp_write(FILE *out, const struct stats_snapshot *snap,
 		g = netstat;
 		n = RTE_DIM(netstat);
 		break;
+	case EXPORT_SNMP6:
+		return __export_snmp6(out, snap->totals);
 	default:
 		return -EINVAL;
 	}

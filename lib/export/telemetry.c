@@ -189,6 +189,18 @@ put:
 	return rc;
 }
 
+/* s with its first number replaced by N, in buf. */
+static const char *
+__number_n(char *buf, size_t len, const char *s)
+{
+	size_t i = strcspn(s, "0123456789"), j = i;
+
+	while (s[j] >= '0' && s[j] <= '9')
+		j++;
+	snprintf(buf, len, "%.*sN%s", (int)i, s, s + j);
+	return buf;
+}
+
 /* /pktpath/mib_help[,GROUP]: the group names, or what each field of GROUP
  * counts (its help in the field table; no snapshot needed). */
 static int
@@ -204,8 +216,24 @@ __cmd_mib_help(const char *cmd, const char *params, struct rte_tel_data *d)
 	g = (enum mib_group)mib_group_lookup(params);
 	rte_tel_data_start_dict(d);
 	end = mib_group_first(g) + mib_group_count(g);
-	for (f = mib_group_first(g); f < end; f++)
-		rte_tel_data_add_dict_string(d, mib_field_name(f), mib_field_help(f));
+	for (f = mib_group_first(g); f < end; f++) {
+		char key[MIB_NAME_MAX], help[MIB_HELP_MAX], k0[MIB_NAME_MAX];
+
+		if (!mib_group_sparse(g)) {
+			rte_tel_data_add_dict_string(d, mib_field_name(f),
+						     mib_field_help(f));
+			continue;
+		}
+		/* A sparse group's fields differ in their number only (IcmpMsg's
+		 * InTypeN; Icmp6Msg's InTypeN, OutTypeN: more than a dict
+		 * holds): one entry per name, N for the number. */
+		__number_n(key, sizeof(key), mib_field_name(f));
+		if (f > mib_group_first(g) &&
+		    strcmp(__number_n(k0, sizeof(k0), mib_field_name(f - 1)), key) == 0)
+			continue;
+		rte_tel_data_add_dict_string(
+			d, key, __number_n(help, sizeof(help), mib_field_help(f)));
+	}
 	return 0;
 }
 

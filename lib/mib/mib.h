@@ -8,10 +8,12 @@
  *
  * The schema follows Linux 6.18: one enum per group (Ip, Icmp, IcmpMsg, Tcp,
  * Udp, UdpLite as printed by /proc/net/snmp, IpExt as printed by
- * /proc/net/netstat, plus pktpath's own groups
- * Rx, Path, Ingress, Peer, Capture, Mode), each ending in a *_MAX count. All
- * groups are laid end to end in one flat index space: field
- * MIB_F(IP, INRECEIVES) is the index of Ip.InReceives in a block.
+ * /proc/net/netstat, pktpath's own groups Rx, Path, Ingress, Peer, Capture,
+ * Mode, Stage, then Ip6, Icmp6, Icmp6Msg, Udp6, UdpLite6 as printed by
+ * /proc/net/snmp6), each ending in a *_MAX count. All groups are laid end to
+ * end in one flat index space: field MIB_F(IP, INRECEIVES) is the index of
+ * Ip.InReceives in a block. The IPv6 groups come last, so that the IPv4
+ * path's counters keep their places (and cache lines) in a block.
  *
  * The field table
  * ---------------
@@ -110,6 +112,11 @@ enum mib_group {
 	MIB_GRP_CAPTURE,
 	MIB_GRP_MODE,
 	MIB_GRP_STAGE,
+	MIB_GRP_IP6,
+	MIB_GRP_ICMP6,
+	MIB_GRP_ICMP6MSG,
+	MIB_GRP_UDP6,
+	MIB_GRP_UDPLITE6,
 	MIB_GRP_MAX
 };
 
@@ -295,6 +302,10 @@ enum mib_path {
 	MIB_PATH_TCPNOTHOST,		/**< TCP to a non-PACKET_HOST frame */
 	MIB_PATH_IGMPDELIVERED,		/**< handed to the IGMP handler */
 	MIB_PATH_PIMDELIVERED,		/**< handed to pim_rcv (IP_PIMSM_V2, --pim on) */
+	MIB_PATH_IP6MCASTNOTJOINED, /**< IPv6 multicast group not joined (ip6_mc_input) */
+	MIB_PATH_IP6SEGROUTINGOFF,  /**< segment routing header, seg6/rpl off */
+	MIB_PATH_IP6NONEXTHDR,	    /**< next header 59 (NONE): dst_discard, delivered */
+	MIB_PATH_IP6FRAGQUEUED,	    /**< a fragment held by ipv6_frag_rcv's queues */
 	MIB_PATH_MAX
 };
 
@@ -403,6 +414,104 @@ enum mib_stage {
 	MIB_STAGE_MAX
 };
 
+/**
+ * Ip6: /proc/net/snmp6's Ip6 lines (net/ipv6/proc.c snmp6_ipstats_list,
+ * Linux 6.18), in its order, without the "Ip6" prefix Linux prints. The
+ * kernel's ipstats_mib has four more (InBcastPkts, OutBcastPkts,
+ * CsumErrors, ReasmOverlaps) that snmp6 does not print: pktpath counts
+ * ReasmOverlaps in Path Ip6ReasmOverlaps, the others never move for IPv6.
+ */
+enum mib_ip6 {
+	MIB_IP6_INRECEIVES,
+	MIB_IP6_INHDRERRORS,
+	MIB_IP6_INTOOBIGERRORS,
+	MIB_IP6_INNOROUTES,
+	MIB_IP6_INADDRERRORS,
+	MIB_IP6_INUNKNOWNPROTOS,
+	MIB_IP6_INTRUNCATEDPKTS,
+	MIB_IP6_INDISCARDS,
+	MIB_IP6_INDELIVERS,
+	MIB_IP6_OUTFORWDATAGRAMS,
+	MIB_IP6_OUTREQUESTS,
+	MIB_IP6_OUTDISCARDS,
+	MIB_IP6_OUTNOROUTES,
+	MIB_IP6_REASMTIMEOUT,
+	MIB_IP6_REASMREQDS,
+	MIB_IP6_REASMOKS,
+	MIB_IP6_REASMFAILS,
+	MIB_IP6_FRAGOKS,
+	MIB_IP6_FRAGFAILS,
+	MIB_IP6_FRAGCREATES,
+	MIB_IP6_INMCASTPKTS,
+	MIB_IP6_OUTMCASTPKTS,
+	MIB_IP6_INOCTETS,
+	MIB_IP6_OUTOCTETS,
+	MIB_IP6_INMCASTOCTETS,
+	MIB_IP6_OUTMCASTOCTETS,
+	MIB_IP6_INBCASTOCTETS,
+	MIB_IP6_OUTBCASTOCTETS,
+	MIB_IP6_INNOECTPKTS,
+	MIB_IP6_INECT1PKTS,
+	MIB_IP6_INECT0PKTS,
+	MIB_IP6_INCEPKTS,
+	MIB_IP6_OUTTRANSMITS,
+	MIB_IP6_MAX
+};
+
+/** Icmp6: /proc/net/snmp6's Icmp6 lines (snmp6_icmp6_list), in its order. */
+enum mib_icmp6 {
+	MIB_ICMP6_INMSGS,
+	MIB_ICMP6_INERRORS,
+	MIB_ICMP6_OUTMSGS,
+	MIB_ICMP6_OUTERRORS,
+	MIB_ICMP6_INCSUMERRORS,
+	MIB_ICMP6_OUTRATELIMITHOST,
+	MIB_ICMP6_MAX
+};
+
+/**
+ * Icmp6Msg: the ICMPv6 messages received and sent by type (Linux's
+ * icmpv6msg_mib, ICMP6MSGIN_INC_STATS / ICMP6MSGOUT_INC_STATS): InType0 ..
+ * InType255, then OutType0 .. OutType255, as Linux indexes them (0x100 is
+ * the Out bit). /proc/net/snmp6 prints them twice (snmp6_seq_show_icmpv6msg):
+ * the named types always, by name (Icmp6InDestUnreachs...), then every
+ * non-zero one by number (Icmp6InType1...): a sparse group.
+ */
+enum mib_icmp6msg {
+	MIB_ICMP6MSG_INTYPE0,
+	MIB_ICMP6MSG_OUTTYPE0 = MIB_ICMP6MSG_INTYPE0 + 256,
+	MIB_ICMP6MSG_MAX = MIB_ICMP6MSG_OUTTYPE0 + 256
+};
+
+/** Udp6: /proc/net/snmp6 (snmp6_udp6_list): the fields of Udp. */
+enum mib_udp6 {
+	MIB_UDP6_INDATAGRAMS,
+	MIB_UDP6_NOPORTS,
+	MIB_UDP6_INERRORS,
+	MIB_UDP6_OUTDATAGRAMS,
+	MIB_UDP6_RCVBUFERRORS,
+	MIB_UDP6_SNDBUFERRORS,
+	MIB_UDP6_INCSUMERRORS,
+	MIB_UDP6_IGNOREDMULTI,
+	MIB_UDP6_MEMERRORS,
+	MIB_UDP6_MAX
+};
+
+/** UdpLite6: the fields of Udp; /proc/net/snmp6 (snmp6_udplite6_list)
+ *  prints all but IgnoredMulti, which the kernel counts all the same. */
+enum mib_udplite6 {
+	MIB_UDPLITE6_INDATAGRAMS,
+	MIB_UDPLITE6_NOPORTS,
+	MIB_UDPLITE6_INERRORS,
+	MIB_UDPLITE6_OUTDATAGRAMS,
+	MIB_UDPLITE6_RCVBUFERRORS,
+	MIB_UDPLITE6_SNDBUFERRORS,
+	MIB_UDPLITE6_INCSUMERRORS,
+	MIB_UDPLITE6_IGNOREDMULTI,
+	MIB_UDPLITE6_MEMERRORS,
+	MIB_UDPLITE6_MAX
+};
+
 /** The stages of the Stage group, in its order (and a burst's). */
 enum mib_stage_id {
 	MIB_STAGE_RX, MIB_STAGE_L2, MIB_STAGE_INGRESS, MIB_STAGE_IP,
@@ -437,14 +546,25 @@ enum mib_base {
 	MIB_BASE_CAPTURE = MIB_BASE_PEER + MIB_PEER_MAX,
 	MIB_BASE_MODE = MIB_BASE_CAPTURE + MIB_CAPTURE_MAX,
 	MIB_BASE_STAGE = MIB_BASE_MODE + MIB_MODE_MAX,
+	/* The IPv6 groups last: the IPv4 fields keep their places. */
+	MIB_BASE_IP6 = MIB_BASE_STAGE + MIB_STAGE_MAX,
+	MIB_BASE_ICMP6 = MIB_BASE_IP6 + MIB_IP6_MAX,
+	MIB_BASE_ICMP6MSG = MIB_BASE_ICMP6 + MIB_ICMP6_MAX,
+	MIB_BASE_UDP6 = MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_MAX,
+	MIB_BASE_UDPLITE6 = MIB_BASE_UDP6 + MIB_UDP6_MAX,
 	/** Number of fields in a block. */
-	MIB_FIELD_MAX = MIB_BASE_STAGE + MIB_STAGE_MAX
+	MIB_FIELD_MAX = MIB_BASE_UDPLITE6 + MIB_UDPLITE6_MAX
 };
 
 /** Flat index of field NAME of group GRP: MIB_F(IP, INRECEIVES). */
 #define MIB_F(GRP, NAME) (MIB_BASE_##GRP + MIB_##GRP##_##NAME)
 /** Flat index of IcmpMsg InType<type>. */
 #define MIB_ICMPMSG_IN(type) (MIB_BASE_ICMPMSG + MIB_ICMPMSG_INTYPE0 + (unsigned int)(type))
+/** Flat index of Icmp6Msg InType<type> and OutType<type>. */
+#define MIB_ICMP6MSG_IN(type) \
+	(MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_INTYPE0 + (unsigned int)(type))
+#define MIB_ICMP6MSG_OUT(type) \
+	(MIB_BASE_ICMP6MSG + MIB_ICMP6MSG_OUTTYPE0 + (unsigned int)(type))
 
 /** Label of mode m of the Mode group ("off", "none", "lock", "rwlock",
  *  "rcu": enum ingress_mode's names), or "?" if m >= MIB_MODES. */
@@ -486,17 +606,23 @@ enum mib_role {
 
 /**
  * The conservation laws, in the order they are evaluated and printed: the
- * left-hand side is one field, the right-hand side the sum of the fields
- * whose row names the law.
+ * left-hand side is one field, or the sum of two (MIB_LAW_LHS_MAX), the
+ * right-hand side the sum of the fields whose row names the law. L4's left
+ * side is InDelivers + Ip6InDelivers: TCP over either family counts in the
+ * one Tcp group, as Linux counts it.
  */
 enum mib_law_id {
-	MIB_LAW_RX,	 /**< RxPackets = Rx-level terminals + InReceives */
+	MIB_LAW_RX, /**< RxPackets = Rx-level terminals + InReceives + Ip6InReceives */
 	MIB_LAW_INGRESS, /**< IngressPackets = IngressPassed + IngressDropped */
 	MIB_LAW_IP,	 /**< InReceives = InDelivers + IP-level terminals */
-	MIB_LAW_L4,	 /**< InDelivers = the L4 outcomes */
+	MIB_LAW_IP6,	 /**< Ip6InReceives = Ip6InDelivers + IPv6-level terminals */
+	MIB_LAW_L4,	 /**< InDelivers + Ip6InDelivers = the L4 outcomes */
 	MIB_LAW_MODE,	 /**< RxPackets = the Mode group's packets */
 	MIB_LAW_MAX
 };
+
+/** Most fields on a law's left-hand side. */
+#define MIB_LAW_LHS_MAX 2
 
 /** Number of laws (struct mib_law arrays are this long). */
 #define MIB_N_LAWS MIB_LAW_MAX
@@ -505,8 +631,9 @@ enum mib_law_id {
 /** The outcome laws: their terms are terminals and the left-hand sides of
  *  the next outcome law (RxPackets -> InReceives -> InDelivers), so that
  *  every frame is in exactly one terminal when they hold. */
-#define MIB_LAWS_OUTCOME (MIB_LAW_BIT(MIB_LAW_RX) | MIB_LAW_BIT(MIB_LAW_IP) | \
-			  MIB_LAW_BIT(MIB_LAW_L4))
+#define MIB_LAWS_OUTCOME                                                                \
+	(MIB_LAW_BIT(MIB_LAW_RX) | MIB_LAW_BIT(MIB_LAW_IP) | MIB_LAW_BIT(MIB_LAW_IP6) | \
+	 MIB_LAW_BIT(MIB_LAW_L4))
 /** The laws of the receive path alone, which mib_check_conservation()
  *  checks (Mode is filled by the application's workers only). */
 #define MIB_LAWS_PATH (MIB_LAW_BIT(MIB_N_LAWS) - 1u - MIB_LAW_BIT(MIB_LAW_MODE))
@@ -639,6 +766,17 @@ bool mib_group_sparse(enum mib_group g);
 int mib_group_lookup(const char *name);
 /** Flat field index by group and field name, or -1. */
 int mib_field_lookup(const char *group, const char *field);
+/**
+ * Field f's name as Linux prints it in its file, in buf (len bytes): the
+ * name itself ("InReceives"), but for the /proc/net/snmp6 groups, whose
+ * lines carry their group: "Ip6InReceives", "Udp6NoPorts", "Icmp6InType1"
+ * (Icmp6Msg). Returns buf, or NULL if f is out of range. Thread-safe.
+ */
+const char *mib_field_linux_name(unsigned int f, char *buf, size_t len);
+/** The name /proc/net/snmp6 gives ICMPv6 type (net/ipv6/proc.c
+ *  icmp6type2name: "DestUnreachs" for 1), or NULL for a type it prints by
+ *  number only. Thread-safe. */
+const char *mib_icmp6_type_name(unsigned int type);
 /** One-line description of field f (its row's help), or NULL if out of range. */
 const char *mib_field_help(unsigned int f);
 /** The file Linux prints group g in ("/proc/net/snmp", "/proc/net/netstat"),
@@ -757,10 +895,12 @@ uint64_t mib_drops_total(const uint64_t *v);
 /**
  * Check the laws of the receive path (MIB_LAWS_PATH: every law but Mode's)
  * on folded totals, in the order of enum mib_law_id:
- *   RxPackets      = RxNotIp + RxOtherHost + RxNoPath + IngressDropped + InReceives
+ *   RxPackets      = RxNotIp + RxOtherHost + RxNoPath + IngressDropped
+ *                    + InReceives + Ip6InReceives
  *   IngressPackets = IngressPassed + IngressDropped
  *   InReceives     = InDelivers + IP drops (InHdrErrors, ..., Path IpSrcRoute)
- *   InDelivers     = L4 outcomes (Udp InDatagrams, ..., Path PimDelivered)
+ *   Ip6InReceives  = Ip6InDelivers + IPv6 drops (Ip6 InHdrErrors, ...)
+ *   InDelivers + Ip6InDelivers = L4 outcomes (Udp InDatagrams, ..., Udp6 ...)
  * each right-hand side being every field whose row names the law.
  * Only meaningful when no worker is mid-burst (at the end of a run, or in a
  * test). Returns 0, or -1 with a one-line description of the first broken law
@@ -770,7 +910,7 @@ int mib_check_conservation(const uint64_t *t, char *why, size_t len);
 
 /** One conservation law evaluated on totals: lhs must equal rhs. */
 struct mib_law {
-	const char *lhs_name;	/**< "RxPackets" */
+	const char *lhs_name;	/**< "RxPackets", "InDelivers + Ip6InDelivers" */
 	const char *rhs_name;	/**< "RxNotIp + RxOtherHost + ..." */
 	uint64_t lhs;
 	uint64_t rhs;
@@ -778,17 +918,24 @@ struct mib_law {
 
 /**
  * Evaluate every law on totals t (no verdict: the caller decides how far
- * a live snapshot may be off), indexed by enum mib_law_id: the four of
+ * a live snapshot may be off), indexed by enum mib_law_id: the five of
  * mib_check_conservation(), in its order, then RxPackets = the sum of the
  * Mode group's packets, which only the application's workers fill.
  * Thread-safe.
  */
 void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
 
-/** Short name of law l ("rx", "ingress", "ip", "l4", "mode"), or "?". */
+/** Short name of law l ("rx", "ingress", "ip", "ip6", "l4", "mode"), or "?". */
 const char *mib_law_name(enum mib_law_id l);
-/** Left-hand side of law l (a flat field index), or MIB_FIELD_MAX. */
+/** The first field of law l's left-hand side (a flat field index), or
+ *  MIB_FIELD_MAX. */
 unsigned int mib_law_lhs(enum mib_law_id l);
+/** Every field of law l's left-hand side, in lhs (at most
+ *  MIB_LAW_LHS_MAX); returns how many (0 if l is out of range). */
+unsigned int mib_law_lhs_fields(enum mib_law_id l, unsigned int lhs[MIB_LAW_LHS_MAX]);
+/** Left-hand side of law l as the laws print it ("RxPackets",
+ *  "InDelivers + Ip6InDelivers"), or NULL. Thread-safe. */
+const char *mib_law_lhs_name(enum mib_law_id l);
 /** Right-hand side of law l as the laws print it ("InDelivers + IP
  *  drops"), or NULL. Thread-safe. */
 const char *mib_law_rhs_name(enum mib_law_id l);

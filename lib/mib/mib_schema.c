@@ -241,6 +241,123 @@
 	F(G, REASMOVERLAPS, "ReasmOverlaps", SUM, 0, INFO, 0, \
 	  "fragments overlapping queued data (never: no reassembly)")
 
+#define MIB_IP6_TABLE(F, G) \
+	F(G, INRECEIVES, "InReceives", SUM, 0, INFO, LAW(RX), \
+	  "packets ipv6_rcv takes in: the IPv6 frames not to another host") \
+	F(G, INHDRERRORS, "InHdrErrors", SUM, 0, DROP, LAW(IP6), \
+	  "packets with a bad header: version, addresses, options, extension headers") \
+	F(G, INTOOBIGERRORS, "InTooBigErrors", SUM, 0, INFO, 0, \
+	  "packets too big to forward (never: forwarding is off)") \
+	F(G, INNOROUTES, "InNoRoutes", SUM, 0, DROP, LAW(IP6), \
+	  "packets with no route to their destination (ip6_pkt_discard)") \
+	F(G, INADDRERRORS, "InAddrErrors", SUM, 0, DROP, LAW(IP6), \
+	  "packets to an address not local, forwarding off (ip6_forward)") \
+	F(G, INUNKNOWNPROTOS, "InUnknownProtos", SUM, 0, DROP, LAW(IP6), \
+	  "packets whose next header has no handler (ip6_protocol_deliver_rcu)") \
+	F(G, INTRUNCATEDPKTS, "InTruncatedPkts", SUM, 0, DROP, LAW(IP6), \
+	  "packets shorter than their payload length (ip6_rcv_core)") \
+	F(G, INDISCARDS, "InDiscards", SUM, 0, DROP, LAW(IP6), \
+	  "packets discarded in ip6_protocol_deliver_rcu: a final header after another") \
+	F(G, INDELIVERS, "InDelivers", SUM, 0, INFO, LAW(IP6), \
+	  "packets handed to a final protocol handler (ip6_protocol_deliver_rcu)") \
+	F(G, OUTFORWDATAGRAMS, "OutForwDatagrams", SUM, 0, INFO, 0, \
+	  "packets forwarded (never: forwarding is off)") \
+	F(G, OUTREQUESTS, "OutRequests", SUM, 0, INFO, 0, \
+	  "packets the host would send: ICMPv6 errors, replies, advertisements") \
+	F(G, OUTDISCARDS, "OutDiscards", SUM, 0, INFO, 0, \
+	  "packets not sent for lack of resources (never)") \
+	F(G, OUTNOROUTES, "OutNoRoutes", SUM, 0, INFO, 0, \
+	  "ICMPv6 errors not sent for want of a route back to the source") \
+	F(G, REASMTIMEOUT, "ReasmTimeout", SUM, 0, INFO, 0, \
+	  "reassemblies timed out") \
+	F(G, REASMREQDS, "ReasmReqds", SUM, 0, INFO, 0, \
+	  "fragment headers ipv6_frag_rcv took, atomic and refused ones included") \
+	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, 0, \
+	  "packets reassembled") \
+	F(G, REASMFAILS, "ReasmFails", SUM, 0, INFO, 0, \
+	  "reassembly failures: bad fragments, overlaps, timeouts, memory limit") \
+	F(G, FRAGOKS, "FragOKs", SUM, 0, INFO, 0, \
+	  "packets fragmented on output (never)") \
+	F(G, FRAGFAILS, "FragFails", SUM, 0, INFO, 0, \
+	  "packets that could not be fragmented on output (never)") \
+	F(G, FRAGCREATES, "FragCreates", SUM, 0, INFO, 0, \
+	  "fragments created on output (never)") \
+	F(G, INMCASTPKTS, "InMcastPkts", SUM, 0, INFO, 0, \
+	  "multicast packets routed to ip6_mc_input") \
+	F(G, OUTMCASTPKTS, "OutMcastPkts", SUM, 0, INFO, 0, \
+	  "multicast packets the host would send") \
+	F(G, INOCTETS, "InOctets", SUM, 0, INFO, 0, \
+	  "bytes of the InReceives packets, from the IPv6 header to the frame's end") \
+	F(G, OUTOCTETS, "OutOctets", SUM, 0, INFO, 0, \
+	  "bytes the host would send") \
+	F(G, INMCASTOCTETS, "InMcastOctets", SUM, 0, INFO, 0, \
+	  "bytes of the InMcastPkts packets") \
+	F(G, OUTMCASTOCTETS, "OutMcastOctets", SUM, 0, INFO, 0, \
+	  "multicast bytes the host would send") \
+	F(G, INBCASTOCTETS, "InBcastOctets", SUM, 0, INFO, 0, \
+	  "broadcast bytes (never: IPv6 has no broadcast)") \
+	F(G, OUTBCASTOCTETS, "OutBcastOctets", SUM, 0, INFO, 0, \
+	  "broadcast bytes sent (never)") \
+	F(G, INNOECTPKTS, "InNoECTPkts", SUM, 0, INFO, 0, \
+	  "packets with ECN field 00, not ECN-capable") \
+	F(G, INECT1PKTS, "InECT1Pkts", SUM, 0, INFO, 0, \
+	  "packets with ECN field 01, ECT(1)") \
+	F(G, INECT0PKTS, "InECT0Pkts", SUM, 0, INFO, 0, \
+	  "packets with ECN field 10, ECT(0)") \
+	F(G, INCEPKTS, "InCEPkts", SUM, 0, INFO, 0, \
+	  "packets with ECN field 11, congestion experienced") \
+	F(G, OUTTRANSMITS, "OutTransmits", SUM, 0, INFO, 0, \
+	  "packets the host would hand to the device")
+
+#define MIB_ICMP6_TABLE(F, G) \
+	F(G, INMSGS, "InMsgs", SUM, 0, DELIVER, LAW(L4), \
+	  "ICMPv6 messages handed to icmpv6_rcv, the erroneous ones included") \
+	F(G, INERRORS, "InErrors", SUM, 0, DROP_LATE, 0, \
+	  "ICMPv6 messages refused: checksum, length, quote, no socket (within InMsgs)") \
+	F(G, OUTMSGS, "OutMsgs", SUM, 0, INFO, 0, \
+	  "ICMPv6 messages the host would send: errors, echo replies, advertisements") \
+	F(G, OUTERRORS, "OutErrors", SUM, 0, INFO, 0, \
+	  "ICMPv6 messages that could not be sent (never)") \
+	F(G, INCSUMERRORS, "InCsumErrors", SUM, 0, INFO, 0, \
+	  "ICMPv6 messages with a bad checksum (within InErrors)") \
+	F(G, OUTRATELIMITHOST, "OutRateLimitHost", SUM, 0, INFO, 0, \
+	  "ICMPv6 errors not sent: no route to the source, or its rate limit")
+
+/* Icmp6Msg: InType0 .. InType255, then OutType0 .. OutType255. R(F, G, n)
+ * for every type n. */
+#define MIB_ICMP6MSG_TEN(R, F, G, t) \
+	R(F, G, t##0) R(F, G, t##1) R(F, G, t##2) R(F, G, t##3) R(F, G, t##4) \
+	R(F, G, t##5) R(F, G, t##6) R(F, G, t##7) R(F, G, t##8) R(F, G, t##9)
+#define MIB_ICMP6MSG_TYPES(R, F, G) \
+	R(F, G, 0) R(F, G, 1) R(F, G, 2) R(F, G, 3) R(F, G, 4) R(F, G, 5) \
+	R(F, G, 6) R(F, G, 7) R(F, G, 8) R(F, G, 9) \
+	MIB_ICMP6MSG_TEN(R, F, G, 1) MIB_ICMP6MSG_TEN(R, F, G, 2) \
+	MIB_ICMP6MSG_TEN(R, F, G, 3) MIB_ICMP6MSG_TEN(R, F, G, 4) \
+	MIB_ICMP6MSG_TEN(R, F, G, 5) MIB_ICMP6MSG_TEN(R, F, G, 6) \
+	MIB_ICMP6MSG_TEN(R, F, G, 7) MIB_ICMP6MSG_TEN(R, F, G, 8) \
+	MIB_ICMP6MSG_TEN(R, F, G, 9) MIB_ICMP6MSG_TEN(R, F, G, 10) \
+	MIB_ICMP6MSG_TEN(R, F, G, 11) MIB_ICMP6MSG_TEN(R, F, G, 12) \
+	MIB_ICMP6MSG_TEN(R, F, G, 13) MIB_ICMP6MSG_TEN(R, F, G, 14) \
+	MIB_ICMP6MSG_TEN(R, F, G, 15) MIB_ICMP6MSG_TEN(R, F, G, 16) \
+	MIB_ICMP6MSG_TEN(R, F, G, 17) MIB_ICMP6MSG_TEN(R, F, G, 18) \
+	MIB_ICMP6MSG_TEN(R, F, G, 19) MIB_ICMP6MSG_TEN(R, F, G, 20) \
+	MIB_ICMP6MSG_TEN(R, F, G, 21) MIB_ICMP6MSG_TEN(R, F, G, 22) \
+	MIB_ICMP6MSG_TEN(R, F, G, 23) MIB_ICMP6MSG_TEN(R, F, G, 24) \
+	R(F, G, 250) R(F, G, 251) R(F, G, 252) R(F, G, 253) R(F, G, 254) \
+	R(F, G, 255)
+#define MIB_ICMP6MSG_IN_ROW(F, G, n) \
+	F(G, INTYPE0 + n, "InType" #n, SUM, 0, INFO, 0, \
+	  "messages of type " #n " received by icmpv6_rcv")
+#define MIB_ICMP6MSG_OUT_ROW(F, G, n) \
+	F(G, OUTTYPE0 + n, "OutType" #n, SUM, 0, INFO, 0, \
+	  "messages of type " #n " the host would send over ICMPv6")
+#define MIB_ICMP6MSG_TABLE(F, G) \
+	MIB_ICMP6MSG_TYPES(MIB_ICMP6MSG_IN_ROW, F, G) \
+	MIB_ICMP6MSG_TYPES(MIB_ICMP6MSG_OUT_ROW, F, G)
+
+#define MIB_UDP6_TABLE(F, G) MIB_UDP_ROWS(F, G, "UDP over IPv6")
+#define MIB_UDPLITE6_TABLE(F, G) MIB_UDP_ROWS(F, G, "UDP-Lite over IPv6")
+
 #define MIB_RX_TABLE(F, G) \
 	F(G, PACKETS, "RxPackets", SUM, 0, INFO, 0, \
 	  "frames the source handed to the path") \
@@ -251,7 +368,7 @@
 	F(G, EMPTYPOLLS, "RxEmptyPolls", SUM, 0, INFO, 0, \
 	  "polls that returned nothing") \
 	F(G, NOTIP, "RxNotIp", SUM, 0, DROP, LAW(RX), \
-	  "frames not IPv4 by their ethertype, or too short for their L2 header") \
+	  "frames not IPv4 or IPv6 by their ethertype, or too short for their L2 header") \
 	F(G, RUNTS, "RxRunts", SUM, 0, INFO, 0, \
 	  "frames too short for their Ethernet header or a VLAN tag") \
 	F(G, VLAN, "RxVlan", SUM, 0, INFO, 0, \
@@ -259,7 +376,7 @@
 	F(G, VLANNODEVICE, "RxVlanNoDevice", SUM, 0, INFO, 0, \
 	  "frames made PACKET_OTHERHOST by a tag whose VID has no VLAN device (--vlan)") \
 	F(G, OTHERHOST, "RxOtherHost", SUM, 0, DROP, LAW(RX), \
-	  "IPv4 frames PACKET_OTHERHOST: to another host's MAC, or by a VLAN tag") \
+	  "IPv4 and IPv6 frames PACKET_OTHERHOST: to another host's MAC, or by a VLAN tag") \
 	F(G, BROADCAST, "RxBroadcast", SUM, 0, INFO, 0, \
 	  "frames to the L2 broadcast address") \
 	F(G, MULTICAST, "RxMulticast", SUM, 0, INFO, 0, \
@@ -293,7 +410,15 @@
 	F(G, IGMPDELIVERED, "IgmpDelivered", SUM, 0, DELIVER, LAW(L4), \
 	  "datagrams handed to the IGMP handler") \
 	F(G, PIMDELIVERED, "PimDelivered", SUM, 0, DELIVER, LAW(L4), \
-	  "datagrams handed to pim_rcv (--pim on)")
+	  "datagrams handed to pim_rcv or pim6_rcv (--pim on)") \
+	F(G, IP6MCASTNOTJOINED, "Ip6McastNotJoined", SUM, 0, DROP, LAW(IP6), \
+	  "IPv6 multicast packets to a group not joined (ip6_mc_input frees them)") \
+	F(G, IP6SEGROUTINGOFF, "Ip6SegRoutingOff", SUM, 0, DROP, LAW(IP6), \
+	  "IPv6 packets with a segment routing header, seg6_enabled and rpl_seg_enabled 0") \
+	F(G, IP6NONEXTHDR, "Ip6NoNextHdr", SUM, 0, DELIVER, LAW(L4), \
+	  "IPv6 packets whose next header is 59, none: delivered to dst_discard") \
+	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6), \
+	  "IPv6 fragments ipv6_frag_rcv queued for reassembly")
 
 #define MIB_INGRESS_TABLE(F, G) \
 	F(G, PACKETS, "IngressPackets", SUM, 0, INFO, 0, \
@@ -384,7 +509,9 @@
 	MIB_IPEXT_TABLE(F, IPEXT) MIB_RX_TABLE(F, RX) MIB_PATH_TABLE(F, PATH) \
 	MIB_INGRESS_TABLE(F, INGRESS) MIB_PEER_TABLE(F, PEER) \
 	MIB_CAPTURE_TABLE(F, CAPTURE) MIB_MODE_TABLE(F, MODE) \
-	MIB_STAGE_TABLE(F, STAGE)
+	MIB_STAGE_TABLE(F, STAGE) MIB_IP6_TABLE(F, IP6) MIB_ICMP6_TABLE(F, ICMP6) \
+	MIB_ICMP6MSG_TABLE(F, ICMP6MSG) MIB_UDP6_TABLE(F, UDP6) \
+	MIB_UDPLITE6_TABLE(F, UDPLITE6)
 
 /* The flat index of a row. */
 #define MIB_ROW_INDEX(G, ID) (MIB_BASE_##G + (MIB_##G##_##ID))
@@ -420,6 +547,14 @@ static_assert((0 MIB_MODE_TABLE(MIB_ROW_ONE, MODE)) == MIB_MODE_MAX,
 	      "Mode table and enum disagree");
 static_assert((0 MIB_STAGE_TABLE(MIB_ROW_ONE, STAGE)) == MIB_STAGE_MAX,
 	      "Stage table and enum disagree");
+static_assert((0 MIB_IP6_TABLE(MIB_ROW_ONE, IP6)) == MIB_IP6_MAX, "Ip6 table and enum disagree");
+static_assert((0 MIB_ICMP6_TABLE(MIB_ROW_ONE, ICMP6)) == MIB_ICMP6_MAX,
+	      "Icmp6 table and enum disagree");
+static_assert((0 MIB_ICMP6MSG_TABLE(MIB_ROW_ONE, ICMP6MSG)) == MIB_ICMP6MSG_MAX,
+	      "Icmp6Msg table and enum disagree");
+static_assert((0 MIB_UDP6_TABLE(MIB_ROW_ONE, UDP6)) == MIB_UDP6_MAX, "Udp6 table and enum disagree");
+static_assert((0 MIB_UDPLITE6_TABLE(MIB_ROW_ONE, UDPLITE6)) == MIB_UDPLITE6_MAX,
+	      "UdpLite6 table and enum disagree");
 #define MIB_MODE_ONE(...) + 1
 static_assert((0 MIB_STAGE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_STAGES, "Stage: one triple per stage");
 static_assert(MIB_STAGE_MAX == MIB_STAGES * MIB_STAGE_K_MAX, "Stage: one triple per stage");
@@ -431,10 +566,12 @@ static_assert(MIB_MODE_F(4, MIB_MODE_K_LOST) == MIB_F(MODE, RCULOSTCYCLES),
 	      "MIB_MODE_F and the enum disagree");
 static_assert(MIB_LAW_MAX <= 8, "a field's laws mask is a uint8_t");
 
-/* UdpLite mirrors Udp: the same enumerators, in the same places (path_l4.c
- * maps one onto the other by their group bases). */
+/* UdpLite, Udp6 and UdpLite6 mirror Udp: the same enumerators, in the same
+ * places (lib/path maps one onto the other by their group bases). */
 #define MIB_UDPLITE_SAME(G, ID, ...) \
-	static_assert((int)MIB_UDPLITE_##ID == (int)MIB_UDP_##ID, "UdpLite " #ID " is not Udp's");
+	static_assert((int)MIB_UDPLITE_##ID == (int)MIB_UDP_##ID, "UdpLite " #ID " is not Udp's"); \
+	static_assert((int)MIB_UDP6_##ID == (int)MIB_UDP_##ID, "Udp6 " #ID " is not Udp's"); \
+	static_assert((int)MIB_UDPLITE6_##ID == (int)MIB_UDP_##ID, "UdpLite6 " #ID " is not Udp's");
 MIB_UDP_TABLE(MIB_UDPLITE_SAME, UDP)
 
 /* The rules of mib.h, per row: a terminal (DELIVER, DROP, SINK) is a term
@@ -521,40 +658,78 @@ struct group_desc {
 
 #define SNMP "/proc/net/snmp"
 #define NETSTAT "/proc/net/netstat"
+#define SNMP6	"/proc/net/snmp6"
 
 static const struct group_desc groups[] = {
-	[MIB_GRP_IP] = { "Ip", MIB_BASE_IP, MIB_IP_MAX,
-		"Linux /proc/net/snmp Ip counter", false, SNMP },
+	[MIB_GRP_IP] = { "Ip", MIB_BASE_IP, MIB_IP_MAX, "Linux /proc/net/snmp Ip counter",
+			 false, SNMP },
 	[MIB_GRP_ICMP] = { "Icmp", MIB_BASE_ICMP, MIB_ICMP_MAX,
-		"Linux /proc/net/snmp Icmp counter", false, SNMP },
+			   "Linux /proc/net/snmp Icmp counter", false, SNMP },
 	[MIB_GRP_ICMPMSG] = { "IcmpMsg", MIB_BASE_ICMPMSG, MIB_ICMPMSG_MAX,
-		"Linux /proc/net/snmp IcmpMsg counter (ICMP messages received "
-		"by type)", true, SNMP },
+			      "Linux /proc/net/snmp IcmpMsg counter (ICMP messages received "
+			      "by type)",
+			      true, SNMP },
 	[MIB_GRP_TCP] = { "Tcp", MIB_BASE_TCP, MIB_TCP_MAX,
-		"Linux /proc/net/snmp Tcp counter", false, SNMP },
+			  "Linux /proc/net/snmp Tcp counter", false, SNMP },
 	[MIB_GRP_UDP] = { "Udp", MIB_BASE_UDP, MIB_UDP_MAX,
-		"Linux /proc/net/snmp Udp counter", false, SNMP },
+			  "Linux /proc/net/snmp Udp counter", false, SNMP },
 	[MIB_GRP_UDPLITE] = { "UdpLite", MIB_BASE_UDPLITE, MIB_UDPLITE_MAX,
-		"Linux /proc/net/snmp UdpLite counter", false, SNMP },
+			      "Linux /proc/net/snmp UdpLite counter", false, SNMP },
 	[MIB_GRP_IPEXT] = { "IpExt", MIB_BASE_IPEXT, MIB_IPEXT_MAX,
-		"Linux /proc/net/netstat IpExt counter", false, NETSTAT },
-	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX,
-		"pktpath source and L2 counter" },
+			    "Linux /proc/net/netstat IpExt counter", false, NETSTAT },
+	[MIB_GRP_RX] = { "Rx", MIB_BASE_RX, MIB_RX_MAX, "pktpath source and L2 counter" },
 	[MIB_GRP_PATH] = { "Path", MIB_BASE_PATH, MIB_PATH_MAX,
-		"pktpath: a Linux drop reason with no /proc/net/snmp counter" },
+			   "pktpath: a Linux drop reason with no /proc/net/snmp counter" },
 	[MIB_GRP_INGRESS] = { "Ingress", MIB_BASE_INGRESS, MIB_INGRESS_MAX,
-		"pktpath ingress classifier and guard counter" },
+			      "pktpath ingress classifier and guard counter" },
 	[MIB_GRP_PEER] = { "Peer", MIB_BASE_PEER, MIB_PEER_MAX,
-		"pktpath inetpeer-like stage counter" },
+			   "pktpath inetpeer-like stage counter" },
 	[MIB_GRP_CAPTURE] = { "Capture", MIB_BASE_CAPTURE, MIB_CAPTURE_MAX,
-		"pktpath capture counter" },
+			      "pktpath capture counter" },
 	[MIB_GRP_MODE] = { "Mode", MIB_BASE_MODE, MIB_MODE_MAX,
-		"pktpath packets and cycles by the ingress mode in force" },
+			   "pktpath packets and cycles by the ingress mode in force" },
 	[MIB_GRP_STAGE] = { "Stage", MIB_BASE_STAGE, MIB_STAGE_MAX,
-		"pktpath cycles, packets and bursts per stage of the burst "
-		"(--stage-cycles)" },
+			    "pktpath cycles, packets and bursts per stage of the burst "
+			    "(--stage-cycles)" },
+	[MIB_GRP_IP6] = { "Ip6", MIB_BASE_IP6, MIB_IP6_MAX,
+			  "Linux /proc/net/snmp6 Ip6 counter", false, SNMP6 },
+	[MIB_GRP_ICMP6] = { "Icmp6", MIB_BASE_ICMP6, MIB_ICMP6_MAX,
+			    "Linux /proc/net/snmp6 Icmp6 counter", false, SNMP6 },
+	[MIB_GRP_ICMP6MSG] = { "Icmp6Msg", MIB_BASE_ICMP6MSG, MIB_ICMP6MSG_MAX,
+			       "Linux /proc/net/snmp6 Icmp6 counter by message type (Icmp6InTypeN, "
+			       "Icmp6OutTypeN)",
+			       true, SNMP6 },
+	[MIB_GRP_UDP6] = { "Udp6", MIB_BASE_UDP6, MIB_UDP6_MAX,
+			   "Linux /proc/net/snmp6 Udp6 counter", false, SNMP6 },
+	[MIB_GRP_UDPLITE6] = { "UdpLite6", MIB_BASE_UDPLITE6, MIB_UDPLITE6_MAX,
+			       "Linux /proc/net/snmp6 UdpLite6 counter", false, SNMP6 },
 };
 static_assert(RTE_DIM(groups) == MIB_GRP_MAX, "group table and enum disagree");
+
+/* net/ipv6/proc.c icmp6type2name: the ICMPv6 types snmp6 prints by name. */
+static const char *const icmp6_type_names[256] = {
+	[1] = "DestUnreachs",
+	[2] = "PktTooBigs",
+	[3] = "TimeExcds",
+	[4] = "ParmProblems",
+	[128] = "Echos",
+	[129] = "EchoReplies",
+	[130] = "GroupMembQueries",
+	[131] = "GroupMembResponses",
+	[132] = "GroupMembReductions",
+	[143] = "MLDv2Reports",
+	[134] = "RouterAdvertisements",
+	[133] = "RouterSolicits",
+	[136] = "NeighborAdvertisements",
+	[135] = "NeighborSolicits",
+	[137] = "Redirects",
+};
+
+const char *
+mib_icmp6_type_name(unsigned int type)
+{
+	return type < RTE_DIM(icmp6_type_names) ? icmp6_type_names[type] : NULL;
+}
 
 const char *
 mib_mode_name(unsigned int m)
@@ -689,60 +864,106 @@ mib_drops_total(const uint64_t *v)
 /* ---- the conservation laws ---- */
 
 /*
- * A law is its left-hand side; its terms are the rows that name it. The
- * right-hand side prints as rhs: a summary that stays true when a term is
- * added ("L4 outcomes"), or, when NULL, every term by name (terms that are
- * themselves an outcome law's left-hand side last), or with abbrev the
- * summary and the first and last term ("Mode packets (A + ... + Z)").
+ * A law is its left-hand side, one field or the sum of two; its terms are
+ * the rows that name it. The right-hand side prints as rhs: a summary that
+ * stays true when a term is added ("L4 outcomes"), or, when NULL, every
+ * term by name (terms that are themselves an outcome law's left-hand side
+ * last), or with abbrev the summary and the first and last term ("Mode
+ * packets (A + ... + Z)"). Names are printed as Linux prints them in their
+ * file (mib_field_linux_name(): Ip6InReceives beside InReceives).
  */
+#define NO_LHS MIB_FIELD_MAX
 static const struct {
 	const char *name;
-	unsigned int lhs;
+	unsigned int lhs[MIB_LAW_LHS_MAX];
 	const char *rhs;
 	bool abbrev;
 } law_defs[] = {
-	[MIB_LAW_RX] = { "rx", MIB_F(RX, PACKETS), NULL, false },
-	[MIB_LAW_INGRESS] = { "ingress", MIB_F(INGRESS, PACKETS), NULL, false },
-	[MIB_LAW_IP] = { "ip", MIB_F(IP, INRECEIVES), "InDelivers + IP drops", false },
-	[MIB_LAW_L4] = { "l4", MIB_F(IP, INDELIVERS), "L4 outcomes", false },
-	[MIB_LAW_MODE] = { "mode", MIB_F(RX, PACKETS), "Mode packets", true },
+	[MIB_LAW_RX] = { "rx", { MIB_F(RX, PACKETS), NO_LHS }, NULL, false },
+	[MIB_LAW_INGRESS] = { "ingress",
+			      { MIB_F(INGRESS, PACKETS), NO_LHS },
+			      NULL,
+			      false },
+	[MIB_LAW_IP] = { "ip",
+			 { MIB_F(IP, INRECEIVES), NO_LHS },
+			 "InDelivers + IP drops",
+			 false },
+	[MIB_LAW_IP6] = { "ip6",
+			  { MIB_F(IP6, INRECEIVES), NO_LHS },
+			  "Ip6InDelivers + IPv6 drops",
+			  false },
+	[MIB_LAW_L4] = { "l4",
+			 { MIB_F(IP, INDELIVERS), MIB_F(IP6, INDELIVERS) },
+			 "L4 outcomes",
+			 false },
+	[MIB_LAW_MODE] = { "mode", { MIB_F(RX, PACKETS), NO_LHS }, "Mode packets", true },
 };
 static_assert(RTE_DIM(law_defs) == MIB_LAW_MAX, "law table and enum disagree");
 
-/* Built once from the table (law_init): each law's terms and text. */
+/* Built once from the table (law_init): each law's terms and texts. */
 static struct {
 	unsigned int n;
 	unsigned int terms[MIB_FIELD_MAX];
+	char lhs[96];
 	char rhs[512];
 } laws_built[MIB_LAW_MAX];
 static pthread_once_t laws_once = PTHREAD_ONCE_INIT;
 
+const char *
+mib_field_linux_name(unsigned int f, char *buf, size_t len)
+{
+	enum mib_group g = mib_field_group(f);
+
+	if (g == MIB_GRP_MAX || buf == NULL || len == 0)
+		return NULL;
+	if (groups[g].proc != NULL && strcmp(groups[g].proc, SNMP6) == 0)
+		/* snmp6 prefixes every name with its group; Icmp6Msg's types
+		 * print as Icmp6InTypeN (snmp6_seq_show_icmpv6msg). */
+		snprintf(buf, len, "%s%s",
+			 g == MIB_GRP_ICMP6MSG ? "Icmp6" : groups[g].name,
+			 mib_fields[f].name);
+	else
+		snprintf(buf, len, "%s", mib_fields[f].name);
+	return buf;
+}
+
 static bool
 __mib_outcome_lhs(unsigned int f)
 {
-	unsigned int l;
+	unsigned int l, k;
 
 	for (l = 0; l < MIB_LAW_MAX; l++)
-		if ((MIB_LAWS_OUTCOME & MIB_LAW_BIT(l)) && law_defs[l].lhs == f)
-			return true;
+		for (k = 0; k < MIB_LAW_LHS_MAX; k++)
+			if ((MIB_LAWS_OUTCOME & MIB_LAW_BIT(l)) &&
+			    law_defs[l].lhs[k] == f)
+				return true;
 	return false;
 }
 
 static void
 __mib_law_text(unsigned int l)
 {
-	char *b = laws_built[l].rhs;
+	char *b = laws_built[l].rhs, a[MIB_NAME_MAX + 8], z[MIB_NAME_MAX + 8];
 	size_t len = sizeof(laws_built[l].rhs), off = 0;
-	unsigned int i, pass, n = laws_built[l].n;
+	unsigned int i, k, pass, n = laws_built[l].n;
 
+	for (k = 0; k < MIB_LAW_LHS_MAX && law_defs[l].lhs[k] != NO_LHS; k++)
+		off += (size_t)snprintf(
+			laws_built[l].lhs + off, sizeof(laws_built[l].lhs) - off, "%s%s",
+			k ? " + " : "",
+			mib_field_linux_name(law_defs[l].lhs[k], a, sizeof(a)));
+	off = 0;
 	if (law_defs[l].rhs != NULL && !law_defs[l].abbrev) {
 		snprintf(b, len, "%s", law_defs[l].rhs);
 		return;
 	}
 	if (law_defs[l].abbrev) {
-		snprintf(b, len, "%s (%s + ... + %s)", law_defs[l].rhs,
-			 n ? mib_fields[laws_built[l].terms[0]].name : "",
-			 n ? mib_fields[laws_built[l].terms[n - 1]].name : "");
+		snprintf(
+			b, len, "%s (%s + ... + %s)", law_defs[l].rhs,
+			n ? mib_field_linux_name(laws_built[l].terms[0], a, sizeof(a))
+			  : "",
+			n ? mib_field_linux_name(laws_built[l].terms[n - 1], z, sizeof(z))
+			  : "");
 		return;
 	}
 	/* The terms by name: outcomes first, the next law's sub-total last. */
@@ -754,7 +975,8 @@ __mib_law_text(unsigned int l)
 			if (__mib_outcome_lhs(f) != (pass == 1))
 				continue;
 			off += (size_t)snprintf(b + off, len - off, "%s%s",
-						off ? " + " : "", mib_fields[f].name);
+						off ? " + " : "",
+						mib_field_linux_name(f, a, sizeof(a)));
 		}
 }
 
@@ -780,7 +1002,28 @@ mib_law_name(enum mib_law_id l)
 unsigned int
 mib_law_lhs(enum mib_law_id l)
 {
-	return (unsigned int)l < MIB_LAW_MAX ? law_defs[l].lhs : MIB_FIELD_MAX;
+	return (unsigned int)l < MIB_LAW_MAX ? law_defs[l].lhs[0] : MIB_FIELD_MAX;
+}
+
+unsigned int
+mib_law_lhs_fields(enum mib_law_id l, unsigned int lhs[MIB_LAW_LHS_MAX])
+{
+	unsigned int k;
+
+	if ((unsigned int)l >= MIB_LAW_MAX)
+		return 0;
+	for (k = 0; k < MIB_LAW_LHS_MAX && law_defs[l].lhs[k] != NO_LHS; k++)
+		lhs[k] = law_defs[l].lhs[k];
+	return k;
+}
+
+const char *
+mib_law_lhs_name(enum mib_law_id l)
+{
+	if ((unsigned int)l >= MIB_LAW_MAX)
+		return NULL;
+	pthread_once(&laws_once, __mib_laws_init);
+	return laws_built[l].lhs;
 }
 
 const char *
@@ -795,13 +1038,15 @@ mib_law_rhs_name(enum mib_law_id l)
 void
 mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS])
 {
-	unsigned int l, i;
+	unsigned int l, i, k;
 
 	pthread_once(&laws_once, __mib_laws_init);
 	for (l = 0; l < MIB_LAW_MAX; l++) {
-		laws[l].lhs_name = mib_fields[law_defs[l].lhs].name;
+		laws[l].lhs_name = laws_built[l].lhs;
 		laws[l].rhs_name = laws_built[l].rhs;
-		laws[l].lhs = t[law_defs[l].lhs];
+		laws[l].lhs = 0;
+		for (k = 0; k < MIB_LAW_LHS_MAX && law_defs[l].lhs[k] != NO_LHS; k++)
+			laws[l].lhs += t[law_defs[l].lhs[k]];
 		laws[l].rhs = 0;
 		for (i = 0; i < laws_built[l].n; i++)
 			laws[l].rhs += t[laws_built[l].terms[i]];

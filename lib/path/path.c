@@ -66,6 +66,41 @@ path_conf_add_mcast(struct path_conf *c, uint32_t group)
 	return 0;
 }
 
+int
+path_conf_add_local6(struct path_conf *c, const uint8_t addr[16], uint8_t prefix_len)
+{
+	static const uint8_t zero[16], lo[16] = { [15] = 1 };
+
+	if (prefix_len < 1 || prefix_len > 128)
+		return -EINVAL;
+	if (memcmp(addr, zero, 16) == 0 || memcmp(addr, lo, 16) == 0 || addr[0] == 0xff ||
+	    (addr[0] == 0xfe && (addr[1] & 0xc0) == 0x80))
+		return -EINVAL;
+	if (c->n_local6 >= PATH_MAX_LOCAL6)
+		return -ENOSPC;
+	memcpy(c->local6[c->n_local6].addr, addr, 16);
+	c->local6[c->n_local6].prefix_len = prefix_len;
+	c->n_local6++;
+	return 0;
+}
+
+int
+path_conf_add_mcast6(struct path_conf *c, const uint8_t g[16])
+{
+	unsigned int i;
+
+	/* ip6_rcv_core drops interface-local (1) and reserved (0) scopes. */
+	if (g[0] != 0xff || (g[1] & 0xf) <= 1)
+		return -EINVAL;
+	for (i = 0; i < c->n_mcast6; i++)
+		if (memcmp(c->mcast6[i], g, 16) == 0)
+			return 0;
+	if (c->n_mcast6 >= PATH_MAX_MCAST6)
+		return -ENOSPC;
+	memcpy(c->mcast6[c->n_mcast6++], g, 16);
+	return 0;
+}
+
 void
 path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi)
 {

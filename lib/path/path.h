@@ -74,11 +74,20 @@ extern "C" {
 
 #define PATH_MAX_LOCAL 64	/**< local addresses (--local) */
 #define PATH_MAX_MCAST 64	/**< joined multicast groups (--mcast) */
+#define PATH_MAX_LOCAL6 16	 /**< local IPv6 addresses (--local6) */
+#define PATH_MAX_MCAST6 16	 /**< joined IPv6 groups (--mcast6) */
 
 /** A local address with the prefix of its subnet, host byte order. */
 struct path_local {
 	uint32_t addr;
 	uint8_t prefix_len;	/**< 0..32 */
+};
+
+/** A local IPv6 address with the prefix of its subnet (an on-link route),
+ *  network byte order. */
+struct path_local6 {
+	uint8_t addr[16];
+	uint8_t prefix_len; /**< 1..128 */
 };
 
 #define PATH_VLAN_DEPTH PKT_VLAN_DEPTH	/**< VLAN devices on VLAN devices: QinQ */
@@ -111,8 +120,18 @@ struct path_conf {
 					   224.0.0.1 is always joined */
 	uint64_t udp_ports[65536 / 64];	/**< bitmap: UDP ports with a listener */
 	uint64_t udplite_ports[65536 / 64];	/**< bitmap: UDP-Lite ports with a listener */
-	bool netlabel;	/**< CONFIG_NETLABEL: a CIPSO option needs a DOI (default true) */
-	bool pim;	/**< CONFIG_IP_PIMSM_V2: protocol 103 has pim_rcv (default true) */
+	bool netlabel; /**< CONFIG_NETLABEL: a CIPSO (and CALIPSO) option
+			     needs a DOI (default true) */
+	bool pim;      /**< CONFIG_IP_PIMSM_V2 and CONFIG_IPV6_PIMSM_V2: protocol
+			     103 has pim_rcv and pim6_rcv (default true) */
+	/** IPv6: the global addresses of the port (its link-local address,
+	 *  fe80::/64 from its MAC as EUI-64, is always there). */
+	unsigned int n_local6;
+	struct path_local6 local6[PATH_MAX_LOCAL6];
+	/** IPv6 groups joined besides those the kernel joins (ff02::1, ff01::1
+	 *  and the solicited-node group of every address). */
+	unsigned int n_mcast6;
+	uint8_t mcast6[PATH_MAX_MCAST6][16];
 	/** Checksums (path_csum.h): 1 to honour the mbuf's RX checksum flags
 	 *  (--rx-csum hw; 0: verify everything in software). */
 	uint8_t csum_hw;
@@ -155,6 +174,19 @@ void path_conf_init(struct path_conf *c);
 int path_conf_add_local(struct path_conf *c, uint32_t addr, uint8_t prefix_len);
 /** Join a multicast group; -EINVAL if not in 224/4, -ENOSPC when full. */
 int path_conf_add_mcast(struct path_conf *c, uint32_t group);
+/**
+ * Add a local IPv6 address (network order) and the prefix of its subnet,
+ * as `ip -6 addr add A/L dev PORT nodad` does: the address, an on-link
+ * route to its prefix and its solicited-node group.
+ * @return 0; -EINVAL for a prefix length outside 1..128, or an address
+ *         that is unspecified, loopback, multicast or link-local (the
+ *         link-local one is the port's, from its MAC); -ENOSPC when full.
+ */
+int path_conf_add_local6(struct path_conf *c, const uint8_t addr[16], uint8_t prefix_len);
+/** Join IPv6 group g (network order); -EINVAL if not multicast or of
+ *  interface-local or reserved scope (Linux drops those on receive),
+ *  -ENOSPC when full. A group joined twice is one. */
+int path_conf_add_mcast6(struct path_conf *c, const uint8_t g[16]);
 /** Open (listen on) UDP ports lo..hi inclusive. */
 void path_conf_add_udp_ports(struct path_conf *c, uint16_t lo, uint16_t hi);
 /** Open (listen on) UDP-Lite ports lo..hi inclusive. */
@@ -174,7 +206,8 @@ int path_vlans_add(struct path_vlans *v, const struct pkt_vlan_stack *s);
  * Per-burst tallies of the counters that every frame of a burst of common
  * traffic moves: Ip InReceives and InDelivers, IpExt InOctets and the ECN
  * split (InNoECTPkts, InECT1Pkts, InECT0Pkts, InCEPkts), Udp and UdpLite
- * InDatagrams, and the Peer counters.
+ * InDatagrams, the Peer counters, and their IPv6 twins (Ip6 InReceives,
+ * InDelivers, InOctets, the ECN split, Udp6 and UdpLite6 InDatagrams).
  *
  * The choice: these are counted per burst, as OVS's dpif-netdev counts per
  * batch (pmd_perf_update_counter) and VPP per frame of vectors
@@ -202,6 +235,13 @@ struct path_tally {
 	uint32_t udp_delivered[2];	/**< Udp, UdpLite InDatagrams */
 	uint32_t peer_hits;		/**< Peer Hits (Lookups, Gets, Puts) */
 	uint32_t peer_misses;		/**< Peer Misses (Lookups) */
+	/* IPv6: flushed behind one test of in6_receives, so that a burst
+	 * without IPv6 pays one compare for them. */
+	uint32_t in6_receives;	    /**< Ip6 InReceives */
+	uint32_t in6_delivers;	    /**< Ip6 InDelivers */
+	uint64_t in6_octets;	    /**< Ip6 InOctets */
+	uint32_t ecn6[4];	    /**< Ip6 InNoECTPkts + (traffic class & 3) */
+	uint32_t udp6_delivered[2]; /**< Udp6, UdpLite6 InDatagrams */
 };
 
 /** An empty tally. */

@@ -41,6 +41,7 @@
 #include "peer.h"
 
 #define PATH_ETH_P_IP		0x0800
+#define PATH_ETH_P_IPV6		0x86dd
 #define PATH_ETH_P_8021Q	0x8100
 #define PATH_ETH_P_8021AD	0x88a8
 
@@ -81,6 +82,14 @@ unsigned int __path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			    struct mib_block *mib);
 unsigned int __path_icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			     const struct path_l4_ctx *x, struct mib_block *mib);
+/* The IPv6 path (path6.c): ipv6_rcv for a frame not to another host; its
+ * tallied counters go to t. Out of line: the IPv4 path's code stays as it
+ * was. */
+unsigned int __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+			     const struct path_l2 *l2, struct mib_block *mib,
+			     struct path_tally *t);
+/* path_tally_flush()'s IPv6 half (path6.c). */
+void __path6_tally_flush(struct path_tally *t, struct mib_block *mib);
 
 /* ---- helpers ---- */
 
@@ -237,6 +246,8 @@ path_tally_flush(struct path_tally *t, struct mib_block *mib)
 		mib_add(mib, MIB_F(PEER, GETS), t->peer_hits);
 		mib_add(mib, MIB_F(PEER, PUTS), t->peer_hits);
 	}
+	if (unlikely(t->in6_receives != 0))
+		__path6_tally_flush(t, mib);
 	path_tally_init(t);
 }
 
@@ -644,9 +655,16 @@ path_rcv_tally(const struct path_conf *c, const struct rte_mbuf *m,
 	       const struct path_l2 *l2, struct mib_block *mib,
 	       struct path_tally *t)
 {
-	if (unlikely(l2->runt || l2->ethertype != PATH_ETH_P_IP))
-		return __path_drop(mib, MIB_F(RX, NOTIP));
-	/* ip_rcv_core drops PACKET_OTHERHOST before counting InReceives. */
+	/* __netif_receive_skb_core: the packet_type of the ethertype, ip_rcv
+	 * or ipv6_rcv; both ip_rcv_core and ip6_rcv_core drop
+	 * PACKET_OTHERHOST before counting InReceives. */
+	if (unlikely(l2->runt || l2->ethertype != PATH_ETH_P_IP)) {
+		if (l2->runt || l2->ethertype != PATH_ETH_P_IPV6)
+			return __path_drop(mib, MIB_F(RX, NOTIP));
+		if (l2->pkt_type == PATH_PKT_OTHERHOST)
+			return __path_drop(mib, MIB_F(RX, OTHERHOST));
+		return __path_ipv6_rcv(c, m, l2, mib, t);
+	}
 	if (unlikely(l2->pkt_type == PATH_PKT_OTHERHOST))
 		return __path_drop(mib, MIB_F(RX, OTHERHOST));
 	return __path_ip_rcv(c, m, l2, mib, t);

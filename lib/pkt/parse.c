@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The values users write for packets' fields (pkt.h, "Parsing"): decimal
- * integers, IPv4 addresses, address ranges, prefixes, port ranges and VLAN
- * tag stacks. The
+ * integers, IPv4 and IPv6 addresses, address ranges, prefixes, port ranges
+ * and VLAN tag stacks. The
  * options, the INI file and the rules files all parse them here, so that one
  * mistake gets one reason wherever it is made. A reason echoes the value
  * quoted (base_quote()): one line, no raw control byte.
@@ -158,6 +158,79 @@ pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr, uint8_t *len,
 	return 0;
 bad:
 	snprintf(err, errlen, "'%s' is not an address A.B.C.D[/LEN]", base_quote(q, sizeof(q), s));
+	return -EINVAL;
+}
+
+int
+pkt_parse_ipv6(const char *s, uint8_t addr[16], char *err, size_t errlen)
+{
+	char q[BASE_QUOTE_LEN];
+	struct in6_addr a;
+
+	if (s == NULL || inet_pton(AF_INET6, s, &a) != 1) {
+		snprintf(err, errlen, "'%s' is not an IPv6 address",
+			 base_quote(q, sizeof(q), s));
+		return -EINVAL;
+	}
+	memcpy(addr, a.s6_addr, 16);
+	return 0;
+}
+
+int
+pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err, size_t errlen)
+{
+	char q[BASE_QUOTE_LEN];
+	char buf[2 * INET6_ADDRSTRLEN], *second;
+	uint8_t a[16], b[16];
+	uint32_t la, lb;
+
+	if (__pkt_split(s, buf, sizeof(buf), &second) != 0 ||
+	    pkt_parse_ipv6(buf, a, err, errlen) != 0 ||
+	    pkt_parse_ipv6(second != NULL ? second : buf, b, err, errlen) != 0) {
+		snprintf(err, errlen, "'%s' is not an IPv6 address or range A-B",
+			 base_quote(q, sizeof(q), s));
+		return -EINVAL;
+	}
+	la = (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+	lb = (uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 | (uint32_t)b[14] << 8 | b[15];
+	if (memcmp(a, b, 12) != 0 || la > lb || lb - la == UINT32_MAX) {
+		snprintf(err, errlen,
+			 "'%s': the ends of a range differ in their last 32 "
+			 "bits only, the first not above the second",
+			 base_quote(q, sizeof(q), s));
+		return -EINVAL;
+	}
+	memcpy(lo, a, 16);
+	*n = lb - la + 1;
+	return 0;
+}
+
+int
+pkt_parse_prefix6(const char *s, uint8_t addr[16], uint8_t *len, char *err, size_t errlen)
+{
+	char q[BASE_QUOTE_LEN];
+	char buf[INET6_ADDRSTRLEN], why[128];
+	const char *slash = s != NULL ? strchr(s, '/') : NULL;
+	size_t alen = s == NULL ? 0 : slash != NULL ? (size_t)(slash - s) : strlen(s);
+	uint64_t l = 128;
+
+	if (alen == 0 || alen >= sizeof(buf))
+		goto bad;
+	memcpy(buf, s, alen);
+	buf[alen] = '\0';
+	if (pkt_parse_ipv6(buf, addr, why, sizeof(why)) != 0)
+		goto bad;
+	if (slash != NULL &&
+	    pkt_parse_u64(slash + 1, 1, 128, &l, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "'%s' is not an address A/LEN: length %s",
+			 base_quote(q, sizeof(q), s), why);
+		return -EINVAL;
+	}
+	*len = (uint8_t)l;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not an IPv6 address A[/LEN]",
+		 base_quote(q, sizeof(q), s));
 	return -EINVAL;
 }
 

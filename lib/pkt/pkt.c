@@ -17,7 +17,6 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_mbuf_pool_ops.h>
-#include <rte_udp.h>
 
 #include "base.h"
 #include "pkt.h"
@@ -46,72 +45,16 @@ pkt_flow_conf_default(struct pkt_flow_conf *c)
 	c->ttl = 64;
 	c->tos = 0;
 	c->udp_csum = false;
-}
-
-int
-pkt_build_udp(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf,
-	      uint16_t buf_len)
-{
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	uint16_t l2len = (uint16_t)(sizeof(*eth) + 4 * c->n_tags);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l2len);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
-	uint8_t *tag = buf + 2 * RTE_ETHER_ADDR_LEN;
-	uint64_t nsrc = (uint64_t)c->src_hi - c->src_lo + 1;
-	uint64_t nsport = (uint64_t)c->sport_hi - c->sport_lo + 1;
-	uint64_t ndst = (uint64_t)c->dst_hi - c->dst_lo + 1;
-	uint64_t ndport = (uint64_t)c->dport_hi - c->dport_lo + 1;
-	uint64_t r = i;
-	uint32_t src, dst;
-	uint16_t sport, dport, l3len;
-	unsigned int k;
-
-	if (c->n_tags > PKT_VLAN_DEPTH || c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
-	    buf_len < c->pkt_size)
-		return -EINVAL;
-	/* Mixed radix: source address fastest, then ports, then destination. */
-	src = c->src_lo + (uint32_t)(r % nsrc);
-	r /= nsrc;
-	sport = (uint16_t)(c->sport_lo + r % nsport);
-	r /= nsport;
-	dst = c->dst_lo + (uint32_t)(r % ndst);
-	r /= ndst;
-	dport = (uint16_t)(c->dport_lo + r % ndport);
-
-	memset(buf, 0, c->pkt_size);
-	rte_ether_addr_copy(&c->dst_mac, &eth->dst_addr);
-	rte_ether_addr_copy(&c->src_mac, &eth->src_addr);
-	/* TPID and TCI of each tag, then the ethertype (byte stores: a tag
-	 * moves the IP header off its 4-byte alignment). */
-	for (k = 0; k < c->n_tags; k++, tag += 4) {
-		tag[0] = (uint8_t)(c->tags[k].tpid >> 8);
-		tag[1] = (uint8_t)c->tags[k].tpid;
-		tag[2] = (uint8_t)(c->tags[k].tci >> 8);
-		tag[3] = (uint8_t)c->tags[k].tci;
-	}
-	tag[0] = (uint8_t)(RTE_ETHER_TYPE_IPV4 >> 8);
-	tag[1] = (uint8_t)RTE_ETHER_TYPE_IPV4;
-
-	l3len = (uint16_t)(c->pkt_size - l2len);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->type_of_service = c->tos;
-	ip->total_length = rte_cpu_to_be_16(l3len);
-	ip->packet_id = rte_cpu_to_be_16((uint16_t)i);
-	ip->fragment_offset = 0;
-	ip->time_to_live = c->ttl;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(src);
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = 0;
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-
-	udp->src_port = rte_cpu_to_be_16(sport);
-	udp->dst_port = rte_cpu_to_be_16(dport);
-	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(l3len - sizeof(*ip)));
-	udp->dgram_cksum = 0;
-	if (c->udp_csum)
-		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
-	return c->pkt_size;
+	c->family = PKT_FAMILY_IPV4;
+	c->l4 = PKT_L4_UDP;
+	/* RFC 5180's benchmarking prefix: 2001:2::1-fe to 2001:2:0:1::1 */
+	c->src6[0] = c->dst6[0] = 0x20;
+	c->src6[1] = c->dst6[1] = 0x01;
+	c->src6[3] = c->dst6[3] = 0x02;
+	c->dst6[7] = 0x01;
+	c->src6[15] = c->dst6[15] = 0x01;
+	c->src6_n = 254;
+	c->dst6_n = 1;
 }
 
 static struct pkt_templates *
@@ -169,11 +112,16 @@ pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 	struct pkt_templates *t;
 	uint32_t i;
 
-	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS ||
-	    c->n_tags > PKT_VLAN_DEPTH ||
-	    c->pkt_size < PKT_MIN_SIZE + 4 * c->n_tags ||
-	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi || c->dst_lo > c->dst_hi ||
-	    c->sport_lo > c->sport_hi || c->dport_lo > c->dport_hi) {
+	if (c->flows == 0 || c->flows > PKT_MAX_FLOWS || c->n_tags > PKT_VLAN_DEPTH ||
+	    c->family >= PKT_FAMILY_MAX ||
+	    (c->family != PKT_FAMILY_IPV6 &&
+	     c->pkt_size < pkt_min_size(c, PKT_FAMILY_IPV4)) ||
+	    (c->family != PKT_FAMILY_IPV4 &&
+	     (c->pkt_size < pkt_min_size(c, PKT_FAMILY_IPV6) || c->src6_n == 0 ||
+	      c->dst6_n == 0)) ||
+	    c->pkt_size > PKT_MAX_SIZE || c->src_lo > c->src_hi ||
+	    c->dst_lo > c->dst_hi || c->sport_lo > c->sport_hi ||
+	    c->dport_lo > c->dport_hi) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -203,7 +151,7 @@ pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 			return NULL;
 		}
 		t->n = i + 1;
-		t->len[i] = (uint16_t)pkt_build_udp(c, i, t->data[i], c->pkt_size);
+		t->len[i] = (uint16_t)pkt_build(c, i, t->data[i], c->pkt_size);
 	}
 	t->max_len = c->pkt_size;
 	return t;

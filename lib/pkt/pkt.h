@@ -65,6 +65,30 @@ struct pkt_vlan_tag {
 	uint16_t tci;	/**< PCP, DEI and VID, host order */
 };
 
+/** The generated frames' families (--family). */
+enum pkt_family {
+	PKT_FAMILY_IPV4,
+	PKT_FAMILY_IPV6,
+	PKT_FAMILY_MIXED, /**< flow i IPv6 if i is odd, IPv4 if even */
+	PKT_FAMILY_MAX
+};
+
+/** The generated frames' upper layer (--l4). */
+enum pkt_l4 {
+	PKT_L4_UDP,
+	PKT_L4_TCP,  /**< a SYN */
+	PKT_L4_ICMP, /**< an echo request (ICMP or ICMPv6) */
+	PKT_L4_MAX
+};
+
+/** IPv6 extension headers the generator can put before the upper layer
+ *  (--ext6), by their next-header value. */
+#define PKT_EXT6_HOP  0	 /**< hop-by-hop options, 6 bytes of PadN */
+#define PKT_EXT6_RT   43 /**< a type 0 routing header, segments left 0 */
+#define PKT_EXT6_FRAG 44 /**< an atomic fragment (offset 0, M 0) */
+#define PKT_EXT6_DST  60 /**< destination options, 6 bytes of PadN */
+#define PKT_EXT6_MAX  8	 /**< headers in a chain */
+
 /** Flow description, pktgen range mode. Addresses in host byte order. */
 struct pkt_flow_conf {
 	uint16_t pkt_size;		/**< frame size without FCS */
@@ -82,7 +106,36 @@ struct pkt_flow_conf {
 	 *  vlan): inside pkt_size, as pktgen counts them. */
 	unsigned int n_tags;		/**< 0..PKT_VLAN_DEPTH */
 	struct pkt_vlan_tag tags[PKT_VLAN_DEPTH];
+	uint8_t family; /**< enum pkt_family */
+	uint8_t l4;	/**< enum pkt_l4 */
+	/** IPv6 addresses, network order: src6 .. src6 + src6_n - 1 (the
+	 *  low 32 bits count), the same for dst6; flow i decomposes over them
+	 *  as over the IPv4 ranges. */
+	uint8_t src6[16], dst6[16];
+	uint32_t src6_n, dst6_n;    /**< >= 1 */
+	unsigned int n_ext6;	    /**< 0..PKT_EXT6_MAX */
+	uint8_t ext6[PKT_EXT6_MAX]; /**< PKT_EXT6_*, outermost first */
 };
+
+/** The smallest frame of c's flows of family (PKT_FAMILY_IPV4 or _IPV6):
+ *  the L2 header and tags, the IP header (and IPv6 extension headers),
+ *  the upper layer's header. Thread-safe. */
+uint16_t pkt_min_size(const struct pkt_flow_conf *c, enum pkt_family family);
+
+/** "ipv4", "ipv6", "mixed"; "udp", "tcp", "icmp": names by enum. */
+extern const char *const pkt_family_names[PKT_FAMILY_MAX];
+extern const char *const pkt_l4_names[PKT_L4_MAX];
+
+/**
+ * Write the frame of flow i into buf (c->pkt_size bytes): Ethernet,
+ * c->tags, IPv4 or IPv6 by c->family (the IPv6 extension headers of
+ * c->ext6), then c->l4: UDP, a TCP SYN or an echo request, every
+ * checksum right (UDP's over IPv4 only with c->udp_csum; over IPv6 it is
+ * mandatory), zero payload.
+ * @return the frame length, or -EINVAL if buf_len or c->pkt_size is too
+ *         small (pkt_min_size()) or c is out of range.
+ */
+int pkt_build(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf, uint16_t buf_len);
 
 /** Immutable set of frames. */
 struct pkt_templates {
@@ -374,6 +427,16 @@ int pkt_parse_prefix(const char *s, bool host_bits, uint32_t *addr,
 /** A port P or range P-Q, 0..65535. */
 int pkt_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
 			 size_t errlen);
+/** An IPv6 address (inet_pton's forms), network order. */
+int pkt_parse_ipv6(const char *s, uint8_t addr[16], char *err, size_t errlen);
+/** An IPv6 address A or range A-B whose ends differ in their low 32 bits
+ *  only, B >= A: *lo = A, *n = B - A + 1. */
+int pkt_parse_ipv6_range(const char *s, uint8_t lo[16], uint32_t *n, char *err,
+			 size_t errlen);
+/** A/LEN, LEN 1..128 (128 without one): an IPv6 address within its
+ *  subnet. */
+int pkt_parse_prefix6(const char *s, uint8_t addr[16], uint8_t *len, char *err,
+		      size_t errlen);
 
 /** One tag of a stack as users write it: a TPID and a range of VIDs. */
 struct pkt_vlan_range {

@@ -3,7 +3,8 @@
 # pktpath --no-huge, 1 worker, the generator, INSTR_SECS s each), for the
 # loop variants the performance notes measured by hand: default,
 # --stage-cycles, --perf-detail, --pmu, prefetch, bulk allocation, peer, the
-# lock and rcu guards, rx-only. --pmu reads its counters from the stats
+# lock and rcu guards, rx-only, the IPv6 and mixed families (the IPv6 path
+# beside the IPv4 one). --pmu reads its counters from the stats
 # thread and opens them before the loop: the worker's loop is the default
 # one, instruction for instruction (the target).
 # Environment: INSTR_SECS (default 1).

@@ -28,7 +28,7 @@ refuse "$EAL2" "pktpath: --mib-lcores 1: fewer than the 2 workers' lcores \(give
 refuse "$EAL2" "pktpath: --mib-lcores: '8193' is out of range 0\.\.8192" --mib-lcores 8193
 # more than -m holds
 refuse "-l 0-1 --no-huge --no-shconf -m 40 --no-pci" \
-	"pktpath: out of memory for the MIB blocks of 8192 lcores \(8193 blocks of 4096 bytes, page-aligned: 32772 KiB\): needs 32 MiB, EAL's heap has [0-9]+ MiB, [0-9]+ MiB free; give EAL more memory \(-m MB, or hugepages\) or fewer lcores \(--mib-lcores\)" \
+	"pktpath: out of memory for the MIB blocks of 8192 lcores \(8193 blocks of 8192 bytes, page-aligned: 65544 KiB\): needs 64 MiB, EAL's heap has [0-9]+ MiB, [0-9]+ MiB free; give EAL more memory \(-m MB, or hugepages\) or fewer lcores \(--mib-lcores\)" \
 	--mib-lcores 8192
 echo "refusals: ok"
 
@@ -37,11 +37,11 @@ echo "refusals: ok"
 for fold in field lcore; do
 	"$PKTPATH" $(eal "ph$fold") -- --http off --duration 1.5 --warmup 0.5 --interval 0.01 \
 		--quiet --fold $fold --mib-lcores 256 --json "$TMP/$fold.json" > "$TMP/$fold.txt"
-	grep -q "^mib: 256 lcores' blocks (1 worker, 255 phantom), 4096 bytes each, page-aligned: 1028 KiB" \
+	grep -q "^mib: 256 lcores' blocks (1 worker, 255 phantom), 8192 bytes each, page-aligned: 2056 KiB" \
 		"$TMP/$fold.txt" || { cat "$TMP/$fold.txt"; fail "$fold: no mib line"; }
 	grep -q "^conservation: ok" "$TMP/$fold.txt" || { cat "$TMP/$fold.txt"; fail "$fold: conservation"; }
 	jcheck "$TMP/$fold.json" \
-		'd["mib_lcores"] == {"lcores": 256, "workers": 1, "phantom": 255, "block_bytes": 4096, "bytes": 257 * 4096, "phantom_bytes": 255 * 4096, "phantom_counted": 0}' \
+		'd["mib_lcores"] == {"lcores": 256, "workers": 1, "phantom": 255, "block_bytes": 8192, "bytes": 257 * 8192, "phantom_bytes": 255 * 8192, "phantom_counted": 0}' \
 		'd["conservation"]["exact"] and d["conservation"]["line"].startswith("ok")' \
 		'd["info"]["config"]["mib_lcores"] == 256' \
 		'd["info"]["config"]["fold"] == "'$fold'"' \

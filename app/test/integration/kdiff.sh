@@ -2,11 +2,13 @@
 # Kernel-differential test: the same generated frames to a Linux receiver in a
 # network namespace and to pktpath, every field both count compared frame by
 # frame (app/test/kdiff.py has the generator, the mapping table and the
-# agents; lib/path/README.md "Checked against the kernel"). Two passes: every frame, tags
-# included, to a receiver with no VLAN device against pktpath without --vlan;
+# agents; lib/path/README.md "Checked against the kernel"). Three passes: every
+# frame, tags included, to a receiver with no VLAN device against pktpath
+# without --vlan;
 # then the tagged frames against pktpath with --vlan DECLARED (kdiff.py): to
 # VLAN devices made for it where the kernel has CONFIG_VLAN_8021Q, else
-# without the tags those devices would take (the output says which).
+# without the tags those devices would take (the output says which); then
+# IPv6 frames (app/test/kdiff6.py) against /proc/net/snmp6, with IPv6 on.
 #
 #   KDIFF_SEED=N    generator seed (default 12; CI uses the default)
 #   KDIFF_COUNT=N   random frames after the fixed prelude (default 1500)
@@ -21,6 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 KDIFF="$SOURCE_DIR/app/test/kdiff.py"
+KDIFF6="$SOURCE_DIR/app/test/kdiff6.py"
 SEED=${KDIFF_SEED:-12}
 COUNT=${KDIFF_COUNT:-1500}
 RX="kdiffr$$"
@@ -110,6 +113,28 @@ fi
 "$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" "declared-$MODE.pcap" kernel-vlan.json ||
 	fail "kernel side, --vlan"
 
+# The IPv6 pass (kdiff6.py): IPv6 on the receiver's port now, as
+# test_path6.c has it: fd70::1/64, the link-local address from its MAC, the
+# neighbours fd70::2 and fe80::2, no default route, no router solicitation,
+# no duplicate address detection, no ICMPv6 rate limit, fragment queues that
+# outlive the test (ip6frag_time: no timeout sends a time exceeded in the
+# middle of it); and no neighbour
+# ever solicited (a reply to an unknown neighbour is counted and dropped,
+# as pktpath counts what it would send), so that nothing moves the
+# counters on a timer.
+nsx "$RX" sysctl -qw net.ipv6.conf.all.forwarding=0 net.ipv6.conf."$VB".accept_ra=0 \
+	net.ipv6.conf."$VB".router_solicitations=0 net.ipv6.conf."$VB".dad_transmits=0 \
+	net.ipv6.icmp.ratelimit=0 net.ipv6.ip6frag_time=3600 net.ipv6.neigh."$VB".mcast_solicit=0 \
+	net.ipv6.neigh."$VB".ucast_solicit=0 net.ipv6.neigh."$VB".app_solicit=0 \
+	net.ipv6.neigh."$VB".mcast_resolicit=0
+nsx "$RX" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf."$VB".disable_ipv6=0
+nsx "$RX" ip -6 addr add fd70::1/64 dev "$VB" nodad
+for n in fd70::2 fe80::2; do
+	nsx "$RX" ip -6 neigh replace "$n" lladdr 02:6b:64:69:66:01 nud permanent dev "$VB"
+done
+"$PY" "$KDIFF6" gen "$SEED" "$COUNT" "$DIR" || fail "IPv6 frame generation"
+"$PY" "$KDIFF6" kernel "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6"
+
 OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242)
 VLAN=$(IFS=,; echo "${DECLARED[*]}")
 KVLAN=()
@@ -127,5 +152,15 @@ for run in pktpath:none pktpath-vlan:"$VLAN"; do
 	jcheck "$DIR/$out.json" 'd["conservation"]["ok"]' \
 		"f('Rx.RxPackets') == $(wc -l < "$DIR/path.txt")" || fail "$out run"
 done
+OPTS6=(--local6 fd70::1/64 --udp-ports 9 --udplite-ports 9)
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "$DIR/v6.pcap" > "$DIR/path6.txt" ||
+	fail "kdiffpath, IPv6"
+"$PKTPATH" $(eal "kdiff-pktpath6") --vdev "net_pcap0,rx_pcap=$DIR/v6.pcap" -- --http off \
+	--source port --duration 1 --warmup 0 --quiet "${OPTS6[@]}" \
+	--json "$DIR/pktpath6.json" > "$DIR/pktpath6.txt" 2>&1 ||
+	{ cat "$DIR/pktpath6.txt"; fail "pktpath6 exit"; }
+jcheck "$DIR/pktpath6.json" 'd["conservation"]["ok"]' \
+	"f('Rx.RxPackets') == $(wc -l < "$DIR/path6.txt")" || fail "pktpath6 run"
 "$PY" "$KDIFF" compare "$DIR" "$MODE" || fail "pktpath and the kernel disagree (seed $SEED)"
+"$PY" "$KDIFF6" compare "$DIR" || fail "pktpath and the kernel disagree on IPv6 (seed $SEED)"
 echo "kdiff: ok (VLAN devices: $MODE)"

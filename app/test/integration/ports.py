@@ -16,7 +16,9 @@
       the capture of the same interface (tcpdump, the kernel's own copy of
       every frame): each IPv4 frame is one of ours, recognised by its tag
       (payload or port) and counted as Linux counts its kind; every other
-      frame (IPv6, ARP: what the kernel sends on its own too) is RxNotIp.
+      frame (ARP: what the kernel sends on its own too) is RxNotIp; the
+      IPv6 ones are the test's datagrams to ff02::1 (delivered) or the
+      kernel's own to groups the port has not joined (classify6).
       --partial: the capture must hold partial checksums (the case under
       test). --queues: each worker's RxPackets is its queue's q_ipackets.
 
@@ -218,6 +220,21 @@ CONSTS = {"Ip.Forwarding": 2, "Ip.DefaultTTL": 64, "Tcp.RtoAlgorithm": 1,
           "Tcp.RtoMin": 200, "Tcp.RtoMax": 120000, "Tcp.MaxConn": -1}
 
 
+def classify6(fr):
+    """An IPv6 frame on the link: the test's datagrams to ff02::1 port 9
+    (a group the port has joined, a listener: delivered), or what the
+    kernel sends to a group the port has not joined (MLD reports to
+    ff02::16, router solicitations to ff02::2), freed by ip6_mc_input."""
+    dst = fr[38:54]
+    if dst[0] != 0xff:
+        return None
+    if dst == bytes([0xff, 2] + [0] * 13 + [1]):
+        if fr[20] == 17 and fr[56:58] == b"\x00\x09" and fr[62:68] == b"tag:v6":
+            return "v6-tagged"
+        return None
+    return "v6-not-joined"
+
+
 def cmd_check(jpath, cap, *opts):
     d = json.load(open(jpath))
     frames = read_pcap(cap)
@@ -233,6 +250,24 @@ def cmd_check(jpath, cap, *opts):
         add("Rx.RxOctets", len(fr))
         if fr[0] & 1:
             add("Rx.RxBroadcast" if fr[:6] == b"\xff" * 6 else "Rx.RxMulticast")
+        if fr[12:14] == b"\x86\xdd":
+            kind = classify6(fr)
+            if kind is None:
+                bad.append("an IPv6 frame the test does not model: %s" % fr[:64].hex())
+                continue
+            kinds[kind] = kinds.get(kind, 0) + 1
+            plen = 40 + struct.unpack("!H", fr[18:20])[0]
+            add("Ip6.InReceives")
+            add("Ip6.InOctets", len(fr) - 14)
+            add("Ip6.InNoECTPkts")
+            add("Ip6.InMcastPkts")
+            add("Ip6.InMcastOctets", plen)
+            if kind == "v6-not-joined":
+                add("Path.Ip6McastNotJoined")
+            else:
+                add("Ip6.InDelivers")
+                add("Udp6.InDatagrams")
+            continue
         if fr[12:14] != b"\x08\x00":
             add("Rx.RxNotIp")
             kinds["not-ipv4"] = kinds.get("not-ipv4", 0) + 1

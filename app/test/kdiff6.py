@@ -1,0 +1,424 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The kernel-differential test's IPv6 pass (run by integration/kdiff.sh after
+the IPv4 passes of kdiff.py, whose sender agent and sentinel it uses).
+
+The receiver namespace gets IPv6 on its port as test_path6.c describes it:
+fd70::1/64 (nodad), its link-local address from the MAC, the neighbours
+fd70::2 and fe80::2 permanent, no default route, no router solicitation, no
+ICMPv6 rate limit; a UDP and a UDP-Lite socket bound to [::]:PORT6 and read.
+Frames generated from a seed (a prelude of one frame per class, then random
+frames mutated from it) go to it one at a time, each followed by kdiff.py's
+IPv4 sentinel, which moves nothing in /proc/net/snmp6: the deltas of every
+frame in /proc/net/snmp6 (and Tcp in /proc/net/snmp) are known exactly. The
+same frames go to lib/path (kdiffpath --local6 fd70::1/64 --udp-ports PORT6
+--udplite-ports PORT6), and every field of MAPPING is compared frame by frame.
+
+Subcommands:
+  gen SEED COUNT DIR        DIR/v6.pcap, DIR/v6-labels.json
+  agent-rx                  in the receiver namespace: sockets, snapshots
+  kernel RXNS TXNS IFNAME DIR   both agents: the deltas of DIR/v6.pcap's
+                            frames in DIR/kernel6.json
+  compare DIR               DIR/path6.txt (kdiffpath) frame by frame and the
+                            pktpath binary's totals (DIR/pktpath6.json)
+                            against DIR/kernel6.json
+
+Only Debian's python3 and its standard library are used.
+"""
+import json
+import os
+import random
+import select
+import socket
+import struct
+import subprocess
+import sys
+
+import kdiff
+
+LOCAL6 = "fd70::1"
+PEER6 = "fd70::2"
+LL6 = "fe80::70:63ff:fe61:7000"     # the port's, from kdiff.MAC_B
+PEER_LL6 = "fe80::2"
+OFFLINK6 = "2001:db8::7"
+PORT6 = 9                            # the bound UDP and UDP-Lite port
+MC_ALL = bytes.fromhex("333300000001")
+
+# /proc/net/snmp6's ICMPv6 types by name (net/ipv6/proc.c icmp6type2name).
+ICMP6_NAMES = {1: "DestUnreachs", 2: "PktTooBigs", 3: "TimeExcds", 4: "ParmProblems",
+               128: "Echos", 129: "EchoReplies", 130: "GroupMembQueries",
+               131: "GroupMembResponses", 132: "GroupMembReductions",
+               133: "RouterSolicits", 134: "RouterAdvertisements",
+               135: "NeighborSolicits", 136: "NeighborAdvertisements",
+               137: "Redirects", 143: "MLDv2Reports"}
+
+# pktpath's Group.Field -> the kernel's name in /proc/net/snmp6 (or Tcp.X in
+# /proc/net/snmp): everything pktpath moves for IPv6, what the host sends
+# included. Not compared, on purpose: Ip6 ReasmOKs, ReasmFails and
+# ReasmTimeout (no reassembly yet: a fragment is Path Ip6FragQueued), Tcp
+# OutSegs and OutRsts (not modelled, for IPv4 either), Tcp's connection
+# fields (no socket).
+MAPPING = {}
+for _f in ("InReceives InHdrErrors InNoRoutes InAddrErrors InUnknownProtos "
+           "InTruncatedPkts InDiscards InDelivers ReasmReqds InMcastPkts InOctets "
+           "InMcastOctets InNoECTPkts InECT1Pkts InECT0Pkts InCEPkts OutRequests "
+           "OutNoRoutes OutOctets OutMcastPkts OutMcastOctets OutTransmits").split():
+    MAPPING["Ip6." + _f] = "Ip6" + _f
+for _f in "InMsgs InErrors InCsumErrors OutMsgs OutRateLimitHost".split():
+    MAPPING["Icmp6." + _f] = "Icmp6" + _f
+for _t in range(256):
+    for _d in ("In", "Out"):
+        MAPPING["Icmp6Msg.%sType%d" % (_d, _t)] = "Icmp6%s%s" % (
+            _d, ICMP6_NAMES.get(_t, "Type%d" % _t))
+for _g in ("Udp6", "UdpLite6"):
+    for _f in "InDatagrams NoPorts InErrors InCsumErrors".split():
+        MAPPING[_g + "." + _f] = _g + _f
+MAPPING["Udp6.IgnoredMulti"] = "Udp6IgnoredMulti"
+for _f in "InSegs InErrs InCsumErrors".split():
+    MAPPING["Tcp." + _f] = "Tcp." + _f
+
+# Kernel fields the frames must move, so that a class cannot stop being
+# exercised unnoticed.
+MUST_MOVE = ["Ip6InHdrErrors", "Ip6InNoRoutes", "Ip6InAddrErrors",
+             "Ip6InUnknownProtos", "Ip6InTruncatedPkts", "Ip6InMcastPkts",
+             "Ip6ReasmReqds", "Ip6InCEPkts", "Udp6InDatagrams", "Udp6NoPorts",
+             "Udp6InCsumErrors", "Udp6IgnoredMulti", "UdpLite6InDatagrams",
+             "Icmp6InMsgs", "Icmp6InErrors", "Icmp6InCsumErrors",
+             "Icmp6OutEchoReplies", "Icmp6OutNeighborAdvertisements",
+             "Icmp6OutParmProblems", "Icmp6OutDestUnreachs", "Tcp.InSegs",
+             "Tcp.InCsumErrors"]
+
+
+# ---- packet building ----
+
+def a6(s):
+    return socket.inet_pton(socket.AF_INET6, s)
+
+
+def sum6(src, dst, proto, seg, plen=None):
+    ph = a6(src) + a6(dst) + struct.pack("!IxxxB", len(seg) if plen is None else plen,
+                                         proto)
+    return kdiff.csum(ph + seg)
+
+
+def ipv6(src, dst, nh, payload, tc=0, hlim=64, plen=None, ver=6):
+    return struct.pack("!IHBB", ver << 28 | tc << 20,
+                       len(payload) if plen is None else plen, nh, hlim) + \
+        a6(src) + a6(dst) + payload
+
+
+def udp6(src, dst, dport, pay, mode="good", length=None, proto=17):
+    n = 8 + len(pay)
+    ulen = n if length is None else length
+    seg = struct.pack("!HHHH", 7, dport, ulen, 0) + pay
+    if mode != "zero":
+        cov = seg if proto == 17 else seg[:ulen or n]
+        c = sum6(src, dst, proto, cov, n) or 0xffff
+        if mode == "bad":
+            c ^= 0x1234
+        seg = seg[:6] + struct.pack("!H", c) + seg[8:]
+    return seg
+
+
+def tcp6(src, dst, flags=0x02, mode="good"):
+    seg = struct.pack("!HHIIBBHHH", 40000, 80, 1000, 0, 5 << 4, flags, 1024, 0, 0)
+    c = sum6(src, dst, 6, seg) ^ (0x4321 if mode == "bad" else 0)
+    return seg[:16] + struct.pack("!H", c) + seg[18:]
+
+
+def icmp6(src, dst, typ, code, body, mode="good"):
+    seg = struct.pack("!BBH", typ, code, 0) + body
+    c = sum6(src, dst, 58, seg) ^ (0xff if mode == "bad" else 0)
+    return seg[:2] + struct.pack("!H", c) + seg[4:]
+
+
+def frame(src=PEER6, dst=LOCAL6, nh=17, l4=b"", ext=b"", dmac=kdiff.MAC_B, **kw):
+    return kdiff.eth(dmac, 0x86dd, ipv6(src, dst, nh, ext + l4, **kw))
+
+
+def prelude():
+    """One frame per class of test_path6.c, with its name."""
+    pay = bytes(range(20))
+    u = lambda **kw: udp6(PEER6, LOCAL6, PORT6, pay, **kw)
+    echo = b"\0\1\0\1" + bytes(20)
+    ns = b"\0" * 4 + a6(LOCAL6) + b"\1\1" + kdiff.MAC_A
+    quote = lambda port: (b"\0" * 4 + ipv6(LOCAL6, PEER6, 17, struct.pack(
+        "!HHHH", port, 53, 8, 0)))
+    out = [
+        ("udp to a listened port", frame(l4=u())),
+        ("udp no listener", frame(l4=udp6(PEER6, LOCAL6, 4242, pay))),
+        ("udp no listener, off-link source", frame(
+            src=OFFLINK6, l4=udp6(OFFLINK6, LOCAL6, 4242, pay))),
+        ("udp bad checksum", frame(l4=u(mode="bad"))),
+        ("udp zero checksum", frame(l4=u(mode="zero"))),
+        ("udp zero checksum to ff02::1", frame(
+            dst="ff02::1", dmac=MC_ALL, l4=udp6(PEER6, "ff02::1", PORT6, pay, mode="zero"))),
+        ("udp length beyond the payload", frame(l4=u(length=40))),
+        ("udplite to a listened port", frame(nh=136, l4=udp6(
+            PEER6, LOCAL6, PORT6, pay, proto=136, length=0))),
+        ("version 4", frame(l4=u(), ver=4)),
+        ("loopback destination", frame(dst="::1", l4=udp6(PEER6, "::1", PORT6, pay))),
+        ("multicast source", frame(src="ff02::9", l4=u())),
+        ("interface-local multicast", frame(dst="ff01::1", dmac=MC_ALL, l4=u())),
+        ("payload length beyond the frame", frame(l4=u(), plen=100)),
+        ("padding beyond the payload length", frame(l4=u()) + bytes(10)),
+        ("ecn ce", frame(l4=u(), tc=3)),
+        ("on-link, not local", frame(dst="fd70::9", l4=udp6(PEER6, "fd70::9", PORT6, pay))),
+        ("no route", frame(dst="2001:db8::9", l4=udp6(PEER6, "2001:db8::9", PORT6, pay))),
+        ("group not joined", frame(dst="ff02::5", dmac=MC_ALL,
+                                   l4=udp6(PEER6, "ff02::5", PORT6, pay))),
+        ("link-local destination", frame(src=PEER_LL6, dst=LL6,
+                                         l4=udp6(PEER_LL6, LL6, PORT6, pay))),
+        ("unknown next header", frame(nh=200, l4=pay)),
+        ("no next header", frame(nh=59, l4=pay)),
+        ("tcp syn", frame(nh=6, l4=tcp6(PEER6, LOCAL6))),
+        ("tcp reset", frame(nh=6, l4=tcp6(PEER6, LOCAL6, flags=0x04))),
+        ("tcp bad checksum", frame(nh=6, l4=tcp6(PEER6, LOCAL6, mode="bad"))),
+        ("echo request", frame(nh=58, l4=icmp6(PEER6, LOCAL6, 128, 0, echo))),
+        ("icmp bad checksum", frame(nh=58, l4=icmp6(PEER6, LOCAL6, 128, 0, echo, "bad"))),
+        ("unreachable quoting a bound port", frame(nh=58, l4=icmp6(
+            PEER6, LOCAL6, 1, 0, quote(PORT6)))),
+        ("unreachable quoting an unbound port", frame(nh=58, l4=icmp6(
+            PEER6, LOCAL6, 1, 0, quote(10)))),
+        ("neighbour solicitation", frame(dst="ff02::1:ff00:1", dmac=MC_ALL, hlim=255,
+                                         nh=58, l4=icmp6(PEER6, "ff02::1:ff00:1", 135, 0,
+                                                         ns))),
+        ("dad", frame(src="::", dst="ff02::1:ff00:1", dmac=MC_ALL, hlim=255, nh=58,
+                      l4=icmp6("::", "ff02::1:ff00:1", 135, 0, ns[:20]))),
+    ]
+    # extension headers before a UDP datagram (their first byte: next header)
+    exts = [
+        ("hop-by-hop padding", 0, bytes([17, 0, 1, 4, 0, 0, 0, 0])),
+        ("hop-by-hop padding not zero", 0, bytes([17, 0, 1, 4, 1, 0, 0, 0])),
+        ("hop-by-hop unknown option, skip", 0, bytes([17, 0, 0x3e, 0, 1, 2, 0, 0])),
+        ("hop-by-hop unknown option, drop", 0, bytes([17, 0, 0x7e, 0, 1, 2, 0, 0])),
+        ("hop-by-hop unknown option, icmp", 0, bytes([17, 0, 0xbe, 0, 1, 2, 0, 0])),
+        ("jumbo option with a payload length", 0, bytes([17, 0, 0xc2, 4, 0, 1, 0x11, 0x70])),
+        ("router alert", 0, bytes([17, 0, 5, 2, 0, 0, 1, 0])),
+        ("destination option, icmp unless multicast", 60, bytes([17, 0, 0xfe, 0, 1, 2, 0, 0])),
+        ("routing header type 0, a segment left", 43,
+         bytes([17, 2, 0, 1, 0, 0, 0, 0]) + a6("2001:db8::1")),
+        ("routing header type 0, none left", 43,
+         bytes([17, 2, 0, 0, 0, 0, 0, 0]) + a6("2001:db8::1")),
+        ("segment routing header", 43, bytes([17, 2, 4, 1, 0, 0, 0, 0]) + a6("2001:db8::1")),
+        ("atomic fragment", 44, bytes([17, 0, 0, 0, 0, 0, 0, 7])),
+        ("fragment with more, not on 8 bytes", 44, bytes([17, 0, 0, 9, 0, 0, 0, 10])),
+        ("fragment beyond 65535 bytes", 44, bytes([17, 0, 0xff, 0xf8, 0, 0, 0, 11])),
+        ("two atomic fragment headers", 44, bytes([44, 0, 0, 0, 0, 0, 0, 12,
+                                                    17, 0, 0, 0, 0, 0, 0, 13])),
+        ("hop-by-hop after a fragment header", 44,
+         bytes([0, 0, 0, 0, 0, 0, 0, 9, 17, 0, 1, 4, 0, 0, 0, 0])),
+    ]
+    for name, nh, ext in exts:
+        out.append((name, frame(nh=nh, ext=ext, l4=u())))
+    # a first fragment that ends on 8 bytes: held by the queues (their
+    # timeout, ip6frag_time, is longer than the test)
+    out.append(("first fragment, queued", frame(nh=44, ext=bytes([17, 0, 0, 1, 0, 0, 0, 14]),
+                                                l4=udp6(PEER6, LOCAL6, PORT6, bytes(24)))))
+    return out
+
+
+def gen(seed, count):
+    rnd = random.Random(seed)
+    base = prelude()
+    out = list(base)
+    for k in range(count):
+        name, f = base[rnd.randrange(len(base))]
+        f = bytearray(f)
+        for _ in range(rnd.randrange(4)):
+            pos = 14 + rnd.randrange(48 if rnd.random() < 0.5 else min(120, len(f) - 14))
+            if pos < len(f):
+                f[pos] ^= 1 + rnd.randrange(255)
+        r = rnd.randrange(10)
+        if r < 2:
+            f = f[:rnd.randrange(len(f) + 1)]
+        elif r < 4:
+            f += bytes(rnd.randrange(64))
+        out.append(("random %d from %s" % (k, name), bytes(f)))
+    return out
+
+
+def cmd_gen(seed, count, outdir):
+    frames = gen(seed, count)
+    kdiff.write_pcap(os.path.join(outdir, "v6.pcap"),
+                     [kdiff.kernel_frame(f) for _, f in frames])
+    with open(os.path.join(outdir, "v6-labels.json"), "w") as o:
+        json.dump([n for n, _ in frames], o)
+
+
+# ---- the receiver namespace ----
+
+def read_snmp6():
+    v = {}
+    with open("/proc/net/snmp6") as i:
+        for line in i:
+            w = line.split()
+            if len(w) == 2:
+                v[w[0]] = int(w[1])
+    for k, x in kdiff.read_snmp().items():
+        if k.startswith("Tcp."):
+            v[k] = x
+    return v
+
+
+def cmd_agent_rx():
+    socks = []
+    for proto in (socket.IPPROTO_UDP, kdiff.IPPROTO_UDPLITE):
+        s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, proto)
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        s.bind(("::", PORT6))
+        s.setblocking(False)
+        socks.append(s)
+    sen = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sen.bind(("0.0.0.0", kdiff.SENTINEL_PORT))
+    print("ready", flush=True)
+    for line in sys.stdin:
+        w = line.split()
+        if w and w[0] == "wait":
+            want = b"kdiff%08d" % int(w[1])
+            while True:
+                r, _, _ = select.select([sen], [], [], 5.0)
+                if not r:
+                    print("timeout", flush=True)
+                    break
+                if sen.recv(2048) == want:
+                    break
+            for s in socks:   # udpv6_recvmsg counts InDatagrams (and errors)
+                while True:
+                    try:
+                        s.recv(65536)
+                    except (BlockingIOError, InterruptedError):
+                        break
+                    except OSError:
+                        continue
+        print(json.dumps(read_snmp6()), flush=True)
+
+
+def cmd_kernel(rxns, txns, ifname, outdir):
+    py = sys.executable or "/usr/bin/python3"
+    here = os.path.dirname(os.path.abspath(__file__))
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    rx = subprocess.Popen(["ip", "netns", "exec", rxns, py,
+                           os.path.join(here, "kdiff6.py"), "agent-rx"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    tx = subprocess.Popen(["ip", "netns", "exec", txns, py,
+                           os.path.join(here, "kdiff.py"), "agent-tx", ifname, outdir,
+                           str(cpu), "v6.pcap"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert rx.stdout.readline().strip() == "ready"
+    assert tx.stdout.readline().strip() == "ready"
+    n = len(kdiff.read_pcap(os.path.join(outdir, "v6.pcap")))
+
+    def step(cmd, i):
+        tx.stdin.write("%s %d\n" % (cmd, i))
+        tx.stdin.flush()
+        if tx.stdout.readline().strip() != "ok":
+            sys.exit("kdiff6: the sender agent failed")
+        rx.stdin.write("wait %d\n" % i)
+        rx.stdin.flush()
+        line = rx.stdout.readline().strip()
+        if line == "timeout":
+            sys.exit("kdiff6: sentinel %d lost" % i)
+        return json.loads(line)
+
+    def delta(a, b):
+        return {k: b[k] - a.get(k, 0) for k in b if b[k] != a.get(k, 0)}
+
+    # Sentinels alone until the namespace has been quiet for 3 s: MLD sends
+    # its unsolicited reports (robustness 2, up to 1 s apart) after IPv6
+    # came up on the port. The IPv4 sentinel moves nothing here.
+    prev = step("sentinel", 1 << 24)
+    quiet = 0
+    for k in range(1, 80):
+        select.select([], [], [], 0.25)
+        cur = step("sentinel", (1 << 24) + k)
+        noise = delta(prev, cur)
+        prev = cur
+        quiet = 0 if noise else quiet + 1
+        if quiet == 12:
+            break
+    else:
+        sys.exit("kdiff6: the namespace's IPv6 counters move by themselves: %r" % noise)
+    deltas = []
+    for i in range(n):
+        cur = step("send", i)
+        deltas.append(delta(prev, cur))
+        prev = cur
+    for p in (rx, tx):
+        p.stdin.close()
+        p.wait()
+    with open(os.path.join(outdir, "kernel6.json"), "w") as o:
+        json.dump(deltas, o)
+
+
+# ---- comparison ----
+
+def cmd_compare(outdir):
+    with open(os.path.join(outdir, "kernel6.json")) as i:
+        kern = json.load(i)
+    with open(os.path.join(outdir, "v6-labels.json")) as i:
+        labels = json.load(i)
+    path = kdiff.read_path(os.path.join(outdir, "path6.txt"))
+    frames = kdiff.read_pcap(os.path.join(outdir, "v6.pcap"))
+    if len(path) != len(kern):
+        print("kdiff6: %d frames in lib/path, %d in the kernel" % (len(path), len(kern)))
+        return 1
+    bad = shown = 0
+    classes = {}
+    for i, (k, p) in enumerate(zip(kern, path)):
+        diff = ["%s kernel %d pktpath %d" % (pf, k.get(kf, 0), p.get(pf, 0))
+                for pf, kf in MAPPING.items() if p.get(pf, 0) != k.get(kf, 0)]
+        if diff:
+            bad += 1
+            cls = labels[i].split(" from ")[-1]
+            classes[cls] = classes.get(cls, 0) + 1
+            if shown < int(os.environ.get("KDIFF_SHOW", "40")):
+                shown += 1
+                print("ipv6, frame %d: %s" % (i, labels[i]))
+                print("  hex %s" % frames[i].hex())
+                for x in diff:
+                    print("  " + x)
+    # The binary (net_pcap replaying the frames): its totals are the sums of
+    # the kernel's per-frame deltas.
+    with open(os.path.join(outdir, "pktpath6.json")) as i:
+        mib = json.load(i)["mib"]
+    tdiff = []
+    for pf, kf in MAPPING.items():
+        g, f = pf.split(".")
+        pv, kv = mib.get(g, {}).get(f, 0), sum(k.get(kf, 0) for k in kern)
+        if pv != kv:
+            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
+    if tdiff:
+        print("ipv6: pktpath binary totals differ from the kernel's:")
+        for x in tdiff:
+            print("  " + x)
+    unmoved = [f for f in MUST_MOVE if not any(k.get(f, 0) for k in kern)]
+    if unmoved:
+        print("kdiff6: the frames never moved %s in the kernel: a class is no longer "
+              "exercised" % " ".join(unmoved))
+    print("kdiff, ipv6: %d frames, %d disagree %s, %d total fields differ; %d fields "
+          "compared (%d non-zero in the kernel)" % (
+              len(kern), bad, json.dumps(classes, sort_keys=True), len(tdiff),
+              len(MAPPING), len({f for k in kern for f in k if f in MAPPING.values()})))
+    return 1 if bad or tdiff or unmoved else 0
+
+
+def main(argv):
+    c = argv[1] if len(argv) > 1 else ""
+    if c == "gen":
+        cmd_gen(int(argv[2]), int(argv[3]), argv[4])
+    elif c == "agent-rx":
+        cmd_agent_rx()
+    elif c == "kernel":
+        cmd_kernel(argv[2], argv[3], argv[4], argv[5])
+    elif c == "compare":
+        return cmd_compare(argv[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
