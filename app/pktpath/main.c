@@ -254,7 +254,7 @@ control_loop(void *arg)
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
 	app_ingress_start(a);
-	if (a->opt.n_compare > 0) {
+	if (a->opt.cmp.n > 0) {
 		app_compare_run(a);
 	} else {
 		/* A signal is acted on only before the end: one that comes
@@ -351,6 +351,7 @@ launch_and_wait(struct app *a)
 
 	__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
 	app_workers_bind(a);
+	app_pause_init(a);
 	a->perf_start_tsc = rte_rdtsc();
 	rc = stats_start(a->stats);
 	if (rc != 0)
@@ -409,7 +410,7 @@ report_end(const struct app *a, FILE *out)
 {
 	double hz = (double)rte_get_tsc_hz(), over, ctl, wk;
 
-	if (a->opt.duration_s <= 0 || a->opt.n_compare > 0 || app_quit ||
+	if (a->opt.duration_s <= 0 || a->opt.cmp.n > 0 || app_quit ||
 	    a->end_asked_tsc == 0)
 		return;
 	over = (double)(a->workers_done_tsc - a->run_start_tsc) / hz - a->opt.duration_s;
@@ -438,7 +439,7 @@ report(struct app *a)
 	/* The steady part: detected (--warmup auto) or from --warmup. Not
 	 * for --compare: its intervals mix modes, and each phase has its own
 	 * figures in the compare table. */
-	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.n_compare == 0)
+	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.cmp.n == 0)
 		have_steady = stats_series_steady(a->series, fin, a->opt.interval_s,
 						  a->opt.warmup_s, sum, &steady) == 0;
 	/* The histograms' window is the summary's fixed one: with --warmup
@@ -450,7 +451,7 @@ report(struct app *a)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)
 		export_print_steady(stdout, &steady, a->lcore_ids);
-	else if (a->opt.n_compare > 0)
+	else if (a->opt.cmp.n > 0)
 		printf("spread: none for the whole --compare run (its intervals mix "
 		       "modes); each phase's intervals are in the JSON "
 		       "(compare.modes[].rounds_intervals_mpps)\n");
@@ -514,7 +515,8 @@ cleanup(struct app *a)
 	json_decref(a->info);
 	app_ingress_teardown(a);
 	pkt_capture_free(a->cap);
-	peer_table_free(a->peers);
+	for (i = 0; i < PEER_LAYOUT_MAX; i++)
+		peer_table_free(a->peer_tables[i]);
 	json_decref(a->compare);
 	json_decref(a->flips);
 	app_conditions_free(&a->cond);
@@ -609,7 +611,7 @@ main(int argc, char **argv)
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */
 	sc.inflight_max = (uint64_t)a->n_workers * (APP_FLUSH_POLLS + 2) *
-			  a->opt.burst;
+			  app_compare_max(&a->opt.cmp, APP_KNOB_BURST, a->opt.burst);
 	if (app_ports_stats_conf(a, &sc) != 0)
 		rte_exit(EXIT_FAILURE, "app_ports_stats_conf: out of memory\n");
 	a->stats = stats_create(&sc);
@@ -631,13 +633,13 @@ main(int argc, char **argv)
 	       mib_set_bytes(a->mibs) >> 10, a->mib_heap_bytes >> 10,
 	       a->opt.fold_on_read ? "; readers fold" : "");
 	fflush(stdout);
-	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s < 0 &&
+	if (a->opt.duration_s > 0 && a->opt.cmp.n == 0 && a->opt.warmup_s < 0 &&
 	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS - 0.05) * a->opt.interval_s)
 		printf("note: no steady summary: warm-up detection needs %u "
 		       "intervals; --duration %g is too short for "
 		       "--interval %g (--warmup SECONDS sets the warm-up by hand)\n",
 		       STATS_WARMUP_MIN_INTERVALS, a->opt.duration_s, a->opt.interval_s);
-	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s >= 0 &&
+	if (a->opt.duration_s > 0 && a->opt.cmp.n == 0 && a->opt.warmup_s >= 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
 		printf("note: no steady summary: --duration %g ends before "
 		       "--warmup %g + one --interval %g\n", a->opt.duration_s,
