@@ -118,31 +118,29 @@ run_info(const struct app *a)
 {
 	const struct app_options *o = &a->opt;
 	json_t *args = json_array(), *lcores = json_array(), *cfg, *info;
+	struct app_option_value v;
 	char cpu[256];
-	int i;
+	int i, rc;
 
 	for (i = 0; i < app_argc; i++)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:b, s:b, s:i, s:s, s:s, s:f, s:f, "
-			"s:f, s:o}",
-		"source", app_source_name(o->source),
-		"path", app_path_name(o->path),
-		"burst", o->burst,
-		"main_worker", o->main_worker,
-		"mib_layout", mib_layout_name(o->mib_layout),
-		"fold", mib_fold_name(o->fold),
-		"fold_on_read", o->fold_on_read,
-		"perf_detail", o->perf_detail,
-		"mib_lcores", a->n_workers + a->n_phantom,
-		"pool_layout", pkt_pool_layout_name(o->pool_layout),
-		"pool_order", pkt_pool_order_name(o->pool_order),
-		"duration_s", o->duration_s,
-		"interval_s", o->interval_s,
-		"warmup_s", o->warmup_s,
-		"worker_lcores", lcores);
-	json_object_set_new(cfg, "stage_cycles", json_boolean(o->stage_cycles));
+	/* every option with a value of its own that has an effect, from the
+	 * option table; then what the run made of them */
+	cfg = json_object();
+	for (i = 0; (rc = app_options_value(o, (unsigned int)i, &v)) >= 0; i++) {
+		if (rc == 0)
+			continue;
+		json_object_set_new(cfg, v.key, v.type == APP_VAL_UINT ?
+				    json_integer((json_int_t)v.u) : v.type == APP_VAL_DOUBLE ?
+				    json_real(v.d) : v.type == APP_VAL_BOOL ?
+				    json_boolean(v.b) : json_string(v.text));
+	}
+	json_object_set_new(cfg, "mib_lcores", json_integer(a->n_workers + a->n_phantom));
+	json_object_set_new(cfg, "worker_lcores", lcores);
+	json_object_set_new(cfg, "warmup_s", o->warmup_s < 0 ? json_string("auto") :
+			    json_real(o->warmup_s));
 	if (o->pmu.n > 0) {
 		char names[STATS_PMU_MAX * STATS_PMU_NAME_LEN];
 
@@ -151,23 +149,10 @@ run_info(const struct app *a)
 	} else {
 		json_object_set_new(cfg, "pmu", json_null());
 	}
-	/* --warmup auto: the steady state is detected (summary.steady_state) */
-	if (o->warmup_s < 0)
-		json_object_set_new(cfg, "warmup_s", json_string("auto"));
-	if (o->perf_detail)
-		json_object_set_new(cfg, "suspicious_us", json_integer(o->suspicious_us));
-	if (o->source == APP_SRC_GEN) {
-		json_object_set_new(cfg, "alloc", json_string(pkt_alloc_name(o->alloc)));
-		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
-		json_object_set_new(cfg, "pkt_size", json_integer(o->flow.pkt_size));
-		json_object_set_new(cfg, "flows", json_integer(o->flow.flows));
+	if (o->source == APP_SRC_GEN)
 		json_object_set_new(cfg, "templates", json_integer(a->tpl ? a->tpl->n : 0));
-		if (o->template_file[0])
-			json_object_set_new(cfg, "template", json_string(o->template_file));
-	} else {
-		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
+	else
 		json_object_set_new(cfg, "ports", json_integer(a->n_ports));
-	}
 	json_object_set_new(cfg, "memory", json_string(export_memory_kind()));
 	export_cpu_model(cpu, sizeof(cpu));
 	info = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}",
@@ -544,6 +529,7 @@ main(int argc, char **argv)
 	struct app *a = &the_app;
 	struct stats_conf sc;
 	enum app_help help = app_options_wants_help(argc, argv);
+	char variants[512];
 	int ret, rc;
 
 	app_console_open();
@@ -617,11 +603,11 @@ main(int argc, char **argv)
 	a->stats = stats_create(&sc);
 	if (a->stats == NULL)
 		rte_exit(EXIT_FAILURE, "stats_create: %s\n", rte_strerror(rte_errno));
-	printf("pktpath %s: %u worker%s, source %s, path %s, burst %u, fold %s, "
-	       "mib-layout %s, TSC %.3f GHz\n", PKTPATH_VERSION, a->n_workers,
-	       a->n_workers == 1 ? "" : "s", app_source_name(a->opt.source),
-	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
-	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
+	printf("pktpath %s: %u worker%s, source %s, path %s, %s, TSC %.3f GHz\n",
+	       PKTPATH_VERSION, a->n_workers, a->n_workers == 1 ? "" : "s",
+	       app_source_name(a->opt.source), app_path_name(a->opt.path),
+	       app_options_variant_text(&a->opt, variants, sizeof(variants)),
+	       (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
 	read_conditions(a);
 	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "

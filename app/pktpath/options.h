@@ -251,6 +251,36 @@ struct app_options {
 	uint32_t capture_snaplen;
 };
 
+/* An option's value in a run, for the JSON's run information (main.c). */
+struct app_option_value {
+	char key[48];		/* the name, '-' as '_'; "_s" after a SECONDS */
+	enum { APP_VAL_UINT, APP_VAL_DOUBLE, APP_VAL_BOOL, APP_VAL_TEXT } type;
+	uint64_t u;
+	double d;
+	bool b;
+	const char *text;
+};
+
+/*
+ * The i-th option of the table (options_info.c), if it has a value of its
+ * own (a number, on/off, a choice, a file name: not one a setter parses)
+ * that has an effect in o (its needs met, as far as o says: an option
+ * whose need is another's being given counts as not met) and is not the
+ * run's own output: 1 with *v; 0 for an option without; -1 past the last.
+ */
+int app_options_value(const struct app_options *o, unsigned int i,
+		      struct app_option_value *v);
+
+/*
+ * The banner's variant knobs (options_info.c): each option that defines a
+ * variant (burst, fold, mib-layout, alloc, prefetch, peer, peer-layout,
+ * ingress, lock-scope) that has an effect in o, with its value, or its
+ * values and "compared" for --compare's knobs: "burst 32, fold lcore, ...,
+ * ingress lock|rcu (compared)", into buf.
+ */
+const char *app_options_variant_text(const struct app_options *o, char *buf,
+				     size_t len);
+
 /* True if the run needs the ingress hook object (any ingress option). */
 bool app_options_want_ingress(const struct app_options *o);
 

@@ -82,6 +82,8 @@ struct app_opt {
 				 * markdown (`code`, [section](#anchor)), made
 				 * plain text in --help and the INI file */
 	bool no_ini;		/* not an INI key (--config, the help options) */
+	bool no_info;		/* not in the JSON's run information (the
+				 * run's own output: --json) */
 	struct app_opt_cond needs[APP_OPT_NEEDS_MAX]; /* what it needs to
 						 * have an effect (above) */
 	const char *repeat;	/* what giving it again does, in words; NULL:

@@ -120,7 +120,7 @@ const struct app_opt app_opts[] = {
 		  "minimises the standard error of the steady mean); SECONDS "
 		  "(0..3600) starts it at the first fold after that many seconds "
 		  "instead" },
-	{ "json", "FILE", PATHNAME(json),
+	{ "json", "FILE", PATHNAME(json), .no_info = true,
 	  .help = "write the run summary, all MIB totals and per-lcore values as "
 		  "JSON" },
 	{ "quiet", NULL, FLAG(quiet),
