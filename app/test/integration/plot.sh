@@ -14,9 +14,9 @@ PLOT="$SOURCE_DIR/scripts/plot.py"
 "$PKTPATH" $(eal cmp2) -- --http off --compare off,rcu --rounds 2 --duration 0.4 \
 	--phase-warmup 0.1 --interval 0.2 --quiet --json "$TMP/cmp2.json" \
 	> "$TMP/cmp2.out" 2>&1 || { cat "$TMP/cmp2.out"; fail "compare, 2 rounds"; }
-grep -q "^  95% confidence intervals: paired t over 2 rounds (1 df)$" "$TMP/cmp2.out" ||
+grep -q "^  every pair, b - a, 95% confidence intervals: paired t over 2 rounds (1 df)$" "$TMP/cmp2.out" ||
 	{ cat "$TMP/cmp2.out"; fail "no interval header (paired t)"; }
-grep -Eq "^  rcu +off +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\]  (within noise|slower|faster)$" \
+grep -Eq "^  rcu +off +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\] (within noise|slower|faster) +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\] (within noise|slower|faster)$" \
 	"$TMP/cmp2.out" || { cat "$TMP/cmp2.out"; fail "no rcu vs off interval line"; }
 jcheck "$TMP/cmp2.json" \
 	'd["compare"]["ci_method"] == "paired-t" and d["compare"]["ci_level"] == 0.95' \
@@ -40,7 +40,7 @@ jcheck "$TMP/cmp2.json" \
 "$PKTPATH" $(eal cmp1) -- --http off --compare off,lock,rcu --rounds 1 --duration 0.4 \
 	--phase-warmup 0.1 --interval 0.2 --quiet --json "$TMP/cmp1.json" \
 	> "$TMP/cmp1.out" 2>&1 || { cat "$TMP/cmp1.out"; fail "compare, 1 round"; }
-grep -q "^  95% confidence intervals: Welch t over the 4 intervals of each phase" "$TMP/cmp1.out" ||
+grep -q "^  every pair, b - a, 95% confidence intervals: Welch t over the 4 intervals of each phase" "$TMP/cmp1.out" ||
 	{ cat "$TMP/cmp1.out"; fail "no interval header (Welch)"; }
 jcheck "$TMP/cmp1.json" 'd["compare"]["ci_method"] == "welch"' \
 	'd["compare"]["modes"][0]["delta_ns_ci"] is None' \
