@@ -421,7 +421,7 @@ const struct app_opt app_opts[] = {
 		  "phases of `--duration` each, rounds interleaved and their order "
 		  "alternated, and print every pair's difference with its 95% "
 		  "interval and verdict; see [Paired "
-		  "comparisons](app/pktpath/README.md#paired-comparisons---compare)" },
+		  "comparisons](#paired-comparisons---compare)" },
 	{ "baseline", "V", FN(__opt_set_baseline), .def_doc = "the first variant",
 	  NEEDS(SET("compare")),
 	  .help = "`--compare`: the variant the table's differences are against "
