@@ -289,7 +289,7 @@ static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
 void
 test_compare(void **state)
 {
-	char arg[64], line[512], name[64], opt[32];
+	char arg[64 + 128], line[512], name[64], opt[32], path[128];
 	unsigned int i;
 
 	(void)state;
@@ -333,6 +333,18 @@ test_compare(void **state)
 			 "no effect %s", k, knobs[i].needs);
 		BAD(line, "--compare", arg, knobs[i].without, knobs[i].without_val);
 	}
+	/* an INI file's two knobs are a product; the command line's knob
+	 * replaces them (precedence, not a third knob) */
+	__file(path, sizeof(path), "knobs.ini",
+	       "[pktpath]\ncompare = lock,rcu\ncompare = fold=field,lcore\n");
+	snprintf(arg, sizeof(arg), "--config=%s", path);
+	OK(arg);
+	assert_int_equal(o.cmp.n, 4);
+	assert_int_equal(o.cmp.k[1].knob, APP_KNOB_FOLD);
+	OK(arg, "--compare", "burst=8,16,32");
+	assert_int_equal(o.cmp.n_knobs, 1);
+	assert_int_equal(o.cmp.n, 3);
+	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_BURST);
 	/* the shorthand: ingress modes */
 	OK("--compare", "off,rcu,lock");
 	assert_int_equal(o.cmp.n, 3);

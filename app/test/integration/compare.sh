@@ -43,6 +43,18 @@ jcheck "$TMP/x22.json" 'd["conservation"]["ok"]' \
 	'd["compare"]["switch_s_max"] > 0 and all(len(m["rounds_switch_s"]) == 2 for m in d["compare"]["modes"])' ||
 	fail "2x2: JSON"
 
+# scripts/plot.py draws the 2x2 as it draws ingress modes: a bar per
+# variant, a difference (with its interval) per variant but the baseline
+/usr/bin/python3 "$SOURCE_DIR/scripts/plot.py" "$TMP/x22.json" -o "$TMP/x22.svg" ||
+	fail "2x2: plot.py"
+/usr/bin/python3 - "$TMP/x22.svg" <<'PY' || fail "2x2: the picture's series"
+import re, sys
+ids = set(re.findall(r'id="(series-[a-z]+-0/[0-9]+)"', open(sys.argv[1]).read()))
+ns = [i for i in ids if i.startswith("series-ns-")]
+assert len(ns) == 4, sorted(ids)
+assert any(i.startswith("series-delta-") for i in ids), sorted(ids)
+PY
+
 # alloc: the workers paused at each switch; every packet counted once
 "$PKTPATH" $(eal alloc) -- --http off --compare alloc=reuse,bulk --rounds 2 \
 	--duration 0.2 --phase-warmup 0 --interval 0.1 --quiet --json "$TMP/alloc.json" \
