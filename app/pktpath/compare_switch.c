@@ -165,7 +165,10 @@ __restart(struct app *a, unsigned int v, char *err, size_t len)
 	/* The mutex ordered the workers' last writes before these. */
 	for (i = 0; i < a->n_workers && rc == 0; i++)
 		rc = __worker_set(a, &a->workers[i], v, err, len);
-	__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
+	/* A worker that could not be set (its generator lost) must not poll:
+	 * the run flag stays down, and each worker, woken, ends. */
+	if (rc == 0)
+		__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&a->pause.mu);
 	a->pause.asked = false;
 	a->pause.epoch++;
