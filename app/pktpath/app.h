@@ -128,7 +128,7 @@ struct app {
 	/* The run's end (main.c report_end()): when the control loop saw the
 	 * end, when the control had stopped, when the workers had. */
 	uint64_t run_start_tsc, end_asked_tsc, ctl_stopped_tsc, workers_done_tsc;
-	struct peer_table *peers;	/* --peer on: the workers' table */
+	struct peer_table *peers; /* --peer on: the workers' table */
 	/* --peer on: a table per layout the run uses (--peer-layout, and
 	 * --compare peer-layout=...), peers one of them */
 	struct peer_table *peer_tables[PEER_LAYOUT_MAX];
@@ -136,8 +136,8 @@ struct app {
 	struct app_pause {
 		pthread_mutex_t mu;
 		pthread_cond_t cv;
-		bool asked;		/* a switch stops the workers, not the end */
-		unsigned int paused;	/* workers waiting for the next epoch */
+		bool asked;	     /* a switch stops the workers, not the end */
+		unsigned int paused; /* workers waiting for the next epoch */
 		uint64_t epoch;
 	} pause;
 	json_t *info;			/* run info (JSON "info") */
@@ -255,8 +255,8 @@ bool app_worker_pause(struct app_worker *w);
 /* Put variant v of --compare in force: the live knobs (ingress mode and
  * scope, fold) directly, the others with the workers paused; *switch_s: the
  * seconds the workers were paused (0: none). 0, or -1 with the reason in err. */
-int app_compare_switch(struct app *a, unsigned int v, double *switch_s,
-		       char *err, size_t len);
+int app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err,
+		       size_t len);
 /* The ingress mode variant v runs in. */
 enum ingress_mode app_compare_mode(const struct app *a, unsigned int v);
 

@@ -99,8 +99,7 @@ grown(const struct stats_snapshot *x, const struct stats_snapshot *y, int w,
 
 /* The figures (CMP_M_*) of lcore w (w < 0: all) from x to y, into f. */
 static void
-figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w,
-	double *f)
+figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w, double *f)
 {
 	struct stats_rate r;
 	unsigned int s;
@@ -113,8 +112,9 @@ figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w,
 		double cyc = grown(x, y, w, b + MIB_STAGE_K_CYCLES);
 		double pk = grown(x, y, w, b + MIB_STAGE_K_PACKETS);
 
-		f[CMP_M_STAGE + s] = grown(x, y, w, b + MIB_STAGE_K_CALLS) > 0 && pk > 0 ?
-				     cyc / pk : NAN;
+		f[CMP_M_STAGE + s] = grown(x, y, w, b + MIB_STAGE_K_CALLS) > 0 && pk > 0
+					     ? cyc / pk
+					     : NAN;
 	}
 }
 
@@ -123,8 +123,8 @@ figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w,
  * events into pm (--pmu). *mixed: packets the workers counted in another
  * mode meanwhile (0 unless something flipped the mode under the phase). */
 static bool
-measure(struct app *a, struct cmp_phase *ph, struct app_cmp_pmu *pm,
-	enum ingress_mode m, uint64_t *mixed)
+measure(struct app *a, struct cmp_phase *ph, struct app_cmp_pmu *pm, enum ingress_mode m,
+	uint64_t *mixed)
 {
 	struct stats_snapshot *s0, *s1, *prev;
 	unsigned int w, k, nw = a->n_workers, stride = a->n_workers + 1;
@@ -152,8 +152,9 @@ measure(struct app *a, struct cmp_phase *ph, struct app_cmp_pmu *pm,
 			ph->iv_pps[(size_t)k * stride + 1 + w] = r.pps;
 		}
 		for (x = -1; x < (int)nw; x++)
-			figures(prev, s1, x, &ph->iv_fig[((size_t)k * stride +
-					  (size_t)(x + 1)) * CMP_M_MAX]);
+			figures(prev, s1, x,
+				&ph->iv_fig[((size_t)k * stride + (size_t)(x + 1)) *
+					    CMP_M_MAX]);
 		app_cmp_pmu_interval(pm, k, prev, s1);
 		if (prev != s0)
 			stats_put(a->stats, prev);
@@ -272,13 +273,15 @@ run_phase(struct cmp_run *c, unsigned int v, unsigned int r)
 	ph->switch_s = 0;
 	do {
 		if (mixed != 0)
-			APP_LOG(WARNING, "--compare: round %u %s: %" PRIu64 " packets "
+			APP_LOG(WARNING,
+				"--compare: round %u %s: %" PRIu64 " packets "
 				"counted in another mode: measuring the phase again",
 				r + 1, c->names[v], mixed);
 		else if (ph->tries > 0)
-			APP_LOG(WARNING, "--compare: round %u %s: a worker did not run "
-				"for %.3f s of it: measuring the phase again", r + 1,
-				c->names[v], ph->lost_s);
+			APP_LOG(WARNING,
+				"--compare: round %u %s: a worker did not run "
+				"for %.3f s of it: measuring the phase again",
+				r + 1, c->names[v], ph->lost_s);
 		ph->tries++;
 		if (app_compare_switch(a, v, &sw, err, sizeof(err)) != 0) {
 			fprintf(stderr, "pktpath: --compare: %s: %s\n", c->names[v], err);
@@ -290,9 +293,10 @@ run_phase(struct cmp_run *c, unsigned int v, unsigned int r)
 			return false;
 	} while ((mixed != 0 || ph->lost) && ph->tries < COMPARE_TRIES);
 	if (mixed != 0) {
-		fprintf(stderr, "pktpath: --compare: round %u %s: the mode changed "
-			"under the phase %u times; no table\n", r + 1, c->names[v],
-			COMPARE_TRIES);
+		fprintf(stderr,
+			"pktpath: --compare: round %u %s: the mode changed "
+			"under the phase %u times; no table\n",
+			r + 1, c->names[v], COMPARE_TRIES);
 		return false;
 	}
 	printf("  round %u %-12s %8.3f Mpps %8.2f ns/pkt %8.2f cycles/pkt", r + 1,
@@ -326,22 +330,27 @@ variants_json(const struct cmp_run *c)
 			const struct cmp_phase *ph = &c->res[v][r];
 
 			json_array_append_new(per, json_real(ph->total.pps / 1e6));
-			json_array_append_new(lost, ph->lost ? json_real(ph->lost_s) :
-					      json_null());
+			json_array_append_new(lost, ph->lost ? json_real(ph->lost_s)
+							     : json_null());
 			json_array_append_new(tries, json_integer(ph->tries));
 			json_array_append_new(sw, json_real(ph->switch_s));
 			acq += ph->acquires;
 			con += ph->contended;
 		}
 		for (k = 0; k < cmp->n_knobs; k++)
-			json_object_set_new(var, app_knob_names[cmp->k[k].knob],
-					    json_string(cmp->k[k].name[
-						app_compare_index(cmp, k, v)]));
-		json_array_append_new(jmodes, json_pack("{s:s, s:o, s:o, s:o, s:o, "
-			"s:o, s:o, s:I, s:I}", "mode", c->names[v], "variant", var,
-			"rounds_mpps", per, "rounds_lost_s", lost, "rounds_tries", tries,
-			"rounds_switch_s", sw, "lcores", json_array(),
-			"lock_acquires", (json_int_t)acq, "lock_contended", (json_int_t)con));
+			json_object_set_new(
+				var, app_knob_names[cmp->k[k].knob],
+				json_string(
+					cmp->k[k].name[app_compare_index(cmp, k, v)]));
+		json_array_append_new(jmodes,
+				      json_pack("{s:s, s:o, s:o, s:o, s:o, "
+						"s:o, s:o, s:I, s:I}",
+						"mode", c->names[v], "variant", var,
+						"rounds_mpps", per, "rounds_lost_s", lost,
+						"rounds_tries", tries, "rounds_switch_s",
+						sw, "lcores", json_array(),
+						"lock_acquires", (json_int_t)acq,
+						"lock_contended", (json_int_t)con));
 	}
 	return jmodes;
 }
@@ -422,25 +431,25 @@ app_compare_run(struct app *a)
 			       "%u tries (a worker did not run for %g%% of the phase or "
 			       "more): their figures and the intervals include it (JSON "
 			       "rounds_lost_s); rerun on a quieter machine or with "
-			       "isolated CPUs\n", n_lost, c.nv * c.rounds, COMPARE_TRIES,
-			       o->lost_share_pct);
+			       "isolated CPUs\n",
+			       n_lost, c.nv * c.rounds, COMPARE_TRIES, o->lost_share_pct);
 		for (w = 0; a->n_workers > 1 && w < a->n_workers; w++) {
 			printf("\n");
 			if (cmp_table(&c, (int)w, jmodes, jpairs) != 0)
 				rte_exit(EXIT_FAILURE, "--compare: out of memory\n");
 		}
-		a->compare = json_pack("{s:o, s:s, s:f, s:f, s:i, s:s, s:s, s:f, s:i, "
+		a->compare = json_pack(
+			"{s:o, s:s, s:f, s:f, s:i, s:s, s:s, s:f, s:i, "
 			"s:s, s:f, s:o, s:o, s:i, s:f}",
 			"knobs", knobs_json(&o->cmp), "baseline", c.names[c.base],
-			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s,
-			"rounds", (int)c.rounds, "order", "alternated",
-			"scope", ingress_scope_name(o->lock_scope),
-			"update_rate", o->update_rate,
-			"intervals_per_phase", (int)phase_intervals(o),
-			"ci_method", stats_ci_method_name(c.rounds >= 2 ? STATS_CI_PAIRED_T :
-							 STATS_CI_WELCH),
-			"ci_level", 0.95, "modes", jmodes, "pairs", jpairs,
-			"lost_phases", (int)n_lost, "switch_s_max", sw_max);
+			"phase_s", o->duration_s, "settle_s", o->phase_warmup_s, "rounds",
+			(int)c.rounds, "order", "alternated", "scope",
+			ingress_scope_name(o->lock_scope), "update_rate", o->update_rate,
+			"intervals_per_phase", (int)phase_intervals(o), "ci_method",
+			stats_ci_method_name(c.rounds >= 2 ? STATS_CI_PAIRED_T
+							   : STATS_CI_WELCH),
+			"ci_level", 0.95, "modes", jmodes, "pairs", jpairs, "lost_phases",
+			(int)n_lost, "switch_s_max", sw_max);
 	} else {
 		printf("compare: interrupted, no table\n");
 	}

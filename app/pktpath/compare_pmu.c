@@ -202,12 +202,15 @@ app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 					printf("  vs %s: unknown", mode_names[base]);
 					json_object_set_new(je, "delta", json_null());
 				} else {
-					printf("  vs %s %+.4g", mode_names[base], ci.estimate);
+					printf("  vs %s %+.4g", mode_names[base],
+					       ci.estimate);
 					if (!isnan(ci.lo))
 						printf(" [%+.4g, %+.4g]", ci.lo, ci.hi);
 					printf(" %s", __cmp_verdict(&ci));
-					json_object_set_new(je, "delta", __cmp_jreal(ci.estimate));
-					json_object_set_new(je, "delta_ci", __cmp_ci_json(&ci));
+					json_object_set_new(je, "delta",
+							    __cmp_jreal(ci.estimate));
+					json_object_set_new(je, "delta_ci",
+							    __cmp_ci_json(&ci));
 				}
 			}
 			if (known)

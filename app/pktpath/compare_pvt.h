@@ -16,11 +16,16 @@
  * cycles per busy packet, and each stage's cycles per packet that entered
  * it (--stage-cycles); NaN where there is none (no packet, a stage that
  * did not run). */
-enum { CMP_M_NS, CMP_M_CYC, CMP_M_STAGE, CMP_M_MAX = CMP_M_STAGE + MIB_STAGES };
+enum {
+	CMP_M_NS,
+	CMP_M_CYC,
+	CMP_M_STAGE,
+	CMP_M_MAX = CMP_M_STAGE + MIB_STAGES
+};
 
 struct cmp_phase {
 	struct stats_rate total;
-	struct stats_rate *lcore;	/* n_workers */
+	struct stats_rate *lcore; /* n_workers */
 	uint64_t acquires, contended, quiescent;
 	unsigned int n_iv;
 	/* The phase's per-interval pps: n_iv x (n_workers + 1), the total
@@ -56,11 +61,11 @@ cmp_fig(const struct cmp_phase *ph, unsigned int n_workers, int w, unsigned int 
 }
 
 static inline double
-cmp_iv_fig(const struct cmp_phase *ph, unsigned int n_workers, int w,
-	   unsigned int k, unsigned int m)
+cmp_iv_fig(const struct cmp_phase *ph, unsigned int n_workers, int w, unsigned int k,
+	   unsigned int m)
 {
-	return ph->iv_fig[((size_t)k * (n_workers + 1) + (size_t)(w + 1)) *
-			  CMP_M_MAX + m];
+	return ph
+		->iv_fig[((size_t)k * (n_workers + 1) + (size_t)(w + 1)) * CMP_M_MAX + m];
 }
 
 /* A --compare run: its variants' phases, res[v][round]. */

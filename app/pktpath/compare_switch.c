@@ -38,7 +38,7 @@ app_worker_pause(struct app_worker *w)
 	uint64_t e;
 
 	pthread_mutex_lock(&a->pause.mu);
-	if (!a->pause.asked) {		/* the run ends */
+	if (!a->pause.asked) { /* the run ends */
 		pthread_mutex_unlock(&a->pause.mu);
 		return false;
 	}
@@ -61,8 +61,9 @@ app_compare_mode(const struct app *a, unsigned int v)
 {
 	int k = app_compare_knob(&a->opt.cmp, APP_KNOB_INGRESS);
 
-	return k < 0 ? a->opt.ingress_mode :
-	       (enum ingress_mode)app_compare_value(&a->opt.cmp, (unsigned int)k, v);
+	return k < 0 ? a->opt.ingress_mode
+		     : (enum ingress_mode)app_compare_value(&a->opt.cmp, (unsigned int)k,
+							    v);
 }
 
 /* Whether worker w's loop differs from what variant v asks. */
@@ -89,7 +90,7 @@ __worker_differs(const struct app *a, const struct app_worker *w, unsigned int v
 		case APP_KNOB_PEER_LAYOUT:
 			differs |= w->peers != a->peer_tables[x];
 			break;
-		default:	/* live knobs */
+		default: /* live knobs */
 			break;
 		}
 	}
@@ -98,8 +99,7 @@ __worker_differs(const struct app *a, const struct app_worker *w, unsigned int v
 
 /* Worker w in variant v (paused). */
 static int
-__worker_set(struct app *a, struct app_worker *w, unsigned int v, char *err,
-	     size_t len)
+__worker_set(struct app *a, struct app_worker *w, unsigned int v, char *err, size_t len)
 {
 	const struct app_compare *c = &a->opt.cmp;
 	enum pkt_alloc alloc = w->gen.alloc;
@@ -135,9 +135,10 @@ __worker_set(struct app *a, struct app_worker *w, unsigned int v, char *err,
 		pkt_gen_fini(&w->gen);
 		rc = pkt_gen_init(&w->gen, w->mp, a->tpl, alloc, burst);
 		if (rc != 0) {
-			snprintf(err, len, "worker %u: the generator for alloc %s, "
-				 "burst %u: %s", w->idx, pkt_alloc_name(alloc), burst,
-				 strerror(-rc));
+			snprintf(err, len,
+				 "worker %u: the generator for alloc %s, "
+				 "burst %u: %s",
+				 w->idx, pkt_alloc_name(alloc), burst, strerror(-rc));
 			return rc;
 		}
 		w->gen.ol_flags = ol;
@@ -178,8 +179,7 @@ __restart(struct app *a, unsigned int v, char *err, size_t len)
 }
 
 int
-app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err,
-		   size_t len)
+app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err, size_t len)
 {
 	const struct app_compare *c = &a->opt.cmp;
 	bool restart = false;
@@ -193,7 +193,8 @@ app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err,
 	if (restart) {
 		t0 = rte_get_tsc_cycles();
 		rc = __restart(a, v, err, len);
-		*switch_s = (double)(rte_get_tsc_cycles() - t0) / (double)rte_get_tsc_hz();
+		*switch_s =
+			(double)(rte_get_tsc_cycles() - t0) / (double)rte_get_tsc_hz();
 		if (rc != 0)
 			return -1;
 	}
@@ -205,12 +206,13 @@ app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err,
 			rc = app_ingress_compare_mode(a, (enum ingress_mode)x, err, len);
 			break;
 		case APP_KNOB_LOCK_SCOPE:
-			rc = app_ingress_compare_scope(a, (enum ingress_scope)x, err, len);
+			rc = app_ingress_compare_scope(a, (enum ingress_scope)x, err,
+						       len);
 			break;
 		case APP_KNOB_FOLD:
 			stats_set_fold(a->stats, (enum mib_fold)x);
 			break;
-		default:	/* in force since the restart */
+		default: /* in force since the restart */
 			break;
 		}
 	}

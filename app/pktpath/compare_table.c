@@ -27,7 +27,7 @@
 
 struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
-	uint64_t poll_p50, poll_p99;	/* --perf-detail, over the rounds */
+	uint64_t poll_p50, poll_p99; /* --perf-detail, over the rounds */
 	bool perf;
 	/* --stage-cycles, over all rounds: each stage's cycles and packets,
 	 * and the packets received (ran: whether the stage ran at all). */
@@ -96,8 +96,8 @@ pairs_of(const struct cmp_run *c, int w, unsigned int m, struct stats_ci_pair *o
 				round[(size_t)v * c->rounds + r] =
 					cmp_fig(&c->res[v][r], nw, w, m);
 			for (k = 0; k < n_iv; k++)
-				iv[(size_t)v * n_iv + k] = cmp_iv_fig(&c->res[v][0], nw,
-								      w, k, m);
+				iv[(size_t)v * n_iv + k] =
+					cmp_iv_fig(&c->res[v][0], nw, w, k, m);
 		}
 		rc = stats_ci_pairs(round, c->nv, c->rounds, iv, n_iv, c->base, out);
 	}
@@ -138,11 +138,11 @@ jreal(double x)
 static json_t *
 ci_json(const struct stats_ci *ci)
 {
-	return json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:f, s:i, s:s}",
-		"method", stats_ci_method_name(ci->method), "level", 0.95,
-		"estimate", jreal(ci->estimate), "lo", jreal(ci->lo),
-		"hi", jreal(ci->hi), "half", jreal(ci->half), "df", ci->df,
-		"n", (int)ci->n, "verdict", verdict_name(ci));
+	return json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:f, s:i, s:s}", "method",
+			 stats_ci_method_name(ci->method), "level", 0.95, "estimate",
+			 jreal(ci->estimate), "lo", jreal(ci->lo), "hi", jreal(ci->hi),
+			 "half", jreal(ci->half), "df", ci->df, "n", (int)ci->n,
+			 "verdict", verdict_name(ci));
 }
 
 /* The samples behind lcore w's (or the total's) figures of a variant:
@@ -159,8 +159,10 @@ samples_json(const struct cmp_run *c, const struct cmp_phase *ph, int w, json_t 
 		json_array_append_new(rns, jreal(cmp_fig(&ph[r], nw, w, CMP_M_NS)));
 		json_array_append_new(rcyc, jreal(cmp_fig(&ph[r], nw, w, CMP_M_CYC)));
 		for (k = 0; k < ph[r].n_iv; k++)
-			json_array_append_new(iv, json_real(ph[r].iv_pps[(size_t)k *
-				(nw + 1) + (size_t)(w + 1)] / 1e6));
+			json_array_append_new(
+				iv, json_real(ph[r].iv_pps[(size_t)k * (nw + 1) +
+							   (size_t)(w + 1)] /
+					      1e6));
 		json_array_append_new(riv, iv);
 	}
 	json_object_set_new(o, "rounds_ns", rns);
@@ -173,8 +175,9 @@ samples_json(const struct cmp_run *c, const struct cmp_phase *ph, int w, json_t 
 static double
 stage_cpp(const struct agg *g, unsigned int s)
 {
-	return g->st_ran[s] && g->st_pkts[s] ? (double)g->st_cyc[s] /
-	       (double)g->st_pkts[s] : NAN;
+	return g->st_ran[s] && g->st_pkts[s]
+		       ? (double)g->st_cyc[s] / (double)g->st_pkts[s]
+		       : NAN;
 }
 
 /* The stages of a variant in the JSON: "stages", each stage's ns per
@@ -191,8 +194,11 @@ stages_json(const struct agg *g, json_t *o)
 	for (s = 0; s < MIB_STAGES; s++) {
 		if (!g->st_ran[s])
 			continue;
-		json_object_set_new(ns, mib_stage_name(s), json_real(g->rx_pkts ?
-			(double)g->st_cyc[s] / (double)g->rx_pkts / ghz : 0.0));
+		json_object_set_new(ns, mib_stage_name(s),
+				    json_real(g->rx_pkts
+						      ? (double)g->st_cyc[s] /
+								(double)g->rx_pkts / ghz
+						      : 0.0));
 		json_object_set_new(cpp, mib_stage_name(s), jreal(stage_cpp(g, s)));
 	}
 	json_object_set_new(o, "stages", ns);
@@ -208,7 +214,7 @@ ci_text(const struct stats_ci *ci, bool last, char *buf, size_t len)
 {
 	char est[24] = "-", iv[48] = "";
 
-	if (isfinite(ci->estimate))	/* a round without packets: none */
+	if (isfinite(ci->estimate)) /* a round without packets: none */
 		snprintf(est, sizeof(est), "%+.2f", ci->estimate);
 	if (!isnan(ci->lo))
 		snprintf(iv, sizeof(iv), "[%+.2f, %+.2f]", ci->lo, ci->hi);
@@ -239,11 +245,13 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 		}
 	if (c->rounds >= 2)
 		printf("  every pair, b - a, 95%% confidence intervals: paired t over "
-		       "%u rounds (%u df)\n", c->rounds, c->rounds - 1);
+		       "%u rounds (%u df)\n",
+		       c->rounds, c->rounds - 1);
 	else
 		printf("  every pair, b - a, 95%% confidence intervals: Welch t over the "
 		       "%u intervals of each phase (1 round: round-to-round drift not "
-		       "included)\n", c->res[0][0].n_iv);
+		       "included)\n",
+		       c->res[0][0].n_iv);
 	printf("  %-12s %-12s %8s %20s %-12s %8s %20s %s\n", "b", "a", "dns/pkt",
 	       "95% CI", "verdict", "dcyc/pkt", "95% CI", "verdict");
 	for (p = 0; p < np; p++) {
@@ -263,8 +271,8 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 			      ci_json(&pc[p].ci));
 		if (w >= 0) {
 			json_object_set_new(o, "lcore", json_integer(c->a->lcore_ids[w]));
-			json_array_append_new(json_object_get(json_array_get(jpairs, p),
-							      "lcores"), o);
+			json_array_append_new(
+				json_object_get(json_array_get(jpairs, p), "lcores"), o);
 			continue;
 		}
 		json_object_set_new(o, "a", json_string(c->names[pn[p].a]));
@@ -298,18 +306,20 @@ variant_json(const struct cmp_run *c, unsigned int v, int w, const struct agg *g
 	bool base = v == c->base;
 
 	if (g->perf) {
-		json_object_set_new(o, "poll_cycles_p50", json_integer((json_int_t)g->poll_p50));
-		json_object_set_new(o, "poll_cycles_p99", json_integer((json_int_t)g->poll_p99));
+		json_object_set_new(o, "poll_cycles_p50",
+				    json_integer((json_int_t)g->poll_p50));
+		json_object_set_new(o, "poll_cycles_p99",
+				    json_integer((json_int_t)g->poll_p99));
 	}
 	/* the baseline against itself: exactly 0, no interval */
-	json_object_set_new(o, "delta_ns", base ? json_real(0) :
-			    jreal(pn[base_pair(c, v)].ci.estimate));
-	json_object_set_new(o, "delta_ns_ci", base ? json_null() :
-			    ci_json(&pn[base_pair(c, v)].ci));
-	json_object_set_new(o, "delta_cycles", base ? json_real(0) :
-			    jreal(pc[base_pair(c, v)].ci.estimate));
-	json_object_set_new(o, "delta_cycles_ci", base ? json_null() :
-			    ci_json(&pc[base_pair(c, v)].ci));
+	json_object_set_new(o, "delta_ns",
+			    base ? json_real(0) : jreal(pn[base_pair(c, v)].ci.estimate));
+	json_object_set_new(o, "delta_ns_ci",
+			    base ? json_null() : ci_json(&pn[base_pair(c, v)].ci));
+	json_object_set_new(o, "delta_cycles",
+			    base ? json_real(0) : jreal(pc[base_pair(c, v)].ci.estimate));
+	json_object_set_new(o, "delta_cycles_ci",
+			    base ? json_null() : ci_json(&pc[base_pair(c, v)].ci));
 	samples_json(c, c->res[v], w, o);
 	if (c->a->opt.stage_cycles)
 		stages_json(g, o);
@@ -340,7 +350,8 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 	for (v = 0; v < c->nv; v++)
 		g[v] = aggregate(c->res[v], c->rounds, w);
 	if (w < 0)
-		printf("total (%u worker%s)\n", a->n_workers, a->n_workers == 1 ? "" : "s");
+		printf("total (%u worker%s)\n", a->n_workers,
+		       a->n_workers == 1 ? "" : "s");
 	else
 		printf("lcore %u\n", a->lcore_ids[w]);
 	snprintf(h1, sizeof(h1), "dns vs %s", bn);
@@ -358,10 +369,13 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 		enum ingress_mode m = app_compare_mode(a, v);
 
 		if (v != c->base && isfinite(pn[base_pair(c, v)].ci.estimate))
-			snprintf(d1, sizeof(d1), "%+.2f", pn[base_pair(c, v)].ci.estimate);
+			snprintf(d1, sizeof(d1), "%+.2f",
+				 pn[base_pair(c, v)].ci.estimate);
 		if (v != c->base && isfinite(pc[base_pair(c, v)].ci.estimate))
-			snprintf(d2, sizeof(d2), "%+.2f", pc[base_pair(c, v)].ci.estimate);
-		if (w < 0 && a->ig != NULL && (m == INGRESS_LOCK || m == INGRESS_RWLOCK)) {
+			snprintf(d2, sizeof(d2), "%+.2f",
+				 pc[base_pair(c, v)].ci.estimate);
+		if (w < 0 && a->ig != NULL &&
+		    (m == INGRESS_LOCK || m == INGRESS_RWLOCK)) {
 			uint64_t acq = 0, con = 0;
 			unsigned int r;
 
@@ -372,15 +386,16 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 			snprintf(cont, sizeof(cont), "%.3f%%",
 				 acq ? 100.0 * (double)con / (double)acq : 0.0);
 		}
-		printf("%-12s %7.3f %7.3f %7.3f  %8.2f %10.2f %16s %17s %14s", c->names[v],
-		       g[v].mpps_med, g[v].mpps_min, g[v].mpps_max, g[v].ns, g[v].cyc,
-		       d1, d2, cont);
+		printf("%-12s %7.3f %7.3f %7.3f  %8.2f %10.2f %16s %17s %14s",
+		       c->names[v], g[v].mpps_med, g[v].mpps_min, g[v].mpps_max, g[v].ns,
+		       g[v].cyc, d1, d2, cont);
 		if (g[v].perf)
 			printf(" %12" PRIu64 " %12" PRIu64, g[v].poll_p50, g[v].poll_p99);
 		if (a->opt.stage_cycles)
 			printf(" %16.2f", stage_cpp(&g[v], MIB_STAGE_INGRESS));
 		printf("\n");
-		jm[v] = jmodes != NULL ? variant_json(c, v, w, &g[v], pn, pc, jmodes) : NULL;
+		jm[v] = jmodes != NULL ? variant_json(c, v, w, &g[v], pn, pc, jmodes)
+				       : NULL;
 		names[v] = c->names[v];
 	}
 	if (print_pairs(c, w, pn, pc, jpairs) != 0)

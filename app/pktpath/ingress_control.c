@@ -462,8 +462,7 @@ app_ingress_report_rate(struct app *a, double seconds, FILE *out)
 	double r;
 
 	/* --compare pauses the churn in its none phases: its own table. */
-	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 ||
-	    a->opt.cmp.n > 0)
+	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 || a->opt.cmp.n > 0)
 		return;
 	/* Cumulative over every updater run (reloads restart it). */
 	n = ingress_updater_count(a->ig);

@@ -132,15 +132,17 @@ run_info(const struct app *a)
 	for (i = 0; (rc = app_options_value(o, (unsigned int)i, &v)) >= 0; i++) {
 		if (rc == 0)
 			continue;
-		json_object_set_new(cfg, v.key, v.type == APP_VAL_UINT ?
-				    json_integer((json_int_t)v.u) : v.type == APP_VAL_DOUBLE ?
-				    json_real(v.d) : v.type == APP_VAL_BOOL ?
-				    json_boolean(v.b) : json_string(v.text));
+		json_object_set_new(cfg, v.key,
+				    v.type == APP_VAL_UINT ? json_integer((json_int_t)v.u)
+				    : v.type == APP_VAL_DOUBLE ? json_real(v.d)
+				    : v.type == APP_VAL_BOOL   ? json_boolean(v.b)
+							       : json_string(v.text));
 	}
 	json_object_set_new(cfg, "mib_lcores", json_integer(a->n_workers + a->n_phantom));
 	json_object_set_new(cfg, "worker_lcores", lcores);
-	json_object_set_new(cfg, "warmup_s", o->warmup_s < 0 ? json_string("auto") :
-			    json_real(o->warmup_s));
+	json_object_set_new(cfg, "warmup_s",
+			    o->warmup_s < 0 ? json_string("auto")
+					    : json_real(o->warmup_s));
 	if (o->pmu.n > 0) {
 		char names[STATS_PMU_MAX * STATS_PMU_NAME_LEN];
 

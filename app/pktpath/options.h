@@ -64,8 +64,8 @@ struct app_rxq {
 #define APP_MAX_PORT_RANGES 64
 /* --compare: values of a knob, knobs (their product), variants in all */
 #define APP_MAX_COMPARE 8
-#define APP_MAX_KNOBS 2
-#define APP_MAX_VARIANTS 16
+#define APP_MAX_KNOBS	    2
+#define APP_MAX_VARIANTS    16
 /* --mib-lcores: Linux's largest CONFIG_NR_CPUS */
 #define APP_MAX_MIB_LCORES 8192
 
@@ -77,13 +77,13 @@ struct app_rxq {
  * variant. Given twice, two knobs: the variants are their product.
  */
 enum app_knob {
-	APP_KNOB_INGRESS,	/* --ingress (the shorthand --compare MODE,...) */
-	APP_KNOB_LOCK_SCOPE,	/* --lock-scope */
-	APP_KNOB_FOLD,		/* --fold */
-	APP_KNOB_PREFETCH,	/* --prefetch */
-	APP_KNOB_BURST,		/* --burst */
-	APP_KNOB_ALLOC,		/* --alloc */
-	APP_KNOB_PEER_LAYOUT,	/* --peer-layout */
+	APP_KNOB_INGRESS,     /* --ingress (the shorthand --compare MODE,...) */
+	APP_KNOB_LOCK_SCOPE,  /* --lock-scope */
+	APP_KNOB_FOLD,	      /* --fold */
+	APP_KNOB_PREFETCH,    /* --prefetch */
+	APP_KNOB_BURST,	      /* --burst */
+	APP_KNOB_ALLOC,	      /* --alloc */
+	APP_KNOB_PEER_LAYOUT, /* --peer-layout */
 	APP_KNOB_MAX
 };
 extern const char *const app_knob_names[APP_KNOB_MAX];
@@ -92,15 +92,15 @@ struct app_compare_knob {
 	enum app_knob knob;
 	unsigned int n;			/* values */
 	uint32_t val[APP_MAX_COMPARE];	/* as the option's field holds them */
-	char name[APP_MAX_COMPARE][16];	/* as --help names them */
+	char name[APP_MAX_COMPARE][16]; /* as --help names them */
 };
 
 struct app_compare {
 	unsigned int n_knobs;
 	struct app_compare_knob k[APP_MAX_KNOBS];
-	unsigned int n;			/* variants: the product, 0: no --compare */
-	char baseline[64];		/* --baseline, "": the first variant */
-	unsigned int base;		/* the baseline's variant (options_check.c) */
+	unsigned int n;	   /* variants: the product, 0: no --compare */
+	char baseline[64]; /* --baseline, "": the first variant */
+	unsigned int base; /* the baseline's variant (options_check.c) */
 };
 
 /* The index of variant v's value of knob k (an index in app_compare.k)
@@ -150,8 +150,8 @@ app_compare_max(const struct app_compare *c, enum app_knob k, uint32_t dflt)
 }
 
 /* Its name: the knobs' values joined by '/' ("lock/split"), into buf. */
-const char *app_compare_name(const struct app_compare *c, unsigned int v,
-			     char *buf, size_t len);
+const char *app_compare_name(const struct app_compare *c, unsigned int v, char *buf,
+			     size_t len);
 
 /* The index in c->k of knob k, or -1 when it is not compared. */
 int app_compare_knob(const struct app_compare *c, enum app_knob k);
@@ -229,7 +229,7 @@ struct app_options {
 	char rules_alt[PATH_MAX];
 	double update_rate;	/* rule replacements per second, 0: none */
 	uint32_t gp_log_us;	/* log grace periods slower than this */
-	struct app_compare cmp;		/* --compare, --baseline */
+	struct app_compare cmp; /* --compare, --baseline */
 	unsigned int rounds;
 	double phase_warmup_s;	/* --compare: settle time before each phase */
 
@@ -253,8 +253,13 @@ struct app_options {
 
 /* An option's value in a run, for the JSON's run information (main.c). */
 struct app_option_value {
-	char key[48];		/* the name, '-' as '_'; "_s" after a SECONDS */
-	enum { APP_VAL_UINT, APP_VAL_DOUBLE, APP_VAL_BOOL, APP_VAL_TEXT } type;
+	char key[48]; /* the name, '-' as '_'; "_s" after a SECONDS */
+	enum {
+		APP_VAL_UINT,
+		APP_VAL_DOUBLE,
+		APP_VAL_BOOL,
+		APP_VAL_TEXT
+	} type;
 	uint64_t u;
 	double d;
 	bool b;
@@ -278,8 +283,7 @@ int app_options_value(const struct app_options *o, unsigned int i,
  * values and "compared" for --compare's knobs: "burst 32, fold lcore, ...,
  * ingress lock|rcu (compared)", into buf.
  */
-const char *app_options_variant_text(const struct app_options *o, char *buf,
-				     size_t len);
+const char *app_options_variant_text(const struct app_options *o, char *buf, size_t len);
 
 /* True if the run needs the ingress hook object (any ingress option). */
 bool app_options_want_ingress(const struct app_options *o);

@@ -14,9 +14,8 @@ bool
 app_options_want_ingress(const struct app_options *o)
 {
 	return o->ingress_mode != INGRESS_OFF || o->rules[0] != '\0' ||
-	       o->ingress_kind != APP_KIND_RULES ||
-	       o->rules_alt[0] != '\0' || o->update_rate > 0 ||
-	       app_compare_knob(&o->cmp, APP_KNOB_INGRESS) >= 0 ||
+	       o->ingress_kind != APP_KIND_RULES || o->rules_alt[0] != '\0' ||
+	       o->update_rate > 0 || app_compare_knob(&o->cmp, APP_KNOB_INGRESS) >= 0 ||
 	       app_compare_knob(&o->cmp, APP_KNOB_LOCK_SCOPE) >= 0;
 }
 

@@ -19,16 +19,17 @@
 
 #define ERR_LEN APP_OPT_ERR_LEN
 
-const char *const app_knob_names[] = {
-	[APP_KNOB_INGRESS] = "ingress", [APP_KNOB_LOCK_SCOPE] = "lock-scope",
-	[APP_KNOB_FOLD] = "fold", [APP_KNOB_PREFETCH] = "prefetch",
-	[APP_KNOB_BURST] = "burst", [APP_KNOB_ALLOC] = "alloc",
-	[APP_KNOB_PEER_LAYOUT] = "peer-layout" };
+const char *const app_knob_names[] = { [APP_KNOB_INGRESS] = "ingress",
+				       [APP_KNOB_LOCK_SCOPE] = "lock-scope",
+				       [APP_KNOB_FOLD] = "fold",
+				       [APP_KNOB_PREFETCH] = "prefetch",
+				       [APP_KNOB_BURST] = "burst",
+				       [APP_KNOB_ALLOC] = "alloc",
+				       [APP_KNOB_PEER_LAYOUT] = "peer-layout" };
 static_assert(RTE_DIM(app_knob_names) == APP_KNOB_MAX, "knob names");
 
 const char *
-app_compare_name(const struct app_compare *c, unsigned int v, char *buf,
-		 size_t len)
+app_compare_name(const struct app_compare *c, unsigned int v, char *buf, size_t len)
 {
 	unsigned int k;
 
@@ -115,7 +116,8 @@ __opt_set_compare(struct app_options *o, const char *v, char *err)
 		snprintf(knob, sizeof(knob), "%.*s", (int)(eq - v), v);
 		k = base_name_index(app_knob_names, APP_KNOB_MAX, knob);
 		if (k < 0) {
-			snprintf(err, ERR_LEN, "'%s' is not a knob: one of %s "
+			snprintf(err, ERR_LEN,
+				 "'%s' is not a knob: one of %s "
 				 "(KNOB=V1,V2,...), or ingress modes alone",
 				 base_quote(q, sizeof(q), knob),
 				 __opt_join(app_knob_names, APP_KNOB_MAX, list,
@@ -129,8 +131,10 @@ __opt_set_compare(struct app_options *o, const char *v, char *err)
 		return -1;
 	}
 	if (c->n_knobs >= APP_MAX_KNOBS) {
-		snprintf(err, ERR_LEN, "more than %d knobs (the variants are their "
-			 "product)", APP_MAX_KNOBS);
+		snprintf(err, ERR_LEN,
+			 "more than %d knobs (the variants are their "
+			 "product)",
+			 APP_MAX_KNOBS);
 		return -1;
 	}
 	memset(&c->k[c->n_knobs], 0, sizeof(c->k[0]));
@@ -163,8 +167,8 @@ __opt_set_baseline(struct app_options *o, const char *v, char *err)
 static int
 __knob_no_effect(const struct app_opt *d, const char *why)
 {
-	fprintf(stderr, "pktpath: --compare %s=...: the knob has no effect %s\n",
-		d->name, why);
+	fprintf(stderr, "pktpath: --compare %s=...: the knob has no effect %s\n", d->name,
+		why);
 	return -1;
 }
 
@@ -183,10 +187,11 @@ __opt_check_compare(struct app_options *o, const struct app_opt_given *g)
 		const struct app_opt_given *x = &g[d - app_opts];
 
 		if (x->given) {
-			fprintf(stderr, "pktpath: --compare %s=...: --%s %s is given "
-				"too; the phases set it: give one\n", d->name,
-				d->name, base_quote(q, sizeof(q), x->val != NULL ?
-						    x->val : "on"));
+			fprintf(stderr,
+				"pktpath: --compare %s=...: --%s %s is given "
+				"too; the phases set it: give one\n",
+				d->name, d->name,
+				base_quote(q, sizeof(q), x->val != NULL ? x->val : "on"));
 			return -1;
 		}
 		if (!__opt_needs_met(d, o, g)) {
@@ -200,14 +205,15 @@ __opt_check_compare(struct app_options *o, const struct app_opt_given *g)
 		int k = app_compare_knob(c, APP_KNOB_INGRESS);
 
 		for (v = 0; v < c->n && lock < 0; v++) {
-			uint32_t m = k >= 0 ? app_compare_value(c, (unsigned int)k, v) :
-				     (uint32_t)o->ingress_mode;
+			uint32_t m = k >= 0 ? app_compare_value(c, (unsigned int)k, v)
+					    : (uint32_t)o->ingress_mode;
 
 			if (m == INGRESS_LOCK || m == INGRESS_RWLOCK)
 				lock = (int)v;
 		}
 		if (lock < 0)
-			return __knob_no_effect(__knob_opt(APP_KNOB_LOCK_SCOPE),
+			return __knob_no_effect(
+				__knob_opt(APP_KNOB_LOCK_SCOPE),
 				"(it needs --ingress lock or rwlock, or either among "
 				"--compare ingress=...)");
 	}
@@ -215,12 +221,15 @@ __opt_check_compare(struct app_options *o, const struct app_opt_given *g)
 	if (c->baseline[0] == '\0')
 		return 0;
 	for (v = 0; v < c->n; v++)
-		if (strcmp(app_compare_name(c, v, name, sizeof(name)), c->baseline) == 0) {
+		if (strcmp(app_compare_name(c, v, name, sizeof(name)), c->baseline) ==
+		    0) {
 			c->base = v;
 			return 0;
 		}
-	snprintf(why, sizeof(why), "pktpath: --baseline: '%s' is not one of the "
-		 "variants:", base_quote(q, sizeof(q), c->baseline));
+	snprintf(why, sizeof(why),
+		 "pktpath: --baseline: '%s' is not one of the "
+		 "variants:",
+		 base_quote(q, sizeof(q), c->baseline));
 	for (v = 0; v < c->n; v++)
 		snprintf(why + strlen(why), sizeof(why) - strlen(why), " %s",
 			 app_compare_name(c, v, name, sizeof(name)));

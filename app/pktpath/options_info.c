@@ -34,8 +34,7 @@ __has_effect(const struct app_opt *d, const struct app_options *o)
 }
 
 int
-app_options_value(const struct app_options *o, unsigned int i,
-		  struct app_option_value *v)
+app_options_value(const struct app_options *o, unsigned int i, struct app_option_value *v)
 {
 	const struct app_opt *d;
 	char *c;
@@ -43,8 +42,8 @@ app_options_value(const struct app_options *o, unsigned int i,
 	if (i >= app_n_opts)
 		return -1;
 	d = &app_opts[i];
-	if (d->no_ini || d->no_info || d->type == APP_OPT_FN ||
-	    d->type == APP_OPT_HELP || !__has_effect(d, o))
+	if (d->no_ini || d->no_info || d->type == APP_OPT_FN || d->type == APP_OPT_HELP ||
+	    !__has_effect(d, o))
 		return 0;
 	memset(v, 0, sizeof(*v));
 	snprintf(v->key, sizeof(v->key), "%s%s", d->name,
@@ -70,7 +69,7 @@ app_options_value(const struct app_options *o, unsigned int i,
 		v->type = APP_VAL_TEXT;
 		v->text = d->names[__opt_load(d, o)];
 		return 1;
-	default:	/* a file name: given, or nothing to say */
+	default: /* a file name: given, or nothing to say */
 		v->type = APP_VAL_TEXT;
 		v->text = (const char *)o + d->off;
 		return v->text[0] != '\0';
@@ -79,8 +78,8 @@ app_options_value(const struct app_options *o, unsigned int i,
 
 /* The options that define a variant, in the banner's order. */
 static const char *const variant_opts[] = {
-	"burst", "fold", "mib-layout", "alloc", "prefetch", "peer", "peer-layout",
-	"ingress", "lock-scope",
+	"burst", "fold",	"mib-layout", "alloc",	    "prefetch",
+	"peer",	 "peer-layout", "ingress",    "lock-scope",
 };
 
 const char *
@@ -97,7 +96,7 @@ app_options_variant_text(const struct app_options *o, char *buf, size_t len)
 		struct app_option_value v;
 		char val[32];
 
-		if (ki >= 0) {		/* compared: its values */
+		if (ki >= 0) { /* compared: its values */
 			const struct app_compare_knob *kn = &o->cmp.k[ki];
 
 			snprintf(buf + at, len - at, "%s%s ", at ? ", " : "", d->name);

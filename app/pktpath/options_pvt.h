@@ -137,8 +137,7 @@ void __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x);
 uint64_t __opt_load(const struct app_opt *d, const struct app_options *o);
 
 /* names[0..n-1] joined with '|' into buf (len bytes); buf. */
-const char *__opt_join(const char *const *names, unsigned int n, char *buf,
-		       size_t len);
+const char *__opt_join(const char *const *names, unsigned int n, char *buf, size_t len);
 
 /* v's comma-separated items, each given to item(o, item, err) in turn; 0,
  * or -1 with the reason in err (an empty item, the item's own). */

@@ -308,7 +308,8 @@ setup_history(struct app *a)
 {
 	const struct app_options *o = &a->opt;
 	double run_s = o->cmp.n > 0 ? (double)o->rounds * o->cmp.n *
-		       (o->duration_s + o->phase_warmup_s) : o->duration_s;
+					      (o->duration_s + o->phase_warmup_s)
+				    : o->duration_s;
 	double points = run_s / o->interval_s + 2;
 	char what[160];
 

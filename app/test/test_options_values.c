@@ -255,6 +255,7 @@ test_addresses(void **state)
  * (names as --help writes them), a bad value refused in the option's
  * words, and, where the knob's option needs something, the knob refused
  * without it, with one line. */
+/* clang-format off */
 static const struct {
 	enum app_knob knob;
 	const char *vals, *n0, *n1;	/* the values given, their names */
@@ -284,6 +285,7 @@ static const struct {
 	  "'packed' is not one of shared|split", "--duration", "1",
 	  "(it needs --peer on)" },
 };
+/* clang-format on */
 static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
 
 void
@@ -319,18 +321,24 @@ test_compare(void **state)
 			 knobs[i].bad_why);
 		BAD(line, "--compare", arg, w, wv);
 		snprintf(arg, sizeof(arg), "%s=%s,%s", k, knobs[i].n0, knobs[i].n0);
-		snprintf(line, sizeof(line), "pktpath: --compare: %s: '%s' is listed "
-			 "twice", k, knobs[i].n0);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare: %s: '%s' is listed "
+			 "twice",
+			 k, knobs[i].n0);
 		BAD(line, "--compare", arg, w, wv);
 		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].vals);
-		snprintf(line, sizeof(line), "pktpath: --compare %s=...: --%s %s is "
-			 "given too; the phases set it: give one", k, k, knobs[i].n0);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare %s=...: --%s %s is "
+			 "given too; the phases set it: give one",
+			 k, k, knobs[i].n0);
 		snprintf(opt, sizeof(opt), "--%s", k);
 		BAD(line, "--compare", arg, w, wv, opt, knobs[i].n0);
 		if (knobs[i].without == NULL)
 			continue;
-		snprintf(line, sizeof(line), "pktpath: --compare %s=...: the knob has "
-			 "no effect %s", k, knobs[i].needs);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare %s=...: the knob has "
+			 "no effect %s",
+			 k, knobs[i].needs);
 		BAD(line, "--compare", arg, knobs[i].without, knobs[i].without_val);
 	}
 	/* an INI file's two knobs are a product; the command line's knob
@@ -356,15 +364,18 @@ test_compare(void **state)
 	   "--peer", "on", "--baseline", "rcu/shared");
 	assert_int_equal(o.cmp.n, 4);
 	assert_int_equal(o.cmp.n_knobs, 2);
-	assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)), "lock/split");
-	assert_string_equal(app_compare_name(&o.cmp, 2, name, sizeof(name)), "rcu/shared");
+	assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
+			    "lock/split");
+	assert_string_equal(app_compare_name(&o.cmp, 2, name, sizeof(name)),
+			    "rcu/shared");
 	assert_int_equal(app_compare_value(&o.cmp, 0, 2), INGRESS_RCU);
 	assert_int_equal(app_compare_value(&o.cmp, 1, 2), PEER_LAYOUT_SHARED);
 	assert_int_equal(app_compare_value(&o.cmp, 1, 3), PEER_LAYOUT_SPLIT);
 	assert_int_equal(o.cmp.base, 2);
 	BAD("pktpath: --baseline: 'rcu' is not one of the variants: lock/shared "
-	    "lock/split rcu/shared rcu/split", "--compare", "lock,rcu", "--compare",
-	    "peer-layout=shared,split", "--peer", "on", "--baseline", "rcu");
+	    "lock/split rcu/shared rcu/split",
+	    "--compare", "lock,rcu", "--compare", "peer-layout=shared,split", "--peer",
+	    "on", "--baseline", "rcu");
 	BAD("pktpath: --compare: more than 2 knobs (the variants are their product)",
 	    "--compare", "lock,rcu", "--compare", "fold=field,lcore", "--compare",
 	    "burst=8,16");
@@ -378,7 +389,8 @@ test_compare(void **state)
 	BAD("pktpath: --baseline rcu has no effect without --compare (it needs --compare)",
 	    "--baseline", "rcu");
 	BAD("pktpath: --compare: 'off,,rcu' has an empty item (items are "
-	    "separated by single commas)", "--compare", "off,,rcu");
+	    "separated by single commas)",
+	    "--compare", "off,,rcu");
 	BAD("pktpath: --compare: needs --duration > 0 (the length of a phase)",
 	    "--compare", "off,rcu", "--duration", "0");
 	OK("--rounds", "1", "--phase-warmup", "0", "--compare", "off,rcu");
@@ -403,7 +415,8 @@ test_checks(void **state)
 	BAD("pktpath: --update-rate 10 has no effect with --path rx-only (it needs --path "
 	    "full)", "--path", "rx-only", "--update-rate", "10");
 	BAD("pktpath: --compare ingress=...: the knob has no effect (it needs --path "
-	    "full)", "--path", "rx-only", "--compare", "off");
+	    "full)",
+	    "--path", "rx-only", "--compare", "off");
 	BAD("pktpath: --rxq 1:0.0 has no effect with --source gen (it needs --source "
 	    "port)", "--rxq", "1:0.0");
 	BAD("pktpath: --mtu 9000 has no effect with --source gen (it needs --source port)",

@@ -184,9 +184,9 @@ static void
 test_pairs(void **state)
 {
 	const double t2 = 4.302652729911275;
-	const double r3[] = { 10, 11, 12,  12, 13, 15,  10, 12, 14 };
+	const double r3[] = { 10, 11, 12, 12, 13, 15, 10, 12, 14 };
 	const double r1[] = { 5, 6 };
-	const double iv1[] = { 1, 2, 3, NAN,  2, 4, 6, 8 };
+	const double iv1[] = { 1, 2, 3, NAN, 2, 4, 6, 8 };
 	struct stats_ci_pair p[3];
 
 	(void)state;
@@ -726,16 +726,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_t975),
-		cmocka_unit_test(test_paired_t),
-		cmocka_unit_test(test_welch),
-		cmocka_unit_test(test_rounds),
-		cmocka_unit_test(test_pairs),
-		cmocka_unit_test(test_coverage),
-		cmocka_unit_test(test_spread),
-		cmocka_unit_test(test_warmup),
-		cmocka_unit_test(test_series),
-		cmocka_unit_test(test_series_lost),
+		cmocka_unit_test(test_t975),	     cmocka_unit_test(test_paired_t),
+		cmocka_unit_test(test_welch),	     cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_pairs),	     cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_spread),	     cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_series),	     cmocka_unit_test(test_series_lost),
 		cmocka_unit_test(test_series_modes),
 	};
 

@@ -265,9 +265,8 @@ __iv_samples(const double *iv, unsigned int n_iv, unsigned int v, double *buf)
 
 /* The interval of pair (a, b) into *p: figure(b) - figure(a). */
 static int
-__pair(const double *round, unsigned int rounds, const double *iv,
-       unsigned int n_iv, unsigned int a, unsigned int b, double *ba,
-       double *bb, struct stats_ci_pair *p)
+__pair(const double *round, unsigned int rounds, const double *iv, unsigned int n_iv,
+       unsigned int a, unsigned int b, double *ba, double *bb, struct stats_ci_pair *p)
 {
 	unsigned int na = 0, nb = 0;
 
@@ -282,9 +281,8 @@ __pair(const double *round, unsigned int rounds, const double *iv,
 }
 
 int
-stats_ci_pairs(const double *round, unsigned int n, unsigned int rounds,
-	       const double *iv, unsigned int n_iv, unsigned int baseline,
-	       struct stats_ci_pair *out)
+stats_ci_pairs(const double *round, unsigned int n, unsigned int rounds, const double *iv,
+	       unsigned int n_iv, unsigned int baseline, struct stats_ci_pair *out)
 {
 	double *ba = NULL, *bb = NULL;
 	unsigned int a, b, k = 0;

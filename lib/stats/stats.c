@@ -454,7 +454,8 @@ stats_start(struct stats *s)
 		__atomic_store_n(&s->thread_running, false, __ATOMIC_RELAXED);
 		return rc;
 	}
-	STATS_LOG(DEBUG, "thread started: %u worker%s, %u port%s, fold %s, "
+	STATS_LOG(DEBUG,
+		  "thread started: %u worker%s, %u port%s, fold %s, "
 		  "interval %.3f s, warm-up %.3f s, first fold %.0f ns",
 		  s->conf.n_workers, s->conf.n_workers == 1 ? "" : "s", s->n_ports,
 		  s->n_ports == 1 ? "" : "s", mib_fold_name(stats_get_fold(s)),
@@ -592,8 +593,8 @@ stats_read(struct stats *s)
 		if (rg != NULL)
 			__stats_pmu_mark(rg, &c0);
 		t0 = rte_rdtsc_precise();
-		mib_fold_part(s->conf.set, stats_get_fold(s), p->raw_totals, p->raw_per_block,
-			      s->n_blocks);
+		mib_fold_part(s->conf.set, stats_get_fold(s), p->raw_totals,
+			      p->raw_per_block, s->n_blocks);
 		t1 = rte_rdtsc_precise();
 		if (rg != NULL)
 			__stats_pmu_mark(rg, &c1);
