@@ -107,6 +107,12 @@ figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w, d
 	stats_rate_between(x, y, w, &r);
 	f[CMP_M_NS] = r.pps > 0 ? 1e9 / r.pps : NAN;
 	f[CMP_M_CYC] = r.packets > 0 ? r.cycles_per_pkt : NAN;
+	/* every fold is timed: the mean of those between x and y */
+	f[CMP_M_FOLD] = w < 0 && y->folds > x->folds
+				? (y->fold_ns_mean * (double)y->folds -
+				   x->fold_ns_mean * (double)x->folds) /
+					  (double)(y->folds - x->folds)
+				: NAN;
 	for (s = 0; s < MIB_STAGES; s++) {
 		unsigned int b = MIB_BASE_STAGE + s * MIB_STAGE_K_MAX;
 		double cyc = grown(x, y, w, b + MIB_STAGE_K_CYCLES);

@@ -13,15 +13,11 @@
 #include "compare_pmu.h"
 
 /* A phase's figures, per worker and in all: ns per packet (1e9 / pps),
- * cycles per busy packet, and each stage's cycles per packet that entered
- * it (--stage-cycles); NaN where there is none (no packet, a stage that
- * did not run). */
-enum {
-	CMP_M_NS,
-	CMP_M_CYC,
-	CMP_M_STAGE,
-	CMP_M_MAX = CMP_M_STAGE + MIB_STAGES
-};
+ * cycles per busy packet, the stats thread's mean fold in ns (in all only:
+ * what --compare fold=... is about), and each stage's cycles per packet
+ * that entered it (--stage-cycles); NaN where there is none (no packet, no
+ * fold, a stage that did not run). */
+enum { CMP_M_NS, CMP_M_CYC, CMP_M_FOLD, CMP_M_STAGE, CMP_M_MAX = CMP_M_STAGE + MIB_STAGES };
 
 struct cmp_phase {
 	struct stats_rate total;

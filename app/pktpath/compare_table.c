@@ -27,6 +27,7 @@
 
 struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
+	double fold_ns;			/* the median round's mean fold */
 	uint64_t poll_p50, poll_p99; /* --perf-detail, over the rounds */
 	bool perf;
 	/* --stage-cycles, over all rounds: each stage's cycles and packets,
@@ -55,6 +56,9 @@ aggregate(const struct cmp_phase *ph, unsigned int rounds, int w)
 	g.mpps_max /= 1e6;
 	g.ns = g.mpps_med > 0 ? 1e3 / g.mpps_med : 0;
 	g.cyc = base_median(cyc, r, NULL, NULL);
+	for (r = 0; r < rounds && r < RTE_DIM(cyc); r++)
+		cyc[r] = ph[r].fig[CMP_M_FOLD];
+	g.fold_ns = base_median(cyc, r, NULL, NULL);
 	if (ph[0].hist != NULL) {
 		struct stats_hist m;
 
@@ -229,12 +233,16 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 	    const struct stats_ci_pair *pc, json_t *jpairs)
 {
 	unsigned int np = stats_ci_n_pairs(c->nv), p, s, m;
-	static struct stats_ci_pair ps[MIB_STAGES][CMP_MAX_PAIRS];
+	static struct stats_ci_pair ps[MIB_STAGES][CMP_MAX_PAIRS], pf[CMP_MAX_PAIRS];
 	bool ran[MIB_STAGES] = { false };
+	/* --compare fold=...: the fold's time, in all */
+	bool fold = w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0;
 	char t1[64], t2[64];
 
 	if (np == 0)
 		return 0;
+	if (fold && pairs_of(c, w, CMP_M_FOLD, pf) != 0)
+		return -ENOMEM;
 	if (c->a->opt.stage_cycles && w < 0)
 		for (s = 0; s < MIB_STAGES; s++) {
 			for (m = 0; m < c->nv; m++)
@@ -260,6 +268,9 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 		printf("  %-12s %-12s %s %s\n", c->names[pn[p].b], c->names[pn[p].a],
 		       ci_text(&pn[p].ci, false, t1, sizeof(t1)),
 		       ci_text(&pc[p].ci, true, t2, sizeof(t2)));
+		if (fold)
+			printf("  %25s fold ns/fold       %s\n", "",
+			       ci_text(&pf[p].ci, true, t1, sizeof(t1)));
 		for (s = 0; s < MIB_STAGES; s++)
 			if (ran[s])
 				printf("  %25s stage %-8s dcyc/pkt %s\n", "",
@@ -278,6 +289,8 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 		json_object_set_new(o, "a", json_string(c->names[pn[p].a]));
 		json_object_set_new(o, "b", json_string(c->names[pn[p].b]));
 		json_object_set_new(o, "lcores", json_array());
+		if (fold)
+			json_object_set_new(o, "fold_ns", ci_json(&pf[p].ci));
 		if (c->a->opt.stage_cycles) {
 			json_t *st = json_object();
 
@@ -320,6 +333,8 @@ variant_json(const struct cmp_run *c, unsigned int v, int w, const struct agg *g
 			    base ? json_real(0) : jreal(pc[base_pair(c, v)].ci.estimate));
 	json_object_set_new(o, "delta_cycles_ci",
 			    base ? json_null() : ci_json(&pc[base_pair(c, v)].ci));
+	if (w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0)
+		json_object_set_new(o, "fold_ns_median", jreal(g->fold_ns));
 	samples_json(c, c->res[v], w, o);
 	if (c->a->opt.stage_cycles)
 		stages_json(g, o);
@@ -339,6 +354,7 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 	static struct stats_ci_pair pn[CMP_MAX_PAIRS], pc[CMP_MAX_PAIRS];
 	const struct app *a = c->a;
 	const char *bn = c->names[c->base];
+	bool fold = w < 0 && app_compare_knob(&a->opt.cmp, APP_KNOB_FOLD) >= 0;
 	struct agg g[APP_MAX_VARIANTS];
 	json_t *jm[APP_MAX_VARIANTS];
 	const char *names[APP_MAX_VARIANTS];
@@ -363,6 +379,8 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 		printf(" %12s %12s", "p50 cyc/poll", "p99 cyc/poll");
 	if (a->opt.stage_cycles)
 		printf(" %16s", "ingress cyc/pkt");
+	if (fold)
+		printf(" %12s", "ns/fold");
 	printf("\n");
 	for (v = 0; v < c->nv; v++) {
 		char d1[16] = "", d2[16] = "", cont[24] = "";
@@ -393,6 +411,8 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 			printf(" %12" PRIu64 " %12" PRIu64, g[v].poll_p50, g[v].poll_p99);
 		if (a->opt.stage_cycles)
 			printf(" %16.2f", stage_cpp(&g[v], MIB_STAGE_INGRESS));
+		if (fold)
+			printf(" %12.0f", g[v].fold_ns);
 		printf("\n");
 		jm[v] = jmodes != NULL ? variant_json(c, v, w, &g[v], pn, pc, jmodes)
 				       : NULL;

@@ -69,4 +69,13 @@ jcheck "$TMP/alloc.json" 'd["conservation"]["ok"]' \
 	'len(d["compare"]["pairs"]) == 1 and d["compare"]["pairs"][0]["a"] == "reuse"' \
 	'all(m["mpps_min"] > 0 for m in d["compare"]["modes"])' ||
 	fail "alloc: JSON"
+# fold: switched live; each variant's fold time, and the pair's interval
+"$PKTPATH" $(eal fold) -- --http off --compare fold=field,lcore --mib-lcores 64 \
+	--rounds 2 --duration 0.2 --phase-warmup 0 --interval 0.05 --quiet \
+	--json "$TMP/fold.json" > "$TMP/fold.out" 2>&1 || { cat "$TMP/fold.out"; fail "fold: exit status"; }
+grep -Eq "^variant .* ns/fold$" "$TMP/fold.out" || { cat "$TMP/fold.out"; fail "fold: no ns/fold column"; }
+jcheck "$TMP/fold.json" 'd["conservation"]["ok"]' \
+	'all(m["fold_ns_median"] > 0 for m in d["compare"]["modes"])' \
+	'd["compare"]["pairs"][0]["fold_ns"]["method"] == "paired-t"' \
+	'd["compare"]["switch_s_max"] == 0' || fail "fold: JSON"
 echo "compare: ok"
