@@ -17,7 +17,13 @@
  * what --compare fold=... is about), and each stage's cycles per packet
  * that entered it (--stage-cycles); NaN where there is none (no packet, no
  * fold, a stage that did not run). */
-enum { CMP_M_NS, CMP_M_CYC, CMP_M_FOLD, CMP_M_STAGE, CMP_M_MAX = CMP_M_STAGE + MIB_STAGES };
+enum {
+	CMP_M_NS,
+	CMP_M_CYC,
+	CMP_M_FOLD,
+	CMP_M_STAGE,
+	CMP_M_MAX = CMP_M_STAGE + MIB_STAGES
+};
 
 struct cmp_phase {
 	struct stats_rate total;

@@ -27,7 +27,7 @@
 
 struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
-	double fold_ns;			/* the median round's mean fold */
+	double fold_ns;		     /* the median round's mean fold */
 	uint64_t poll_p50, poll_p99; /* --perf-detail, over the rounds */
 	bool perf;
 	/* --stage-cycles, over all rounds: each stage's cycles and packets,

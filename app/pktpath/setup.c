@@ -420,10 +420,12 @@ app_setup(struct app *a)
 				continue;
 			/* the layout named when there are two tables */
 			if (app_compare_knob(&a->opt.cmp, APP_KNOB_PEER_LAYOUT) >= 0)
-				snprintf(what, sizeof(what), "the peer table (%u peers, %s)",
-					 n, peer_layout_name(l));
+				snprintf(what, sizeof(what),
+					 "the peer table (%u peers, %s)", n,
+					 peer_layout_name(l));
 			else
-				snprintf(what, sizeof(what), "the peer table (%u peers)", n);
+				snprintf(what, sizeof(what), "the peer table (%u peers)",
+					 n);
 			need = peer_table_bytes(n, l);
 			app_mem_need(APP_MEM_EAL, what, need, "fewer peers (--peers)");
 			t = peer_table_create(n, l, (int)rte_socket_id());
