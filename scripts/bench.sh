@@ -3,20 +3,46 @@
 # the tests: this machine is shared and noisy). Prints one line per figure
 # and, at the end, every target with PASS or MISS; exits 1 if one is missed.
 #
-#   scripts/bench.sh [--quick] [SECTION...]
+#   scripts/bench.sh [--build DIR] [--quick] [SECTION...]
 # SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
 # (ingress kinds pool scrape csum fold detail stages hotpath cachesim
 # instructions pmu)
 # (default: all). --quick: shorter phases.
+# --build DIR: measure that existing build (DIR/app/pktpath/pktpath, an
+# installed or another checkout's), with no set-up and no build here; so
+# does PKTPATH=path/to/pktpath (a build tree's binary: its build is the
+# directory above app/pktpath). Without either, scripts/setup.sh and
+# scripts/build.sh run first and BUILD_DIR (default build/) is measured.
+# Every run's EAL --file-prefix carries this script's PID, so two bench.sh
+# can run at once (on different CPUs, for figures worth reading).
 # Environment: ROUNDS (default 3), SECS (seconds per phase, default 4),
-# BUILD_DIR (the build to measure, default build/).
+# BUILD_DIR, PKTPATH.
 # Memory: hugepages when the machine has them free or, as root, can reserve
 # them (given back at exit), else --no-huge; said in the first line and in
 # the targets (scripts/hugepages.sh; PKTPATH_NO_HUGE=1 forces --no-huge).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-scripts/build.sh || exit 1
+
+BUILD=
+if [ "${1:-}" = "--build" ]; then
+	[ -n "${2:-}" ] || { echo "bench.sh: --build needs a build directory" >&2; exit 2; }
+	BUILD=${2%/}
+	shift 2
+	PKTPATH=$BUILD/app/pktpath/pktpath
+elif [ -n "${PKTPATH:-}" ]; then
+	BUILD=$(dirname "$(dirname "$(dirname "$PKTPATH")")")
+fi
+if [ -n "$BUILD" ]; then
+	[ -x "$PKTPATH" ] || { echo "bench.sh: $PKTPATH: not an executable pktpath" >&2; exit 2; }
+else
+	scripts/setup.sh
+	scripts/build.sh || exit 1
+	# The build (BUILD_DIR, as scripts/build.sh: default build/).
+	BUILD=${BUILD_DIR:-build}
+	PKTPATH=$BUILD/app/pktpath/pktpath
+fi
+# This run's EAL file prefixes: bench<PID>_NAME.
+RUN_ID=bench$$
 
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-4}
@@ -31,9 +57,6 @@ if [ ${#SECTIONS[@]} -eq 0 ]; then
 	done
 fi
 
-# The build (BUILD_DIR, as scripts/build.sh: default build/).
-BUILD=${BUILD_DIR:-build}
-PKTPATH=$BUILD/app/pktpath/pktpath
 TMP=$(mktemp -d)
 # shellcheck source=scripts/hugepages.sh
 . scripts/hugepages.sh
@@ -58,7 +81,7 @@ pp() {
 	local name=$1; shift
 	local extra=$HTTP_ANY
 	case " $* " in *" --http "*) extra="" ;; esac
-	$PKTPATH $EAL --file-prefix "bench_$name" "$@" $extra --quiet --json "$TMP/$name.json" \
+	$PKTPATH $EAL --file-prefix "${RUN_ID}_$name" "$@" $extra --quiet --json "$TMP/$name.json" \
 		> "$TMP/$name.out" 2>&1 || { cat "$TMP/$name.out" >&2; echo "0 0 0"; return; }
 	python3 -c '
 import json, sys
@@ -98,7 +121,7 @@ if want rxonly; then
 	}
 	tp_run() { # tp_run NAME PRELOAD ARGS...: one testpmd rxonly run, its Mpps
 		local name=$1 pre=$2; shift 2
-		LD_PRELOAD=$pre timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix "bench_$name" \
+		LD_PRELOAD=$pre timeout -s INT $((SECS + 3)) dpdk-testpmd $EAL --file-prefix "${RUN_ID}_$name" \
 			--vdev net_null0 -- --forward-mode=rxonly --burst=32 \
 			--total-num-mbufs=16384 --stats-period 1 -a "$@" > "$TMP/$name.out" 2>&1
 		if [ -n "$pre" ] && ! grep -q 'pktpath-poolshuffle: pool .* shuffled' "$TMP/$name.out"; then
@@ -124,7 +147,7 @@ if want rxonly; then
 		# compiled here (pktpath-bench rx), without and with one rdtsc
 		# per poll, on the same lcore (-l 1: its main lcore).
 		$BUILD/app/pktpath-bench/pktpath-bench -l 1 $HUGE_EAL $IOVA --no-shconf --no-pci \
-			--log-level=lib.eal:error --file-prefix bench_fl$r --vdev net_null0 -- \
+			--log-level=lib.eal:error --file-prefix ${RUN_ID}_fl$r --vdev net_null0 -- \
 			--run rx --reps 3 --loops $((SECS * 500000)) --json "$TMP/fl$r.json" > "$TMP/fl$r.out" 2>&1
 		read -r f ft fs fst fp < <(python3 -c '
 import json, sys

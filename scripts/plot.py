@@ -5,13 +5,14 @@
   scripts/plot.py RUN.json [RUN.json ...] -o OUT.svg [--kind KIND] [--label L ...]
 
 Kinds:
-  compare     a --compare run: ns/pkt per mode (the median over rounds as a
-              bar, each round as a dot), and the differences against off
-              (or lock) with their 95% confidence intervals, coloured by
-              verdict; a third panel stacks the per-stage ns/pkt of each
-              mode when the JSON has them (compare.modes[].stages, an
-              object {stage: ns per received packet}, which pktpath
-              writes with --stage-cycles).
+  compare     a --compare run of any knob (or two: "lock/split"): ns/pkt
+              per variant (the median over rounds as a bar, each round as a
+              dot), and the differences against the run's baseline
+              (compare.baseline) with their 95% confidence intervals,
+              coloured by verdict; a third panel stacks the per-stage
+              ns/pkt of each variant, in path order, when the JSON has them
+              (compare.modes[].stages, an object {stage: ns per received
+              packet}, which pktpath writes with --stage-cycles).
   timeseries  Mpps per lcore over the run (the JSON's "intervals"), each
               interval's background in the colour of the ingress mode it
               ran in, the intervals the steady state left out shaded (its
@@ -96,7 +97,7 @@ def plot_compare(docs, labels, out):
     for i, (d, lab) in enumerate(zip(docs, labels)):
         cmp = d["compare"]
         bym = {m["mode"]: m for m in cmp["modes"]}
-        ref = "off" if "off" in bym else "lock" if "lock" in bym else None
+        ref = cmp.get("baseline")
         xs = [k + (i - (n - 1) / 2) * width for k in range(len(modes))]
         ns = [bym[m]["ns_per_pkt"] if m in bym else float("nan") for m in modes]
         bars = ax_ns.bar(xs, ns, width * 0.9, label=lab, alpha=0.8)
@@ -108,12 +109,11 @@ def plot_compare(docs, labels, out):
                 ax_ns.plot([x] * len(rns), rns, ".", color="black", ms=3)
         # the differences with their intervals, against ref
         dx, dy, lo, hi, col = [], [], [], [], []
-        key = "delta_ns_vs_%s" % ref if ref else None
         for x, m in zip(xs, modes):
-            if key is None or m not in bym or m == ref:
+            if ref is None or m not in bym or m == ref:
                 continue
-            ci = bym[m].get(key + "_ci") or {}
-            est = bym[m].get(key)
+            ci = bym[m].get("delta_ns_ci") or {}
+            est = bym[m].get("delta_ns")
             if not finite(est):
                 continue
             dx.append(x)
@@ -146,7 +146,9 @@ def plot_compare(docs, labels, out):
     title = docs[0]["compare"]
     ax_ns.set_xticks(range(len(modes)), modes)
     ax_ns.set_ylabel("ns/pkt (median over rounds; dots: rounds)")
-    ax_ns.set_title("%d rounds x %.2f s phases" % (title["rounds"], title["phase_s"]))
+    ax_ns.set_title("%s: %d rounds x %.2f s phases" % (
+        " x ".join(title.get("knobs", {"ingress": []})), title["rounds"],
+        title["phase_s"]))
     ax_ns.legend(fontsize=8)
     ax_d.axhline(0, color="black", lw=0.8)
     ax_d.set_xticks(range(len(modes)), modes)

@@ -128,7 +128,18 @@ struct app {
 	/* The run's end (main.c report_end()): when the control loop saw the
 	 * end, when the control had stopped, when the workers had. */
 	uint64_t run_start_tsc, end_asked_tsc, ctl_stopped_tsc, workers_done_tsc;
-	struct peer_table *peers;	/* --peer on */
+	struct peer_table *peers; /* --peer on: the workers' table */
+	/* --peer on: a table per layout the run uses (--peer-layout, and
+	 * --compare peer-layout=...), peers one of them */
+	struct peer_table *peer_tables[PEER_LAYOUT_MAX];
+	/* --compare: the workers paused between two phases (compare_switch.c) */
+	struct app_pause {
+		pthread_mutex_t mu;
+		pthread_cond_t cv;
+		bool asked;	     /* a switch stops the workers, not the end */
+		unsigned int paused; /* workers waiting for the next epoch */
+		uint64_t epoch;
+	} pause;
 	json_t *info;			/* run info (JSON "info") */
 	struct app_conditions cond;	/* the host's conditions (info.conditions) */
 	struct stats_worker_clock *clocks;	/* n_workers, for the stats */
@@ -217,6 +228,9 @@ void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
 int app_ingress_set_mode(struct app *a, enum ingress_mode m, const char *source,
 			 char *err, size_t len);
 int app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t len);
+/* --compare lock-scope=...: the scope, as app_ingress_compare_mode() the mode. */
+int app_ingress_compare_scope(struct app *a, enum ingress_scope sc, char *err,
+			      size_t len);
 int app_ingress_load_rules(struct app *a, const char *text, size_t len,
 			   const char *name, char *err, size_t errlen);
 void app_ingress_start(struct app *a);	/* after launch: the rule updater */
@@ -229,6 +243,22 @@ void app_ingress_hooks(struct app *a, struct export_hooks *h);
 
 /* compare.c */
 void app_compare_run(struct app *a);	/* the --compare phases; sets a->compare */
+
+/* compare_switch.c: a variant put in force between two phases (the
+ * control thread that runs --compare) */
+/* Set up the pause (before the launch). */
+void app_pause_init(struct app *a);
+/* A worker's loop has ended: true when it must loop again (the workers
+ * were stopped for a switch; it waits, offline, until the switch is
+ * done), false when the run ends. On the worker's lcore. */
+bool app_worker_pause(struct app_worker *w);
+/* Put variant v of --compare in force: the live knobs (ingress mode and
+ * scope, fold) directly, the others with the workers paused; *switch_s: the
+ * seconds the workers were paused (0: none). 0, or -1 with the reason in err. */
+int app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *err,
+		       size_t len);
+/* The ingress mode variant v runs in. */
+enum ingress_mode app_compare_mode(const struct app *a, unsigned int v);
 
 /* port.c */
 int app_ports_setup(struct app *a);	/* 0 or -1 (message printed) */

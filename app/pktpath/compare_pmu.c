@@ -124,7 +124,7 @@ __cmp_jreal(double x)
 	return isnan(x) || isinf(x) ? json_null() : json_real(x);
 }
 
-/* Mode i's difference against mode ref on event e, lcore w. false when a
+/* Variant i's difference against variant ref on event e, lcore w. false when a
  * round of either was not counted. */
 static bool
 __cmp_delta(const struct app_cmp_pmu *const *ph, unsigned int rounds, int w,
@@ -161,21 +161,21 @@ __cmp_ci_json(const struct stats_ci *ci)
 void
 app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 		  const char *const *mode_names, unsigned int rounds, int w,
-		  const int ref[2], json_t *const *jmode)
+		  unsigned int base, json_t *const *jmode)
 {
-	static const char *const ref_key[2] = { "delta_vs_off", "delta_vs_lock" };
 	const struct stats_pmu_conf *c = ph[0][0].conf;
 	double v[CMP_PMU_MAX_SAMPLES];
-	unsigned int e, i, j, r, n = RTE_MIN(rounds, (unsigned int)CMP_PMU_MAX_SAMPLES);
+	unsigned int e, i, r, n = RTE_MIN(rounds, (unsigned int)CMP_PMU_MAX_SAMPLES);
 
 	if (c == NULL)
 		return;
 	printf("  pmu: events per packet, median of %u round%s [min, max]; against "
-	       "off and lock: the mean paired difference and its 95%% interval\n",
-	       rounds, rounds == 1 ? "" : "s");
+	       "%s: the mean paired difference and its 95%% interval\n",
+	       rounds, rounds == 1 ? "" : "s", mode_names[base]);
 	for (e = 0; e < c->n; e++) {
 		for (i = 0; i < modes; i++) {
 			json_t *je = json_object(), *jr = json_array();
+			struct stats_ci ci;
 			double med, lo, hi;
 			bool known = true;
 
@@ -186,35 +186,32 @@ app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 			}
 			json_object_set_new(je, "rounds_per_pkt", jr);
 			if (!known) {
-				printf("  %-24s %-7s unknown (not counted in a round)\n",
+				printf("  %-24s %-12s unknown (not counted in a round)\n",
 				       c->ev[e].name, mode_names[i]);
 				json_object_set_new(je, "per_pkt_median", json_null());
 			} else {
 				med = base_median(v, n, &lo, &hi);
-				printf("  %-24s %-7s %10.4g [%.4g, %.4g]", c->ev[e].name,
+				printf("  %-24s %-12s %10.4g [%.4g, %.4g]", c->ev[e].name,
 				       mode_names[i], med, lo, hi);
 				json_object_set_new(je, "per_pkt_median", json_real(med));
 				json_object_set_new(je, "per_pkt_min", json_real(lo));
 				json_object_set_new(je, "per_pkt_max", json_real(hi));
 			}
-			for (j = 0; known && j < 2; j++) {
-				struct stats_ci ci;
-				char key[40];
-
-				if (ref[j] < 0 || (unsigned int)ref[j] == i)
-					continue;
-				snprintf(key, sizeof(key), "%s_ci", ref_key[j]);
-				if (!__cmp_delta(ph, rounds, w, e, i, (unsigned int)ref[j], &ci)) {
-					printf("  vs %s: unknown", mode_names[ref[j]]);
-					json_object_set_new(je, ref_key[j], json_null());
-					continue;
+			if (known && i != base) {
+				if (!__cmp_delta(ph, rounds, w, e, i, base, &ci)) {
+					printf("  vs %s: unknown", mode_names[base]);
+					json_object_set_new(je, "delta", json_null());
+				} else {
+					printf("  vs %s %+.4g", mode_names[base],
+					       ci.estimate);
+					if (!isnan(ci.lo))
+						printf(" [%+.4g, %+.4g]", ci.lo, ci.hi);
+					printf(" %s", __cmp_verdict(&ci));
+					json_object_set_new(je, "delta",
+							    __cmp_jreal(ci.estimate));
+					json_object_set_new(je, "delta_ci",
+							    __cmp_ci_json(&ci));
 				}
-				printf("  vs %s %+.4g", mode_names[ref[j]], ci.estimate);
-				if (!isnan(ci.lo))
-					printf(" [%+.4g, %+.4g]", ci.lo, ci.hi);
-				printf(" %s", __cmp_verdict(&ci));
-				json_object_set_new(je, ref_key[j], __cmp_jreal(ci.estimate));
-				json_object_set_new(je, key, __cmp_ci_json(&ci));
 			}
 			if (known)
 				printf("\n");

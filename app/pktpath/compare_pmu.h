@@ -5,10 +5,10 @@
 /*
  * --compare with --pmu (compare.c's phases): each phase's events per
  * packet, of each worker and of all, over the phase and over each of its
- * intervals; per mode, the median over the rounds and the difference
- * against off and against lock with its 95% interval, by the same
+ * intervals; per variant, the median over the rounds and the difference
+ * against the baseline with its 95% interval, by the same
  * statistics as the ns/pkt differences (stats_ci_rounds(): paired t over
- * the rounds, Welch over one round's intervals). So a mode's cost shows in
+ * the rounds, Welch over one round's intervals). So a variant's cost shows in
  * counts as well as in time: instructions per packet, L1 misses per packet.
  * Used by the thread that runs --compare only.
  */
@@ -42,16 +42,15 @@ void app_cmp_pmu_phase(struct app_cmp_pmu *p, const struct stats_snapshot *a,
 
 /*
  * The events' table of lcore w (all workers when w < 0): per event, each
- * mode's median per packet over the rounds (min, max) and its differences
- * against the modes at ref[0] (off) and ref[1] (lock), -1 where absent,
- * with their 95% intervals. ph[i][r]: mode i's round r. Each mode's JSON
- * object of jmodes (the total's, or its "lcores" entry for w) gains
- * "pmu": {EVENT: {"per_pkt_median", "per_pkt_min", "per_pkt_max",
- * "rounds_per_pkt", "delta_vs_off", "delta_vs_off_ci", "delta_vs_lock",
- * "delta_vs_lock_ci"}}.
+ * variant's median per packet over the rounds (min, max) and its
+ * difference against the baseline (variant base) with its 95% interval.
+ * ph[i][r]: variant i's round r. Each variant's JSON object of jmode (the
+ * total's, or its "lcores" entry for w) gains "pmu": {EVENT:
+ * {"per_pkt_median", "per_pkt_min", "per_pkt_max", "rounds_per_pkt",
+ * "delta", "delta_ci"}} (no delta for the baseline).
  */
 void app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 		       const char *const *mode_names, unsigned int rounds, int w,
-		       const int ref[2], json_t *const *jmode);
+		       unsigned int base, json_t *const *jmode);
 
 #endif

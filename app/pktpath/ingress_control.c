@@ -249,6 +249,22 @@ app_ingress_compare_mode(struct app *a, enum ingress_mode m, char *err, size_t l
 	return rc;
 }
 
+int
+app_ingress_compare_scope(struct app *a, enum ingress_scope sc, char *err, size_t len)
+{
+	int rc;
+
+	if (a->ig == NULL)
+		return __no_hook(err, len);
+	pthread_mutex_lock(&a->ctl_lock);
+	rc = a->ctl_closed ? __closed(err, len) : ingress_set_scope(a->ig, sc);
+	if (rc < 0 && !a->ctl_closed)
+		snprintf(err, len, "ingress_set_scope(%s): %s", ingress_scope_name(sc),
+			 strerror(-rc));
+	pthread_mutex_unlock(&a->ctl_lock);
+	return rc;
+}
+
 /*
  * Install c (owned by us) as the new A: stop the churn, replace, restart.
  * name is for messages. Under ctl_lock. 0, or -errno with err filled (c
@@ -446,8 +462,7 @@ app_ingress_report_rate(struct app *a, double seconds, FILE *out)
 	double r;
 
 	/* --compare pauses the churn in its none phases: its own table. */
-	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 ||
-	    a->opt.n_compare > 0)
+	if (a->ig == NULL || a->opt.update_rate <= 0 || seconds <= 0 || a->opt.cmp.n > 0)
 		return;
 	/* Cumulative over every updater run (reloads restart it). */
 	n = ingress_updater_count(a->ig);

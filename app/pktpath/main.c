@@ -118,31 +118,31 @@ run_info(const struct app *a)
 {
 	const struct app_options *o = &a->opt;
 	json_t *args = json_array(), *lcores = json_array(), *cfg, *info;
+	struct app_option_value v;
 	char cpu[256];
-	int i;
+	int i, rc;
 
 	for (i = 0; i < app_argc; i++)
 		json_array_append_new(args, json_string(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
-	cfg = json_pack("{s:s, s:s, s:i, s:b, s:s, s:s, s:b, s:b, s:i, s:s, s:s, s:f, s:f, "
-			"s:f, s:o}",
-		"source", app_source_name(o->source),
-		"path", app_path_name(o->path),
-		"burst", o->burst,
-		"main_worker", o->main_worker,
-		"mib_layout", mib_layout_name(o->mib_layout),
-		"fold", mib_fold_name(o->fold),
-		"fold_on_read", o->fold_on_read,
-		"perf_detail", o->perf_detail,
-		"mib_lcores", a->n_workers + a->n_phantom,
-		"pool_layout", pkt_pool_layout_name(o->pool_layout),
-		"pool_order", pkt_pool_order_name(o->pool_order),
-		"duration_s", o->duration_s,
-		"interval_s", o->interval_s,
-		"warmup_s", o->warmup_s,
-		"worker_lcores", lcores);
-	json_object_set_new(cfg, "stage_cycles", json_boolean(o->stage_cycles));
+	/* every option with a value of its own that has an effect, from the
+	 * option table; then what the run made of them */
+	cfg = json_object();
+	for (i = 0; (rc = app_options_value(o, (unsigned int)i, &v)) >= 0; i++) {
+		if (rc == 0)
+			continue;
+		json_object_set_new(cfg, v.key,
+				    v.type == APP_VAL_UINT ? json_integer((json_int_t)v.u)
+				    : v.type == APP_VAL_DOUBLE ? json_real(v.d)
+				    : v.type == APP_VAL_BOOL   ? json_boolean(v.b)
+							       : json_string(v.text));
+	}
+	json_object_set_new(cfg, "mib_lcores", json_integer(a->n_workers + a->n_phantom));
+	json_object_set_new(cfg, "worker_lcores", lcores);
+	json_object_set_new(cfg, "warmup_s",
+			    o->warmup_s < 0 ? json_string("auto")
+					    : json_real(o->warmup_s));
 	if (o->pmu.n > 0) {
 		char names[STATS_PMU_MAX * STATS_PMU_NAME_LEN];
 
@@ -151,23 +151,10 @@ run_info(const struct app *a)
 	} else {
 		json_object_set_new(cfg, "pmu", json_null());
 	}
-	/* --warmup auto: the steady state is detected (summary.steady_state) */
-	if (o->warmup_s < 0)
-		json_object_set_new(cfg, "warmup_s", json_string("auto"));
-	if (o->perf_detail)
-		json_object_set_new(cfg, "suspicious_us", json_integer(o->suspicious_us));
-	if (o->source == APP_SRC_GEN) {
-		json_object_set_new(cfg, "alloc", json_string(pkt_alloc_name(o->alloc)));
-		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
-		json_object_set_new(cfg, "pkt_size", json_integer(o->flow.pkt_size));
-		json_object_set_new(cfg, "flows", json_integer(o->flow.flows));
+	if (o->source == APP_SRC_GEN)
 		json_object_set_new(cfg, "templates", json_integer(a->tpl ? a->tpl->n : 0));
-		if (o->template_file[0])
-			json_object_set_new(cfg, "template", json_string(o->template_file));
-	} else {
-		json_object_set_new(cfg, "prefetch", json_boolean(o->prefetch));
+	else
 		json_object_set_new(cfg, "ports", json_integer(a->n_ports));
-	}
 	json_object_set_new(cfg, "memory", json_string(export_memory_kind()));
 	export_cpu_model(cpu, sizeof(cpu));
 	info = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o}",
@@ -254,7 +241,7 @@ control_loop(void *arg)
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
 	app_ingress_start(a);
-	if (a->opt.n_compare > 0) {
+	if (a->opt.cmp.n > 0) {
 		app_compare_run(a);
 	} else {
 		/* A signal is acted on only before the end: one that comes
@@ -351,6 +338,7 @@ launch_and_wait(struct app *a)
 
 	__atomic_store_n(&a->run, 1, __ATOMIC_RELEASE);
 	app_workers_bind(a);
+	app_pause_init(a);
 	a->perf_start_tsc = rte_rdtsc();
 	rc = stats_start(a->stats);
 	if (rc != 0)
@@ -409,7 +397,7 @@ report_end(const struct app *a, FILE *out)
 {
 	double hz = (double)rte_get_tsc_hz(), over, ctl, wk;
 
-	if (a->opt.duration_s <= 0 || a->opt.n_compare > 0 || app_quit ||
+	if (a->opt.duration_s <= 0 || a->opt.cmp.n > 0 || app_quit ||
 	    a->end_asked_tsc == 0)
 		return;
 	over = (double)(a->workers_done_tsc - a->run_start_tsc) / hz - a->opt.duration_s;
@@ -438,7 +426,7 @@ report(struct app *a)
 	/* The steady part: detected (--warmup auto) or from --warmup. Not
 	 * for --compare: its intervals mix modes, and each phase has its own
 	 * figures in the compare table. */
-	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.n_compare == 0)
+	if (sum != NULL && fin != NULL && a->series != NULL && a->opt.cmp.n == 0)
 		have_steady = stats_series_steady(a->series, fin, a->opt.interval_s,
 						  a->opt.warmup_s, sum, &steady) == 0;
 	/* The histograms' window is the summary's fixed one: with --warmup
@@ -450,7 +438,7 @@ report(struct app *a)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)
 		export_print_steady(stdout, &steady, a->lcore_ids);
-	else if (a->opt.n_compare > 0)
+	else if (a->opt.cmp.n > 0)
 		printf("spread: none for the whole --compare run (its intervals mix "
 		       "modes); each phase's intervals are in the JSON "
 		       "(compare.modes[].rounds_intervals_mpps)\n");
@@ -514,7 +502,8 @@ cleanup(struct app *a)
 	json_decref(a->info);
 	app_ingress_teardown(a);
 	pkt_capture_free(a->cap);
-	peer_table_free(a->peers);
+	for (i = 0; i < PEER_LAYOUT_MAX; i++)
+		peer_table_free(a->peer_tables[i]);
 	json_decref(a->compare);
 	json_decref(a->flips);
 	app_conditions_free(&a->cond);
@@ -542,6 +531,7 @@ main(int argc, char **argv)
 	struct app *a = &the_app;
 	struct stats_conf sc;
 	enum app_help help = app_options_wants_help(argc, argv);
+	char variants[512];
 	int ret, rc;
 
 	app_console_open();
@@ -609,17 +599,17 @@ main(int argc, char **argv)
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */
 	sc.inflight_max = (uint64_t)a->n_workers * (APP_FLUSH_POLLS + 2) *
-			  a->opt.burst;
+			  app_compare_max(&a->opt.cmp, APP_KNOB_BURST, a->opt.burst);
 	if (app_ports_stats_conf(a, &sc) != 0)
 		rte_exit(EXIT_FAILURE, "app_ports_stats_conf: out of memory\n");
 	a->stats = stats_create(&sc);
 	if (a->stats == NULL)
 		rte_exit(EXIT_FAILURE, "stats_create: %s\n", rte_strerror(rte_errno));
-	printf("pktpath %s: %u worker%s, source %s, path %s, burst %u, fold %s, "
-	       "mib-layout %s, TSC %.3f GHz\n", PKTPATH_VERSION, a->n_workers,
-	       a->n_workers == 1 ? "" : "s", app_source_name(a->opt.source),
-	       app_path_name(a->opt.path), a->opt.burst, mib_fold_name(a->opt.fold),
-	       mib_layout_name(a->opt.mib_layout), (double)rte_get_tsc_hz() / 1e9);
+	printf("pktpath %s: %u worker%s, source %s, path %s, %s, TSC %.3f GHz\n",
+	       PKTPATH_VERSION, a->n_workers, a->n_workers == 1 ? "" : "s",
+	       app_source_name(a->opt.source), app_path_name(a->opt.path),
+	       app_options_variant_text(&a->opt, variants, sizeof(variants)),
+	       (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
 	read_conditions(a);
 	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "
@@ -631,13 +621,13 @@ main(int argc, char **argv)
 	       mib_set_bytes(a->mibs) >> 10, a->mib_heap_bytes >> 10,
 	       a->opt.fold_on_read ? "; readers fold" : "");
 	fflush(stdout);
-	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s < 0 &&
+	if (a->opt.duration_s > 0 && a->opt.cmp.n == 0 && a->opt.warmup_s < 0 &&
 	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS - 0.05) * a->opt.interval_s)
 		printf("note: no steady summary: warm-up detection needs %u "
 		       "intervals; --duration %g is too short for "
 		       "--interval %g (--warmup SECONDS sets the warm-up by hand)\n",
 		       STATS_WARMUP_MIN_INTERVALS, a->opt.duration_s, a->opt.interval_s);
-	if (a->opt.duration_s > 0 && a->opt.n_compare == 0 && a->opt.warmup_s >= 0 &&
+	if (a->opt.duration_s > 0 && a->opt.cmp.n == 0 && a->opt.warmup_s >= 0 &&
 	    a->opt.duration_s < a->opt.warmup_s + 0.95 * a->opt.interval_s)
 		printf("note: no steady summary: --duration %g ends before "
 		       "--warmup %g + one --interval %g\n", a->opt.duration_s,

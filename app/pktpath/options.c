@@ -241,6 +241,11 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 			rc = 1;
 			goto out;
 		}
+		/* The command line overrides the INI files: a repeatable
+		 * option's values from them go (its field, zeroed). */
+		if (d->repeat != NULL && d->size > 0 && p.g[c - OPT_VAL0].given &&
+		    p.g[c - OPT_VAL0].where[0] != '\0')
+			memset((char *)o + d->off, 0, d->size);
 		if (__opt_given(&p, d, optarg, 0, err, sizeof(err)) != 0) {
 			fprintf(stderr, "pktpath: %s\n", err);
 			goto out;

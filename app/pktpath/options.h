@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_common.h>
 #include <rte_config.h>
 
 #include "ingress.h"
@@ -61,9 +62,99 @@ struct app_rxq {
 
 #define APP_MAX_BURST 512
 #define APP_MAX_PORT_RANGES 64
+/* --compare: values of a knob, knobs (their product), variants in all */
 #define APP_MAX_COMPARE 8
+#define APP_MAX_KNOBS	    2
+#define APP_MAX_VARIANTS    16
 /* --mib-lcores: Linux's largest CONFIG_NR_CPUS */
 #define APP_MAX_MIB_LCORES 8192
+
+/*
+ * --compare KNOB=V1,V2[,...]: the knobs a variant is made of, each an option
+ * of the table by its name (app_knob_names), switched by compare.c between
+ * the phases: the ingress mode and scope and the fold strategy live, the
+ * others by stopping the workers and starting them again in the new
+ * variant. Given twice, two knobs: the variants are their product.
+ */
+enum app_knob {
+	APP_KNOB_INGRESS,     /* --ingress (the shorthand --compare MODE,...) */
+	APP_KNOB_LOCK_SCOPE,  /* --lock-scope */
+	APP_KNOB_FOLD,	      /* --fold */
+	APP_KNOB_PREFETCH,    /* --prefetch */
+	APP_KNOB_BURST,	      /* --burst */
+	APP_KNOB_ALLOC,	      /* --alloc */
+	APP_KNOB_PEER_LAYOUT, /* --peer-layout */
+	APP_KNOB_MAX
+};
+extern const char *const app_knob_names[APP_KNOB_MAX];
+
+struct app_compare_knob {
+	enum app_knob knob;
+	unsigned int n;			/* values */
+	uint32_t val[APP_MAX_COMPARE];	/* as the option's field holds them */
+	char name[APP_MAX_COMPARE][16]; /* as --help names them */
+};
+
+struct app_compare {
+	unsigned int n_knobs;
+	struct app_compare_knob k[APP_MAX_KNOBS];
+	unsigned int n;	   /* variants: the product, 0: no --compare */
+	char baseline[64]; /* --baseline, "": the first variant */
+	unsigned int base; /* the baseline's variant (options_check.c) */
+};
+
+/* The index of variant v's value of knob k (an index in app_compare.k)
+ * in the knob's values: variants are numbered with the first knob's
+ * values slowest; and the value itself. */
+static inline unsigned int
+app_compare_index(const struct app_compare *c, unsigned int k, unsigned int v)
+{
+	unsigned int j, div = 1;
+
+	for (j = k + 1; j < c->n_knobs && j < APP_MAX_KNOBS; j++)
+		div *= c->k[j].n;
+	return (v / div) % c->k[k].n;
+}
+
+static inline uint32_t
+app_compare_value(const struct app_compare *c, unsigned int k, unsigned int v)
+{
+	return c->k[k].val[app_compare_index(c, k, v)];
+}
+
+/* Whether some variant takes value x of knob k. */
+static inline bool
+app_compare_has(const struct app_compare *c, enum app_knob k, uint32_t x)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->n_knobs; i++)
+		for (j = 0; c->k[i].knob == k && j < c->k[i].n; j++)
+			if (c->k[i].val[j] == x)
+				return true;
+	return false;
+}
+
+/* The largest value knob k takes (a number above 0: burst), or dflt when
+ * it is not compared. */
+static inline uint32_t
+app_compare_max(const struct app_compare *c, enum app_knob k, uint32_t dflt)
+{
+	uint32_t m = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < c->n_knobs; i++)
+		for (j = 0; c->k[i].knob == k && j < c->k[i].n; j++)
+			m = RTE_MAX(m, c->k[i].val[j]);
+	return m ? m : dflt;
+}
+
+/* Its name: the knobs' values joined by '/' ("lock/split"), into buf. */
+const char *app_compare_name(const struct app_compare *c, unsigned int v, char *buf,
+			     size_t len);
+
+/* The index in c->k of knob k, or -1 when it is not compared. */
+int app_compare_knob(const struct app_compare *c, enum app_knob k);
 
 struct app_options {
 	enum app_source source;
@@ -142,8 +233,7 @@ struct app_options {
 	char rules_alt[PATH_MAX];
 	double update_rate;	/* rule replacements per second, 0: none */
 	uint32_t gp_log_us;	/* log grace periods slower than this */
-	unsigned int n_compare;
-	enum ingress_mode compare[APP_MAX_COMPARE];
+	struct app_compare cmp; /* --compare, --baseline */
 	unsigned int rounds;
 	double phase_warmup_s;	/* --compare: settle time before each phase */
 
@@ -164,6 +254,40 @@ struct app_options {
 	uint32_t capture_ring;
 	uint32_t capture_snaplen;
 };
+
+/* An option's value in a run, for the JSON's run information (main.c). */
+struct app_option_value {
+	char key[48]; /* the name, '-' as '_'; "_s" after a SECONDS */
+	enum {
+		APP_VAL_UINT,
+		APP_VAL_DOUBLE,
+		APP_VAL_BOOL,
+		APP_VAL_TEXT
+	} type;
+	uint64_t u;
+	double d;
+	bool b;
+	const char *text;
+};
+
+/*
+ * The i-th option of the table (options_info.c), if it has a value of its
+ * own (a number, on/off, a choice, a file name: not one a setter parses)
+ * that has an effect in o (its needs met, as far as o says: an option
+ * whose need is another's being given counts as not met) and is not the
+ * run's own output: 1 with *v; 0 for an option without; -1 past the last.
+ */
+int app_options_value(const struct app_options *o, unsigned int i,
+		      struct app_option_value *v);
+
+/*
+ * The banner's variant knobs (options_info.c): each option that defines a
+ * variant (burst, fold, mib-layout, alloc, prefetch, peer, peer-layout,
+ * ingress, lock-scope) that has an effect in o, with its value, or its
+ * values and "compared" for --compare's knobs: "burst 32, fold lcore, ...,
+ * ingress lock|rcu (compared)", into buf.
+ */
+const char *app_options_variant_text(const struct app_options *o, char *buf, size_t len);
 
 /* True if the run needs the ingress hook object (any ingress option). */
 bool app_options_want_ingress(const struct app_options *o);

@@ -14,8 +14,9 @@ bool
 app_options_want_ingress(const struct app_options *o)
 {
 	return o->ingress_mode != INGRESS_OFF || o->rules[0] != '\0' ||
-	       o->ingress_kind != APP_KIND_RULES ||
-	       o->rules_alt[0] != '\0' || o->update_rate > 0 || o->n_compare > 0;
+	       o->ingress_kind != APP_KIND_RULES || o->rules_alt[0] != '\0' ||
+	       o->update_rate > 0 || app_compare_knob(&o->cmp, APP_KNOB_INGRESS) >= 0 ||
+	       app_compare_knob(&o->cmp, APP_KNOB_LOCK_SCOPE) >= 0;
 }
 
 /* ---- the needs ---- */
@@ -246,7 +247,7 @@ __opt_derive(struct app_options *o, const struct app_opt_given *g)
 /* ---- the values that cannot go together ---- */
 
 int
-__opt_check(const struct app_options *o, const struct app_opt_given *g)
+__opt_check(struct app_options *o, const struct app_opt_given *g)
 {
 	unsigned int i;
 
@@ -266,10 +267,12 @@ __opt_check(const struct app_options *o, const struct app_opt_given *g)
 		fprintf(stderr, "pktpath: --ingress-kind bpf: needs --bpf-obj FILE\n");
 		return -1;
 	}
-	if (o->n_compare > 0 && o->duration_s <= 0) {
+	if (o->cmp.n > 0 && o->duration_s <= 0) {
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;
 	}
+	if (__opt_check_compare(o, g) != 0)
+		return -1;
 	if (o->flow.family != PKT_FAMILY_IPV6 &&
 	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV4)) {
 		fprintf(stderr,

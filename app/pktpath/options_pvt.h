@@ -82,6 +82,8 @@ struct app_opt {
 				 * markdown (`code`, [section](#anchor)), made
 				 * plain text in --help and the INI file */
 	bool no_ini;		/* not an INI key (--config, the help options) */
+	bool no_info;		/* not in the JSON's run information (the
+				 * run's own output: --json) */
 	struct app_opt_cond needs[APP_OPT_NEEDS_MAX]; /* what it needs to
 						 * have an effect (above) */
 	const char *repeat;	/* what giving it again does, in words; NULL:
@@ -123,7 +125,7 @@ const char *__opt_arg(const struct app_opt *d, char *buf, size_t len);
 /* Checks across options, after both passes, g[i] what was given of
  * app_opts[i]: an option given that has no effect (its needs), then the
  * values that cannot go together; 0 or -1 with the line printed. */
-int __opt_check(const struct app_options *o, const struct app_opt_given *g);
+int __opt_check(struct app_options *o, const struct app_opt_given *g);
 
 /* Whether d's needs are met in o (g: what was given). */
 bool __opt_needs_met(const struct app_opt *d, const struct app_options *o,
@@ -132,6 +134,23 @@ bool __opt_needs_met(const struct app_opt *d, const struct app_options *o,
 /* What d needs, in words ("--source port", "--filter or --bpf-obj"), into
  * buf (len bytes): "" if it needs nothing. */
 const char *__opt_needs_text(const struct app_opt *d, char *buf, size_t len);
+
+/* x into d's field (typed options: 1, 2, 4 or 8 bytes), and back. */
+void __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x);
+uint64_t __opt_load(const struct app_opt *d, const struct app_options *o);
+
+/* names[0..n-1] joined with '|' into buf (len bytes); buf. */
+const char *__opt_join(const char *const *names, unsigned int n, char *buf, size_t len);
+
+/* v's comma-separated items, each given to item(o, item, err) in turn; 0,
+ * or -1 with the reason in err (an empty item, the item's own). */
+int __opt_list(const char *v, int (*item)(struct app_options *, const char *, char *),
+	       struct app_options *o, char *err);
+
+/* --compare (options_compare.c): the knobs' values against the other
+ * options (a knob that has no effect, a knob's option given too, the
+ * baseline); 0 or -1 with the line printed. */
+int __opt_check_compare(struct app_options *o, const struct app_opt_given *g);
 
 /* The setters of the APP_OPT_FN options (options_value.c). */
 int __opt_set_warmup(struct app_options *o, const char *v, char *err);
@@ -159,6 +178,7 @@ int __opt_set_bpf_sec(struct app_options *o, const char *v, char *err);
 int __opt_set_bpf_jit(struct app_options *o, const char *v, char *err);
 int __opt_set_filter_netmask(struct app_options *o, const char *v, char *err);
 int __opt_set_compare(struct app_options *o, const char *v, char *err);
+int __opt_set_baseline(struct app_options *o, const char *v, char *err);
 int __opt_set_http(struct app_options *o, const char *v, char *err);
 int __opt_set_pmu(struct app_options *o, const char *v, char *err);
 

@@ -120,7 +120,7 @@ const struct app_opt app_opts[] = {
 		  "minimises the standard error of the steady mean); SECONDS "
 		  "(0..3600) starts it at the first fold after that many seconds "
 		  "instead" },
-	{ "json", "FILE", PATHNAME(json),
+	{ "json", "FILE", PATHNAME(json), .no_info = true,
 	  .help = "write the run summary, all MIB totals and per-lcore values as "
 		  "JSON" },
 	{ "quiet", NULL, FLAG(quiet),
@@ -447,13 +447,24 @@ const struct app_opt app_opts[] = {
 	{ "gp-log-us", "US", UINT(gp_log_us, 0, 60000000), .def = "1000",
 	  HOOK,
 	  .help = "log RCU grace periods slower than this many microseconds" },
-	{ "compare", "MODE,...", FN(__opt_set_compare),
-	  PATH_FULL,
-	  .help = "run the ingress modes as back-to-back phases of `--duration` "
-		  "each, rounds interleaved, and print the comparison table" },
+	{ "compare", "KNOB=V1,V2,...|MODE,...", FN(__opt_set_compare),
+	  FIELD(cmp),
+	  .repeat = "a second knob: the variants are the product of the two "
+		    "(a 2x2)",
+	  .help = "run the variants of a knob (`ingress`, `lock-scope`, `fold`, "
+		  "`prefetch`, `burst`, `alloc`, `peer-layout`, each taking its "
+		  "option's values; MODE,... is `ingress=MODE,...`) as back-to-back "
+		  "phases of `--duration` each, rounds interleaved and their order "
+		  "alternated, and print every pair's difference with its 95% "
+		  "interval and verdict; see [Paired "
+		  "comparisons](#paired-comparisons---compare)" },
+	{ "baseline", "V", FN(__opt_set_baseline), .def_doc = "the first variant",
+	  NEEDS(SET("compare")),
+	  .help = "`--compare`: the variant the table's differences are against "
+		  "(its name as the table prints it: `rcu`, `lock/split`)" },
 	{ "rounds", NULL, UINT(rounds, 1, 1000), .def = "3",
 	  NEEDS(SET("compare")),
-	  .help = "`--compare`: rounds, phases interleaved A B C A B C..." },
+	  .help = "`--compare`: rounds, phases interleaved A B C C B A..." },
 	{ "phase-warmup", "SECONDS", DOUBLE(phase_warmup_s, 0, 60), .def = "0.5",
 	  NEEDS(SET("compare")),
 	  .help = "`--compare`: settle time before each measured phase" },

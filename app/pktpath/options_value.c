@@ -102,7 +102,7 @@ __opt_bool(const char *v, bool *out, char *err)
 }
 
 /* names[0..n-1] joined with '|' into buf */
-static const char *
+const char *
 __opt_join(const char *const *names, unsigned int n, char *buf, size_t len)
 {
 	unsigned int i;
@@ -157,7 +157,7 @@ __opt_path(const char *v, char *dst, char *err)
 }
 
 /* x into the field of d (1, 2, 4 or 8 bytes: the table's sizeof). */
-static void
+void
 __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x)
 {
 	char *p = (char *)o + d->off;
@@ -178,6 +178,32 @@ __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x)
 	default:
 		memcpy(p, &x, 8);
 		break;
+	}
+}
+
+/* The field of d, as __opt_store() puts it. */
+uint64_t
+__opt_load(const struct app_opt *d, const struct app_options *o)
+{
+	const char *p = (const char *)o + d->off;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t x;
+
+	switch (d->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	default:
+		memcpy(&x, p, 8);
+		return x;
 	}
 }
 
@@ -356,7 +382,7 @@ __opt_set_dst_mac(struct app_options *o, const char *v, char *err)
 
 /* Iterate a comma-separated list; an empty item ("," or "a,,b" or "a,") is
  * an error, not "no item" (strtok would skip it and leave the default). */
-static int
+int
 __opt_list(const char *v, int (*item)(struct app_options *, const char *, char *),
 	   struct app_options *o, char *err)
 {
@@ -796,42 +822,6 @@ __opt_set_filter_netmask(struct app_options *o, const char *v, char *err)
 	snprintf(err, ERR_LEN, "'%s' is not an IPv4 netmask A.B.C.D",
 		 base_quote(q, sizeof(q), v));
 	return -1;
-}
-
-static int
-__opt_compare_item(struct app_options *o, const char *t, char *err)
-{
-	char q[BASE_QUOTE_LEN];
-	enum ingress_mode m;
-	unsigned int i;
-
-	if (ingress_mode_parse(t, &m) != 0) {
-		char list[128];
-
-		snprintf(err, ERR_LEN, "'%s' is not one of %s", base_quote(q, sizeof(q), t),
-			 __opt_join(ingress_mode_names, INGRESS_MODE_MAX, list,
-				    sizeof(list)));
-		return -1;
-	}
-	for (i = 0; i < o->n_compare; i++)
-		if (o->compare[i] == m) {
-			snprintf(err, ERR_LEN, "'%s' is listed twice",
-				 base_quote(q, sizeof(q), t));
-			return -1;
-		}
-	if (o->n_compare >= APP_MAX_COMPARE) {
-		snprintf(err, ERR_LEN, "more than %d modes", APP_MAX_COMPARE);
-		return -1;
-	}
-	o->compare[o->n_compare++] = m;
-	return 0;
-}
-
-int
-__opt_set_compare(struct app_options *o, const char *v, char *err)
-{
-	o->n_compare = 0;
-	return __opt_list(v, __opt_compare_item, o, err);
 }
 
 /* ---- the stats endpoint ---- */

@@ -382,8 +382,12 @@ __port_setup(struct app *a, struct app_port *p)
 	if (__rxd(a, p, &info, &rxd, &txd) != 0)
 		return -1;
 	p->nb_rxd = rxd;
-	nb_mbufs = RTE_MAX(p->nb_rxq * (rxd + a->opt.burst + MBUF_CACHE) + 1024u,
-			   a->opt.mbufs);
+	nb_mbufs = RTE_MAX(
+		p->nb_rxq * (rxd +
+			     app_compare_max(&a->opt.cmp, APP_KNOB_BURST, a->opt.burst) +
+			     MBUF_CACHE) +
+			1024u,
+		a->opt.mbufs);
 	/* sized before it is made (setup_mem.c): refused with what it needs */
 	snprintf(what, sizeof(what), "the mbuf pool of port %u (%u mbufs of %u bytes)",
 		 p->id, nb_mbufs, (unsigned int)room);

@@ -325,8 +325,9 @@ static void
 setup_history(struct app *a)
 {
 	const struct app_options *o = &a->opt;
-	double run_s = o->n_compare > 0 ? (double)o->rounds * o->n_compare *
-		       (o->duration_s + o->phase_warmup_s) : o->duration_s;
+	double run_s = o->cmp.n > 0 ? (double)o->rounds * o->cmp.n *
+					      (o->duration_s + o->phase_warmup_s)
+				    : o->duration_s;
 	double points = run_s / o->interval_s + 2;
 	char what[160];
 
@@ -422,23 +423,42 @@ app_setup(struct app *a)
 	if (a->opt.peer) {
 		uint32_t n = a->opt.peers ? a->opt.peers :
 			a->opt.flow.src_hi - a->opt.flow.src_lo + 1;
+		enum peer_layout l;
 		int rc;
 
 		if (n > PEER_MAX)
 			app_usage_exit("pktpath: --peers: %u source addresses, at most %u peers "
 				   "(give --peers)", n, PEER_MAX);
-		snprintf(what, sizeof(what), "the peer table (%u peers)", n);
-		need = peer_table_bytes(n, a->opt.peer_layout);
-		app_mem_need(APP_MEM_EAL, what, need, "fewer peers (--peers)");
-		a->peers = peer_table_create(n, a->opt.peer_layout, (int)rte_socket_id());
-		if (a->peers == NULL && rte_errno == ENOMEM)
-			app_oom_exit(what, need, "fewer peers (--peers)");
-		if (a->peers == NULL)
-			rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
-				 rte_strerror(rte_errno));
-		rc = peer_table_add_range(a->peers, a->opt.flow.src_lo, n);
-		if (rc != 0)
-			rte_exit(EXIT_FAILURE, "peer_table_add_range: %s\n", strerror(-rc));
+		for (l = 0; l < PEER_LAYOUT_MAX; l++) {
+			struct peer_table *t;
+
+			/* --compare peer-layout=...: a table per layout */
+			if (l != a->opt.peer_layout &&
+			    !app_compare_has(&a->opt.cmp, APP_KNOB_PEER_LAYOUT, l))
+				continue;
+			/* the layout named when there are two tables */
+			if (app_compare_knob(&a->opt.cmp, APP_KNOB_PEER_LAYOUT) >= 0)
+				snprintf(what, sizeof(what),
+					 "the peer table (%u peers, %s)", n,
+					 peer_layout_name(l));
+			else
+				snprintf(what, sizeof(what), "the peer table (%u peers)",
+					 n);
+			need = peer_table_bytes(n, l);
+			app_mem_need(APP_MEM_EAL, what, need, "fewer peers (--peers)");
+			t = peer_table_create(n, l, (int)rte_socket_id());
+			if (t == NULL && rte_errno == ENOMEM)
+				app_oom_exit(what, need, "fewer peers (--peers)");
+			if (t == NULL)
+				rte_exit(EXIT_FAILURE, "peer_table_create(%u): %s\n", n,
+					 rte_strerror(rte_errno));
+			rc = peer_table_add_range(t, a->opt.flow.src_lo, n);
+			if (rc != 0)
+				rte_exit(EXIT_FAILURE, "peer_table_add_range: %s\n",
+					 strerror(-rc));
+			a->peer_tables[l] = t;
+		}
+		a->peers = a->peer_tables[a->opt.peer_layout];
 		for (i = 0; i < a->n_workers; i++)
 			a->workers[i].peers = a->peers;
 	}

@@ -366,21 +366,26 @@ app_worker_main(void *arg)
 	bool hook = w->ig != NULL && w->full;
 	bool instr = w->stage_cycles || w->perf_detail;
 
-	if (w->stage_cycles) {
-		w->stage_burst = app_stage_burst(gen, w->full, w->prefetch, hook,
-						 w->peers != NULL, w->cap != NULL);
-		w->stage_acc.stall_cycles = w->stall_cycles;
-	}
 	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
 		gen ? "gen" : "port", hook ? ", ingress hook" : "");
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
 	stats_worker_begin(w->clock);
-	if (!w->full)
-		(instr ? app_loops_rxonly_1 : app_loops_rxonly_0)[gen](w);
-	else
-		(instr ? app_loops_full_1 : app_loops_full_0)[gen][w->prefetch][hook]
-			[w->peers != NULL][w->cap != NULL](w);
+	/* Again after a --compare switch, in the new variant. */
+	do {
+		if (w->stage_cycles) {
+			w->stage_burst =
+				app_stage_burst(gen, w->full, w->prefetch, hook,
+						w->peers != NULL, w->cap != NULL);
+			w->stage_acc.stall_cycles = w->stall_cycles;
+		}
+		if (!w->full)
+			(instr ? app_loops_rxonly_1 : app_loops_rxonly_0)[gen](w);
+		else
+			(instr ? app_loops_full_1
+			       : app_loops_full_0)[gen][w->prefetch][hook]
+						  [w->peers != NULL][w->cap != NULL](w);
+	} while (app_worker_pause(w));
 	stats_worker_end(w->clock);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
 	if (hook)

@@ -20,9 +20,10 @@
 static const struct {
 	const char *opt, *v;
 } examples[] = {
-	{ "rxq", "1:0.0" },   { "local", "10.0.0.1/24" }, { "mcast", "239.1.1.1" },
-	{ "udp-ports", "9" }, { "filter", "udp" },	  { "compare", "off,rcu" },
-	{ "bpf-jit", "off" }, { "local6", "fd70::1/64" }, { "mcast6", "ff05::5" },
+	{ "rxq", "1:0.0" },    { "local", "10.0.0.1/24" }, { "mcast", "239.1.1.1" },
+	{ "udp-ports", "9" },  { "filter", "udp" },	   { "compare", "off,rcu" },
+	{ "baseline", "rcu" }, { "bpf-jit", "off" },	   { "local6", "fd70::1/64" },
+	{ "mcast6", "ff05::5" },
 };
 
 void

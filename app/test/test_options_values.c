@@ -251,20 +251,146 @@ test_addresses(void **state)
 	    "port < 32, queue <= 1023)", "--source", "port", "--rxq", "1:0");
 }
 
+/* Every knob of --compare: two values parsed by its option's own parser
+ * (names as --help writes them), a bad value refused in the option's
+ * words, and, where the knob's option needs something, the knob refused
+ * without it, with one line. */
+/* clang-format off */
+static const struct {
+	enum app_knob knob;
+	const char *vals, *n0, *n1;	/* the values given, their names */
+	uint32_t v0, v1;
+	const char *with, *with_val;	/* what it needs (NULL: nothing) */
+	const char *bad, *bad_why;	/* a bad value, and the reason */
+	const char *without, *without_val, *needs; /* a run where it has no effect */
+} knobs[] = {
+	{ APP_KNOB_INGRESS, "none,rcu", "none", "rcu", INGRESS_NONE, INGRESS_RCU,
+	  NULL, NULL, "spin", "'spin' is not one of off|none|lock|rwlock|rcu",
+	  "--path", "rx-only", "(it needs --path full)" },
+	{ APP_KNOB_LOCK_SCOPE, "burst,packet", "burst", "packet", INGRESS_SCOPE_BURST,
+	  INGRESS_SCOPE_PACKET, "--ingress", "lock", "pkt",
+	  "'pkt' is not one of packet|burst", "--ingress", "rcu",
+	  "(it needs --ingress lock or rwlock, or either among --compare ingress=...)" },
+	{ APP_KNOB_FOLD, "field,lcore", "field", "lcore", MIB_FOLD_FIELD, MIB_FOLD_LCORE,
+	  NULL, NULL, "cpu", "'cpu' is not one of field|lcore", NULL, NULL, NULL },
+	{ APP_KNOB_PREFETCH, "on,off", "on", "off", 1, 0, NULL, NULL, "maybe",
+	  "'maybe' is not on/off", "--path", "rx-only", "(it needs --path full)" },
+	{ APP_KNOB_BURST, "16,256", "16", "256", 16, 256, NULL, NULL, "513",
+	  "'513' is out of range 1..512", NULL, NULL, NULL },
+	{ APP_KNOB_ALLOC, "reuse,bulk", "reuse", "bulk", PKT_ALLOC_REUSE, PKT_ALLOC_BULK,
+	  NULL, NULL, "slab", "'slab' is not one of reuse|bulk", "--source", "port",
+	  "(it needs --source gen)" },
+	{ APP_KNOB_PEER_LAYOUT, "split,shared", "split", "shared", PEER_LAYOUT_SPLIT,
+	  PEER_LAYOUT_SHARED, "--peer", "on", "packed",
+	  "'packed' is not one of shared|split", "--duration", "1",
+	  "(it needs --peer on)" },
+};
+/* clang-format on */
+static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
+
 void
 test_compare(void **state)
 {
+	char arg[64 + 128], line[512], name[64], opt[32], path[128];
+	unsigned int i;
+
 	(void)state;
-	OK("--compare", "off,rcu,lock", "--ingress", "rwlock");
-	assert_int_equal(o.n_compare, 3);
-	assert_int_equal(o.compare[1], INGRESS_RCU);
-	assert_int_equal(o.ingress_mode, INGRESS_RWLOCK);
+	for (i = 0; i < RTE_DIM(knobs); i++) {
+		const char *k = app_knob_names[knobs[i].knob];
+		const char *w = knobs[i].with ? knobs[i].with : "--duration";
+		const char *wv = knobs[i].with ? knobs[i].with_val : "1";
+
+		assert_int_equal(knobs[i].knob, i);
+		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].vals);
+		OK("--compare", arg, w, wv);
+		assert_int_equal(o.cmp.n, 2);
+		assert_int_equal(o.cmp.n_knobs, 1);
+		assert_int_equal(o.cmp.k[0].knob, knobs[i].knob);
+		assert_int_equal(app_compare_value(&o.cmp, 0, 0), knobs[i].v0);
+		assert_int_equal(app_compare_value(&o.cmp, 0, 1), knobs[i].v1);
+		assert_string_equal(app_compare_name(&o.cmp, 0, name, sizeof(name)),
+				    knobs[i].n0);
+		assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
+				    knobs[i].n1);
+		assert_int_equal(o.cmp.base, 0);
+		/* the hook only for the knobs that need it */
+		assert_int_equal(app_options_want_ingress(&o),
+				 knobs[i].knob <= APP_KNOB_LOCK_SCOPE);
+		snprintf(arg, sizeof(arg), "%s=%s,%s", k, knobs[i].n0, knobs[i].bad);
+		snprintf(line, sizeof(line), "pktpath: --compare: %s: %s", k,
+			 knobs[i].bad_why);
+		BAD(line, "--compare", arg, w, wv);
+		snprintf(arg, sizeof(arg), "%s=%s,%s", k, knobs[i].n0, knobs[i].n0);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare: %s: '%s' is listed "
+			 "twice",
+			 k, knobs[i].n0);
+		BAD(line, "--compare", arg, w, wv);
+		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].vals);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare %s=...: --%s %s is "
+			 "given too; the phases set it: give one",
+			 k, k, knobs[i].n0);
+		snprintf(opt, sizeof(opt), "--%s", k);
+		BAD(line, "--compare", arg, w, wv, opt, knobs[i].n0);
+		if (knobs[i].without == NULL)
+			continue;
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare %s=...: the knob has "
+			 "no effect %s",
+			 k, knobs[i].needs);
+		BAD(line, "--compare", arg, knobs[i].without, knobs[i].without_val);
+	}
+	/* an INI file's two knobs are a product; the command line's knob
+	 * replaces them (precedence, not a third knob) */
+	__file(path, sizeof(path), "knobs.ini",
+	       "[pktpath]\ncompare = lock,rcu\ncompare = fold=field,lcore\n");
+	snprintf(arg, sizeof(arg), "--config=%s", path);
+	OK(arg);
+	assert_int_equal(o.cmp.n, 4);
+	assert_int_equal(o.cmp.k[1].knob, APP_KNOB_FOLD);
+	OK(arg, "--compare", "burst=8,16,32");
+	assert_int_equal(o.cmp.n_knobs, 1);
+	assert_int_equal(o.cmp.n, 3);
+	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_BURST);
+	/* the shorthand: ingress modes */
+	OK("--compare", "off,rcu,lock");
+	assert_int_equal(o.cmp.n, 3);
+	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_INGRESS);
+	assert_int_equal(app_compare_value(&o.cmp, 0, 1), INGRESS_RCU);
 	assert_true(app_options_want_ingress(&o));
-	BAD("pktpath: --compare: 'lock' is listed twice", "--compare", "lock,rcu,lock");
-	BAD("pktpath: --compare: 'spin' is not one of off|none|lock|rwlock|rcu",
-	    "--compare", "off,spin");
-	BAD("pktpath: --compare: 'off,,rcu' has an empty item (items are separated by "
-	    "single commas)", "--compare", "off,,rcu");
+	/* two knobs: their product, the first knob's values slowest */
+	OK("--compare", "ingress=lock,rcu", "--compare", "peer-layout=shared,split",
+	   "--peer", "on", "--baseline", "rcu/shared");
+	assert_int_equal(o.cmp.n, 4);
+	assert_int_equal(o.cmp.n_knobs, 2);
+	assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
+			    "lock/split");
+	assert_string_equal(app_compare_name(&o.cmp, 2, name, sizeof(name)),
+			    "rcu/shared");
+	assert_int_equal(app_compare_value(&o.cmp, 0, 2), INGRESS_RCU);
+	assert_int_equal(app_compare_value(&o.cmp, 1, 2), PEER_LAYOUT_SHARED);
+	assert_int_equal(app_compare_value(&o.cmp, 1, 3), PEER_LAYOUT_SPLIT);
+	assert_int_equal(o.cmp.base, 2);
+	BAD("pktpath: --baseline: 'rcu' is not one of the variants: lock/shared "
+	    "lock/split rcu/shared rcu/split",
+	    "--compare", "lock,rcu", "--compare", "peer-layout=shared,split", "--peer",
+	    "on", "--baseline", "rcu");
+	BAD("pktpath: --compare: more than 2 knobs (the variants are their product)",
+	    "--compare", "lock,rcu", "--compare", "fold=field,lcore", "--compare",
+	    "burst=8,16");
+	BAD("pktpath: --compare: knob ingress given twice", "--compare", "lock,rcu",
+	    "--compare", "ingress=none,off");
+	BAD("pktpath: --compare: 20 variants: at most 16", "--compare",
+	    "off,none,lock,rwlock,rcu", "--compare", "burst=1,2,4,8");
+	BAD("pktpath: --compare: 'mtu' is not a knob: one of ingress|lock-scope|fold|"
+	    "prefetch|burst|alloc|peer-layout (KNOB=V1,V2,...), or ingress modes alone",
+	    "--compare", "mtu=1500,9000");
+	BAD("pktpath: --baseline rcu has no effect without --compare (it needs --compare)",
+	    "--baseline", "rcu");
+	BAD("pktpath: --compare: 'off,,rcu' has an empty item (items are "
+	    "separated by single commas)",
+	    "--compare", "off,,rcu");
 	BAD("pktpath: --compare: needs --duration > 0 (the length of a phase)",
 	    "--compare", "off,rcu", "--duration", "0");
 	OK("--rounds", "1", "--phase-warmup", "0", "--compare", "off,rcu");
@@ -288,8 +414,9 @@ test_checks(void **state)
 	    "x.rules");
 	BAD("pktpath: --update-rate 10 has no effect with --path rx-only (it needs --path "
 	    "full)", "--path", "rx-only", "--update-rate", "10");
-	BAD("pktpath: --compare off has no effect with --path rx-only (it needs --path "
-	    "full)", "--path", "rx-only", "--compare", "off");
+	BAD("pktpath: --compare ingress=...: the knob has no effect (it needs --path "
+	    "full)",
+	    "--path", "rx-only", "--compare", "off");
 	BAD("pktpath: --rxq 1:0.0 has no effect with --source gen (it needs --source "
 	    "port)", "--rxq", "1:0.0");
 	BAD("pktpath: --mtu 9000 has no effect with --source gen (it needs --source port)",

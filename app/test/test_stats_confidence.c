@@ -176,6 +176,65 @@ test_rounds(void **state)
 	NEAR(ci.lo, -3 - ci.half, 1e-12);
 }
 
+/* Every pair of three variants, the second the baseline: its pairs
+ * first, each on b - a, then the others; the known paired intervals
+ * (t(0.975, 2) = 4.302652729911275, sd of each difference 1/sqrt(3) or
+ * 1), their verdicts; one round's Welch without its NaN interval. */
+static void
+test_pairs(void **state)
+{
+	const double t2 = 4.302652729911275;
+	const double r3[] = { 10, 11, 12, 12, 13, 15, 10, 12, 14 };
+	const double r1[] = { 5, 6 };
+	const double iv1[] = { 1, 2, 3, NAN, 2, 4, 6, 8 };
+	struct stats_ci_pair p[3];
+
+	(void)state;
+	assert_int_equal(stats_ci_n_pairs(0), 0);
+	assert_int_equal(stats_ci_n_pairs(1), 0);
+	assert_int_equal(stats_ci_n_pairs(3), 3);
+	assert_int_equal(stats_ci_n_pairs(8), 28);
+	assert_int_equal(stats_ci_pairs(r3, 3, 3, NULL, 0, 1, p), 3);
+	/* the baseline (1) against 0, then against 2 */
+	assert_int_equal(p[0].a, 1);
+	assert_int_equal(p[0].b, 0);
+	assert_int_equal(p[0].ci.method, STATS_CI_PAIRED_T);
+	NEAR(p[0].ci.estimate, -7.0 / 3, 1e-12);
+	NEAR(p[0].ci.half, t2 / 3, 1e-9);
+	assert_int_equal(stats_ci_verdict(&p[0].ci), STATS_VERDICT_BELOW);
+	assert_int_equal(p[1].a, 1);
+	assert_int_equal(p[1].b, 2);
+	NEAR(p[1].ci.estimate, -4.0 / 3, 1e-12);
+	NEAR(p[1].ci.half, t2 / 3, 1e-9);
+	assert_int_equal(stats_ci_verdict(&p[1].ci), STATS_VERDICT_NOISE);
+	/* then the pair without the baseline */
+	assert_int_equal(p[2].a, 0);
+	assert_int_equal(p[2].b, 2);
+	NEAR(p[2].ci.estimate, 1, 1e-12);
+	NEAR(p[2].ci.half, t2 / sqrt(3), 1e-9);
+	assert_int_equal(p[2].ci.df, 2);
+	/* the first as baseline: the same pairs, another order and sign */
+	assert_int_equal(stats_ci_pairs(r3, 3, 3, NULL, 0, 0, p), 3);
+	assert_int_equal(p[0].a * 10 + p[0].b, 1);
+	assert_int_equal(p[1].a * 10 + p[1].b, 2);
+	assert_int_equal(p[2].a * 10 + p[2].b, 12);
+	NEAR(p[0].ci.estimate, 7.0 / 3, 1e-12);
+	NEAR(p[2].ci.estimate, -4.0 / 3, 1e-12);
+	/* one round: Welch over 3 + 4 intervals (the NaN left out), centred
+	 * on the phases' own figures (6 - 5) */
+	assert_int_equal(stats_ci_pairs(r1, 2, 1, iv1, 4, 0, p), 1);
+	assert_int_equal(p[0].ci.method, STATS_CI_WELCH);
+	assert_int_equal(p[0].ci.n, 7);
+	NEAR(p[0].ci.estimate, 1, 1e-12);
+	NEAR(p[0].ci.hi - p[0].ci.lo, 2 * p[0].ci.half, 1e-12);
+	/* one variant: no pair; refusals */
+	assert_int_equal(stats_ci_pairs(r3, 1, 3, NULL, 0, 0, p), 0);
+	assert_int_equal(stats_ci_pairs(r3, 3, 3, NULL, 0, 3, p), -EINVAL);
+	assert_int_equal(stats_ci_pairs(r1, 2, 1, NULL, 4, 0, p), -EINVAL);
+	assert_int_equal(stats_ci_pairs(r3, 3, 0, NULL, 0, 0, p), -EINVAL);
+	assert_int_equal(stats_ci_pairs(NULL, 3, 3, NULL, 0, 0, p), -EINVAL);
+}
+
 /* A seeded generator: the test's answer does not depend on the libc. */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -667,15 +726,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_t975),
-		cmocka_unit_test(test_paired_t),
-		cmocka_unit_test(test_welch),
-		cmocka_unit_test(test_rounds),
-		cmocka_unit_test(test_coverage),
-		cmocka_unit_test(test_spread),
-		cmocka_unit_test(test_warmup),
-		cmocka_unit_test(test_series),
-		cmocka_unit_test(test_series_lost),
+		cmocka_unit_test(test_t975),	     cmocka_unit_test(test_paired_t),
+		cmocka_unit_test(test_welch),	     cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_pairs),	     cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_spread),	     cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_series),	     cmocka_unit_test(test_series_lost),
 		cmocka_unit_test(test_series_modes),
 	};
 

@@ -250,6 +250,66 @@ stats_ci_rounds(const double *a_round, const double *b_round,
 	return rc;
 }
 
+/* One round's per-interval samples of variant v, without the NaN ones,
+ * into buf (n_iv entries); how many. */
+static unsigned int
+__iv_samples(const double *iv, unsigned int n_iv, unsigned int v, double *buf)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < n_iv; k++)
+		if (!isnan(iv[(size_t)v * n_iv + k]))
+			buf[n++] = iv[(size_t)v * n_iv + k];
+	return n;
+}
+
+/* The interval of pair (a, b) into *p: figure(b) - figure(a). */
+static int
+__pair(const double *round, unsigned int rounds, const double *iv, unsigned int n_iv,
+       unsigned int a, unsigned int b, double *ba, double *bb, struct stats_ci_pair *p)
+{
+	unsigned int na = 0, nb = 0;
+
+	p->a = a;
+	p->b = b;
+	if (rounds == 1) {
+		na = __iv_samples(iv, n_iv, a, ba);
+		nb = __iv_samples(iv, n_iv, b, bb);
+	}
+	return stats_ci_rounds(round + (size_t)b * rounds, round + (size_t)a * rounds,
+			       rounds, bb, nb, ba, na, &p->ci);
+}
+
+int
+stats_ci_pairs(const double *round, unsigned int n, unsigned int rounds, const double *iv,
+	       unsigned int n_iv, unsigned int baseline, struct stats_ci_pair *out)
+{
+	double *ba = NULL, *bb = NULL;
+	unsigned int a, b, k = 0;
+	int rc = 0;
+
+	if (round == NULL || out == NULL || baseline >= n || rounds == 0 ||
+	    (rounds == 1 && iv == NULL && n_iv > 0))
+		return -EINVAL;
+	if (rounds == 1 && n_iv > 0) {
+		ba = malloc(2 * (size_t)n_iv * sizeof(*ba));
+		if (ba == NULL)
+			return -ENOMEM;
+		bb = ba + n_iv;
+	}
+	for (b = 0; b < n && rc == 0; b++)
+		if (b != baseline)
+			rc = __pair(round, rounds, iv, n_iv, baseline, b, ba, bb,
+				    &out[k++]);
+	for (a = 0; a < n && rc == 0; a++)
+		for (b = a + 1; b < n && rc == 0; b++)
+			if (a != baseline && b != baseline)
+				rc = __pair(round, rounds, iv, n_iv, a, b, ba, bb,
+					    &out[k++]);
+	free(ba);
+	return rc != 0 ? rc : (int)k;
+}
+
 enum stats_verdict
 stats_ci_verdict(const struct stats_ci *ci)
 {

@@ -248,7 +248,7 @@ __fold_publish(struct stats *s, bool print, bool final)
 	if (pg != NULL)
 		__stats_pmu_mark(pg, &c0);
 	t0 = rte_rdtsc_precise();
-	mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
+	mib_fold_part(s->conf.set, stats_get_fold(s), p->raw_totals, p->raw_per_block,
 		      s->n_blocks);
 	t1 = rte_rdtsc_precise();
 	if (pg != NULL) {
@@ -454,12 +454,26 @@ stats_start(struct stats *s)
 		__atomic_store_n(&s->thread_running, false, __ATOMIC_RELAXED);
 		return rc;
 	}
-	STATS_LOG(DEBUG, "thread started: %u worker%s, %u port%s, fold %s, "
+	STATS_LOG(DEBUG,
+		  "thread started: %u worker%s, %u port%s, fold %s, "
 		  "interval %.3f s, warm-up %.3f s, first fold %.0f ns",
 		  s->conf.n_workers, s->conf.n_workers == 1 ? "" : "s", s->n_ports,
-		  s->n_ports == 1 ? "" : "s", mib_fold_name(s->conf.fold),
+		  s->n_ports == 1 ? "" : "s", mib_fold_name(stats_get_fold(s)),
 		  s->conf.interval_s, s->conf.warmup_s, s->fold_ns_max);
 	return 0;
+}
+
+void
+stats_set_fold(struct stats *s, enum mib_fold f)
+{
+	/* Relaxed: a fold takes one strategy or the other, whole. */
+	__atomic_store_n(&s->conf.fold, f, __ATOMIC_RELAXED);
+}
+
+enum mib_fold
+stats_get_fold(const struct stats *s)
+{
+	return __atomic_load_n(&s->conf.fold, __ATOMIC_RELAXED);
 }
 
 void
@@ -579,8 +593,8 @@ stats_read(struct stats *s)
 		if (rg != NULL)
 			__stats_pmu_mark(rg, &c0);
 		t0 = rte_rdtsc_precise();
-		mib_fold_part(s->conf.set, s->conf.fold, p->raw_totals, p->raw_per_block,
-			      s->n_blocks);
+		mib_fold_part(s->conf.set, stats_get_fold(s), p->raw_totals,
+			      p->raw_per_block, s->n_blocks);
 		t1 = rte_rdtsc_precise();
 		if (rg != NULL)
 			__stats_pmu_mark(rg, &c1);

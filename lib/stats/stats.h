@@ -551,6 +551,11 @@ struct stats_snapshot *stats_read(struct stats *s);
 void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
 void stats_fold_now(struct stats *s);
+/** The fold strategy of the next folds (stats_conf.fold at the start;
+ *  --compare fold=field,lcore switches it between phases), and the one in
+ *  force. Thread-safe: a fold takes one strategy or the other, whole. */
+void stats_set_fold(struct stats *s, enum mib_fold f);
+enum mib_fold stats_get_fold(const struct stats *s);
 /** Whether the stats thread runs (between stats_start() and stats_stop()):
  *  snapshots stay fresh. Thread-safe. */
 bool stats_running(const struct stats *s);

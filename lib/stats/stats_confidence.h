@@ -93,6 +93,37 @@ int stats_ci_rounds(const double *a_round, const double *b_round,
 		    unsigned int rounds, const double *a_int, unsigned int na,
 		    const double *b_int, unsigned int nb, struct stats_ci *ci);
 
+/** One pair of variants of a comparison: the interval on figure(b) -
+ *  figure(a), a and b indexes of the variants. */
+struct stats_ci_pair {
+	unsigned int a, b;
+	struct stats_ci ci;
+};
+
+/** The pairs of n variants: n (n - 1) / 2. */
+static inline unsigned int
+stats_ci_n_pairs(unsigned int n)
+{
+	return n * (n - (n > 0)) / 2;
+}
+
+/**
+ * Every pair of n variants measured in interleaved rounds, each interval
+ * by stats_ci_rounds(): variant v's figure of round r is
+ * round[v * rounds + r]; with one round, its per-interval samples are
+ * iv[v * n_iv + k] (NaN: no sample, left out; iv may be NULL with more
+ * rounds). Thread-safe (it allocates its scratch). The pairs come in this order: the baseline against every other
+ * variant, in their order (a the baseline), then the other pairs (a, b),
+ * a < b, in the variants' order; each interval is on figure(b) -
+ * figure(a), so a positive difference says b's figure is the larger.
+ * @param out  stats_ci_n_pairs(n) entries
+ * @return the number of pairs, -EINVAL (round or out NULL, baseline >= n,
+ *         rounds 0, or one round with iv NULL and n_iv > 0), -ENOMEM.
+ */
+int stats_ci_pairs(const double *round, unsigned int n, unsigned int rounds,
+		   const double *iv, unsigned int n_iv, unsigned int baseline,
+		   struct stats_ci_pair *out);
+
 /** What an interval says about its difference. */
 enum stats_verdict {
 	STATS_VERDICT_NONE,	/**< no interval */

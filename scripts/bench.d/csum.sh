@@ -32,7 +32,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null 2>&1; then
 			ip netns add "$csns"
 			ip netns exec "$csns" ip link set lo up
 			ip netns exec "$csns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-			ip netns exec "$csns" $PKTPATH $EAL --file-prefix "bench_cs_tap$r$mode" \
+			ip netns exec "$csns" $PKTPATH $EAL --file-prefix "${RUN_ID}_cs_tap$r$mode" \
 				--vdev "net_tap0,iface=$csif" -- --source port --local 198.51.100.1/24 \
 				--udp-ports 9 --duration $((SECS + 2)) --warmup 1.5 --rx-csum "$mode" \
 				--http off --quiet --json "$TMP/cs_tap_$mode$r.json" \

@@ -72,7 +72,7 @@ fold_run() {
 	local name=$1 mode=$2 fold=$3 n=$4 port pid out
 	port=$(fold_free_port)
 	# shellcheck disable=SC2086
-	$PKTPATH $EAL --file-prefix "bench_$name" -- --duration 0 --warmup 0 --quiet \
+	$PKTPATH $EAL --file-prefix "${RUN_ID}_$name" -- --duration 0 --warmup 0 --quiet \
 		--fold "$fold" --mib-lcores "$n" --fold-on-read --http "127.0.0.1:$port" \
 		--json "$TMP/$name.json" > "$TMP/$name.out" 2>&1 &
 	pid=$!

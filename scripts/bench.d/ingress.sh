@@ -7,7 +7,7 @@
 # classification, lookup-switch and hook tables).
 cmp_run() { # cmp_run NAME ARGS...: a --compare run; prints its table
 	local name=$1; shift
-	$PKTPATH $EAL --file-prefix "bench_$name" -- $HTTP_ANY --quiet \
+	$PKTPATH $EAL --file-prefix "${RUN_ID}_$name" -- $HTTP_ANY --quiet \
 		--duration "$SECS" --rounds "$ROUNDS" --phase-warmup 0.5 \
 		--json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
 		{ cat "$TMP/$name.out" >&2; return 1; }
@@ -42,8 +42,8 @@ echo "== ingress: 2 workers (the main lcore polls too), scope packet: contention
 cmp_run ig_two --main-worker --compare off,none,lock,rwlock,rcu --rules config/rules/match-all.rules
 
 lock_pkt=$(delta "$(cmp_ns ig_packet lock)" "$(cmp_ns ig_packet none)")
-if [ -x build/app/pktpath-bench/pktpath-bench ]; then
-	tight=$(build/app/pktpath-bench/pktpath-bench $EAL --file-prefix bench_tl -- \
+if [ -x $BUILD/app/pktpath-bench/pktpath-bench ]; then
+	tight=$($BUILD/app/pktpath-bench/pktpath-bench $EAL --file-prefix ${RUN_ID}_tl -- \
 		--run spinlock --json "$TMP/tl.json" 2>/dev/null |
 		awk '/Type:/ {for (i = 1; i <= NF; i++) if ($i == "ns") print $(i - 1)}' | head -1)
 	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); rte_spinlock lock+unlock in a tight loop: ${tight:-?} ns"
@@ -51,10 +51,10 @@ else
 	echo "  lock --lock-scope packet: +$lock_pkt ns/pkt in the path (vs none); pktpath-bench not built"
 fi
 
-PB=build/app/pktpath-bench/pktpath-bench
+PB=$BUILD/app/pktpath-bench/pktpath-bench
 if [ -x $PB ]; then
 	echo "== ingress in isolation: pktpath-bench --run ingress --reps 7 (classification, hook on 1 and 2 workers)"
-	$PB $EAL --file-prefix bench_ig -- --run ingress --reps 7 --json "$TMP/ig.json" \
+	$PB $EAL --file-prefix ${RUN_ID}_ig -- --run ingress --reps 7 --json "$TMP/ig.json" \
 		> "$TMP/ig.out" 2>&1 || { cat "$TMP/ig.out" >&2; echo "  pktpath-bench --run ingress failed"; }
 	grep -v '^Type:' "$TMP/ig.out" | sed 's/^/  /'
 
@@ -65,7 +65,7 @@ if [ -x $PB ]; then
 		sw+=("$TMP/sw-$n.rules")
 	done
 	list=$(IFS=,; echo "${sw[*]}")
-	if $PB $EAL --file-prefix bench_igsw -- --run ingress_classify --reps 7 --rules "$list" \
+	if $PB $EAL --file-prefix ${RUN_ID}_igsw -- --run ingress_classify --reps 7 --rules "$list" \
 		--json "$TMP/igsw.json" > "$TMP/igsw.out" 2>&1; then
 		python3 - "$TMP/igsw.json" <<'PY'
 import json, sys

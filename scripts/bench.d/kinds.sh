@@ -7,8 +7,8 @@ kinds=("off::--ingress off"
 	"rules::--ingress none --rules config/rules/drop-udp-9.rules"
 	"pcap-filter jit::--ingress none --ingress-kind pcap-filter --filter udp\ dst\ port\ 9 --filter-action drop"
 	"pcap-filter interp::--ingress none --ingress-kind pcap-filter --filter udp\ dst\ port\ 9 --filter-action drop --bpf-jit off"
-	"bpf jit::--ingress none --ingress-kind bpf --bpf-obj build/config/drop_udp_port.o"
-	"bpf interp::--ingress none --ingress-kind bpf --bpf-obj build/config/drop_udp_port.o --bpf-jit off")
+	"bpf jit::--ingress none --ingress-kind bpf --bpf-obj $BUILD/config/drop_udp_port.o"
+	"bpf interp::--ingress none --ingress-kind bpf --bpf-obj $BUILD/config/drop_udp_port.o --bpf-jit off")
 declare -A k_ns k_cyc
 for r in $(seq "$ROUNDS"); do
 	for k in "${kinds[@]}"; do

@@ -7,7 +7,7 @@
 # The events: PMU_EVENTS, or "default" where the machine has a PMU (the
 # probe: --pmu cycles starts), else the software events it can count.
 if [ -z "${PMU_EVENTS:-}" ]; then
-	if $PKTPATH $EAL --file-prefix bench_pmuprobe -- --pmu cycles --duration 0.1 \
+	if $PKTPATH $EAL --file-prefix ${RUN_ID}_pmuprobe -- --pmu cycles --duration 0.1 \
 		--http off --quiet > /dev/null 2>&1; then
 		PMU_EVENTS=default
 	else

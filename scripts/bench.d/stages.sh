@@ -56,7 +56,7 @@ if [ "${STAGES_CALLGRIND:-1}" != 0 ] && command -v valgrind > /dev/null &&
 	sg_ir() { # sg_ir NAME ARGS...: Ir per packet of the loop function
 		local name=$1; shift
 		valgrind --tool=callgrind --callgrind-out-file="$TMP/$name.cg" $PKTPATH -l 0-1 --no-huge \
-			-m 512 --no-shconf --no-pci --log-level=lib.eal:error --file-prefix "bench_$name" \
+			-m 512 --no-shconf --no-pci --log-level=lib.eal:error --file-prefix "${RUN_ID}_$name" \
 			-- --duration 1 --quiet --http off --json "$TMP/$name.json" "$@" \
 			> "$TMP/$name.out" 2>&1 || { echo 0; return; }
 		callgrind_annotate --inclusive=yes "$TMP/$name.cg" 2> /dev/null |

@@ -51,7 +51,11 @@ bad "has no effect with --path rx-only (it needs --path full)" --path rx-only --
 bad "--compare: needs --duration > 0" --compare off,rcu --duration 0
 bad "--suspicious-us 1000 has no effect without --perf-detail (it needs --perf-detail)" --suspicious-us 1000
 bad "--update-rate: refused with --ingress none" --ingress none --update-rate 5
-bad "--compare: 'lock' is listed twice" --compare lock,rcu,lock
+bad "--compare: ingress: 'lock' is listed twice" --compare lock,rcu,lock
+bad "--compare peer-layout=...: the knob has no effect (it needs --peer on)" --compare peer-layout=shared,split
+bad "--compare alloc=...: --alloc bulk is given too; the phases set it: give one" --compare alloc=reuse,bulk --alloc bulk
+bad "--compare: 'mtu' is not a knob" --compare mtu=1500,9000
+bad "--baseline: 'x' is not one of the variants: off rcu" --compare off,rcu --baseline x
 bad "--config /dev/null: a character device, not a regular file" --config /dev/null
 
 # A busy port: the second process says so and exits 2.

@@ -104,7 +104,7 @@ jcheck "$TMP/x.json" \
 "$PKTPATH" $(eal cmp) -- --http off --compare off,rcu --rounds 1 --duration 0.3 \
 	--phase-warmup 0.05 --perf-detail --suspicious-us 0 --quiet --json "$TMP/cmp.json" \
 	> "$TMP/cmp.out" 2>&1 || { cat "$TMP/cmp.out"; fail "compare: exit status"; }
-grep -Eq "^mode .* p50 cyc/poll +p99 cyc/poll$" "$TMP/cmp.out" ||
+grep -Eq "^variant .* p50 cyc/poll +p99 cyc/poll$" "$TMP/cmp.out" ||
 	{ cat "$TMP/cmp.out"; fail "compare: no p50/p99 columns"; }
 grep -Eq "^rcu +[0-9.]+ .* [0-9]+ +[0-9]+$" "$TMP/cmp.out" ||
 	{ cat "$TMP/cmp.out"; fail "compare: no rcu row with p50/p99"; }

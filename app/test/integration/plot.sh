@@ -14,23 +14,24 @@ PLOT="$SOURCE_DIR/scripts/plot.py"
 "$PKTPATH" $(eal cmp2) -- --http off --compare off,rcu --rounds 2 --duration 0.4 \
 	--phase-warmup 0.1 --interval 0.2 --quiet --json "$TMP/cmp2.json" \
 	> "$TMP/cmp2.out" 2>&1 || { cat "$TMP/cmp2.out"; fail "compare, 2 rounds"; }
-grep -q "^  95% confidence intervals: paired t over 2 rounds (1 df)$" "$TMP/cmp2.out" ||
+grep -q "^  every pair, b - a, 95% confidence intervals: paired t over 2 rounds (1 df)$" "$TMP/cmp2.out" ||
 	{ cat "$TMP/cmp2.out"; fail "no interval header (paired t)"; }
-grep -Eq "^  rcu +off +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\]  (within noise|slower|faster)$" \
+grep -Eq "^  rcu +off +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\] (within noise|slower|faster) +[-+][0-9.]+ +\[ *[-+][0-9.]+, +[-+][0-9.]+\] (within noise|slower|faster)$" \
 	"$TMP/cmp2.out" || { cat "$TMP/cmp2.out"; fail "no rcu vs off interval line"; }
 jcheck "$TMP/cmp2.json" \
 	'd["compare"]["ci_method"] == "paired-t" and d["compare"]["ci_level"] == 0.95' \
 	'd["compare"]["intervals_per_phase"] == 4' \
 	'all(len(m["rounds_ns"]) == 2 for m in d["compare"]["modes"])' \
 	'all(len(m["rounds_intervals_mpps"]) == 2 and all(len(r) == 4 for r in m["rounds_intervals_mpps"]) for m in d["compare"]["modes"])' \
-	'd["compare"]["modes"][0]["delta_ns_vs_off"] == 0' \
-	'd["compare"]["modes"][0]["delta_ns_vs_off_ci"] is None' \
-	'd["compare"]["modes"][1]["delta_ns_vs_off_ci"]["method"] == "paired-t"' \
-	'd["compare"]["modes"][1]["delta_ns_vs_off_ci"]["df"] == 1' \
-	'(lambda c: c["lo"] <= c["estimate"] <= c["hi"])(d["compare"]["modes"][1]["delta_ns_vs_off_ci"])' \
-	'(lambda c: c["verdict"] == ("within noise" if c["lo"] <= 0 <= c["hi"] else "slower" if c["lo"] > 0 else "faster"))(d["compare"]["modes"][1]["delta_ns_vs_off_ci"])' \
-	'(lambda m: abs(sum(a - b for a, b in zip(m[1]["rounds_ns"], m[0]["rounds_ns"])) / 2 - m[1]["delta_ns_vs_off"]) < 1e-9 * max(1, abs(m[1]["delta_ns_vs_off"])))(d["compare"]["modes"])' \
-	'd["compare"]["modes"][0]["delta_ns_vs_lock_ci"] is None' \
+	'd["compare"]["modes"][0]["delta_ns"] == 0' \
+	'd["compare"]["modes"][0]["delta_ns_ci"] is None' \
+	'd["compare"]["modes"][1]["delta_ns_ci"]["method"] == "paired-t"' \
+	'd["compare"]["modes"][1]["delta_ns_ci"]["df"] == 1' \
+	'(lambda c: c["lo"] <= c["estimate"] <= c["hi"])(d["compare"]["modes"][1]["delta_ns_ci"])' \
+	'(lambda c: c["verdict"] == ("within noise" if c["lo"] <= 0 <= c["hi"] else "slower" if c["lo"] > 0 else "faster"))(d["compare"]["modes"][1]["delta_ns_ci"])' \
+	'(lambda m: abs(sum(a - b for a, b in zip(m[1]["rounds_ns"], m[0]["rounds_ns"])) / 2 - m[1]["delta_ns"]) < 1e-9 * max(1, abs(m[1]["delta_ns"])))(d["compare"]["modes"])' \
+	'd["compare"]["baseline"] == "off" and [(p["a"], p["b"]) for p in d["compare"]["pairs"]] == [("off", "rcu")]' \
+	'd["compare"]["pairs"][0]["ns"] == d["compare"]["modes"][1]["delta_ns_ci"]' \
 	'"steady_state" not in d["summary"]' \
 	'sum(1 for e in d["events"] if e["kind"] == "mode-flip") >= 1' \
 	'len(d["intervals"]) >= 1'
@@ -39,13 +40,15 @@ jcheck "$TMP/cmp2.json" \
 "$PKTPATH" $(eal cmp1) -- --http off --compare off,lock,rcu --rounds 1 --duration 0.4 \
 	--phase-warmup 0.1 --interval 0.2 --quiet --json "$TMP/cmp1.json" \
 	> "$TMP/cmp1.out" 2>&1 || { cat "$TMP/cmp1.out"; fail "compare, 1 round"; }
-grep -q "^  95% confidence intervals: Welch t over the 4 intervals of each phase" "$TMP/cmp1.out" ||
+grep -q "^  every pair, b - a, 95% confidence intervals: Welch t over the 4 intervals of each phase" "$TMP/cmp1.out" ||
 	{ cat "$TMP/cmp1.out"; fail "no interval header (Welch)"; }
 jcheck "$TMP/cmp1.json" 'd["compare"]["ci_method"] == "welch"' \
-	'd["compare"]["modes"][0]["delta_ns_vs_off_ci"] is None' \
-	'all(m["delta_ns_vs_off_ci"]["method"] == "welch" for m in d["compare"]["modes"][1:])' \
-	'all(2 <= m["delta_ns_vs_off_ci"]["n"] <= 8 for m in d["compare"]["modes"][1:])' \
-	'(lambda m: abs(m[1]["delta_ns_vs_off"] - (m[1]["rounds_ns"][0] - m[0]["rounds_ns"][0])) < 1e-9 * max(1, abs(m[1]["delta_ns_vs_off"])))(d["compare"]["modes"])'
+	'd["compare"]["modes"][0]["delta_ns_ci"] is None' \
+	'all(m["delta_ns_ci"]["method"] == "welch" for m in d["compare"]["modes"][1:])' \
+	'all(2 <= m["delta_ns_ci"]["n"] <= 8 for m in d["compare"]["modes"][1:])' \
+	'(lambda m: abs(m[1]["delta_ns"] - (m[1]["rounds_ns"][0] - m[0]["rounds_ns"][0])) < 1e-9 * max(1, abs(m[1]["delta_ns"])))(d["compare"]["modes"])' \
+	'[(p["a"], p["b"]) for p in d["compare"]["pairs"]] == [("off", "lock"), ("off", "rcu"), ("lock", "rcu")]' \
+	'all(p["ns"]["method"] == "welch" and p["cycles"]["method"] == "welch" for p in d["compare"]["pairs"])'
 
 # a run: two workers, rule churn, warm-up detected (--lost-share 100: a
 # preempted worker must not take the steady state away here; lost.sh)

@@ -121,8 +121,8 @@ grep -Eq '^  task-clock +rcu +[0-9.e+-]+ \[.*\]  vs off [+-]' "$TMP/cmp.out" ||
 jcheck "$TMP/cmp.json" \
 	'd["compare"]["modes"][1]["pmu"]["task-clock"]["per_pkt_median"] > 0' \
 	'len(d["compare"]["modes"][1]["pmu"]["task-clock"]["rounds_per_pkt"]) == 2' \
-	'd["compare"]["modes"][1]["pmu"]["task-clock"]["delta_vs_off_ci"]["method"] == "paired-t"' \
-	'"delta_vs_off" not in d["compare"]["modes"][0]["pmu"]["task-clock"]' ||
+	'd["compare"]["modes"][1]["pmu"]["task-clock"]["delta_ci"]["method"] == "paired-t"' \
+	'"delta" not in d["compare"]["modes"][0]["pmu"]["task-clock"]' ||
 	fail "compare: JSON"
 
 # ---- hardware events: refused here in one line, or counted ----------------------
