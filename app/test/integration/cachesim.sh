@@ -4,8 +4,12 @@
 # them (no time): at 256 lcores the field-major fold misses the L1 at least
 # 4 times as often as the lcore-major one (8 counters share a 64-byte line,
 # and 256 page-aligned blocks put each field in one L1 set, far more blocks
-# than ways), in this CPU's geometry and in a named server's; at 2 lcores
-# every block stays in the L1 after the first fold (no miss later); the
+# than ways), in this CPU's geometry and in a named server's; at 2 lcores a
+# later fold misses less often per line read than the field-major fold at
+# 256 (since IPv6 a block is 8 KiB: two blocks, the totals and the
+# per-block sums, all page-aligned, take 10 ways of each set of a 32 KiB
+# 8-way L1 such as milan's, so even 2 lcores' fold no longer stays there);
+# the
 # table says which geometry it simulated. Then the peer stage in one thread,
 # and the refusals (an unknown geometry, a bad argument).
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +34,11 @@ if [ -n "${PKTPATH_SANITIZED:-}" ]; then
 	exit 0
 fi
 
+# the field count of a block, as the workload says it
+"$CS" fold lcore 2 1 > "$TMP/fields.out" 2>&1 || { cat "$TMP/fields.out"; fail "pktpath-cachesim fold"; }
+FIELDS=$(sed -n 's/^fold lcore: 2 blocks of \([0-9]*\) fields.*/\1/p' "$TMP/fields.out")
+[ -n "$FIELDS" ] || { cat "$TMP/fields.out"; fail "pktpath-cachesim: no field count"; }
+
 for geo in sysfs milan; do
 	"$COUNTS" cachesim fold --build "$BUILD_DIR" --geometry "$geo" --fold-lcores "2 256" \
 		--folds 4 --json "$TMP/$geo.json" > "$TMP/$geo.out" 2>&1 ||
@@ -38,7 +47,7 @@ for geo in sysfs milan; do
 		{ cat "$TMP/$geo.out"; fail "$geo: the geometry is not stated"; }
 	grep -Eq '^\| 256 \| field \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+% \| [0-9]+ \| [0-9]+ \| [0-9.]+x \|$' \
 		"$TMP/$geo.out" || { cat "$TMP/$geo.out"; fail "$geo: no 256-lcore row"; }
-	python3 - "$TMP/$geo.json" "$geo" <<'PY' || fail "$geo: see above"
+	python3 - "$TMP/$geo.json" "$geo" "$FIELDS" <<'PY' || fail "$geo: see above"
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {(r["lcores"], r["fold"]): r for r in d["fold"]}
@@ -48,12 +57,13 @@ if not fa["d1_misses"] >= 4 * la["d1_misses"] > 0:
     bad.append("256 lcores: field %.0f D1 misses per fold, lcore %.0f: not 4x or more"
                % (fa["d1_misses"], la["d1_misses"]))
 # the lcore-major fold reads each line of each block once: blocks x lines
-lines = (440 * 8 + 63) // 64
+lines = (int(sys.argv[3]) * 8 + 63) // 64
 if not la["d1_misses"] >= 256 * 0.9 * lines:
     bad.append("256 lcores, lcore: %.0f misses, fewer than the lines read" % la["d1_misses"])
 for k in ("field", "lcore"):
-    if f[(2, k)]["d1_misses"] != 0:
-        bad.append("2 lcores, %s: %.0f D1 misses per later fold, want 0" % (k, f[(2, k)]["d1_misses"]))
+    if not f[(2, k)]["d1_misses"] / (2 * lines) < fa["d1_misses"] / (256 * lines):
+        bad.append("2 lcores, %s: %.0f D1 misses per later fold, not fewer per line than "
+                   "the field-major fold's at 256 (%.0f)" % (k, f[(2, k)]["d1_misses"], fa["d1_misses"]))
     if not f[(2, k)]["d1_misses_first"] <= f[(256, k)]["d1_misses_first"]:
         bad.append("%s: the first fold misses fewer at 256 lcores than at 2" % k)
 if d["geometry"]["name"] != sys.argv[2]:
