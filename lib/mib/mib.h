@@ -92,6 +92,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_common.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -676,7 +678,7 @@ struct mib_block {
  * reader never sees a torn value; no ordering with other counters is
  * implied (readers must not assume cross-field consistency mid-burst).
  */
-static inline void
+static __rte_always_inline void
 mib_add(struct mib_block *b, unsigned int f, uint64_t v)
 {
 	uint64_t *p = b->base + ((size_t)f << b->shift);
@@ -686,7 +688,7 @@ mib_add(struct mib_block *b, unsigned int f, uint64_t v)
 }
 
 /** mib_add(b, f, 1). Single writer only. */
-static inline void
+static __rte_always_inline void
 mib_inc(struct mib_block *b, unsigned int f)
 {
 	mib_add(b, f, 1);

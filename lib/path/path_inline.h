@@ -93,7 +93,18 @@ void __path6_tally_flush(struct path_tally *t, struct mib_block *mib);
 
 /* ---- helpers ---- */
 
-static inline unsigned int
+/* rte_pktmbuf_read() with its fast path always inline: GCC compiles DPDK's
+ * static inline out of line, a call per read, once a unit has grown past
+ * its inlining budget (the worker's, with its loop variants). */
+static __rte_always_inline const void *
+__path_read(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *buf)
+{
+	if (likely(off + len <= rte_pktmbuf_data_len(m)))
+		return rte_pktmbuf_mtod_offset(m, const char *, off);
+	return __rte_pktmbuf_read(m, off, len, buf);
+}
+
+static __rte_always_inline unsigned int
 __path_drop(struct mib_block *mib, unsigned int f)
 {
 	mib_inc(mib, f);
@@ -270,7 +281,7 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 		mib_inc(mib, MIB_F(RX, RUNTS));
 		return;
 	}
-	p = rte_pktmbuf_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(buf)), buf);
+	p = __path_read(m, 0, RTE_MIN(len, (uint32_t)sizeof(buf)), buf);
 
 	/* eth_type_trans: packet type by destination MAC. */
 	if (p[0] & 1) {
@@ -311,7 +322,7 @@ path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 				mib_inc(mib, MIB_F(RX, VLAN));
 			return;
 		}
-		t = rte_pktmbuf_read(m, l2->l3_off, 4, tag);
+		t = __path_read(m, l2->l3_off, 4, tag);
 		tci = (uint16_t)(t[0] << 8 | t[1]);
 		key = __path_vlan_key(et, tci & 0xfff);
 		et = (uint16_t)(t[2] << 8 | t[3]);
@@ -471,7 +482,7 @@ __path_udp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 
 	if (len < sizeof(*uh))		/* pskb_may_pull: drop */
 		return __path_drop(mib, __path_udp_f(proto, MIB_F(UDP, INERRORS)));
-	uh = rte_pktmbuf_read(m, x->off, sizeof(*uh), &hbuf);
+	uh = __path_read(m, x->off, sizeof(*uh), &hbuf);
 	ulen = rte_be_to_cpu_16(uh->dgram_len);
 	if (ulen > len)			/* short_packet */
 		return __path_drop(mib, __path_udp_f(proto, MIB_F(UDP, INERRORS)));
@@ -552,7 +563,7 @@ __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 
 	if (unlikely(len < 20))
 		goto inhdr_error;
-	iph = rte_pktmbuf_read(m, off, 20, hbuf);
+	iph = __path_read(m, off, 20, hbuf);
 	ihl = iph[0] & 0xf;
 	if (unlikely(ihl < 5 || (iph[0] >> 4) != 4))
 		goto inhdr_error;
@@ -562,7 +573,7 @@ __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	if (unlikely(len < hl))
 		goto inhdr_error;
 	if (unlikely(hl > 20))
-		iph = rte_pktmbuf_read(m, off, hl, hbuf);
+		iph = __path_read(m, off, hl, hbuf);
 	if (!path_csum_ip_trusted(c, m) &&
 	    unlikely(path_csum_ip_hdr(iph, hl) != 0xffff))	/* ip_fast_csum */
 		goto csum_error;
@@ -690,7 +701,7 @@ path_peer_tally(const struct peer_table *pt, const struct rte_mbuf *m,
 		const struct path_l2 *l2, uint64_t now, struct path_tally *t)
 {
 	uint8_t buf[4];
-	const uint8_t *p = rte_pktmbuf_read(m, l2->l3_off + 12u, 4, buf);
+	const uint8_t *p = __path_read(m, l2->l3_off + 12u, 4, buf);
 
 	if (p == NULL)
 		return;
