@@ -61,13 +61,12 @@ struct app_worker {
 	struct pkt_capture *cap;	/* NULL: no capture */
 	enum pkt_capture_what cap_what;
 	const struct peer_table *peers;	/* NULL: no peer stage */
-	/* The instrumented loop variants run when either is set. */
+	/* Flags of the worker's loop, as the source, the path, ... (worker.c). */
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
 	struct stats_perf *perf;	/* --perf-detail: its own block */
-	/* --stage-cycles: this worker's staged burst and its counters
-	 * (stage.h), flushed into mib with the Rx counters. */
-	app_stage_burst_fn stage_burst;
+	/* --stage-cycles: this worker's stage counters (stage.h), flushed
+	 * into mib with the Rx counters. */
 	struct app_stage_acc stage_acc;
 } __rte_cache_aligned;
 
@@ -215,6 +214,12 @@ void app_console_open(void);
 /* worker.c */
 int app_worker_main(void *arg);	/* lcore entry point: arg is struct app_worker */
 void app_workers_bind(struct app *a);	/* the app the workers read */
+/* The app the workers read (set by app_workers_bind()); compare_switch.c
+ * reads it too. */
+extern struct app *app_worker_app;
+/* The name of the loop variant a worker runs for its options ("full-prefetch",
+ * ..., "generic"): worker.c's table. */
+const char *app_worker_loop_name(const struct app_worker *w);
 
 /* ingress_control.c (the hook's app side: set-up, churn, reloads, flips from
  * signals and HTTP) */

@@ -21,7 +21,6 @@
 #include <rte_cycles.h>
 
 #include "app.h"
-#include "worker_pvt.h"
 
 void
 app_pause_init(struct app *a)

@@ -151,6 +151,8 @@ run_info(const struct app *a)
 	} else {
 		json_object_set_new(cfg, "pmu", json_null());
 	}
+	json_object_set_new(cfg, "loop",
+			    json_string(app_worker_loop_name(&a->workers[0])));
 	if (o->source == APP_SRC_GEN)
 		json_object_set_new(cfg, "templates", json_integer(a->tpl ? a->tpl->n : 0));
 	else

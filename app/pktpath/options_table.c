@@ -150,7 +150,7 @@ const struct app_opt app_opts[] = {
 		  "of serving the stats thread's last snapshot (timed: "
 		  "`pktpath_read_fold_seconds`)" },
 	{ "perf-detail", NULL, FLAG(perf_detail),
-	  .help = "the workers run their instrumented loops and keep log-scale "
+	  .help = "the workers keep log-scale "
 		  "histograms of each busy poll's cycles, packets and cycles per "
 		  "packet (and the ingress stage's cycles per burst), and log "
 		  "suspicious polls (`--suspicious-us`)" },
@@ -179,8 +179,7 @@ const struct app_opt app_opts[] = {
 		  "free), the burst processed stage by stage with one TSC read "
 		  "between two stages: a `show runtime`-like table in the summary "
 		  "and `--json`, the Stage MIB group, `pktpath_stage_cycles_total`; "
-		  "runs the instrumented loop, see [Where the cycles "
-		  "go](#where-the-cycles-go---stage-cycles)" },
+		  "see [Where the cycles go](#where-the-cycles-go---stage-cycles)" },
 	{ "pmu", "EVENTS|off", FN(__opt_set_pmu), .def_doc = "off",
 	  .help = "count these perf events on each worker's thread from its first "
 		  "poll, and around the stats thread's folds: per interval and in "

@@ -33,20 +33,6 @@ struct app_stage_acc {
 	uint64_t stall_cycles;
 };
 
-struct app_worker;
-struct rte_mbuf;
-
-/*
- * The staged burst (worker.c in its instrumented unit, worker_instr.c;
- * one per loop variant): the n packets received at t0 (the poll's TSC
- * read) processed stage by stage and freed, the stages timed into
- * w->stage_acc, the path's counters flushed. The loop then follows the
- * ingress mode and counts the Mode packets (and rx-only's RxNoPath) as it
- * does for an untimed burst.
- */
-typedef void (*app_stage_burst_fn)(struct app_worker *w, struct rte_mbuf **pkts,
-				   uint16_t n, uint64_t t0);
-
 static __rte_always_inline void
 app_stage_mark(struct app_stage_acc *s, unsigned int stage, uint64_t *t, unsigned int pkts)
 {

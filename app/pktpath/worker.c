@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The per-lcore receive loop (pktgen netif_receive style). One inline body
- * takes its variants as constant flags (VPP ip4_input style): the source,
- * the path, prefetch, the ingress hook, the peer stage and capture. Thin
- * wrappers instantiate every combination, so no variant pays for another's
- * branches, and the path's stages (path.h, inline) are compiled into each.
+ * The per-lcore receive loop (pktgen netif_receive style): one loop
+ * (__loop()), one burst pipeline (__burst(): rx, l2, ingress, ip/l4, peer,
+ * capture, free, each stage marked where it ends) and a table of named
+ * variants (loop_variants[]). As in VPP's ip4_input, the loop is one
+ * inline body taking the run's options as flags (enum loop_flag); a
+ * variant is a function that fixes some of them as constants, so that it
+ * carries none of the code of the options it has not and tests none of
+ * those it has, and tests the rest at run time. A run takes the first
+ * row whose fixed flags are its own, loop_generic() (every flag tested at
+ * run time) if none is. The path's stages (path.h, inline) are compiled
+ * into each.
  */
 #include <assert.h>
 #include <string.h>
@@ -15,18 +21,7 @@
 
 #include "app.h"
 #include "worker_perf.h"
-#include "worker_pvt.h"
 
-/* This file is compiled twice: here the default variants (instr false),
- * and in worker_instr.c, which defines WORKER_INSTR 1 and includes it,
- * the instrumented ones. Each in a unit of its own, so that the
- * instrumented ones (twice the code) leave the compiler's inlining budget
- * for the default ones as it was: those stay exactly as compiled before. */
-#ifndef WORKER_INSTR
-#define WORKER_INSTR 0
-#endif
-
-#if !WORKER_INSTR
 struct app *app_worker_app;
 
 void
@@ -34,13 +29,25 @@ app_workers_bind(struct app *a)
 {
 	app_worker_app = a;
 }
-#endif
 
 static __rte_always_inline bool
 __running(void)
 {
 	return __atomic_load_n(&app_worker_app->run, __ATOMIC_RELAXED) != 0;
 }
+
+/* The run's options, as the loop sees them (__run_flags()). */
+enum loop_flag {
+	LOOP_GEN = 1 << 0,	/* --source gen (else port) */
+	LOOP_FULL = 1 << 1,	/* --path full (else rx-only: none of the next 4) */
+	LOOP_PREFETCH = 1 << 2, /* --prefetch on */
+	LOOP_HOOK = 1 << 3,	/* the ingress hook (--ingress, --compare) */
+	LOOP_PEER = 1 << 4,	/* --peer on */
+	LOOP_CAPTURE = 1 << 5,	/* --capture */
+	LOOP_STAGES = 1 << 6,	/* --stage-cycles: the stage marks */
+	LOOP_PERF = 1 << 7,	/* --perf-detail: the histograms */
+};
+#define LOOP_ALL ((unsigned int)LOOP_PERF * 2 - 1)
 
 /* Per-poll Rx counters are kept in registers and flushed to the MIB block
  * every APP_FLUSH_POLLS polls (and when the loop ends): a few microseconds
@@ -103,14 +110,14 @@ __sync_mode(const struct app_worker *w, struct mib_block *mib, struct rx_acc *a)
 	}
 }
 
-/* --capture: copy the packet if it is of the kind asked for. */
+/* --capture: copy the packet if it is of the kind asked for (what). */
 static __rte_always_inline void
-__capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
-	  uint64_t tsc)
+__capture(struct app_worker *w, enum pkt_capture_what what, const struct rte_mbuf *m,
+	  unsigned int out, uint64_t tsc)
 {
 	bool take;
 
-	switch (w->cap_what) {
+	switch (what) {
 	case PKT_CAPTURE_DROPS:
 		take = !path_outcome_delivered(out);
 		break;
@@ -125,26 +132,6 @@ __capture(struct app_worker *w, const struct rte_mbuf *m, unsigned int out,
 		pkt_capture_packet(w->cap, w->idx, m, tsc, &w->mib);
 }
 
-/* L2 for a whole burst (before the ingress hook, which sees raw frames),
- * and the burst's RxOctets. */
-static __rte_always_inline void
-__l2_burst(const struct path_conf *pc, struct rte_mbuf **pkts, uint16_t n,
-	   struct path_l2 *l2, struct mib_block *mib, const bool prefetch)
-{
-	uint64_t octets = 0;
-	uint16_t i;
-
-	if (prefetch)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
-	for (i = 0; i < n; i++) {
-		if (prefetch && i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		octets += rte_pktmbuf_pkt_len(pkts[i]);
-		path_l2(pc, pkts[i], &l2[i], mib);
-	}
-	mib_add(mib, MIB_F(RX, OCTETS), octets);
-}
-
 /* A poll's cycles (those since the previous poll's TSC read) to busy if it
  * carried packets (n), else idle; and to the histograms under
  * --perf-detail. A poll longer than --stall-us spans time the worker did
@@ -153,8 +140,7 @@ __l2_burst(const struct path_conf *pc, struct rte_mbuf **pkts, uint16_t n,
  * no rate charges them to the packets; its packets still count. */
 static __rte_always_inline void
 __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
-	   uint64_t cycles, uint16_t n, const bool hook, uint64_t now,
-	   const bool instr)
+	   uint64_t cycles, uint16_t n, uint64_t now, const unsigned int f)
 {
 	bool lost = cycles > w->stall_cycles;
 
@@ -169,222 +155,399 @@ __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
 		acc->idle += cycles;
 		acc->m_idle += cycles;
 	}
-	if (instr && w->perf_detail)
-		__perf_poll(w, mib, cycles, n, acc->mode, hook, now, lost);
+	if (f & LOOP_PERF)
+		__perf_poll(w, mib, cycles, n, acc->mode, (f & LOOP_HOOK) != 0, now,
+			    lost);
+}
+
+/* What a loop reads of its worker once, before its first poll (so that
+ * no store to the worker's MIB block, which lies in it, makes the
+ * compiler read them again), and keeps between two bursts. */
+struct loop_ctx {
+	struct app_worker *w;
+	struct mib_block *mib;
+	const struct path_conf *pc;
+	const struct peer_table *peers;
+	struct ingress *ig;
+	enum pkt_capture_what cap_what;
+	struct rx_acc *acc;	  /* the Rx counters (flushed by the loop) */
+	struct path_tally *tally; /* the path's, flushed every burst */
+	unsigned int idx;
+	uint16_t burst;
+	uint16_t port, queue;
+};
+
+/* --stage-cycles: the stage that began at *t ends now (stage.h). Nothing
+ * where f's LOOP_STAGES is a constant 0. */
+static __rte_always_inline void
+__stage_end(const struct loop_ctx *c, const unsigned int f, unsigned int stage,
+	    uint64_t *t, unsigned int pkts)
+{
+	if (f & LOOP_STAGES)
+		app_stage_mark(&c->w->stage_acc, stage, t, pkts);
 }
 
 /*
- * The loop. The path's per-burst counters (path.h, struct path_tally) go to
- * tally, flushed into the block at the end of each burst; the Rx counters
- * to acc, flushed every FLUSH_POLLS polls.
+ * The pipeline: one burst from the receive to the free, its stages in
+ * their order, each marked where it ends (__stage_end(): its cycles under
+ * --stage-cycles). t0 is the poll's TSC read, where the rx stage begins.
+ * Returns the packets received, 0 for an empty poll.
+ *
+ * The burst goes through the stages one after the other, each over all
+ * its packets (VPP's vector style), except where the variant fuses them:
+ * one that fixes LOOP_STAGES off (nothing marked) and has a peer or a
+ * capture stage takes each packet through ip, peer and capture in turn
+ * (one pass a packet: lo = p, hi = p + 1; one slot for its outcome), as
+ * the kernel's receive path does, which spares it the re-reading of every
+ * packet a stage (callgrind: 5.5 instructions a packet fewer with the peer
+ * stage, 8.6 with a capture). The burst's counters go into the MIB block
+ * where their stage ends (RxOctets: l2; the path's tally: the last stage
+ * that adds to it, or, fused, the end of the passes).
  */
-static __rte_always_inline void
-__loop(struct app_worker *w, const bool gen, const bool full,
-       const bool prefetch, const bool hook, const bool peer, const bool cap,
-       const bool instr)
+static_assert(MIB_FIELD_MAX <= UINT16_MAX, "an outcome fits a uint16_t");
+
+static __rte_always_inline uint16_t
+__burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
+	const unsigned int fixed)
 {
+	const bool fused = (fixed & LOOP_STAGES) && !(f & LOOP_STAGES) &&
+			   (f & (LOOP_PEER | LOOP_CAPTURE));
 	struct rte_mbuf *pkts[APP_MAX_BURST];
 	struct path_l2 l2[APP_MAX_BURST];
+	uint16_t out[APP_MAX_BURST];
 	uint8_t keep[APP_MAX_BURST];
-	struct ingress *ig = w->ig;
-	const struct peer_table *peers = w->peers;
-	struct mib_block *mib = &w->mib;
-	const struct path_conf *pc = w->pc;
-	const uint16_t burst = w->burst;
+	struct app_worker *w = c->w;
+	struct mib_block *mib = c->mib;
+	unsigned int kept = 0, delivered = 0, passes, p, i;
+	uint64_t t = t0, t_ig = 0, octets = 0;
+	uint16_t n;
+
+	/* rx */
+	if (f & LOOP_GEN)
+		n = pkt_gen_burst(&w->gen, pkts, c->burst);
+	else
+		n = rte_eth_rx_burst(c->port, c->queue, pkts, c->burst);
+	if (unlikely(n == 0)) {
+		c->acc->empty++;
+		if (f & LOOP_GEN)
+			c->acc->nombuf++;
+		return 0;
+	}
+	c->acc->packets += n;
+	c->acc->bursts++;
+	__stage_end(c, f, MIB_STAGE_RX, &t, n);
+
+	if (!(f & LOOP_FULL)) {
+		/* The testpmd rxonly baseline: receive and free, touching
+		 * no packet (so RxOctets is not counted). */
+		c->acc->nopath += n;
+		goto stage_free;
+	}
+
+	/* l2: eth_type_trans, RxOctets */
+	if (f & LOOP_PREFETCH)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+	for (i = 0; i < n; i++) {
+		if ((f & LOOP_PREFETCH) && i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		octets += rte_pktmbuf_pkt_len(pkts[i]);
+		path_l2(c->pc, pkts[i], &l2[i], mib);
+	}
+	mib_add(mib, MIB_F(RX, OCTETS), octets);
+	__stage_end(c, f, MIB_STAGE_L2, &t, n);
+
+	/* ingress: the hook on the raw frames, as tc ingress sees them */
+	if (f & LOOP_HOOK) {
+		if (f & LOOP_PERF)
+			t_ig = (f & LOOP_STAGES) ? t : rte_rdtsc();
+		ingress_burst(c->ig, c->idx, pkts, n, keep, mib);
+		__stage_end(c, f, MIB_STAGE_INGRESS, &t, n);
+		if (f & LOOP_PERF)
+			__perf_ingress(w, ((f & LOOP_STAGES) ? t : rte_rdtsc()) - t_ig);
+	}
+
+	passes = fused ? n : 1;
+	for (p = 0; p < passes; p++) {
+		const unsigned int lo = fused ? p : 0, hi = fused ? p + 1 : n;
+
+		/* ip: ip_rcv to the L4 handler, for the frames kept */
+		for (i = lo; i < hi; i++) {
+			uint16_t *o = &out[fused ? 0 : i];
+
+			*o = MIB_F(INGRESS, DROPPED);
+			if (!(f & LOOP_HOOK) || keep[i]) {
+				*o = (uint16_t)path_rcv_tally(c->pc, pkts[i], &l2[i], mib,
+							      c->tally);
+				kept++;
+			}
+		}
+		if (!fused && !(f & LOOP_PEER))
+			path_tally_flush(c->tally, mib);
+		__stage_end(c, f, MIB_STAGE_IP, &t, kept);
+
+		/* peer: the inetpeer-like stage, for the frames delivered */
+		if (f & LOOP_PEER) {
+			for (i = lo; i < hi; i++)
+				if (path_outcome_delivered(out[fused ? 0 : i])) {
+					path_peer_tally(c->peers, pkts[i], &l2[i], t0,
+							c->tally);
+					delivered++;
+				}
+			if (!fused)
+				path_tally_flush(c->tally, mib);
+			__stage_end(c, f, MIB_STAGE_PEER, &t, delivered);
+		}
+
+		/* capture: --capture's test and copy */
+		if (f & LOOP_CAPTURE) {
+			for (i = lo; i < hi; i++)
+				__capture(w, c->cap_what, pkts[i], out[fused ? 0 : i],
+					  t0);
+			__stage_end(c, f, MIB_STAGE_CAPTURE, &t, n);
+		}
+	}
+	if (fused)
+		path_tally_flush(c->tally, mib);
+
+stage_free:
+	/* free */
+	if (f & LOOP_GEN)
+		pkt_gen_done(&w->gen, pkts, n);
+	else
+		rte_pktmbuf_free_bulk(pkts, n);
+	__stage_end(c, f, MIB_STAGE_FREE, &t, n);
+
+	if (f & LOOP_HOOK)
+		__sync_mode(w, mib, c->acc); /* the mode it ran in */
+	c->acc->m_packets += n;
+	return n;
+}
+
+/*
+ * The loop: the poll's bookkeeping (the quiescent report, the poll's
+ * cycles, the mode, the Rx counters' flush every FLUSH_POLLS polls), then
+ * a burst through the pipeline. run is the run's flags; a variant fixes
+ * those in fixed to their values in v (constants: the code of the others
+ * is compiled out), and tests the rest at run time.
+ */
+static __rte_always_inline void
+__loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
+       const unsigned int v)
+{
+	const unsigned int f = (run & ~fixed) | v;
 	struct rx_acc acc = { .mode = INGRESS_OFF };
 	struct path_tally tally;
-	uint64_t prev = rte_rdtsc(), now, t_ig = 0;
+	struct loop_ctx c = {
+		.w = w,
+		.mib = &w->mib,
+		.pc = w->pc,
+		.peers = w->peers,
+		.ig = w->ig,
+		.cap_what = w->cap_what,
+		.acc = &acc,
+		.tally = &tally,
+		.idx = w->idx,
+		.burst = w->burst,
+		.port = w->port,
+		.queue = w->queue,
+	};
+	struct mib_block *mib = &w->mib;
+	uint64_t prev = rte_rdtsc(), now;
 	unsigned int polls = 0;
-	uint16_t n = 0, i;
+	uint16_t n = 0;
 
 	path_tally_init(&tally);
 	/* The first poll counts in the mode the worker is in (it was started
 	 * in it: ingress_worker_start()), not in off. */
-	if (hook)
-		acc.mode = ingress_worker_mode(ig, w->idx);
+	if (f & LOOP_HOOK)
+		acc.mode = ingress_worker_mode(c.ig, c.idx);
 	/* A first poll's control activity is what began after this. */
-	if (instr && w->perf_detail && hook)
-		w->perf->ctl_last = ingress_activity(ig);
+	if ((f & LOOP_PERF) && (f & LOOP_HOOK))
+		w->perf->ctl_last = ingress_activity(c.ig);
 	while (__running()) {
 		/* A loop iteration is a quiescent state: nothing of the
 		 * classifier is held across it. Also where a mode flip is
 		 * taken when no traffic comes. Counted in the flush. */
-		if (hook)
-			acc.rcu_quiescent += ingress_worker_quiescent_uncounted(ig, w->idx);
+		if (f & LOOP_HOOK)
+			acc.rcu_quiescent +=
+				ingress_worker_quiescent_uncounted(c.ig, c.idx);
 		/* One TSC read per poll: the cycles since the previous read
 		 * belong to the previous poll. */
 		now = rte_rdtsc();
-		__poll_end(w, mib, &acc, now - prev, n, hook, now, instr);
+		__poll_end(w, mib, &acc, now - prev, n, now, f);
 		prev = now;
-		if (hook)
+		if (f & LOOP_HOOK)
 			__sync_mode(w, mib, &acc);
 		if (unlikely(++polls == FLUSH_POLLS)) {
 			polls = 0;
 			__flush(mib, &acc);
-			if (instr && w->stage_cycles)
+			if (f & LOOP_STAGES)
 				app_stage_flush(mib, &w->stage_acc);
 		}
-
-		if (gen)
-			n = pkt_gen_burst(&w->gen, pkts, burst);
-		else
-			n = rte_eth_rx_burst(w->port, w->queue, pkts, burst);
-		if (unlikely(n == 0)) {
-			acc.empty++;
-			if (gen)
-				acc.nombuf++;
-			continue;
-		}
-		acc.packets += n;
-		acc.bursts++;
-		if (!hook)
-			acc.m_packets += n;	/* always off */
-		/* --stage-cycles: the burst stage by stage, out of line
-		 * (below, in the instrumented unit only), then the Mode
-		 * and RxNoPath counting the untimed burst does. */
-		if (instr && w->stage_cycles) {
-			w->stage_burst(w, pkts, n, now);
-			if (!full)
-				acc.nopath += n;
-			if (hook) {
-				__sync_mode(w, mib, &acc);	/* the mode it ran in */
-				acc.m_packets += n;
-			}
-			continue;
-		}
-
-		if (full && !hook) {
-			uint64_t octets = 0;
-
-			if (prefetch)
-				rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
-			for (i = 0; i < n; i++) {
-				struct path_l2 fl2;
-				unsigned int out;
-
-				if (prefetch && i + 1 < n)
-					rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-				octets += rte_pktmbuf_pkt_len(pkts[i]);
-				path_l2(pc, pkts[i], &fl2, mib);
-				out = path_rcv_tally(pc, pkts[i], &fl2, mib, &tally);
-				if (peer && path_outcome_delivered(out))
-					path_peer_tally(peers, pkts[i], &fl2, now, &tally);
-				if (cap)
-					__capture(w, pkts[i], out, now);
-			}
-			mib_add(mib, MIB_F(RX, OCTETS), octets);
-			path_tally_flush(&tally, mib);
-		} else if (full) {
-			/* L2 for the burst, then the ingress hook on the raw
-			 * frames (as tc ingress sees them), then ip_rcv for the
-			 * frames it kept. */
-			__l2_burst(pc, pkts, n, l2, mib, prefetch);
-			if (instr && w->perf_detail)
-				t_ig = rte_rdtsc();
-			ingress_burst(ig, w->idx, pkts, n, keep, mib);
-			if (instr && w->perf_detail)
-				__perf_ingress(w, rte_rdtsc() - t_ig);
-			__sync_mode(w, mib, &acc);	/* the mode it ran in */
-			acc.m_packets += n;
-			for (i = 0; i < n; i++) {
-				unsigned int out = MIB_F(INGRESS, DROPPED);
-
-				if (keep[i])
-					out = path_rcv_tally(pc, pkts[i], &l2[i], mib,
-							     &tally);
-				if (peer && path_outcome_delivered(out))
-					path_peer_tally(peers, pkts[i], &l2[i], now,
-							&tally);
-				if (cap)
-					__capture(w, pkts[i], out, now);
-			}
-			path_tally_flush(&tally, mib);
-		} else {
-			/* The testpmd rxonly baseline: receive and free, touching
-			 * no packet (so RxOctets is not counted). */
-			acc.nopath += n;
-		}
-
-		if (gen)
-			pkt_gen_done(&w->gen, pkts, n);
-		else
-			rte_pktmbuf_free_bulk(pkts, n);
+		n = __burst(&c, now, f, fixed);
 	}
 	now = rte_rdtsc();
-	__poll_end(w, mib, &acc, now - prev, n, hook, now, instr);
-	if (instr && w->perf_detail)
+	__poll_end(w, mib, &acc, now - prev, n, now, f);
+	if (f & LOOP_PERF)
 		stats_perf_finish(w->perf);
 	__flush(mib, &acc);
-	if (instr && w->stage_cycles)
+	if (f & LOOP_STAGES)
 		app_stage_flush(mib, &w->stage_acc);
 }
 
-/* Every variant of this unit: loop_<source>_rxonly_I, and
- * loop_<source>_full_PHECI, digits 0 or 1 for prefetch, the ingress hook,
- * the peer stage, capture and the instrumentation (I: WORKER_INSTR, for
- * --stage-cycles or --perf-detail, which the instrumented variants then
- * test at run time, so that the default loops carry none of it), in the
- * tables app_loops_rxonly_I[gen] and app_loops_full_I[gen][prefetch][hook]
- * [peer][capture] (worker_pvt.h). */
-#define PASTE(a, b) a##b
-#define XPASTE(a, b) PASTE(a, b)
-/* The variant space, once for the loops and the staged bursts: DEF(s, gen,
- * full, prefetch, hook, peer, capture) for every combination, s the name's
- * suffix (<src>_rxonly_, <src>_full_PHEC), and the nested initialiser of a
- * [prefetch][hook][peer][capture] table of N(s). */
-#define EACH_CA(DEF, src, g, p, h, pe) \
-	DEF(src##_full_##p##h##pe##0, g, true, p, h, pe, false) \
-	DEF(src##_full_##p##h##pe##1, g, true, p, h, pe, true)
-#define EACH_PE(DEF, src, g, p, h) EACH_CA(DEF, src, g, p, h, 0) EACH_CA(DEF, src, g, p, h, 1)
-#define EACH_IG(DEF, src, g, p) EACH_PE(DEF, src, g, p, 0) EACH_PE(DEF, src, g, p, 1)
-#define EACH(DEF, src, g) \
-	DEF(src##_rxonly_, g, false, false, false, false, false) \
-	EACH_IG(DEF, src, g, 0) EACH_IG(DEF, src, g, 1)
-#define ROW_CA(N, src, p, h, pe) { N(src##_full_##p##h##pe##0), N(src##_full_##p##h##pe##1) }
-#define ROW_PE(N, src, p, h) { ROW_CA(N, src, p, h, 0), ROW_CA(N, src, p, h, 1) }
-#define ROW_IG(N, src, p) { ROW_PE(N, src, p, 0), ROW_PE(N, src, p, 1) }
-#define TABLE(N, src) { ROW_IG(N, src, 0), ROW_IG(N, src, 1) }
+/* The run's flags: what its options ask of the loop. */
+static unsigned int
+__run_flags(const struct app_worker *w)
+{
+	unsigned int f = 0;
 
-#define LOOP_FN(s) XPASTE(loop_##s, WORKER_INSTR)
-#define LOOP_DEF(s, g, f, p, h, pe, ca) \
-	static void LOOP_FN(s)(struct app_worker *w) \
-	{ __loop(w, g, f, p, h, pe, ca, WORKER_INSTR); }
-EACH(LOOP_DEF, gen, true)
-EACH(LOOP_DEF, port, false)
+	if (w->source == APP_SRC_GEN)
+		f |= LOOP_GEN;
+	if (w->full) {
+		f |= LOOP_FULL;
+		if (w->prefetch)
+			f |= LOOP_PREFETCH;
+		if (w->ig != NULL)
+			f |= LOOP_HOOK;
+		if (w->peers != NULL)
+			f |= LOOP_PEER;
+		if (w->cap != NULL)
+			f |= LOOP_CAPTURE;
+	}
+	if (w->stage_cycles)
+		f |= LOOP_STAGES;
+	if (w->perf_detail)
+		f |= LOOP_PERF;
+	return f;
+}
 
-const app_loop_fn XPASTE(app_loops_full_, WORKER_INSTR)[2][2][2][2][2] = {
-	TABLE(LOOP_FN, port), TABLE(LOOP_FN, gen) };
-const app_loop_fn XPASTE(app_loops_rxonly_, WORKER_INSTR)[2] = {
-	LOOP_FN(port_rxonly_), LOOP_FN(gen_rxonly_) };
+/*
+ * What the variants fix, measured with callgrind (the performance journal,
+ * scripts/bench.d/journal/2026-12-02-dev.md): tested at run time instead
+ * of fixed, the prefetch, the hook, the peer stage and the capture each
+ * cost the full path 1.2-4.4% more instructions, the source and the
+ * instrumentation (--stage-cycles, --perf-detail: a test a burst or a
+ * poll) nothing. So the full path's variants fix the former and test the
+ * latter, and --stage-cycles and --perf-detail run the default's own
+ * loop; the peer and capture variants fix --stage-cycles off as well, to
+ * fuse their stages (__burst()). On rx-only's 16 instructions a packet a
+ * test a burst costs 1-2%: its variants fix every flag.
+ */
+#define FIXED_FULL  (LOOP_FULL | LOOP_PREFETCH | LOOP_HOOK | LOOP_PEER | LOOP_CAPTURE)
+#define FIXED_FUSED (FIXED_FULL | LOOP_STAGES)
 
-#if !WORKER_INSTR
+static void
+loop_full_prefetch(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FULL, LOOP_FULL | LOOP_PREFETCH);
+}
+
+static void
+loop_full(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FULL, LOOP_FULL);
+}
+
+static void
+loop_full_prefetch_hook(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FULL, LOOP_FULL | LOOP_PREFETCH | LOOP_HOOK);
+}
+
+static void
+loop_full_prefetch_peer(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FUSED, LOOP_FULL | LOOP_PREFETCH | LOOP_PEER);
+}
+
+static void
+loop_full_prefetch_capture(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FUSED, LOOP_FULL | LOOP_PREFETCH | LOOP_CAPTURE);
+}
+
+static void
+loop_gen_rx_only(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, LOOP_ALL, LOOP_GEN);
+}
+
+static void
+loop_port_rx_only(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, LOOP_ALL, 0);
+}
+
+/* Every other run: each flag tested at run time. */
+static void
+loop_generic(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, 0, 0);
+}
+
+/*
+ * The specialised variants, by name, with what each fixes (as its
+ * function does). A row is here because `scripts/bench.sh hotpath`
+ * measures runs of it (app/pktpath/README.md): full-prefetch the default
+ * (with --alloc bulk, --mib-layout, --fold, --main-worker, and --source
+ * port), full --prefetch off, then --ingress, --peer on, --capture and
+ * --path rx-only; port-rx-only is the testpmd comparison's.
+ */
+static const struct loop_variant {
+	const char *name;
+	unsigned int fixed; /* the flags it fixes */
+	unsigned int flags; /* their values */
+	void (*loop)(struct app_worker *w, unsigned int run);
+} loop_variants[] = {
+	{ "full-prefetch", FIXED_FULL, LOOP_FULL | LOOP_PREFETCH, loop_full_prefetch },
+	{ "full", FIXED_FULL, LOOP_FULL, loop_full },
+	{ "full-prefetch-hook", FIXED_FULL, LOOP_FULL | LOOP_PREFETCH | LOOP_HOOK,
+	  loop_full_prefetch_hook },
+	{ "full-prefetch-peer", FIXED_FUSED, LOOP_FULL | LOOP_PREFETCH | LOOP_PEER,
+	  loop_full_prefetch_peer },
+	{ "full-prefetch-capture", FIXED_FUSED, LOOP_FULL | LOOP_PREFETCH | LOOP_CAPTURE,
+	  loop_full_prefetch_capture },
+	{ "gen-rx-only", LOOP_ALL, LOOP_GEN, loop_gen_rx_only },
+	{ "port-rx-only", LOOP_ALL, 0, loop_port_rx_only },
+	{ "generic", 0, 0, loop_generic }, /* the last: every run */
+};
+
+static const struct loop_variant *
+__variant(unsigned int run)
+{
+	unsigned int i;
+
+	for (i = 0; (run & loop_variants[i].fixed) != loop_variants[i].flags; i++)
+		;
+	return &loop_variants[i];
+}
+
+const char *
+app_worker_loop_name(const struct app_worker *w)
+{
+	return __variant(__run_flags(w))->name;
+}
+
 int
 app_worker_main(void *arg)
 {
 	struct app_worker *w = arg;
-	bool gen = w->source == APP_SRC_GEN;
-	bool hook = w->ig != NULL && w->full;
-	bool instr = w->stage_cycles || w->perf_detail;
+	const bool hook = (__run_flags(w) & LOOP_HOOK) != 0;
+	const struct loop_variant *v;
+	unsigned int run;
 
-	APP_LOG(DEBUG, "worker %u on lcore %u: %s%s", w->idx, w->lcore,
-		gen ? "gen" : "port", hook ? ", ingress hook" : "");
+	if (w->stage_cycles)
+		w->stage_acc.stall_cycles = w->stall_cycles;
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
 	stats_worker_begin(w->clock);
-	/* Again after a --compare switch, in the new variant. */
+	/* Again after a --compare switch, in the variant of the new options. */
 	do {
-		if (w->stage_cycles) {
-			w->stage_burst =
-				app_stage_burst(gen, w->full, w->prefetch, hook,
-						w->peers != NULL, w->cap != NULL);
-			w->stage_acc.stall_cycles = w->stall_cycles;
-		}
-		if (!w->full)
-			(instr ? app_loops_rxonly_1 : app_loops_rxonly_0)[gen](w);
-		else
-			(instr ? app_loops_full_1
-			       : app_loops_full_0)[gen][w->prefetch][hook]
-						  [w->peers != NULL][w->cap != NULL](w);
+		run = __run_flags(w);
+		v = __variant(run);
+		APP_LOG(DEBUG, "worker %u on lcore %u: loop %s", w->idx, w->lcore,
+			v->name);
+		v->loop(w, run);
 	} while (app_worker_pause(w));
 	stats_worker_end(w->clock);
 	/* Offline: no writer or mode flip waits for a stopped worker. */
@@ -392,104 +555,3 @@ app_worker_main(void *arg)
 		ingress_worker_stop(w->ig, w->idx);
 	return 0;
 }
-#endif
-
-#if WORKER_INSTR
-static_assert(MIB_FIELD_MAX <= UINT16_MAX, "an outcome fits a uint16_t");
-
-/*
- * --stage-cycles: a burst processed stage by stage over all its packets,
- * with one TSC read between two stages (stage.h), from t, the poll's read,
- * to the free; the same work as the loop above, reordered (its non-hook
- * loop interleaves L2 and ip_rcv per packet), so the same counters move.
- * Compiled in the instrumented unit only, out of line: the loop calls the
- * variant app_stage_burst() gave it, through w->stage_burst.
- * A stage the variant has not (no hook, no peer, no capture) is not timed.
- */
-static __rte_always_inline void
-__burst_staged(struct app_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	       const uint64_t t0, const bool gen, const bool full,
-	       const bool prefetch, const bool hook, const bool peer,
-	       const bool cap)
-{
-	struct app_stage_acc *st = &w->stage_acc;
-	struct path_tally tally_s, *tally = &tally_s;
-	struct path_l2 l2[APP_MAX_BURST];
-	uint8_t keep[APP_MAX_BURST];
-	uint16_t out[APP_MAX_BURST];
-	struct mib_block *mib = &w->mib;
-	const struct path_conf *pc = w->pc;
-	uint64_t t = t0;
-	unsigned int kept = 0, delivered = 0;
-	uint16_t i;
-
-	path_tally_init(tally);
-	app_stage_mark(st, MIB_STAGE_RX, &t, n);
-	if (full) {
-		__l2_burst(pc, pkts, n, l2, mib, prefetch);
-		app_stage_mark(st, MIB_STAGE_L2, &t, n);
-		if (hook) {
-			uint64_t t_ig = t;
-
-			ingress_burst(w->ig, w->idx, pkts, n, keep, mib);
-			app_stage_mark(st, MIB_STAGE_INGRESS, &t, n);
-			if (w->perf_detail)	/* the same reads, both features on */
-				__perf_ingress(w, t - t_ig);
-		}
-		for (i = 0; i < n; i++) {
-			out[i] = MIB_F(INGRESS, DROPPED);
-			if (!hook || keep[i]) {
-				out[i] = (uint16_t)path_rcv_tally(pc, pkts[i], &l2[i],
-								  mib, tally);
-				kept++;
-			}
-		}
-		if (!peer)
-			path_tally_flush(tally, mib);
-		app_stage_mark(st, MIB_STAGE_IP, &t, kept);
-		if (peer) {
-			for (i = 0; i < n; i++)
-				if (path_outcome_delivered(out[i])) {
-					path_peer_tally(w->peers, pkts[i], &l2[i], t0,
-							tally);
-					delivered++;
-				}
-			path_tally_flush(tally, mib);
-			app_stage_mark(st, MIB_STAGE_PEER, &t, delivered);
-		}
-		if (cap) {
-			for (i = 0; i < n; i++)
-				__capture(w, pkts[i], out[i], t0);
-			app_stage_mark(st, MIB_STAGE_CAPTURE, &t, n);
-		}
-	}
-	if (gen)
-		pkt_gen_done(&w->gen, pkts, n);
-	else
-		rte_pktmbuf_free_bulk(pkts, n);
-	app_stage_mark(st, MIB_STAGE_FREE, &t, n);
-}
-
-/* Every staged variant: burst_<source>_rxonly_, burst_<source>_full_PHEC
- * (prefetch, the ingress hook, the peer stage, capture), as the loops'. */
-#define BURST_FN(s) burst_##s
-#define BURST_DEF(s, g, f, p, h, pe, ca) \
-	static void BURST_FN(s)(struct app_worker *w, struct rte_mbuf **pkts, \
-				uint16_t n, uint64_t t0) \
-	{ __burst_staged(w, pkts, n, t0, g, f, p, h, pe, ca); }
-EACH(BURST_DEF, gen, true)
-EACH(BURST_DEF, port, false)
-
-static const app_stage_burst_fn bursts_full[2][2][2][2][2] = {
-	TABLE(BURST_FN, port), TABLE(BURST_FN, gen) };
-static const app_stage_burst_fn bursts_rxonly[2] = {
-	BURST_FN(port_rxonly_), BURST_FN(gen_rxonly_) };
-
-app_stage_burst_fn
-app_stage_burst(bool gen, bool full, bool prefetch, bool hook, bool peer, bool cap)
-{
-	if (!full)
-		return bursts_rxonly[gen];
-	return bursts_full[gen][prefetch][hook][peer][cap];
-}
-#endif

@@ -3,11 +3,11 @@
 #define PKTPATH_WORKER_PERF_H
 
 /*
- * --perf-detail in the worker's instrumented loops (worker.c): what a poll
+ * --perf-detail in the worker's loop (worker.c, LOOP_PERF): what a poll
  * and an ingress stage add to the worker's struct stats_perf (the
  * histograms, the history of its last polls, the suspicious check:
  * lib/stats/stats_hist.h). Plain single-writer stores, no locked
- * instruction; the default loops contain none of it.
+ * instruction; without --perf-detail a test a poll skips it.
  */
 
 #include <rte_common.h>

@@ -388,7 +388,7 @@ enum mib_mode {
  * ip: IP, route and L4; peer; capture; free), the TSC cycles spent in it,
  * the packets that entered it and the bursts it ran on (its calls), as
  * VPP's `show runtime` counts clocks, vectors and calls per node. One
- * triple per stage, in that order. Only the instrumented loops count them,
+ * triple per stage, in that order. Counted under --stage-cycles only,
  * and only over busy polls, so their cycles add up to at most BusyCycles.
  */
 enum mib_stage {

@@ -1,5 +1,5 @@
 # bench.sh section "detail" (sourced): what --perf-detail costs the worker.
-# The default loop and --perf-detail (its instrumented variant: three
+# The default loop without and with --perf-detail (three
 # histogram updates, the history and the suspicious check per poll, the
 # control activity word and two TSC reads around the ingress stage per
 # burst with the hook), in rounds that alternate which runs first, on the

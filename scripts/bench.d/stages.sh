@@ -1,6 +1,6 @@
 # bench.sh section "stages" (sourced): what --stage-cycles costs. The
-# default loop and the instrumented one (the burst stage by stage, one TSC
-# read between two stages, seven at most per burst) side by side on the
+# default loop without and with its stage marks (one TSC read between two
+# stages, seven at most per burst) side by side on the
 # generator, without and with the ingress hook (--ingress lock), rounds
 # alternated; the median cycles/pkt of each, the median (min-max) of the
 # rounds' paired ratios (a round's two runs are adjacent, so the load they
@@ -64,7 +64,7 @@ if [ "${STAGES_CALLGRIND:-1}" != 0 ] && command -v valgrind > /dev/null &&
 import json, re, sys
 p = json.load(open(sys.argv[1]))["mib"]["Rx"]["RxPackets"]
 for line in sys.stdin:
-    m = re.match(r"\s*([0-9,]+) .*:loop_(gen|port)_(full|rxonly)_", line)
+    m = re.match(r"\s*([0-9,]+) .*:loop_[a-z_]+ ", line)
     if m and p:
         print("%.2f" % (int(m.group(1).replace(",", "")) / p)); break
 else:

@@ -27,7 +27,8 @@ if got != want:
             print("first difference at frame", i); break
     sys.exit(1)
 PY
-jcheck "$TMP/cap.json" 'f("Capture.CapturePackets") == 3 * 18' 'f("Capture.CaptureOverflow") == 0'
+jcheck "$TMP/cap.json" 'f("Capture.CapturePackets") == 3 * 18' 'f("Capture.CaptureOverflow") == 0' \
+	'd["info"]["config"]["loop"] == "full-prefetch-capture"'
 # tcpdump reads it too.
 [ "$(tcpdump -r "$TMP/cap.pcap" -n 2>/dev/null | wc -l)" = 54 ] || fail "tcpdump count"
 
@@ -44,7 +45,8 @@ jcheck "$TMP/all.json" 'f("Capture.CapturePackets") == 100'
 	--capture-ring 16 --json "$TMP/m.json" > "$TMP/m.out" 2>&1 || { cat "$TMP/m.out"; fail "marked"; }
 jcheck "$TMP/m.json" 'd["conservation"]["ok"]' 'f("Capture.CapturePackets") > 0' \
 	'f("Capture.CaptureOverflow") > 0' \
-	'f("Capture.CapturePackets") + f("Capture.CaptureOverflow") == f("Ingress.IngressMarked")'
+	'f("Capture.CapturePackets") + f("Capture.CaptureOverflow") == f("Ingress.IngressMarked")' \
+	'd["info"]["config"]["loop"] == "generic"'
 n=$(tcpdump -r "$TMP/m.pcap" -n 2>/dev/null | wc -l)
 python3 -c "import json,sys; d=json.load(open('$TMP/m.json')); sys.exit(0 if d['mib']['Capture']['CapturePackets'] == $n else 1)" ||
 	fail "file holds $n frames, CapturePackets differs"

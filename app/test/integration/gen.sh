@@ -39,7 +39,8 @@ jcheck "$TMP/default.json" "${common[@]}" \
 	'f("IpExt.InNoECTPkts") == f("Rx.RxPackets")' \
 	'd["info"]["config"]["alloc"] == "reuse"' \
 	'd["info"]["config"]["pool_layout"] == "page"' \
-	'd["info"]["config"]["pool_order"] == "shuffle"'
+	'd["info"]["config"]["pool_order"] == "shuffle"' \
+	'd["info"]["config"]["loop"] == "full-prefetch"'
 grep -q "conservation: ok" "$TMP/default.out" || fail "summary lacks conservation line"
 # The run's conditions: in the JSON (the worker's CPU, as the EAL pinned it),
 # on the banner, one "conditions:" line per warning of the JSON.
@@ -92,7 +93,8 @@ jcheck "$TMP/noports.json" "${common[@]}" \
 	'f("Udp.NoPorts") == f("Rx.RxPackets")' \
 	'f("IpExt.InCEPkts") == f("Rx.RxPackets")' \
 	'f("Rx.RxOctets") == f("Rx.RxPackets") * 128' \
-	'd["info"]["config"]["mib_layout"] == "shared"'
+	'd["info"]["config"]["mib_layout"] == "shared"' \
+	'd["info"]["config"]["loop"] == "full"'
 
 # Not our address: InAddrErrors; the MAC of another host: RxOtherHost.
 run addr --dst 10.9.9.9 --local 198.19.0.1/24
@@ -142,7 +144,7 @@ jcheck "$TMP/nomcast.json" "${common[@]}" 'f("Path.IpMcastNotJoined") == f("Rx.R
 # rx-only: nothing reaches the path.
 run rxonly --path rx-only
 jcheck "$TMP/rxonly.json" "${common[@]}" 'f("Rx.RxNoPath") == f("Rx.RxPackets")' \
-	'f("Ip.InReceives") == 0'
+	'f("Ip.InReceives") == 0' 'd["info"]["config"]["loop"] == "gen-rx-only"'
 
 # Two workers with the main lcore polling too, UDP checksums on.
 run twoworkers --main-worker --udp-csum on
@@ -159,7 +161,8 @@ for l in shared split; do
 		'f("Peer.PeerLookups") == f("Peer.PeerHits") + f("Peer.PeerMisses")' \
 		'f("Peer.PeerGets") == f("Peer.PeerPuts") == f("Peer.PeerHits")' \
 		'f("Peer.PeerMisses") > 0 and f("Peer.PeerHits") > 0' \
-		'd["peer"]["refcnt_sum"] == 0' "d[\"peer\"][\"layout\"] == \"$l\""
+		'd["peer"]["refcnt_sum"] == 0' "d[\"peer\"][\"layout\"] == \"$l\"" \
+		'd["info"]["config"]["loop"] == "full-prefetch-peer"'
 done
 
 # A pcap template: the generator replays its frames round-robin.

@@ -26,7 +26,13 @@ PY
 	{ cat "$TMP/null.txt"; fail "net_null run"; }
 jcheck "$TMP/null.json" 'f("Rx.RxPackets") > 0' \
 	'f("Rx.RxNotIp") == f("Rx.RxPackets")' 'f("Ip.InReceives") == 0' \
-	'd["conservation"]["ok"]'
+	'd["conservation"]["ok"]' 'd["info"]["config"]["loop"] == "full-prefetch"'
+# rx-only on a port: its own loop (the testpmd comparison's), no path.
+"$PKTPATH" $(eal nullrx) --vdev net_null0 -- --http off --source port --path rx-only \
+	--duration 0.5 --warmup 0 --quiet --json "$TMP/nullrx.json" > "$TMP/nullrx.txt" 2>&1 ||
+	{ cat "$TMP/nullrx.txt"; fail "net_null rx-only run"; }
+jcheck "$TMP/nullrx.json" 'f("Rx.RxNoPath") == f("Rx.RxPackets") > 0' \
+	'd["info"]["config"]["loop"] == "port-rx-only"'
 # Two RX queues of one port (RSS), one per lcore, the main lcore polling too;
 # then two ports with the default map (worker k polls port k).
 "$PKTPATH" $(eal mq) --vdev net_null0 -- --http 127.0.0.1:0 --source port \

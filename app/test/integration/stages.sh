@@ -69,17 +69,32 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# loop NAME VARIANT: run NAME ran the loop variant VARIANT (worker.c's
+# table): --stage-cycles times the default's own loop and the hook's, the
+# others run the generic one
+loop() {
+	jcheck "$TMP/$1.json" "d[\"info\"][\"config\"][\"loop\"] == \"$2\"" || fail "$1: not loop $2"
+}
+
 # the variants: each times its own stages, no zero rows for the others
 run plain --stage-cycles
 check plain 0.10 rx,l2,ip,free
+loop plain full-prefetch
 grep -q '^  unstaged ' "$TMP/plain.out" || { cat "$TMP/plain.out"; fail "plain: no table"; }
 run hook --stage-cycles --ingress lock --peer on --capture "$TMP/c.pcap" --capture-max 10
 check hook 0.10 rx,l2,ingress,ip,peer,capture,free
+loop hook generic
 run rxonly --stage-cycles --path rx-only
 check rxonly 0.30 rx,free
+loop rxonly generic
 # two workers, rcu: per lcore
 run two --stage-cycles --main-worker --ingress rcu
 check two 0.10 rx,l2,ingress,ip,free
+loop two full-prefetch-hook
+# peer and capture without the hook: the generic loop, stage by stage
+run pc --stage-cycles --peer on --capture "$TMP/pc.pcap" --capture-max 10
+check pc 0.10 rx,l2,ip,peer,capture,free
+loop pc generic
 [ "$(grep -c '^lcore [0-9]' "$TMP/two.out")" = 2 ] && grep -q '^total  ' "$TMP/two.out" ||
 	{ cat "$TMP/two.out"; fail "two: a table per lcore and a total"; }
 # off by default: no table, no Stage counter moves
