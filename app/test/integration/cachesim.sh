@@ -8,9 +8,9 @@
 # later fold misses less often per line read than the field-major fold at
 # 256 (since IPv6 a block is 8 KiB: two blocks, the totals and the
 # per-block sums, all page-aligned, take 10 ways of each set of a 32 KiB
-# 8-way L1 such as milan's, so even 2 lcores' fold no longer stays there);
-# the
-# table says which geometry it simulated. Then the peer stage in one thread,
+# 8-way L1 such as milan's, so even 2 lcores' fold no longer stays there;
+# a 48 KiB 12-way one such as Zen 5's still holds it); the table says
+# which geometry it simulated. Then the peer stage in one thread,
 # and the refusals (an unknown geometry, a bad argument).
 . "$(dirname "$0")/lib.sh"
 : "${SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
