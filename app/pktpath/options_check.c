@@ -228,6 +228,50 @@ __opt_no_effect(const struct app_opt *d, const struct app_options *o,
 	return -1;
 }
 
+/*
+ * The hook's options (HOOK in options_table.c: an alternative of their
+ * needs is --compare) take effect under --compare only when its variants
+ * have a hook, i.e. when it compares ingress modes or lock scopes
+ * (app_options_want_ingress()): a --compare of another knob makes none, and
+ * the table's needs cannot tell one knob from another. One line, -1.
+ */
+static int
+__opt_check_hook(const struct app_options *o, const struct app_opt_given *g)
+{
+	char v[BASE_QUOTE_LEN], needs[512];
+	unsigned int i, j;
+	size_t n;
+
+	if (o->cmp.n == 0 || app_options_want_ingress(o))
+		return 0;
+	for (i = 0; i < app_n_opts; i++) {
+		const struct app_opt *d = &app_opts[i];
+		bool hook = false;
+
+		for (j = 0; j < APP_OPT_NEEDS_MAX && d->needs[j].opt != NULL; j++)
+			hook = hook || (d->needs[j].alt && d->needs[j].vals == NULL &&
+					!d->needs[j].neg &&
+					strcmp(d->needs[j].opt, "compare") == 0);
+		if (!hook || !g[i].given)
+			continue;
+		__opt_needs_text(d, needs, sizeof(needs));
+		/* "..., --update-rate other than 0 or --compare": which --compare */
+		n = strlen(needs);
+		if (n > strlen(" or --compare") &&
+		    strcmp(needs + n - strlen(" or --compare"), " or --compare") == 0)
+			needs[n - strlen(" or --compare")] = '\0';
+		fprintf(stderr,
+			"pktpath: --%s%s%s has no effect with --compare %s=...: no variant "
+			"has an ingress hook (it needs %s, or a --compare of ingress=... "
+			"or lock-scope=...)\n",
+			d->name, g[i].val != NULL ? " " : "",
+			g[i].val != NULL ? base_quote(v, sizeof(v), g[i].val) : "",
+			app_knob_names[o->cmp.k[0].knob], needs);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- defaults that depend on other options ---- */
 
 void
@@ -271,7 +315,7 @@ __opt_check(struct app_options *o, const struct app_opt_given *g)
 		fprintf(stderr, "pktpath: --compare: needs --duration > 0 (the length of a phase)\n");
 		return -1;
 	}
-	if (__opt_check_compare(o, g) != 0)
+	if (__opt_check_compare(o, g) != 0 || __opt_check_hook(o, g) != 0)
 		return -1;
 	if (o->flow.family != PKT_FAMILY_IPV6 &&
 	    o->flow.pkt_size < pkt_min_size(&o->flow, PKT_FAMILY_IPV4)) {

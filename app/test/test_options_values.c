@@ -394,6 +394,19 @@ test_compare(void **state)
 	BAD("pktpath: --compare: needs --duration > 0 (the length of a phase)",
 	    "--compare", "off,rcu", "--duration", "0");
 	OK("--rounds", "1", "--phase-warmup", "0", "--compare", "off,rcu");
+	/* the hook's options need a variant with a hook, not any --compare */
+	BAD("pktpath: --lock-scope burst has no effect with --compare fold=...: no "
+	    "variant has an ingress hook (it needs --ingress other than off, "
+	    "--ingress-kind other than rules, --rules, --update-rate other than 0, "
+	    "or a --compare of ingress=... or lock-scope=...)",
+	    "--compare", "fold=field,lcore", "--lock-scope", "burst");
+	BAD("pktpath: --gp-log-us 50 has no effect with --compare burst=...: no "
+	    "variant has an ingress hook (it needs --ingress other than off, "
+	    "--ingress-kind other than rules, --rules, --update-rate other than 0, "
+	    "or a --compare of ingress=... or lock-scope=...)",
+	    "--compare", "burst=16,32", "--gp-log-us", "50");
+	OK("--compare", "fold=field,lcore", "--ingress", "lock", "--lock-scope", "burst");
+	OK("--compare", "lock,rcu", "--gp-log-us", "50");
 	BAD("pktpath: --rounds: '0' is out of range 1..1000", "--rounds", "0");
 }
 
