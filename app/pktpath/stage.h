@@ -18,6 +18,7 @@
  * of the loop (the run flag, the quiescent report, the TSC read itself).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,9 +29,12 @@
 
 struct app_stage_acc {
 	uint64_t v[MIB_STAGE_MAX];	/* the Stage group's layout */
-	/* --stall-us: a stage longer than this spans lost time (the poll is
-	 * lost: __poll_end()), so it charges nothing to the stage. */
-	uint64_t stall_cycles;
+	/* The cycles of the poll under way, stage by stage: they join v at
+	 * the poll's end unless the poll was lost (longer than --stall-us:
+	 * it spans time the worker did not run, and __poll_end() counts none
+	 * of its cycles as work), so that the stages never hold cycles that
+	 * busy does not. */
+	uint64_t poll[MIB_STAGES];
 };
 
 static __rte_always_inline void
@@ -39,11 +43,24 @@ app_stage_mark(struct app_stage_acc *s, unsigned int stage, uint64_t *t, unsigne
 	uint64_t now = rte_rdtsc();
 	uint64_t *v = &s->v[stage * MIB_STAGE_K_MAX];
 
-	if (likely(now - *t <= s->stall_cycles))
-		v[MIB_STAGE_K_CYCLES] += now - *t;
+	s->poll[stage] += now - *t;
 	v[MIB_STAGE_K_PACKETS] += pkts;
 	v[MIB_STAGE_K_CALLS]++;
 	*t = now;
+}
+
+/* The poll whose stages were marked has ended: its stage cycles count,
+ * unless it was lost. */
+static __rte_always_inline void
+app_stage_poll_end(struct app_stage_acc *s, bool lost)
+{
+	unsigned int i;
+
+	for (i = 0; i < MIB_STAGES; i++) {
+		if (!lost)
+			s->v[i * MIB_STAGE_K_MAX + MIB_STAGE_K_CYCLES] += s->poll[i];
+		s->poll[i] = 0;
+	}
 }
 
 /* Into the worker's block (its own: plain adds), then zero. */

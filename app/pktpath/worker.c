@@ -155,6 +155,8 @@ __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
 		acc->idle += cycles;
 		acc->m_idle += cycles;
 	}
+	if (f & LOOP_STAGES)
+		app_stage_poll_end(&w->stage_acc, lost);
 	if (f & LOOP_PERF)
 		__perf_poll(w, mib, cycles, n, acc->mode, (f & LOOP_HOOK) != 0, now,
 			    lost);
@@ -536,8 +538,6 @@ app_worker_main(void *arg)
 	const struct loop_variant *v;
 	unsigned int run;
 
-	if (w->stage_cycles)
-		w->stage_acc.stall_cycles = w->stall_cycles;
 	if (hook)
 		ingress_worker_start(w->ig, w->idx);
 	stats_worker_begin(w->clock);
