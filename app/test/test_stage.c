@@ -23,7 +23,7 @@ static struct app_stage_acc acc;
 
 /* One poll: rx then ip marked, their begin 1000 cycles back each. */
 static void
-__poll(bool lost)
+__stage_poll(bool lost)
 {
 	uint64_t t = rte_rdtsc() - 1000;
 
@@ -41,13 +41,13 @@ test_lost_poll(void **state)
 	(void)state;
 	memset(&acc, 0, sizeof(acc));
 	/* a lost poll whose stages were each short: no cycles */
-	__poll(true);
+	__stage_poll(true);
 	for (s = 0; s < MIB_STAGES; s++)
 		assert_int_equal(CYC(s), 0);
 	assert_int_equal(PKTS(MIB_STAGE_RX), 32);
 	assert_int_equal(CALLS(MIB_STAGE_IP), 1);
 	/* a poll that was not: its cycles, at least the 1000 each took */
-	__poll(false);
+	__stage_poll(false);
 	assert_true(CYC(MIB_STAGE_RX) >= 1000);
 	assert_true(CYC(MIB_STAGE_IP) >= 1000);
 	assert_int_equal(CYC(MIB_STAGE_L2), 0);
