@@ -2,8 +2,9 @@
 /*
  * Unit tests of lib/base, linked with it alone (no EAL): base_name_index()
  * and base_name() (BASE_ENUM_NAME) over a table with a hole, and
- * base_median() over odd, even, one and no values. The libraries' own parse() of each enum is tested with its
- * library (test_mib, test_pkt, test_peer, test_ingress_rules).
+ * base_median() over odd, even, one and no values, base_scale() against
+ * 128-bit arithmetic. The libraries' own parse() of each enum is tested
+ * with its library (test_mib, test_pkt, test_peer, test_ingress_rules).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,14 +97,63 @@ test_quantile(void **state)
 	}
 }
 
+/* The exact v * mul / div, saturated, the reference base_scale() must equal. */
+static uint64_t
+scale_ref(uint64_t v, uint64_t mul, uint64_t div)
+{
+	unsigned __int128 x = (unsigned __int128)v * mul / div;
+
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+/*
+ * base_scale(): every cycles-to-time conversion (TSC hz 1 Hz .. 10 GHz, to
+ * s, ms, us, ns) over values around each overflow boundary of v * mul
+ * (where the naive product wraps: the capture's timestamps after ~2 h of a
+ * 2.6 GHz TSC) and of the result, equal to 128-bit arithmetic.
+ */
+static void
+test_scale(void **state)
+{
+	static const uint64_t hz[] = { 1, 1000, 2100000000u, 2600000000u, 10000000000u };
+	static const uint64_t unit[] = { 1, 1000, 1000000, 1000000000 };
+	uint64_t x = 88172645463325252u; /* xorshift64 */
+	unsigned int h, u, i;
+
+	(void)state;
+	/* The capture's case: 3 h of a 2.6 GHz TSC in microseconds. */
+	assert_int_equal(base_scale(3ull * 3600 * 2600000000u, 1000000, 2600000000u),
+			 3ull * 3600 * 1000000);
+	assert_int_equal(base_scale(5, 3, 0), 0);
+	assert_int_equal(base_scale(UINT64_MAX, 1000, 1), UINT64_MAX);
+	for (h = 0; h < BASE_DIM(hz); h++)
+		for (u = 0; u < BASE_DIM(unit); u++) {
+			uint64_t edge = UINT64_MAX / unit[u];
+			const uint64_t v[] = { 0,	  1,	hz[h] - 1, hz[h],
+					       edge - 1,  edge, edge + 1,  UINT64_MAX - 1,
+					       UINT64_MAX };
+
+			for (i = 0; i < BASE_DIM(v); i++)
+				assert_int_equal(base_scale(v[i], unit[u], hz[h]),
+						 scale_ref(v[i], unit[u], hz[h]));
+			for (i = 0; i < 1000; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				assert_int_equal(
+					base_scale(x >> (i % 64), unit[u], hz[h]),
+					scale_ref(x >> (i % 64), unit[u], hz[h]));
+			}
+		}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_name_index),
-		cmocka_unit_test(test_enum_name),
-		cmocka_unit_test(test_median),
-		cmocka_unit_test(test_quantile),
+		cmocka_unit_test(test_name_index), cmocka_unit_test(test_enum_name),
+		cmocka_unit_test(test_median),	   cmocka_unit_test(test_quantile),
+		cmocka_unit_test(test_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,19 @@ __base_cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+uint64_t
+base_scale(uint64_t v, uint64_t mul, uint64_t div)
+{
+	unsigned __int128 x;
+
+	if (div == 0)
+		return 0;
+	if (mul == 0 || v <= UINT64_MAX / mul)
+		return v * mul / div;
+	x = (unsigned __int128)v * mul / div;
+	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
 double
 base_median(double *v, unsigned int n, double *min, double *max)
 {

@@ -326,14 +326,15 @@ wait_workers(struct ingress *ing, uint32_t cfg)
 			if (v == cfg || v == __INGRESS_W_STOPPED)
 				break;
 			if (rte_rdtsc() > next_log) {
-				INGRESS_LOG(WARNING,
-					    "flip to %s/%s: waiting %" PRIu64
-					    " ms for worker %u (lcore %u); does its loop call ingress_worker_quiescent() or ingress_worker_stop()?",
-					    ingress_mode_names[__INGRESS_CFG_MODE(cfg)],
-					    ingress_scope_names[__INGRESS_CFG_SCOPE(cfg)],
-					    (rte_rdtsc() - t0) * 1000 / hz, i,
-					    __atomic_load_n(&ing->w[i].lcore,
-							    __ATOMIC_RELAXED));
+				INGRESS_LOG(
+					WARNING,
+					"flip to %s/%s: waiting %" PRIu64
+					" ms for worker %u (lcore %u); does its loop call ingress_worker_quiescent() or ingress_worker_stop()?",
+					ingress_mode_names[__INGRESS_CFG_MODE(cfg)],
+					ingress_scope_names[__INGRESS_CFG_SCOPE(cfg)],
+					base_scale(rte_rdtsc() - t0, 1000, hz), i,
+					__atomic_load_n(&ing->w[i].lcore,
+							__ATOMIC_RELAXED));
 				next_log += hz;
 			}
 			backoff(&spins);
@@ -562,7 +563,7 @@ grace_period(struct ingress *ing)
 		backoff(&spins);
 	}
 	dt = rte_rdtsc() - t0;
-	us = dt * 1000000 / hz;
+	us = base_scale(dt, 1000000, hz);
 	if (dt >= thr)
 		INGRESS_LOG(WARNING,
 			    "grace period took %" PRIu64 " us (threshold %u us); %s%s",

@@ -215,7 +215,8 @@ __drain(struct pkt_capture *c)
 						      NULL)) > 0) {
 			for (i = 0; i < n; i++) {
 				const struct pkt_capture_slot *s = slots[i];
-				uint64_t us = c->usec0 + (s->tsc - c->tsc0) * 1000000u / hz;
+				uint64_t us = c->usec0 +
+					      base_scale(s->tsc - c->tsc0, 1000000u, hz);
 
 				if (pkt_pcap_out_add(c->out, us, s->caplen, s->len,
 						     s->data) != 0)
