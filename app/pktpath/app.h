@@ -35,6 +35,10 @@ extern int pktpath_logtype;
 #define APP_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, pktpath_logtype, "pktpath: " fmt "\n", ##__VA_ARGS__)
 
+/* An endless run's (--duration 0) history keeps its last intervals in
+ * this much memory (stats_series_window()). */
+#define APP_HISTORY_ENDLESS_BYTES (64ull << 20)
+
 /* Polls a worker counts in registers before flushing its Rx counters. */
 #define APP_FLUSH_POLLS 32
 

@@ -440,6 +440,12 @@ report(struct app *a)
 		export_print_summary(stdout, sum, fin);
 	if (have_steady)
 		export_print_steady(stdout, &steady, a->lcore_ids);
+	if (stats_series_dropped(a->series) > 0)
+		printf("history: the first %" PRIu64 " intervals were dropped to keep "
+		       "memory flat (an endless run keeps its last %u); the steady "
+		       "state and the JSON's intervals cover the rest\n",
+		       stats_series_dropped(a->series),
+		       stats_series_count(a->series) - 1);
 	else if (a->opt.cmp.n > 0)
 		printf("spread: none for the whole --compare run (its intervals mix "
 		       "modes); each phase's intervals are in the JSON "
@@ -473,6 +479,9 @@ report(struct app *a)
 						      have_steady ? &steady : NULL));
 			json_object_set_new(root, "events", export_events_json(a->series,
 									      a->flips));
+			json_object_set_new(root, "intervals_dropped",
+					    json_integer((json_int_t)stats_series_dropped(
+						    a->series)));
 		}
 		if (have_steady && json_object_get(root, "summary") != NULL)
 			json_object_set_new(json_object_get(root, "summary"),
@@ -597,6 +606,18 @@ main(int argc, char **argv)
 					sc.lost_share);
 	if (a->series == NULL)
 		rte_exit(EXIT_FAILURE, "stats_series_create: out of memory\n");
+	if (a->opt.duration_s <= 0) {
+		/* until a signal: the history keeps the last intervals that
+		 * fit its budget, so that memory stays flat */
+		unsigned int keep =
+			stats_series_points_in(a->n_workers, APP_HISTORY_ENDLESS_BYTES);
+
+		stats_series_window(a->series, keep);
+		APP_LOG(INFO,
+			"endless run: the history keeps its last %u intervals "
+			"(%llu MiB); the steady state and the JSON's intervals cover them",
+			keep - 1, APP_HISTORY_ENDLESS_BYTES >> 20);
+	}
 	/* A live snapshot's laws may be off by each worker's unflushed polls
 	 * (path counters move per packet, Rx ones every APP_FLUSH_POLLS) plus
 	 * a burst in flight and one raced by the fold. */

@@ -722,6 +722,58 @@ test_series_modes(void **state)
 	stats_series_free(se);
 }
 
+/*
+ * An endless run's history (stats_series_window()): 1000 points added to
+ * a window of 8 keep the last 8 in order, count what was dropped, and the
+ * spread of the steady state is that of the last 7 intervals.
+ */
+static void
+test_series_window(void **state)
+{
+	struct stats_series *se = stats_series_create(SW, 0, 0);
+	struct stats_summary sum;
+	struct stats_rate lst[SW];
+	struct stats_steady sd;
+	struct fake f;
+	uint64_t pk[SW] = { 0, 0 };
+	unsigned int k;
+
+	(void)state;
+	assert_non_null(se);
+	assert_int_equal(stats_series_window(se, 1), -EINVAL);
+	assert_int_equal(stats_series_window(se, 8), 0);
+	for (k = 0; k < 1000; k++) {
+		/* 0.5 Mpps a worker, 1 Mpps from point 990 */
+		pk[0] += k > 990 ? 100000 : 50000;
+		pk[1] += k > 990 ? 100000 : 50000;
+		__fake(&f, 0.1 * k, pk, 0, 2);
+		assert_int_equal(stats_series_add(se, &f.s), 0);
+		assert_int_equal(stats_series_count(se), k < 8 ? k + 1 : 8);
+	}
+	assert_int_equal(stats_series_dropped(se), 992);
+	NEAR(stats_series_uptime(se, 0), 99.2, 1e-9);
+	NEAR(stats_series_uptime(se, 7), 99.9, 1e-9);
+	assert_int_equal(stats_series_value(se, 7, 0, STATS_SERIES_PACKETS), pk[0]);
+	/* fewer than the points already kept */
+	assert_int_equal(stats_series_window(se, 4), -EINVAL);
+	memset(&sum, 0, sizeof(sum));
+	sum.n_workers = SW;
+	sum.lcore_steady = lst;
+	assert_int_equal(stats_series_steady(se, &f.s, 0.1, 0, &sum, &sd), 0);
+	assert_int_equal(sd.intervals, 7);
+	assert_int_equal(sd.spread.n, 7);
+	NEAR(sd.spread.min, 2.0, 1e-9);
+	NEAR(sd.spread.max, 2.0, 1e-9);
+	stats_steady_fini(&sd);
+	/* what a window of 64 MiB holds for 2 and for 160 workers */
+	assert_true(stats_series_bytes(SW, stats_series_points_in(SW, 64 << 20)) <=
+		    64u << 20);
+	assert_true(stats_series_bytes(160, stats_series_points_in(160, 64 << 20)) <=
+		    64u << 20);
+	assert_int_equal(stats_series_points_in(160, 0), 2);
+	stats_series_free(se);
+}
+
 int
 main(void)
 {
@@ -731,7 +783,7 @@ main(void)
 		cmocka_unit_test(test_pairs),	     cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_spread),	     cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_series),	     cmocka_unit_test(test_series_lost),
-		cmocka_unit_test(test_series_modes),
+		cmocka_unit_test(test_series_modes), cmocka_unit_test(test_series_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,8 @@ struct stats_series {
 	double lost_share;
 	uint64_t hz;
 	unsigned int n, cap;
+	unsigned int max_points; /* 0: no bound */
+	uint64_t dropped;	 /* points the window dropped */
 	struct __series_point *p;
 	struct stats_pmu_conf pmu;	/* --pmu: the first point's events */
 };
@@ -54,6 +56,30 @@ stats_series_bytes(unsigned int n_workers, uint64_t points)
 		      sizeof(uint64_t) + 8 + 15) / 16 * 16;
 
 	return points * (v + 2 * sizeof(struct __series_point));
+}
+
+unsigned int
+stats_series_points_in(unsigned int n_workers, uint64_t bytes)
+{
+	uint64_t per = stats_series_bytes(n_workers, 1);
+	uint64_t n = per > 0 ? bytes / per : 0;
+
+	return n < 2 ? 2 : n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (unsigned int)n;
+}
+
+int
+stats_series_window(struct stats_series *se, unsigned int max_points)
+{
+	if (se == NULL || max_points == 1 || (max_points != 0 && se->n > max_points))
+		return -EINVAL;
+	se->max_points = max_points;
+	return 0;
+}
+
+uint64_t
+stats_series_dropped(const struct stats_series *se)
+{
+	return se != NULL ? se->dropped : 0;
 }
 
 void
@@ -140,10 +166,22 @@ stats_series_add(struct stats_series *se, const struct stats_snapshot *snap)
 	    (double)(snap->tsc - se->p[se->n - 1].tsc) <
 	    se->min_gap_s * (double)snap->tsc_hz)
 		return 1;
+	if (se->max_points != 0 && se->n == se->max_points) {
+		/* the window is full: the oldest point goes (one memmove of
+		 * the point array a fold; the values stay where they are) */
+		free(se->p[0].v);
+		free(se->p[0].pmu);
+		memmove(&se->p[0], &se->p[1], (se->n - 1) * sizeof(se->p[0]));
+		se->n--;
+		se->dropped++;
+	}
 	if (se->n == se->cap) {
 		unsigned int cap = se->cap ? 2 * se->cap : 64;
-		struct __series_point *p = realloc(se->p, cap * sizeof(*p));
+		struct __series_point *p;
 
+		if (se->max_points != 0 && cap > se->max_points)
+			cap = se->max_points;
+		p = realloc(se->p, cap * sizeof(*p));
 		if (p == NULL)
 			return -ENOMEM;
 		se->p = p;

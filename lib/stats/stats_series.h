@@ -82,7 +82,22 @@ void stats_series_free(struct stats_series *se);
  *  points points (the values, the point array at its largest). Thread-safe. */
 uint64_t stats_series_bytes(unsigned int n_workers, uint64_t points);
 
-/** Append snap (its raw values, TSC, uptime and lateness). 0; 1: not kept
+/**
+ * Keep at most max_points points (0: no bound, the default): beyond it,
+ * each point added drops the oldest, so that an endless run's history
+ * (--duration 0) stays flat in memory; its intervals, steady state and
+ * JSON then cover the last max_points - 1 intervals. 0, or -EINVAL
+ * (max_points 1, or fewer than the points already kept).
+ */
+int stats_series_window(struct stats_series *se, unsigned int max_points);
+/** Points dropped by the window so far (stats_series_window()). */
+uint64_t stats_series_dropped(const struct stats_series *se);
+/** Points that fit in bytes of the C allocator for n_workers workers (the
+ *  inverse of stats_series_bytes(); at least 2). Thread-safe. */
+unsigned int stats_series_points_in(unsigned int n_workers, uint64_t bytes);
+
+/** Append snap (its raw values, TSC, uptime and lateness), dropping the
+ *  oldest point at the window (stats_series_window()). 0; 1: not kept
  *  (closer than min_gap_s to the last point); -EINVAL (snap's workers
  *  differ, or it is not later than the last point), -ENOMEM. */
 int stats_series_add(struct stats_series *se, const struct stats_snapshot *snap);
