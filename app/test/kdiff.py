@@ -72,7 +72,9 @@ SENTINEL_LEN = 20 + 8 + 13
 # receive side. Not compared, on purpose (lib/path/README.md, "Where pktpath differs"):
 # Ip ReasmOKs/ReasmFails/ReasmTimeout and IpExt ReasmOverlaps (no reassembly;
 # Linux counts some ReasmFails/ReasmOverlaps at once), every Out* field and
-# OutTransmits (nothing is transmitted), Tcp's connection fields (no socket),
+# OutTransmits but Tcp's (nothing is transmitted: the resets to segments no
+# socket takes are counted, as Linux counts them, in Tcp OutSegs and
+# OutRsts), Tcp's connection fields (no socket),
 # Udp RcvbufErrors/MemErrors (no socket buffer), IpExt InNoRoutes (forwarding
 # off gives InAddrErrors).
 MAPPING = {}
@@ -89,7 +91,7 @@ for _f in ("InMsgs InErrors InCsumErrors InDestUnreachs InTimeExcds InParmProbs 
     MAPPING["Icmp." + _f] = "Icmp." + _f
 for _t in range(256):
     MAPPING["IcmpMsg.InType%d" % _t] = "IcmpMsg.InType%d" % _t
-for _f in "InSegs InErrs InCsumErrors".split():
+for _f in "InSegs InErrs InCsumErrors OutSegs OutRsts".split():
     MAPPING["Tcp." + _f] = "Tcp." + _f
 for _g in ("Udp", "UdpLite"):
     for _f in "InDatagrams NoPorts InErrors InCsumErrors IgnoredMulti".split():
@@ -103,7 +105,7 @@ MUST_MOVE = ["Ip.InHdrErrors", "Ip.InAddrErrors", "Ip.InUnknownProtos",
              "IpExt.InBcastPkts", "IpExt.InMcastPkts", "IpExt.InECT0Pkts",
              "Udp.InDatagrams", "Udp.NoPorts", "Udp.InCsumErrors",
              "Udp.IgnoredMulti", "UdpLite.InDatagrams", "UdpLite.NoPorts",
-             "UdpLite.InCsumErrors", "UdpLite.IgnoredMulti", "Tcp.InSegs",
+             "UdpLite.InCsumErrors", "UdpLite.IgnoredMulti", "Tcp.InSegs", "Tcp.OutRsts",
              "Tcp.InErrs", "Tcp.InCsumErrors", "Icmp.InErrors",
              "Icmp.InCsumErrors", "IcmpMsg.InType3", "IcmpMsg.InType11",
              "IcmpMsg.InType42", "IcmpMsg.InType43", "IcmpMsg.InType200"]

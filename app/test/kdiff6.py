@@ -55,9 +55,8 @@ ICMP6_NAMES = {1: "DestUnreachs", 2: "PktTooBigs", 3: "TimeExcds", 4: "ParmProbl
 # pktpath's Group.Field -> the kernel's name in /proc/net/snmp6 (or Tcp.X in
 # /proc/net/snmp): everything pktpath moves for IPv6, what the host sends
 # included. Not compared, on purpose: Ip6 ReasmOKs, ReasmFails and
-# ReasmTimeout (no reassembly yet: a fragment is Path Ip6FragQueued), Tcp
-# OutSegs and OutRsts (not modelled, for IPv4 either), Tcp's connection
-# fields (no socket).
+# ReasmTimeout (no reassembly yet: a fragment is Path Ip6FragQueued), Tcp's
+# connection fields (no socket).
 MAPPING = {}
 for _f in ("InReceives InHdrErrors InNoRoutes InAddrErrors InUnknownProtos "
            "InTruncatedPkts InDiscards InDelivers ReasmReqds InMcastPkts InOctets "
@@ -74,7 +73,7 @@ for _g in ("Udp6", "UdpLite6"):
     for _f in "InDatagrams NoPorts InErrors InCsumErrors".split():
         MAPPING[_g + "." + _f] = _g + _f
 MAPPING["Udp6.IgnoredMulti"] = "Udp6IgnoredMulti"
-for _f in "InSegs InErrs InCsumErrors".split():
+for _f in "InSegs InErrs InCsumErrors OutSegs OutRsts".split():
     MAPPING["Tcp." + _f] = "Tcp." + _f
 
 # Kernel fields the frames must move, so that a class cannot stop being
@@ -86,7 +85,7 @@ MUST_MOVE = ["Ip6InHdrErrors", "Ip6InNoRoutes", "Ip6InAddrErrors",
              "Icmp6InMsgs", "Icmp6InErrors", "Icmp6InCsumErrors",
              "Icmp6OutEchoReplies", "Icmp6OutNeighborAdvertisements",
              "Icmp6OutParmProblems", "Icmp6OutDestUnreachs", "Tcp.InSegs",
-             "Tcp.InCsumErrors"]
+             "Tcp.InCsumErrors", "Tcp.OutRsts"]
 
 
 # ---- packet building ----

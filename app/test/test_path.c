@@ -75,6 +75,7 @@ struct fspec {
 	uint32_t ulen;			/* 0: 8 + pay; ULEN0 writes 0 */
 	uint8_t csum;			/* L4 checksum: CS_GOOD, CS_BAD, CS_ZERO */
 	uint8_t icmp_type, doff;	/* doff 0: 5 */
+	uint8_t tcpflags;		/* 0: SYN */
 	uint8_t icmp_code;
 	uint16_t pay;			/* L4 payload bytes */
 	uint16_t l4len;			/* 0: header + pay; else keep that many */
@@ -154,7 +155,7 @@ __build(const struct fspec *f, uint8_t *b)
 	} else if (f->proto == IPPROTO_TCP) {
 		wire_put32(u + 4, 1000);
 		u[12] = (uint8_t)((f->doff ? f->doff : 5) << 4);
-		u[13] = 0x02;	/* SYN */
+		u[13] = f->tcpflags ? f->tcpflags : 0x02; /* SYN */
 		wire_put16(u + 14, 65535);
 		if (l4n >= 18) {
 			c = __l4_csum(f, u, l4n, l4n);
@@ -363,6 +364,9 @@ static const uint8_t opt_ts_full_of15[] = { 68, 8, 9, 0xf0, 0, 0, 0, 0 };
 
 /* Shorthands for the expected lists. */
 #define L4(o, G, N) IN(o), NOECT, DLV, E(G, N, 1)	/* delivered, one L4 outcome */
+/* clang-format off */
+#define RST E(TCP, OUTSEGS, 1), E(TCP, OUTRSTS, 1)	/* tcp_v4_send_reset */
+/* clang-format on */
 #define DROP(o, G, N) IN(o), NOECT, E(G, N, 1)		/* dropped at the IP level */
 #define UCSUM(o) L4(o, UDP, INERRORS), E(UDP, INCSUMERRORS, 1)
 #define RUNT E(RX, RUNTS, 1), E(RX, NOTIP, 1)
@@ -398,7 +402,7 @@ static const struct pcase cases[] = {
 	  { DROP(46, IPEXT, INTRUNCATEDPKTS) } },
 	{ "ip tot_len < ihl*4", UDP(.tot_len = 19), { DROP(28, IP, INHDRERRORS) } },
 	{ "ethernet padding beyond tot_len", UDP(.pad_to = 60), { L4(46, UDP, INDATAGRAMS) } },
-	{ "tcp padded: csum over tot_len", TCP(.pad_to = 60), { L4(46, TCP, INSEGS) } },
+	{ "tcp padded: csum over tot_len", TCP(.pad_to = 60), { L4(46, TCP, INSEGS), RST } },
 	{ "icmp padded: csum over tot_len", ICMP(.pad_to = 60),
 	  { L4(46, ICMP, INMSGS), E(ICMP, INECHOS, 1), IM(8) } },
 	{ "bcast padded: InBcastOctets trimmed",
@@ -528,8 +532,12 @@ static const struct pcase cases[] = {
 	  { DROP(28, IP, REASMREQDS), BC(28) } },
 	/* protocols */
 	{ "unknown protocol", UDP(.proto = 253, .pay = 8), { DROP(28, IP, INUNKNOWNPROTOS) } },
-	{ "tcp valid", TCP(), { L4(40, TCP, INSEGS) } },
-	{ "tcp valid with payload", TCP(.pay = 13), { L4(53, TCP, INSEGS) } },
+	/* no socket: tcp_v4_send_reset answers (OutSegs, OutRsts) */
+	{ "tcp valid", TCP(), { L4(40, TCP, INSEGS), RST } },
+	{ "tcp valid with payload", TCP(.pay = 13), { L4(53, TCP, INSEGS), RST } },
+	{ "tcp reset: none back", TCP(.tcpflags = 0x14), { L4(40, TCP, INSEGS) } },
+	{ "tcp to a broadcast address in a unicast frame: no reset", TCP(.daddr = LBCAST),
+	  { L4(40, TCP, INSEGS), E(IPEXT, INBCASTPKTS, 1), E(IPEXT, INBCASTOCTETS, 40) } },
 	{ "tcp doff 4", TCP(.doff = 4), { L4(40, TCP, INSEGS), E(TCP, INERRS, 1) } },
 	{ "tcp doff beyond segment", TCP(.doff = 6), { L4(40, TCP, INSEGS) } },
 	{ "tcp header cut", TCP(.l4len = 12), { L4(32, TCP, INSEGS) } },

@@ -402,7 +402,8 @@ static const struct case6 cases[] = {
 	/* tcp_v6_rcv */
 	{ "tcp syn: a reset", TCP6(),
 	  { IN6(60), NOECT, DLV, E(TCP, INSEGS, 1), E(IP6, OUTREQUESTS, 1),
-	    E(IP6, OUTOCTETS, 60), E(IP6, OUTTRANSMITS, 1) } },
+	    E(IP6, OUTOCTETS, 60), E(IP6, OUTTRANSMITS, 1), E(TCP, OUTSEGS, 1),
+	    E(TCP, OUTRSTS, 1) } },
 	{ "tcp reset: none back", TCP6(.tcpflags = 0x04),
 	  { IN6(60), NOECT, DLV, E(TCP, INSEGS, 1) } },
 	{ "tcp bad checksum", TCP6(.csum = CS_BAD),

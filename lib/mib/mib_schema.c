@@ -170,13 +170,13 @@
 	F(G, INSEGS, "InSegs", SUM, 0, DELIVER, LAW(L4), \
 	  "segments handed to tcp_v4_rcv in host frames, the erroneous ones included") \
 	F(G, OUTSEGS, "OutSegs", SUM, 0, INFO, 0, \
-	  "segments sent (never: pktpath transmits nothing)") \
+	  "segments the stack would send: the resets to segments no socket takes") \
 	F(G, RETRANSSEGS, "RetransSegs", SUM, 0, INFO, 0, \
 	  "segments retransmitted (never)") \
 	F(G, INERRS, "InErrs", SUM, 0, DROP_LATE, 0, \
 	  "segments tcp_v4_rcv refused: header length, checksum (within InSegs)") \
 	F(G, OUTRSTS, "OutRsts", SUM, 0, INFO, 0, \
-	  "resets sent (never: pktpath transmits nothing)") \
+	  "resets the stack would send (tcp_v4/v6_send_reset), nothing sent") \
 	F(G, INCSUMERRORS, "InCsumErrors", SUM, 0, INFO, 0, \
 	  "segments with a bad checksum (within InErrs)")
 

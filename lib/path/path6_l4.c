@@ -179,42 +179,6 @@ inerrors:
 
 /* ---- TCP ---- */
 
-/*
- * tcp_parse_auth_options (CONFIG_TCP_MD5SIG, no TCP-AO): the options of a
- * segment of doff bytes of header are fit for a reset: no option of a bad
- * size, not two MD5 signatures.
- */
-static bool
-__p6_tcp_auth_ok(const struct path6_pkt *p, uint32_t doff)
-{
-	uint8_t buf[40];
-	const uint8_t *o = __p6_read(p, p->th + 20, doff - 20, buf);
-	int length = (int)doff - 20;
-	bool md5 = false;
-
-	while (length >= 18) { /* TCPOLEN_MD5SIG: nothing shorter matters */
-		uint8_t opcode = *o++, opsize;
-
-		if (opcode == 0) /* TCPOPT_EOL */
-			return true;
-		if (opcode == 1) { /* TCPOPT_NOP */
-			length--;
-			continue;
-		}
-		opsize = *o++;
-		if (opsize < 2 || opsize > length)
-			return false;
-		if (opcode == 19) { /* TCPOPT_MD5SIG */
-			if (opsize != 18 || md5)
-				return false;
-			md5 = true;
-		}
-		o += opsize - 2;
-		length -= opsize;
-	}
-	return true;
-}
-
 /* tcp_v6_rcv without a socket: InSegs, then a reset unless the segment is
  * bad (InErrs, InCsumErrors) or itself a reset. */
 unsigned int
@@ -245,8 +209,13 @@ __p6_tcp_rcv(struct path6_pkt *p)
 	}
 	/* tcp_v6_send_reset: not for a reset, nor to a destination that is
 	 * not a local unicast address (ipv6_unicast_destination). */
-	if (!(th[13] & 0x04) && p->rt == RT6_LOCAL && __p6_tcp_auth_ok(p, doff))
-		__p6_send_reset(p);
+	if (!(th[13] & 0x04) && p->rt == RT6_LOCAL) {
+		uint8_t buf[40];
+		const uint8_t *o = __p6_read(p, p->th + 20, doff - 20, buf);
+
+		if (__path_tcp_auth_ok(o, (int)doff - 20))
+			__p6_send_reset(p);
+	}
 	return MIB_F(TCP, INSEGS);
 }
 

@@ -248,11 +248,13 @@ __p6_send_reset(const struct path6_pkt *p)
 	bool lo;
 
 	/* tcp_v6_send_response: ip6_dst_lookup_flow to the source, then a
-	 * bare 20-byte reset through ip6_xmit. Tcp OutSegs and OutRsts are
-	 * not modelled (nor for IPv4). */
+	 * bare 20-byte reset through ip6_xmit, counted as a segment and a
+	 * reset once routed. */
 	if (!__p6_route_out(p->c, p->saddr, &lo)) {
 		__p6_inc(p, MIB_F(IP6, OUTNOROUTES));
 		return;
 	}
 	__p6_xmit(p, 40 + 20, false);
+	__p6_inc(p, MIB_F(TCP, OUTSEGS));
+	__p6_inc(p, MIB_F(TCP, OUTRSTS));
 }

@@ -82,6 +82,9 @@ unsigned int __path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			    struct mib_block *mib);
 unsigned int __path_icmp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			     const struct path_l4_ctx *x, struct mib_block *mib);
+/* tcp_parse_auth_options (CONFIG_TCP_MD5SIG, no TCP-AO) over a TCP
+ * header's n option bytes: true if fit for a reset (path_l4.c). */
+bool __path_tcp_auth_ok(const uint8_t *opt, int n);
 /* The IPv6 path (path6.c): ipv6_rcv for a frame not to another host; its
  * tallied counters go to t. Out of line: the IPv4 path's code stays as it
  * was. */

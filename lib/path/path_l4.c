@@ -18,7 +18,46 @@
 
 /* ---- TCP ---- */
 
-/* tcp_v4_rcv, no socket: count InSegs, validate, "send" a reset (not sent). */
+/*
+ * tcp_parse_auth_options (CONFIG_TCP_MD5SIG, no TCP-AO): the options of a
+ * segment are fit for a reset: no option of a bad size, not two MD5
+ * signatures. Both families' resets ask it.
+ */
+bool
+__path_tcp_auth_ok(const uint8_t *o, int length)
+{
+	bool md5 = false;
+
+	while (length >= 18) { /* TCPOLEN_MD5SIG: nothing shorter matters */
+		uint8_t opcode = *o++, opsize;
+
+		if (opcode == 0) /* TCPOPT_EOL */
+			return true;
+		if (opcode == 1) { /* TCPOPT_NOP */
+			length--;
+			continue;
+		}
+		opsize = *o++;
+		if (opsize < 2 || opsize > length)
+			return false;
+		if (opcode == 19) { /* TCPOPT_MD5SIG */
+			if (opsize != 18 || md5)
+				return false;
+			md5 = true;
+		}
+		o += opsize - 2;
+		length -= opsize;
+	}
+	return true;
+}
+
+/*
+ * tcp_v4_rcv, no socket: count InSegs, validate, then tcp_v4_send_reset:
+ * not for a reset, nor to a destination that is not a local address
+ * (rt_type RTN_LOCAL), nor with unfit authentication options; a reset
+ * counts Tcp OutSegs and OutRsts whether ip_send_unicast_reply finds a
+ * route or not (nothing is sent, and Ip's Out side is not modelled).
+ */
 unsigned int
 __path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	       const struct path_l4_ctx *x, struct mib_block *mib)
@@ -44,6 +83,16 @@ __path_tcp_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			       IPPROTO_TCP, 16)) {
 		mib_inc(mib, MIB_F(TCP, INCSUMERRORS));
 		mib_inc(mib, MIB_F(TCP, INERRS));
+		return MIB_F(TCP, INSEGS);
+	}
+	if (!(th[13] & 0x04) && x->rt == RT_LOCAL) {
+		uint8_t opt[40];
+		const uint8_t *o = rte_pktmbuf_read(m, x->off + 20, doff * 4 - 20, opt);
+
+		if (__path_tcp_auth_ok(o, (int)doff * 4 - 20)) {
+			mib_inc(mib, MIB_F(TCP, OUTSEGS));
+			mib_inc(mib, MIB_F(TCP, OUTRSTS));
+		}
 	}
 	return MIB_F(TCP, INSEGS);
 }
