@@ -260,13 +260,22 @@ __opt_check_hook(const struct app_options *o, const struct app_opt_given *g)
 		if (n > strlen(" or --compare") &&
 		    strcmp(needs + n - strlen(" or --compare"), " or --compare") == 0)
 			needs[n - strlen(" or --compare")] = '\0';
-		fprintf(stderr,
-			"pktpath: --%s%s%s has no effect with --compare %s=...: no variant "
-			"has an ingress hook (it needs %s, or a --compare of ingress=... "
-			"or lock-scope=...)\n",
-			d->name, g[i].val != NULL ? " " : "",
-			g[i].val != NULL ? base_quote(v, sizeof(v), g[i].val) : "",
-			app_knob_names[o->cmp.k[0].knob], needs);
+		if (g[i].where[0] != '\0') /* from an INI file, as __opt_no_effect() */
+			fprintf(stderr,
+				"pktpath: %s: %s = %s has no effect with --compare %s=...: "
+				"no variant has an ingress hook (it needs %s, or a --compare "
+				"of ingress=... or lock-scope=...)\n",
+				g[i].where, d->name, base_quote(v, sizeof(v), g[i].val),
+				app_knob_names[o->cmp.k[0].knob], needs);
+		else
+			fprintf(stderr,
+				"pktpath: --%s%s%s has no effect with --compare %s=...: no "
+				"variant has an ingress hook (it needs %s, or a --compare of "
+				"ingress=... or lock-scope=...)\n",
+				d->name, g[i].val != NULL ? " " : "",
+				g[i].val != NULL ? base_quote(v, sizeof(v), g[i].val)
+						 : "",
+				app_knob_names[o->cmp.k[0].knob], needs);
 		return -1;
 	}
 	return 0;

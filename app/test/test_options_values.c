@@ -405,6 +405,16 @@ test_compare(void **state)
 	    "--ingress-kind other than rules, --rules, --update-rate other than 0, "
 	    "or a --compare of ingress=... or lock-scope=...)",
 	    "--compare", "burst=16,32", "--gp-log-us", "50");
+	/* from an INI file: its file and line, as every needs refusal */
+	__file(path, sizeof(path), "hook.ini", "[pktpath]\ngp-log-us = 50\n");
+	snprintf(arg, sizeof(arg), "--config=%s", path);
+	snprintf(line, sizeof(line),
+		 "pktpath: %s:2: gp-log-us = 50 has no effect with --compare "
+		 "burst=...: no variant has an ingress hook (it needs --ingress other "
+		 "than off, --ingress-kind other than rules, --rules, --update-rate "
+		 "other than 0, or a --compare of ingress=... or lock-scope=...)",
+		 path);
+	BAD(line, arg, "--compare", "burst=16,32");
 	OK("--compare", "fold=field,lcore", "--ingress", "lock", "--lock-scope", "burst");
 	OK("--compare", "lock,rcu", "--gp-log-us", "50");
 	BAD("pktpath: --rounds: '0' is out of range 1..1000", "--rounds", "0");
