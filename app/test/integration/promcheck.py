@@ -134,15 +134,17 @@ def mode_rule(prom, t):
     the sum over lcores of rate(packets) / rate(seconds), in Mpps).
 
     A scrape is stored with the time it began but committed when it ends,
-    so an evaluation that fell in between did not see it: ours is a list of
-    two answers, with every sample and without a scrape that began in the
-    last second before the evaluation (a 1 s scrape timeout); one of them
-    is what Prometheus computed."""
+    so an evaluation that fell in between did not see it, and on a loaded
+    machine the last few scrapes may all have been in flight (a scrape's
+    samples commit together, in order): ours is a list of answers, one per
+    prefix of the stored scrapes, with every sample and without each of
+    the last four; one of them is what Prometheus computed."""
     ts, theirs = last_eval(prom, "mode:pktpath_mpps:avg_rate30s", t)
     pk = raw(prom, "pktpath_lcore_mode_packets_total", ts / 1000)
     sec = raw(prom, "pktpath_lcore_mode_seconds_total", ts / 1000)
+    scrapes = sorted({x[0] for pts in pk.values() for x in pts if x[0] <= ts})
     answers = []
-    for cut in (ts, ts - 1000):
+    for cut in [ts] + [x - 1 for x in reversed(scrapes[-4:])]:
         ours = {}
         for labels, pts in pk.items():
             p = [x for x in pts if x[0] <= cut]
