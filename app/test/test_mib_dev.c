@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of lib/mib's per-device IPv6 MIBs (mib_dev.h): a device's fold
- * and a link dump, with both strategies, equal what was counted into it on
+ * Unit tests of lib/mib's per-device IPv6 MIBs (mib_dev.h): a device's fold,
+ * its link message's and a link dump, with both strategies, equal what was counted into it on
  * every lcore (random counts, D devices x L lcores up to 1000 x 2 and
  * 3 x 256); the sizing of 1000 devices x 256 lcores and its bound; a set too
  * large refused before it is allocated, with the figure it needs; bad
@@ -38,6 +38,7 @@ test_dev_kinds(void **state)
 			    mib_field_group(f) == MIB_GRP_ICMP6MSG);
 	}
 	assert_int_equal(MIB_DEV_FIELDS, MIB_BASE_UDP6 - MIB_BASE_IP6);
+	assert_int_equal(MIB_DEV_LINK_FIELDS, MIB_BASE_ICMP6MSG - MIB_BASE_IP6);
 }
 
 /* Count random amounts into random fields of every (device, lcore), fold
@@ -48,8 +49,8 @@ check_fold(unsigned int devs, unsigned int lcores, uint64_t seed)
 {
 	struct mib_devset *ds = mib_devset_create(devs, lcores, NULL);
 	uint64_t *want = calloc((size_t)devs * MIB_DEV_FIELDS, sizeof(uint64_t));
-	uint64_t *got = calloc((size_t)devs * MIB_DEV_FIELDS, sizeof(uint64_t));
-	uint64_t one[MIB_DEV_FIELDS];
+	uint64_t *got = calloc((size_t)devs * MIB_DEV_LINK_FIELDS, sizeof(uint64_t));
+	uint64_t one[MIB_DEV_FIELDS], link[MIB_DEV_LINK_FIELDS + 1];
 	unsigned int d, l, i, s;
 
 	assert_non_null(ds);
@@ -74,6 +75,13 @@ check_fold(unsigned int devs, unsigned int lcores, uint64_t seed)
 				w[f] += v;
 			}
 		}
+		/* One of the Icmp6 group's (which a link message carries) for
+		 * sure, then any of the ICMPv6 counters. */
+		assert_int_equal(mib_dev_icmp6_add(ds, d,
+						   MIB_BASE_ICMP6 + d % MIB_ICMP6_MAX,
+						   d + 1),
+				 0);
+		w[MIB_DEV_IP6 + d % MIB_ICMP6_MAX] += d + 1;
 		for (i = 0; i < 8; i++) {
 			unsigned int k = (unsigned int)(test_rand(&seed) % MIB_DEV_ICMP);
 			uint64_t v = 1 + test_rand(&seed) % 1000;
@@ -84,20 +92,33 @@ check_fold(unsigned int devs, unsigned int lcores, uint64_t seed)
 		}
 	}
 	for (s = 0; s < MIB_FOLD_MAX; s++) {
+		const char *fn = mib_fold_name((enum mib_fold)s);
+
 		for (d = 0; d < devs; d++) {
+			const uint64_t *w = want + (size_t)d * MIB_DEV_FIELDS;
+
 			memset(one, 0xa5, sizeof(one));
 			assert_int_equal(mib_dev_fold(ds, d, (enum mib_fold)s, one), 0);
-			if (memcmp(one, want + (size_t)d * MIB_DEV_FIELDS, sizeof(one)) !=
-			    0)
+			if (memcmp(one, w, sizeof(one)) != 0)
 				fail_msg("%u x %u, %s fold of device %u differs", devs,
-					 lcores, mib_fold_name((enum mib_fold)s), d);
+					 lcores, fn, d);
+			/* A link message's: Ip6 and Icmp6, nothing past them. */
+			memset(link, 0xa5, sizeof(link));
+			assert_int_equal(mib_dev_fold_link(ds, d, (enum mib_fold)s, link),
+					 0);
+			if (memcmp(link, w, MIB_DEV_LINK_FIELDS * sizeof(uint64_t)) != 0)
+				fail_msg("%u x %u, %s link fold of device %u differs",
+					 devs, lcores, fn, d);
+			assert_true(link[MIB_DEV_LINK_FIELDS] == 0xa5a5a5a5a5a5a5a5ull);
 		}
-		memset(got, 0xa5, (size_t)devs * MIB_DEV_FIELDS * sizeof(uint64_t));
+		memset(got, 0xa5, (size_t)devs * MIB_DEV_LINK_FIELDS * sizeof(uint64_t));
 		assert_int_equal(mib_dev_dump(ds, (enum mib_fold)s, got), 0);
-		if (memcmp(got, want, (size_t)devs * MIB_DEV_FIELDS * sizeof(uint64_t)) !=
-		    0)
-			fail_msg("%u x %u, %s dump differs", devs, lcores,
-				 mib_fold_name((enum mib_fold)s));
+		for (d = 0; d < devs; d++)
+			if (memcmp(got + (size_t)d * MIB_DEV_LINK_FIELDS,
+				   want + (size_t)d * MIB_DEV_FIELDS,
+				   MIB_DEV_LINK_FIELDS * sizeof(uint64_t)) != 0)
+				fail_msg("%u x %u, %s dump differs at device %u", devs,
+					 lcores, fn, d);
 	}
 	free(got);
 	free(want);
@@ -188,7 +209,7 @@ test_dev_bad(void **state)
 {
 	struct mib_devset *ds = mib_devset_create(2, 2, NULL);
 	uint64_t out[MIB_DEV_FIELDS];
-	uint64_t dump[2 * MIB_DEV_FIELDS];
+	uint64_t dump[2 * MIB_DEV_LINK_FIELDS];
 	unsigned int s;
 
 	(void)state;
@@ -201,6 +222,8 @@ test_dev_bad(void **state)
 	assert_int_equal(mib_dev_icmp6_add(ds, 0, MIB_ICMP6MSG_OUT(255), 3), 0);
 	assert_int_equal(mib_dev_fold(ds, 2, MIB_FOLD_FIELD, out), -EINVAL);
 	assert_int_equal(mib_dev_fold(ds, 0, MIB_FOLD_MAX, out), -EINVAL);
+	assert_int_equal(mib_dev_fold_link(ds, 2, MIB_FOLD_LCORE, out), -EINVAL);
+	assert_int_equal(mib_dev_fold_link(ds, 0, MIB_FOLD_MAX, out), -EINVAL);
 	assert_int_equal(mib_dev_dump(ds, MIB_FOLD_MAX, dump), -EINVAL);
 	for (s = 0; s < MIB_FOLD_MAX; s++) {
 		assert_int_equal(mib_dev_fold(ds, 0, (enum mib_fold)s, out), 0);

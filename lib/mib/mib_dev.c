@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Per-device IPv6 MIBs (mib_dev.h): per-lcore regions of every device's
- * Ip6 block, per-device ICMPv6 blocks, and the two folds of a device and
- * of a link dump.
+ * Ip6 block, per-device ICMPv6 blocks, and the two folds of a device, of
+ * what a link message carries of it, and of a link dump.
  */
 #include <assert.h>
 #include <errno.h>
@@ -191,9 +191,11 @@ mib_dev_icmp6_add(struct mib_devset *ds, unsigned int dev, unsigned int f, uint6
 	return 0;
 }
 
+/* Fold device dev's Ip6 group with strategy, then its first n_icmp ICMPv6
+ * counters. */
 static inline void
 __fold(const struct mib_devset *ds, unsigned int dev, enum mib_fold strategy,
-       uint64_t *out)
+       uint64_t *out, unsigned int n_icmp)
 {
 	const size_t off = (size_t)dev * MIB_DEV_IP6;
 	const uint64_t *icmp = __icmp_block(ds, dev);
@@ -221,7 +223,7 @@ __fold(const struct mib_devset *ds, unsigned int dev, enum mib_fold strategy,
 		}
 	}
 	/* __snmp6_fill_statsdev: the device's own atomics, once each. */
-	for (f = 0; f < MIB_DEV_ICMP; f++)
+	for (f = 0; f < n_icmp; f++)
 		out[MIB_DEV_IP6 + f] = __atomic_load_n(icmp + f, __ATOMIC_RELAXED);
 }
 
@@ -231,7 +233,17 @@ mib_dev_fold(const struct mib_devset *ds, unsigned int dev, enum mib_fold strate
 {
 	if (dev >= ds->devs || (unsigned int)strategy >= MIB_FOLD_MAX)
 		return -EINVAL;
-	__fold(ds, dev, strategy, out);
+	__fold(ds, dev, strategy, out, MIB_DEV_ICMP);
+	return 0;
+}
+
+int
+mib_dev_fold_link(const struct mib_devset *ds, unsigned int dev, enum mib_fold strategy,
+		  uint64_t *out)
+{
+	if (dev >= ds->devs || (unsigned int)strategy >= MIB_FOLD_MAX)
+		return -EINVAL;
+	__fold(ds, dev, strategy, out, MIB_ICMP6_MAX);
 	return 0;
 }
 
@@ -243,6 +255,7 @@ mib_dev_dump(const struct mib_devset *ds, enum mib_fold strategy, uint64_t *out)
 	if ((unsigned int)strategy >= MIB_FOLD_MAX)
 		return -EINVAL;
 	for (d = 0; d < ds->devs; d++)
-		__fold(ds, d, strategy, out + (size_t)d * MIB_DEV_FIELDS);
+		__fold(ds, d, strategy, out + (size_t)d * MIB_DEV_LINK_FIELDS,
+		       MIB_ICMP6_MAX);
 	return 0;
 }

@@ -49,7 +49,9 @@
  * (snmp_fold_field, the kernel before 4.9), MIB_FOLD_LCORE every field of
  * each lcore into a zeroed buffer (__snmp6_fill_stats64 since "ipv6:
  * optimize snmp6_fill_stats64", the fix of the docker thread); the
- * per-device ICMPv6 counters are read once each, with either. Every field
+ * per-device ICMPv6 counters are read once each, with either. A link
+ * message carries the Ip6 and Icmp6 groups only (mib_dev_fold_link(),
+ * mib_dev_dump()): 33 counters on every lcore and 6 once. Every field
  * of these groups is a counter (MIB_KIND_SUM): a fold is a sum.
  */
 
@@ -65,13 +67,15 @@ extern "C" {
 #endif
 
 /** Ip6 counters per device per lcore. */
-#define MIB_DEV_IP6    ((unsigned int)MIB_IP6_MAX)
+#define MIB_DEV_IP6	    ((unsigned int)MIB_IP6_MAX)
 /** ICMPv6 counters per device (Icmp6, then Icmp6Msg), shared by its lcores. */
-#define MIB_DEV_ICMP   ((unsigned int)(MIB_ICMP6_MAX + MIB_ICMP6MSG_MAX))
+#define MIB_DEV_ICMP	    ((unsigned int)(MIB_ICMP6_MAX + MIB_ICMP6MSG_MAX))
 /** Values of a folded device: the flat fields MIB_BASE_IP6 .. MIB_BASE_UDP6 - 1. */
-#define MIB_DEV_FIELDS (MIB_DEV_IP6 + MIB_DEV_ICMP)
+#define MIB_DEV_FIELDS	    (MIB_DEV_IP6 + MIB_DEV_ICMP)
+/** Values a link message carries: Ip6, then Icmp6 (MIB_BASE_IP6 .. MIB_BASE_ICMP6MSG - 1). */
+#define MIB_DEV_LINK_FIELDS (MIB_DEV_IP6 + (unsigned int)MIB_ICMP6_MAX)
 /** Most devices in a set. */
-#define MIB_DEV_MAX    4096u
+#define MIB_DEV_MAX	    4096u
 
 /** Alignment of an lcore's region (a page, as a per-CPU unit). */
 #define MIB_DEV_REGION_ALIGN 4096u
@@ -158,10 +162,20 @@ int mib_dev_fold(const struct mib_devset *ds, unsigned int dev, enum mib_fold st
 		 uint64_t *out);
 
 /**
- * A link dump: mib_dev_fold() of every device in turn, as rtnl_fill_ifinfo
- * runs for every link of an RTM_GETLINK dump; out holds devs *
- * MIB_DEV_FIELDS values, device major. Same thread-safety as mib_dev_fold().
- * Returns 0 or -EINVAL (strategy out of range).
+ * Fold what a link message carries of device dev (inet6_fill_ifla6_attrs:
+ * IFLA_INET6_STATS, the Ip6 group folded over every lcore, and
+ * IFLA_INET6_ICMP6STATS, the Icmp6 group; not the messages by type): out
+ * gets MIB_DEV_LINK_FIELDS values, out[i] being flat field MIB_BASE_IP6 +
+ * i. Same thread-safety and return values as mib_dev_fold().
+ */
+int mib_dev_fold_link(const struct mib_devset *ds, unsigned int dev,
+		      enum mib_fold strategy, uint64_t *out);
+
+/**
+ * A link dump: mib_dev_fold_link() of every device in turn, as
+ * rtnl_fill_ifinfo runs for every link of an RTM_GETLINK dump; out holds
+ * devs * MIB_DEV_LINK_FIELDS values, device major. Same thread-safety as
+ * mib_dev_fold(). Returns 0 or -EINVAL (strategy out of range).
  */
 int mib_dev_dump(const struct mib_devset *ds, enum mib_fold strategy, uint64_t *out);
 
