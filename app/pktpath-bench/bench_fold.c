@@ -16,6 +16,15 @@
  *       architecture without it, a 64 MiB buffer is overwritten instead);
  *       each fold is a timed lap, so each carries one TSC-read pair
  *       (reported beside).
+ *
+ * devdump: the docker thread's link dump. D devices' per-device IPv6 MIBs
+ * on L lcores (lib/mib's mib_dev.h, sized and laid out as the kernel's
+ * inet6_dev statistics), folded device after device as every
+ * RTM_NEWLINK message of a dump folds its device's (inet6_fill_ifla6_attrs
+ * -> snmp6_fill_stats: IFLA_INET6_STATS and IFLA_INET6_ICMP6STATS),
+ * field-major or lcore-major. One element is one
+ * device's fold; a repetition is whole dumps (its loops a multiple of D),
+ * back to back, so a dump finds in the caches what the previous one left.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +40,7 @@
 #include <cpuid.h>
 #endif
 
+#include "mib_dev.h"
 #include "pktpath_bench.h"
 
 #define FOLD_MAX_L 256
@@ -296,8 +306,148 @@ out:
 	return ret;
 }
 
+static const unsigned int dump_ds[] = { 1, 10, 100, 1000 };
+static const unsigned int dump_ls[] = { 2, 16, 64, 160, 256 };
+
+struct dump_bench {
+	struct mib_devset *ds;
+	unsigned int devs;
+	enum mib_fold fold;
+	uint64_t out[MIB_DEV_LINK_FIELDS] __rte_cache_aligned;
+};
+
+/* One device's link fold per loop, devices in order, as a dump walks them. */
+static int
+b_devdump(struct bench_rec *rec, void *arg)
+{
+	struct dump_bench *db = arg;
+	unsigned int d = 0;
+	uint64_t i;
+
+	bench_start(rec);
+	for (i = 0; i < rec->loops; i++) {
+		mib_dev_fold_link(db->ds, d, db->fold, db->out);
+		if (++d == db->devs)
+			d = 0;
+	}
+	bench_stop(rec, rec->loops);
+	pb_sink = db->out[0];
+	return 0;
+}
+
+/* A set of D x L with every counter non-zero (and its pages touched). */
+static struct mib_devset *
+dump_set(unsigned int devs, unsigned int lcores)
+{
+	int sockets[256];
+	struct mib_devset *ds;
+	unsigned int d, l, f;
+
+	for (l = 0; l < lcores; l++)
+		sockets[l] = (int)rte_socket_id();
+	ds = mib_devset_create(devs, lcores, sockets);
+	if (ds == NULL)
+		return NULL;
+	for (l = 0; l < lcores; l++)
+		for (d = 0; d < devs; d++) {
+			uint64_t *blk = mib_dev_ip6_block(ds, d, l);
+
+			for (f = 0; f < MIB_DEV_IP6; f++)
+				mib_dev_ip6_add(blk, f, (uint64_t)l + d + f + 1);
+		}
+	return ds;
+}
+
+/* Loops per repetition: whole dumps, about 4M counter loads, at least
+ * BENCH_MIN_LOOPS device folds. */
+static uint64_t
+dump_loops(const struct pb_ctx *ctx, unsigned int devs, unsigned int lcores)
+{
+	uint64_t n = (4u << 20) / ((uint64_t)lcores * MIB_DEV_IP6);
+
+	n = RTE_MAX(n, (uint64_t)BENCH_MIN_LOOPS);
+	return pb_loops(ctx, RTE_ALIGN_CEIL(n, (uint64_t)devs));
+}
+
+static int
+devdump_run(struct pb_ctx *ctx, const struct pb_bench *b)
+{
+	double ns[RTE_DIM(dump_ds)][RTE_DIM(dump_ls)][MIB_FOLD_MAX];
+	unsigned int pre[RTE_DIM(dump_ds)][RTE_DIM(dump_ls)];
+	struct dump_bench *db =
+		rte_zmalloc("pb_devdump", sizeof(*db), RTE_CACHE_LINE_SIZE);
+	struct bench_result res;
+	char name[BENCH_NAME_LEN];
+	unsigned int i, j, s;
+	int ret = 0;
+
+	RTE_BUILD_BUG_ON(RTE_DIM(dump_ls) == 0 || dump_ls[RTE_DIM(dump_ls) - 1] > 256);
+	if (db == NULL)
+		return pb_fail(ctx, b->name, -ENOMEM, "dump state");
+	for (i = 0; i < RTE_DIM(dump_ds); i++)
+		for (j = 0; j < RTE_DIM(dump_ls); j++) {
+			db->devs = dump_ds[i];
+			db->ds = dump_set(dump_ds[i], dump_ls[j]);
+			if (db->ds == NULL) {
+				snprintf(name, sizeof(name),
+					 "%u devices x %u lcores (%zu bytes)", dump_ds[i],
+					 dump_ls[j],
+					 mib_devset_bytes_for(dump_ds[i], dump_ls[j]));
+				ret = pb_fail(ctx, b->name, -ENOMEM, name);
+				goto out;
+			}
+			pre[i][j] = 0;
+			for (s = 0; s < MIB_FOLD_MAX; s++) {
+				db->fold = (enum mib_fold)s;
+				snprintf(name, sizeof(name), "devdump_%s/D%uxL%u",
+					 mib_fold_name(db->fold), dump_ds[i], dump_ls[j]);
+				ret = pb_run(ctx, false, name, b_devdump, db, dump_ls[j],
+					     dump_loops(ctx, dump_ds[i], dump_ls[j]),
+					     &res);
+				if (ret < 0)
+					break;
+				ns[i][j][s] = res.ns.median;
+				pre[i][j] += res.preempted_reps;
+			}
+			mib_devset_free(db->ds);
+			db->ds = NULL;
+			if (ret < 0)
+				goto out;
+		}
+	printf("# devdump: a link dump of D devices' per-device IPv6 MIBs on L lcores: per device, %u Ip6 counters\n"
+	       "#   on every lcore (each lcore's region page-aligned) folded field-major or lcore-major, and %u Icmp6 ones\n"
+	       "#   (IFLA_INET6_STATS, IFLA_INET6_ICMP6STATS); us per dump = ns per device x D (median of %u reps,\n"
+	       "#   dumps back to back)\n",
+	       MIB_DEV_IP6, (unsigned int)MIB_ICMP6_MAX, ctx->reps);
+	printf("| D | L | MiB | field us/dump | lcore us/dump | field ns/dev | lcore ns/dev | field/lcore | preempted reps, both folds |\n");
+	printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	for (i = 0; i < RTE_DIM(dump_ds); i++)
+		for (j = 0; j < RTE_DIM(dump_ls); j++) {
+			const double *v = ns[i][j];
+
+			printf("| %u | %u | %.1f | %.2f | %.2f | %.1f | %.1f | %.2fx | %u |\n",
+			       dump_ds[i], dump_ls[j],
+			       (double)mib_devset_bytes_for(dump_ds[i], dump_ls[j]) /
+				       (1 << 20),
+			       v[MIB_FOLD_FIELD] * dump_ds[i] / 1e3,
+			       v[MIB_FOLD_LCORE] * dump_ds[i] / 1e3, v[MIB_FOLD_FIELD],
+			       v[MIB_FOLD_LCORE],
+			       v[MIB_FOLD_LCORE] > 0
+				       ? v[MIB_FOLD_FIELD] / v[MIB_FOLD_LCORE]
+				       : 0,
+			       pre[i][j]);
+		}
+out:
+	rte_free(db);
+	return ret;
+}
+
 const struct pb_bench pb_fold_benches[] = {
-	{ "fold", "fold", 1, 0, "table: field-major vs lcore-major fold of L (2..256) lcores x F (8..128) fields, warm and cold",
+	{ "fold", "fold", 1, 0,
+	  "table: field-major vs lcore-major fold of L (2..256) lcores x F (8..128) fields, warm and cold",
 	  fold_run, 0 },
+	{ "devdump", "fold", 1, 0,
+	  "table: link dump of D (1..1000) devices' IPv6 MIBs x L (2..256) lcores, field- vs lcore-major",
+	  devdump_run, 0 },
 	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pktpath-bench's receive floor (the "rx" group): skipped without a port,
 # exact packet counts with one (net_null fills every burst); the ingress
-# group; the end-of-interval timer; a usage error for an unknown name.
+# group; the link dump of per-device IPv6 MIBs (devdump: every D x L, both
+# folds); the end-of-interval timer; a usage error for an unknown name.
 . "$(dirname "$0")/lib.sh"
 : "${PKTPATH_BENCH:?PKTPATH_BENCH must point to pktpath-bench}"
 B=$PKTPATH_BENCH
@@ -41,6 +42,26 @@ for r in d["results"]:
     assert r["elems"] == 32 * loops, (r["name"], r["elems"])
     c = r["cycles_per_elem"]
     assert 0 < c["min"] <= c["median"] <= c["max"], (r["name"], c)
+PY
+
+# devdump: both folds at every D x L, one device fold an element, the
+# table's rows with each set's size (1000 x 256 takes 69.0 MiB).
+$B $(eal bd) -- --run devdump --loops 1000 --reps 1 --json "$TMP/dd.json" \
+	> "$TMP/dd.out" 2>&1 || fail "--run devdump exited $?: $(tail -3 "$TMP/dd.out")"
+grep -q '^| 1000 | 256 | 69.0 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]*x | [0-9]* |$' \
+	"$TMP/dd.out" || fail "devdump: no 1000 x 256 row: $(cat "$TMP/dd.out")"
+[ "$(grep -c '^| [0-9]* | [0-9]* | [0-9.]* |' "$TMP/dd.out")" = 20 ] ||
+	fail "devdump: not 20 rows: $(cat "$TMP/dd.out")"
+python3 - "$TMP/dd.json" <<'PY' || fail "devdump results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = ["devdump_%s/D%dxL%d" % (f, n, l) for n in (1, 10, 100, 1000)
+        for l in (2, 16, 64, 160, 256) for f in ("field", "lcore")]
+names = [r["name"] for r in d["results"]]
+assert names == want, names
+for r in d["results"]:
+    assert r["loops"] == 1000 and r["elems"] == 1000 and r["reps"] == 1, r
+    assert r["step"] == int(r["name"].split("xL")[1]), r
 PY
 
 # The end-of-interval timer: named in the header and the JSON; the lfence
