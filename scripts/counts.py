@@ -4,7 +4,8 @@
   scripts/counts.py cachesim [--geometry sysfs|skylake-sp|milan] [--json FILE]
                              [--fold-lcores "2 16 64 160 256"] [--folds N]
                              [--peers "256 4096"] [--lookups N] [--secs S]
-                             [fold] [peer] [path]
+                             [--devdump "1000x160"]
+                             [fold] [devdump] [peer] [path]
   scripts/counts.py instructions [--json FILE] [--secs S] [VARIANT ...]
   scripts/counts.py geometry [--geometry NAME]
 
@@ -14,6 +15,10 @@ cachegrind, its D1/LL/I1 geometry given on the command line) over
         field, field- against lcore-major: loads, D1 misses and their rate,
         LL misses and instructions per fold, the first fold after set-up
         and each later one (the snmp_fold_field thread's L1-miss table);
+  devdump  pktpath-cachesim's link dump of DEVICES devices' per-device IPv6
+        MIBs on LCORES lcores (lib/mib mib_dev.h), field- against
+        lcore-major: per dump (the first after set-up and the next), loads,
+        D1 and LL misses (the docker thread's dump at 1000 x 160);
   peer  the inetpeer stage of PEERS peers, shared against split, one thread:
         per lookup;
   path  pktpath itself (--no-huge, 1 worker, the generator, S seconds): the
@@ -228,6 +233,45 @@ def print_fold(rows, folds):
           "hardware prefetch, time")
 
 
+def devdump_table(build, cache, tmp, sizes):
+    exe = os.path.join(build, "app/pktpath-bench/pktpath-cachesim")
+    rows = []
+    for devs, lcores in sizes:
+        for strategy in ("field", "lcore"):
+            res = {}
+            for part, fn in (("first", "cs_dump_first"), ("next", "cs_dump_next")):
+                c, _ = callgrind(os.path.join(tmp, "dump_%s_%d_%d_%s.cg" % (
+                    strategy, devs, lcores, part)), fn,
+                    [exe, "devdump", strategy, str(devs), str(lcores)], cache)
+                res[part] = c
+            nx = res["next"]
+            rows.append({"devices": devs, "lcores": lcores, "fold": strategy,
+                         "loads": nx["Dr"], "d1_misses_first": res["first"]["D1mr"],
+                         "d1_misses": nx["D1mr"], "ll_misses": nx["DLmr"],
+                         "instructions": nx["Ir"]})
+    return rows
+
+
+def print_devdump(rows):
+    print("-- devdump: mib_dev_dump() of DEVICES devices' per-device IPv6 MIBs on LCORES "
+          "lcores (per device: 33 Ip6 counters per lcore, 6 Icmp6 ones), per dump: the "
+          "first after set-up, and the next")
+    print("| devices | lcores | fold | loads | D1 misses, first | D1 misses | D1 miss rate "
+          "| LL misses | instructions | D1 misses field/lcore |")
+    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    by = {(r["devices"], r["lcores"], r["fold"]): r for r in rows}
+    for r in rows:
+        other = by.get((r["devices"], r["lcores"], "lcore"))
+        ratio = ""
+        if r["fold"] == "field" and other is not None:
+            ratio = "%.2fx" % (r["d1_misses"] / other["d1_misses"]) if other["d1_misses"] \
+                else ("none" if r["d1_misses"] == 0 else "inf")
+        print("| %d | %d | %s | %d | %d | %d | %.2f%% | %d | %d | %s |" % (
+            r["devices"], r["lcores"], r["fold"], r["loads"], r["d1_misses_first"],
+            r["d1_misses"], 100.0 * r["d1_misses"] / r["loads"] if r["loads"] else 0,
+            r["ll_misses"], r["instructions"], ratio))
+
+
 def peer_table(build, cache, tmp, peers, lookups):
     exe = os.path.join(build, "app/pktpath-bench/pktpath-cachesim")
     rows = []
@@ -335,7 +379,7 @@ INSTR_VARIANTS = [
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("what", choices=["cachesim", "instructions", "geometry"])
-    ap.add_argument("parts", nargs="*", help="cachesim: fold peer path (default: all); "
+    ap.add_argument("parts", nargs="*", help="cachesim: fold devdump peer path (default: all); "
                     "instructions: variants by label (default: all)")
     ap.add_argument("--build", default=os.environ.get("BUILD_DIR", os.path.join(ROOT, "build")))
     ap.add_argument("--geometry", default="sysfs")
@@ -345,6 +389,7 @@ def main():
     ap.add_argument("--peers", default="256 4096")
     ap.add_argument("--lookups", type=int, default=100000)
     ap.add_argument("--secs", type=float, default=1.0)
+    ap.add_argument("--devdump", default="1000x160")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each table row as it comes
     cache = geometry(a.geometry)
@@ -357,17 +402,20 @@ def main():
     try:
         lcores = [int(x) for x in a.fold_lcores.split()]
         peers = [int(x) for x in a.peers.split()]
+        sizes = [tuple(int(v) for v in x.split("x", 1)) for x in a.devdump.split()]
     except ValueError:
-        die("--fold-lcores and --peers take numbers", 2)
+        die("--fold-lcores and --peers take numbers, --devdump DEVICESxLCORES", 2)
+    if any(len(x) != 2 or min(x) < 1 for x in sizes):
+        die("--devdump: DEVICESxLCORES, both >= 1 (\"1000x160\")", 2)
     if a.folds < 1 or a.lookups < 1 or a.secs <= 0 or min(lcores + [2]) < 2:
         die("--folds, --lookups >= 1, --secs > 0, lcores >= 2", 2)
     with tempfile.TemporaryDirectory(prefix="counts.") as tmp:
         try:
             if a.what == "cachesim":
-                parts = a.parts or ["fold", "peer", "path"]
-                bad = [p for p in parts if p not in ("fold", "peer", "path")]
+                parts = a.parts or ["fold", "devdump", "peer", "path"]
+                bad = [p for p in parts if p not in ("fold", "devdump", "peer", "path")]
                 if bad:
-                    die("cachesim: no part %s (fold, peer, path)" % bad[0], 2)
+                    die("cachesim: no part %s (fold, devdump, peer, path)" % bad[0], 2)
                 print("== cachesim: %s callgrind --cache-sim=yes (cachegrind's model: "
                       "LRU, write-allocate, one thread at a time, no prefetch)" % ver)
                 print("   geometry %s, %s" % (cache["name"], cache["desc"]))
@@ -375,6 +423,9 @@ def main():
                 if "fold" in parts:
                     doc["fold"] = fold_table(a.build, cache, tmp, lcores, a.folds)
                     print_fold(doc["fold"], a.folds)
+                if "devdump" in parts:
+                    doc["devdump"] = devdump_table(a.build, cache, tmp, sizes)
+                    print_devdump(doc["devdump"])
                 if "peer" in parts:
                     doc["peer"] = peer_table(a.build, cache, tmp, peers, a.lookups)
                     print_peer(doc["peer"], a.lookups)

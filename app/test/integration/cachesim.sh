@@ -10,7 +10,10 @@
 # per-block sums, all page-aligned, take 10 ways of each set of a 32 KiB
 # 8-way L1 such as milan's, so even 2 lcores' fold no longer stays there;
 # a 48 KiB 12-way one such as Zen 5's still holds it); the table says
-# which geometry it simulated. Then the peer stage in one thread,
+# which geometry it simulated. Then the link dump of per-device IPv6 MIBs
+# (100 devices x 160 lcores): the field-major dump misses the L1 at least 4
+# times as often as the lcore-major one, which misses at most once per line
+# a device's block spans on each lcore. Then the peer stage in one thread,
 # and the refusals (an unknown geometry, a bad argument).
 . "$(dirname "$0")/lib.sh"
 : "${SOURCE_DIR:=$(cd "$(dirname "$0")/../../.." && pwd)}"
@@ -25,10 +28,14 @@ CS=$BUILD_DIR/app/pktpath-bench/pktpath-cachesim
 # and UBSan, and the simulation is the normal build's to test.
 if [ -n "${PKTPATH_SANITIZED:-}" ]; then
 	"$CS" fold field 256 2 > "$TMP/asan.out" 2>&1 && "$CS" fold lcore 256 2 >> "$TMP/asan.out" 2>&1 &&
+		"$CS" devdump field 10 16 >> "$TMP/asan.out" 2>&1 &&
+		"$CS" devdump lcore 10 16 >> "$TMP/asan.out" 2>&1 &&
 		"$CS" peer split 256 1000 >> "$TMP/asan.out" 2>&1 ||
 		{ cat "$TMP/asan.out"; fail "pktpath-cachesim under the sanitizers"; }
 	grep -q '^peer split: 256 peers, 256 + 1000 lookups, refcounts sum 0' "$TMP/asan.out" ||
 		{ cat "$TMP/asan.out"; fail "pktpath-cachesim: peer"; }
+	[ "$(grep -c '^devdump [a-z]*: 10 devices x 16 lcores' "$TMP/asan.out")" = 2 ] ||
+		{ cat "$TMP/asan.out"; fail "pktpath-cachesim: devdump"; }
 	echo "cachesim: sanitized build: the workloads ran under ASan; the simulation" \
 		"(valgrind) is tested in the normal build only"
 	exit 0
@@ -78,6 +85,25 @@ sys.exit(1 if bad else 0)
 PY
 done
 
+# the link dump: 100 devices x 160 lcores, this CPU's geometry
+"$COUNTS" cachesim devdump --build "$BUILD_DIR" --devdump 100x160 --json "$TMP/dump.json" \
+	> "$TMP/dump.out" 2>&1 || { cat "$TMP/dump.out"; fail "counts.py cachesim devdump"; }
+grep -Eq '^\| 100 \| 160 \| field \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9.]+% \| [0-9]+ \| [0-9]+ \| [0-9.]+x \|$' \
+	"$TMP/dump.out" || { cat "$TMP/dump.out"; fail "devdump: no field row"; }
+python3 - "$TMP/dump.json" <<'PY' || { cat "$TMP/dump.out"; fail "devdump: see above"; }
+import json, sys
+f = {r["fold"]: r for r in json.load(open(sys.argv[1]))["devdump"]}
+fa, la = f["field"], f["lcore"]
+# a device's 33 Ip6 counters (264 bytes) span at most 6 lines of each lcore
+if not fa["d1_misses"] >= 4 * la["d1_misses"] > 0:
+    sys.exit("devdump: field %d D1 misses per dump, lcore %d: not 4x or more"
+             % (fa["d1_misses"], la["d1_misses"]))
+if not la["d1_misses"] <= 100 * 160 * 6 + 100:
+    sys.exit("devdump: lcore %d D1 misses, more than the lines read" % la["d1_misses"])
+print("cachesim devdump 100 x 160: D1 misses per dump field %d, lcore %d (%.2fx)"
+      % (fa["d1_misses"], la["d1_misses"], fa["d1_misses"] / la["d1_misses"]))
+PY
+
 # the peer stage: the same instructions in both layouts, one thread
 "$COUNTS" cachesim peer --build "$BUILD_DIR" --peers 256 --lookups 20000 \
 	--json "$TMP/peer.json" > "$TMP/peer.out" 2>&1 || { cat "$TMP/peer.out"; fail "peer"; }
@@ -102,4 +128,4 @@ set +e
 "$CS" fold sideways 4 1 > "$TMP/bad.out" 2>&1; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q '^usage:' "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "pktpath-cachesim: a bad fold, exit $rc"; }
-echo "cachesim: fold directions hold in both geometries; peer; refusals ok"
+echo "cachesim: fold directions hold in both geometries; devdump; peer; refusals ok"
