@@ -203,8 +203,9 @@ KINDS = {
     "pcapgood": ["Ip.InDelivers", "Udp.InDatagrams"],
     "sock10": ["Ip.InDelivers", "Udp.NoPorts"],
     "pcapbad": ["Ip.InDelivers", "Udp.InErrors", "Udp.InCsumErrors"],
-    "tcpsock": ["Ip.InDelivers", "Tcp.InSegs"],
-    "tcpgood": ["Ip.InDelivers", "Tcp.InSegs"],
+    # a SYN no socket takes: tcp_v4_send_reset answers
+    "tcpsock": ["Ip.InDelivers", "Tcp.InSegs", "Tcp.OutSegs", "Tcp.OutRsts"],
+    "tcpgood": ["Ip.InDelivers", "Tcp.InSegs", "Tcp.OutSegs", "Tcp.OutRsts"],
     "tcpbad": ["Ip.InDelivers", "Tcp.InSegs", "Tcp.InErrs", "Tcp.InCsumErrors"],
     "pingsock": ["Ip.InDelivers", "Icmp.InMsgs", "Icmp.InEchos", "IcmpMsg.InType8"],
     "pinggood": ["Ip.InDelivers", "Icmp.InMsgs", "Icmp.InEchos", "IcmpMsg.InType8"],
