@@ -171,6 +171,7 @@ struct app_options {
 	enum mib_fold fold;
 	unsigned int mib_lcores;	/* 0: the workers' */
 	bool fold_on_read;
+	unsigned int readers;		/* --reader: threads reading endlessly */
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 #define APP_SUSPICIOUS_US_DEFAULT 250
