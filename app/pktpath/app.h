@@ -81,6 +81,7 @@ struct app_port {
 	uint16_t nb_rxd;		/* after the driver's adjustment */
 	struct rte_mempool *mp;
 	struct path_conf pc;
+	bool csum_capa; /* offloads IPv4, UDP and TCP RX checksums */
 	bool started;
 	bool configured;
 	/* The host as it was (port.c restores it at close). */

@@ -459,7 +459,8 @@ const struct app_opt app_opts[] = {
 	  .repeat = "a second knob: the variants are the product of the two "
 		    "(a 2x2)",
 	  .help = "run the variants of a knob (`ingress`, `lock-scope`, `fold`, "
-		  "`prefetch`, `burst`, `alloc`, `peer-layout`, each taking its "
+		  "`prefetch`, `burst`, `alloc`, `peer-layout`, `rx-csum` (with "
+		  "`--source port`), each taking its "
 		  "option's values; MODE,... is `ingress=MODE,...`) as back-to-back "
 		  "phases of `--duration` each, rounds interleaved and their order "
 		  "alternated, and print every pair's difference with its 95% "
