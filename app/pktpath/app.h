@@ -81,6 +81,7 @@ struct app_port {
 	uint16_t nb_rxd;		/* after the driver's adjustment */
 	struct rte_mempool *mp;
 	struct path_conf pc;
+	bool csum_capa; /* offloads IPv4, UDP and TCP RX checksums */
 	bool started;
 	bool configured;
 	/* The host as it was (port.c restores it at close). */
@@ -143,6 +144,7 @@ struct app {
 		unsigned int paused; /* workers waiting for the next epoch */
 		uint64_t epoch;
 	} pause;
+	struct app_readers *readers;	/* --reader (reader.c) */
 	json_t *info;			/* run info (JSON "info") */
 	struct app_conditions cond;	/* the host's conditions (info.conditions) */
 	struct stats_worker_clock *clocks;	/* n_workers, for the stats */
@@ -164,6 +166,14 @@ extern volatile sig_atomic_t app_sigusr1_pid;
 
 /* A user mistake exits with this code (an EAL or setup failure: 1). */
 #define APP_EXIT_USAGE 2
+
+/* reader.c: --reader N, threads that fold back to back through
+ * stats_read() (the endpoint's fold-on-read) until stopped. Start after
+ * stats_start(), stop before stats_stop(); main thread only. start: 0 (no
+ * reader asked, or all started, one line saying so) or -errno (none left
+ * running). stop: joins them; a reader that failed is said on stderr. */
+int app_readers_start(struct app *a);
+void app_readers_stop(struct app *a);
 
 /* setup.c: everything between the options and the launch; exits on any
  * failure, with one line. */

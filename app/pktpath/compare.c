@@ -113,6 +113,15 @@ figures(const struct stats_snapshot *x, const struct stats_snapshot *y, int w, d
 				   x->fold_ns_mean * (double)x->folds) /
 					  (double)(y->folds - x->folds)
 				: NAN;
+	/* the readers' folds between x and y, counted and timed by stats_read() */
+	f[CMP_M_READS] = w < 0 && y->tsc > x->tsc
+				 ? (double)(y->read_folds - x->read_folds) *
+					   (double)y->tsc_hz / (double)(y->tsc - x->tsc)
+				 : NAN;
+	f[CMP_M_READ_NS] = w < 0 && y->read_folds > x->read_folds
+				   ? (y->read_fold_s_sum - x->read_fold_s_sum) * 1e9 /
+					     (double)(y->read_folds - x->read_folds)
+				   : NAN;
 	for (s = 0; s < MIB_STAGES; s++) {
 		unsigned int b = MIB_BASE_STAGE + s * MIB_STAGE_K_MAX;
 		double cyc = grown(x, y, w, b + MIB_STAGE_K_CYCLES);

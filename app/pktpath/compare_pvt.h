@@ -14,13 +14,17 @@
 
 /* A phase's figures, per worker and in all: ns per packet (1e9 / pps),
  * cycles per busy packet, the stats thread's mean fold in ns (in all only:
- * what --compare fold=... is about), and each stage's cycles per packet
+ * what --compare fold=... is about), the readers' folds (stats_read(): the
+ * endpoint's and --reader's) per second and their mean in ns (in all
+ * only), and each stage's cycles per packet
  * that entered it (--stage-cycles); NaN where there is none (no packet, no
  * fold, a stage that did not run). */
 enum {
 	CMP_M_NS,
 	CMP_M_CYC,
 	CMP_M_FOLD,
+	CMP_M_READS,
+	CMP_M_READ_NS,
 	CMP_M_STAGE,
 	CMP_M_MAX = CMP_M_STAGE + MIB_STAGES
 };

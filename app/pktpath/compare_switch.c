@@ -4,12 +4,12 @@
  * app_compare). The ingress mode and scope flip live at a burst boundary
  * (lib/ingress), the fold strategy is the stats thread's (stats_set_fold());
  * the knobs that a worker's loop takes at its start (prefetch, burst,
- * alloc, peer-layout) pause the workers: the control thread asks them to
- * stop (the run flag, as at the end), each leaves its loop, flushes its
- * counters, goes offline for the ingress hook and waits here
- * (app_worker_pause()); once all wait, the control thread sets their new
- * variant, raises the run flag and starts a new epoch, and each enters its
- * loop again. The workers' threads never end, so their kernel accounting
+ * alloc, peer-layout; rx-csum, its port's path conf) pause the workers:
+ * the control thread asks them to stop (the run flag, as at the end), each
+ * leaves its loop, flushes its counters, goes offline for the ingress hook
+ * and waits here (app_worker_pause()); once all wait, the control thread
+ * sets their new variant (a port's path conf too), raises the run flag and
+ * starts a new epoch, and each enters its loop again. The workers' threads never end, so their kernel accounting
  * (lost time) and their --pmu groups go on as one; the pause lies before
  * the phase's first fold, so it is charged to no phase, and its length is
  * said (the round's line, the JSON's "switch_s").
@@ -21,6 +21,7 @@
 #include <rte_cycles.h>
 
 #include "app.h"
+#include "port.h"
 
 void
 app_pause_init(struct app *a)
@@ -89,6 +90,15 @@ __worker_differs(const struct app *a, const struct app_worker *w, unsigned int v
 		case APP_KNOB_PEER_LAYOUT:
 			differs |= w->peers != a->peer_tables[x];
 			break;
+		case APP_KNOB_RX_CSUM: {
+			int i = a->worker_port[w->idx]; /* -1: it polls no port */
+			const struct app_port *p = i < 0 ? NULL : &a->ports[i];
+
+			differs |=
+				p != NULL &&
+				p->pc.csum_hw != app_port_csum_hw(p, (enum app_rx_csum)x);
+			break;
+		}
 		default: /* live knobs */
 			break;
 		}
@@ -146,6 +156,22 @@ __worker_set(struct app *a, struct app_worker *w, unsigned int v, char *err, siz
 	return 0;
 }
 
+/* The ports' paths in variant v (the workers paused): whether each trusts
+ * its checksum flags (the port's offload stays as set up: port.c). */
+static void
+__ports_set(struct app *a, unsigned int v)
+{
+	int k = app_compare_knob(&a->opt.cmp, APP_KNOB_RX_CSUM);
+	enum app_rx_csum m;
+	unsigned int i;
+
+	if (k < 0)
+		return;
+	m = (enum app_rx_csum)app_compare_value(&a->opt.cmp, (unsigned int)k, v);
+	for (i = 0; i < a->n_ports; i++)
+		a->ports[i].pc.csum_hw = app_port_csum_hw(&a->ports[i], m);
+}
+
 /* Pause the workers, put them in variant v, start them again; 0 or -errno. */
 static int
 __restart(struct app *a, unsigned int v, char *err, size_t len)
@@ -162,9 +188,11 @@ __restart(struct app *a, unsigned int v, char *err, size_t len)
 	while (a->pause.paused < a->n_workers)
 		pthread_cond_wait(&a->pause.cv, &a->pause.mu);
 	pthread_mutex_unlock(&a->pause.mu);
-	/* The mutex ordered the workers' last writes before these. */
+	/* The mutex ordered the workers' last writes before these, and
+	 * orders these before their next loop (the epoch, under it). */
 	for (i = 0; i < a->n_workers && rc == 0; i++)
 		rc = __worker_set(a, &a->workers[i], v, err, len);
+	__ports_set(a, v);
 	/* A worker that could not be set (its generator lost) must not poll:
 	 * the run flag stays down, and each worker, woken, ends. */
 	if (rc == 0)

@@ -28,6 +28,7 @@
 struct agg {
 	double mpps_med, mpps_min, mpps_max, ns, cyc;
 	double fold_ns;		     /* the median round's mean fold */
+	double reads, read_ns;	     /* --reader: the medians of reads/s, ns/read */
 	uint64_t poll_p50, poll_p99; /* --perf-detail, over the rounds */
 	bool perf;
 	/* --stage-cycles, over all rounds: each stage's cycles and packets,
@@ -59,6 +60,12 @@ aggregate(const struct cmp_phase *ph, unsigned int rounds, int w)
 	for (r = 0; r < rounds && r < RTE_DIM(cyc); r++)
 		cyc[r] = ph[r].fig[CMP_M_FOLD];
 	g.fold_ns = base_median(cyc, r, NULL, NULL);
+	for (r = 0; r < rounds && r < RTE_DIM(cyc); r++)
+		cyc[r] = ph[r].fig[CMP_M_READS];
+	g.reads = base_median(cyc, r, NULL, NULL);
+	for (r = 0; r < rounds && r < RTE_DIM(cyc); r++)
+		cyc[r] = ph[r].fig[CMP_M_READ_NS];
+	g.read_ns = base_median(cyc, r, NULL, NULL);
 	if (ph[0].hist != NULL) {
 		struct stats_hist m;
 
@@ -234,14 +241,20 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 {
 	unsigned int np = stats_ci_n_pairs(c->nv), p, s, m;
 	static struct stats_ci_pair ps[MIB_STAGES][CMP_MAX_PAIRS], pf[CMP_MAX_PAIRS];
+	static struct stats_ci_pair prn[CMP_MAX_PAIRS];
 	bool ran[MIB_STAGES] = { false };
 	/* --compare fold=...: the fold's time, in all */
 	bool fold = w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0;
+	/* --reader: the readers' ns per read fold, in all (their reads/s,
+	 * more being better, gets no slower/faster verdict: in the table) */
+	bool reader = w < 0 && c->a->opt.readers > 0;
 	char t1[64], t2[64];
 
 	if (np == 0)
 		return 0;
 	if (fold && pairs_of(c, w, CMP_M_FOLD, pf) != 0)
+		return -ENOMEM;
+	if (reader && pairs_of(c, w, CMP_M_READ_NS, prn) != 0)
 		return -ENOMEM;
 	if (c->a->opt.stage_cycles && w < 0)
 		for (s = 0; s < MIB_STAGES; s++) {
@@ -271,6 +284,9 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 		if (fold)
 			printf("  %25s fold ns/fold       %s\n", "",
 			       ci_text(&pf[p].ci, true, t1, sizeof(t1)));
+		if (reader)
+			printf("  %25s read ns/fold      %s\n", "",
+			       ci_text(&prn[p].ci, true, t1, sizeof(t1)));
 		for (s = 0; s < MIB_STAGES; s++)
 			if (ran[s])
 				printf("  %25s stage %-8s dcyc/pkt %s\n", "",
@@ -291,6 +307,8 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 		json_object_set_new(o, "lcores", json_array());
 		if (fold)
 			json_object_set_new(o, "fold_ns", ci_json(&pf[p].ci));
+		if (reader)
+			json_object_set_new(o, "read_fold_ns", ci_json(&prn[p].ci));
 		if (c->a->opt.stage_cycles) {
 			json_t *st = json_object();
 
@@ -335,6 +353,10 @@ variant_json(const struct cmp_run *c, unsigned int v, int w, const struct agg *g
 			    base ? json_null() : ci_json(&pc[base_pair(c, v)].ci));
 	if (w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0)
 		json_object_set_new(o, "fold_ns_median", jreal(g->fold_ns));
+	if (w < 0 && c->a->opt.readers > 0) {
+		json_object_set_new(o, "reads_per_s_median", jreal(g->reads));
+		json_object_set_new(o, "read_fold_ns_median", jreal(g->read_ns));
+	}
 	samples_json(c, c->res[v], w, o);
 	if (c->a->opt.stage_cycles)
 		stages_json(g, o);
@@ -355,6 +377,7 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 	const struct app *a = c->a;
 	const char *bn = c->names[c->base];
 	bool fold = w < 0 && app_compare_knob(&a->opt.cmp, APP_KNOB_FOLD) >= 0;
+	bool reader = w < 0 && a->opt.readers > 0;
 	struct agg g[APP_MAX_VARIANTS];
 	json_t *jm[APP_MAX_VARIANTS];
 	const char *names[APP_MAX_VARIANTS];
@@ -381,6 +404,8 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 		printf(" %16s", "ingress cyc/pkt");
 	if (fold)
 		printf(" %12s", "ns/fold");
+	if (reader)
+		printf(" %10s %12s", "reads/s", "read ns/fold");
 	printf("\n");
 	for (v = 0; v < c->nv; v++) {
 		char d1[16] = "", d2[16] = "", cont[24] = "";
@@ -413,6 +438,8 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 			printf(" %16.2f", stage_cpp(&g[v], MIB_STAGE_INGRESS));
 		if (fold)
 			printf(" %12.0f", g[v].fold_ns);
+		if (reader)
+			printf(" %10.0f %12.0f", g[v].reads, g[v].read_ns);
 		printf("\n");
 		jm[v] = jmodes != NULL ? variant_json(c, v, w, &g[v], pn, pc, jmodes)
 				       : NULL;

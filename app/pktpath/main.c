@@ -351,6 +351,10 @@ launch_and_wait(struct app *a)
 		rte_eal_cleanup();
 		exit(APP_EXIT_USAGE);
 	}
+	rc = app_readers_start(a);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "--reader: starting the readers: %s\n",
+			 strerror(-rc));
 	if (a->cap != NULL) {
 		rc = pkt_capture_start(a->cap);
 		if (rc != 0)
@@ -382,6 +386,7 @@ launch_and_wait(struct app *a)
 	rte_eal_mp_wait_lcore();
 	a->workers_done_tsc = rte_get_tsc_cycles();
 	pkt_capture_stop(a->cap);	/* the workers are done: drain, close */
+	app_readers_stop(a);		/* before the stats they read stop */
 	stats_stop(a->stats);
 }
 

@@ -84,6 +84,7 @@ enum app_knob {
 	APP_KNOB_BURST,	      /* --burst */
 	APP_KNOB_ALLOC,	      /* --alloc */
 	APP_KNOB_PEER_LAYOUT, /* --peer-layout */
+	APP_KNOB_RX_CSUM,     /* --rx-csum (--source port) */
 	APP_KNOB_MAX
 };
 extern const char *const app_knob_names[APP_KNOB_MAX];
@@ -171,6 +172,7 @@ struct app_options {
 	enum mib_fold fold;
 	unsigned int mib_lcores;	/* 0: the workers' */
 	bool fold_on_read;
+	unsigned int readers;		/* --reader: threads reading endlessly */
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 #define APP_SUSPICIOUS_US_DEFAULT 250

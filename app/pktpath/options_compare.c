@@ -9,7 +9,9 @@
  * Checked after both passes (__opt_check_compare()): a knob that has no
  * effect in this run (its option's needs, as the table says them) is
  * refused with one line, as is a knob whose option is given too (the
- * phases set it) and a --baseline that names no variant.
+ * phases set it) and a --baseline that names no variant. rx-csum is a
+ * port's: the generator has no offload to switch (its hw marks frames
+ * GOOD once, at set-up), so the knob needs --source port and --path full.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -25,7 +27,8 @@ const char *const app_knob_names[] = { [APP_KNOB_INGRESS] = "ingress",
 				       [APP_KNOB_PREFETCH] = "prefetch",
 				       [APP_KNOB_BURST] = "burst",
 				       [APP_KNOB_ALLOC] = "alloc",
-				       [APP_KNOB_PEER_LAYOUT] = "peer-layout" };
+				       [APP_KNOB_PEER_LAYOUT] = "peer-layout",
+				       [APP_KNOB_RX_CSUM] = "rx-csum" };
 static_assert(RTE_DIM(app_knob_names) == APP_KNOB_MAX, "knob names");
 
 const char *
@@ -200,6 +203,10 @@ __opt_check_compare(struct app_options *o, const struct app_opt_given *g)
 			return __knob_no_effect(d, why);
 		}
 	}
+	if (app_compare_knob(c, APP_KNOB_RX_CSUM) >= 0 &&
+	    (o->source != APP_SRC_PORT || o->path != APP_PATH_FULL))
+		return __knob_no_effect(__knob_opt(APP_KNOB_RX_CSUM),
+					"(it needs --source port and --path full)");
 	/* The scope is that of the lock: some variant must take one. */
 	if (app_compare_knob(c, APP_KNOB_LOCK_SCOPE) >= 0) {
 		int k = app_compare_knob(c, APP_KNOB_INGRESS);

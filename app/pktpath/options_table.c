@@ -149,6 +149,14 @@ const struct app_opt app_opts[] = {
 		  "/pktpath/mib folds the blocks itself, as procfs does, instead "
 		  "of serving the stats thread's last snapshot (timed: "
 		  "`pktpath_read_fold_seconds`)" },
+	{ "reader", "N", UINT(readers, 0, 64), .def = "0",
+	  NEEDS(SET("fold-on-read")),
+	  .help = "N threads that read the MIBs endlessly, each read a fold "
+		  "through `--fold-on-read`'s code (the endpoint's, without "
+		  "HTTP), as the snmp_fold_field thread read /proc/net/snmp; "
+		  "their reads/s and ns per fold in the summary and per "
+		  "`--compare` variant; on the control threads' CPUs, never a "
+		  "worker's; see [Paired comparisons](#paired-comparisons---compare)" },
 	{ "perf-detail", NULL, FLAG(perf_detail),
 	  .help = "the workers keep log-scale "
 		  "histograms of each busy poll's cycles, packets and cycles per "
@@ -451,7 +459,8 @@ const struct app_opt app_opts[] = {
 	  .repeat = "a second knob: the variants are the product of the two "
 		    "(a 2x2)",
 	  .help = "run the variants of a knob (`ingress`, `lock-scope`, `fold`, "
-		  "`prefetch`, `burst`, `alloc`, `peer-layout`, each taking its "
+		  "`prefetch`, `burst`, `alloc`, `peer-layout`, `rx-csum` (with "
+		  "`--source port`), each taking its "
 		  "option's values; MODE,... is `ingress=MODE,...`) as back-to-back "
 		  "phases of `--duration` each, rounds interleaved and their order "
 		  "alternated, and print every pair's difference with its 95% "

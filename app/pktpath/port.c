@@ -106,25 +106,56 @@ __missing_offloads(uint64_t want, uint64_t capa, char *buf, size_t len)
 	}
 }
 
-/* The checksum conf of the port's path: --rx-csum, --rx-csum-partial. */
+bool
+app_port_csum_hw(const struct app_port *p, enum app_rx_csum m)
+{
+	return m != APP_CSUM_SW && p->csum_capa;
+}
+
+/*
+ * The checksum conf of the port's path: --rx-csum, --rx-csum-partial. With
+ * --compare rx-csum=..., every variant's value is checked here, the offload
+ * is enabled once if a variant may trust it, and the phases switch only
+ * whether the path trusts the flags (compare_switch.c): a port is not
+ * reconfigured between phases, since rte_eth_dev_stop() drops the frames
+ * of its RX rings uncounted (no conservation law would hold) and some
+ * drivers reset their counters or their kernel interface on a restart.
+ * The driver's own cost of filling the flags is then in every variant.
+ */
 static int
 __csum_setup(struct app *a, struct app_port *p,
 	     const struct rte_eth_dev_info *info, uint64_t *offloads)
 {
 	const uint64_t want = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_RX_OFFLOAD_UDP_CKSUM | RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
-	bool has = (info->rx_offload_capa & want) == want;
+	const struct app_compare *c = &a->opt.cmp;
+	int k = app_compare_knob(c, APP_KNOB_RX_CSUM);
+	enum app_rx_csum m = a->opt.rx_csum;
+	bool trust = false;
 	char miss[128];
+	unsigned int i;
 
-	if (a->opt.rx_csum == APP_CSUM_HW && !has) {
-		__missing_offloads(want, info->rx_offload_capa, miss, sizeof(miss));
-		fprintf(stderr, "pktpath: --rx-csum hw: port %u (%s) does not offload "
-			"RX checksums (it lacks %s); use --rx-csum sw or auto\n",
-			p->id, info->driver_name, miss);
-		return -1;
+	p->csum_capa = (info->rx_offload_capa & want) == want;
+	for (i = 0; i < (k < 0 ? 1 : c->k[k].n); i++) {
+		if (k >= 0)
+			m = (enum app_rx_csum)c->k[k].val[i];
+		if (m == APP_CSUM_HW && !p->csum_capa) {
+			__missing_offloads(want, info->rx_offload_capa, miss,
+					   sizeof(miss));
+			fprintf(stderr,
+				"pktpath: %s: port %u (%s) does not offload "
+				"RX checksums (it lacks %s); %s sw or auto\n",
+				k < 0 ? "--rx-csum hw" : "--compare rx-csum=...,hw",
+				p->id, info->driver_name, miss,
+				k < 0 ? "use --rx-csum" : "compare");
+			return -1;
+		}
+		trust |= app_port_csum_hw(p, m);
 	}
-	p->pc.csum_hw = a->opt.rx_csum != APP_CSUM_SW && has;
-	if (p->pc.csum_hw)
+	/* the first variant's until the first phase sets its own */
+	p->pc.csum_hw = app_port_csum_hw(p, k < 0 ? a->opt.rx_csum
+						  : (enum app_rx_csum)c->k[k].val[0]);
+	if (trust)
 		*offloads |= want;
 	p->pc.csum_partial = a->opt.csum_partial == APP_PARTIAL_ON ||
 		(a->opt.csum_partial == APP_PARTIAL_AUTO &&

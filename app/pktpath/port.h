@@ -11,9 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "options.h"
 #include "stats.h"
 
 struct app;
+struct app_port;
 
 /* The ports the stats thread samples, and which port each worker polls;
  * fills sc->n_ports, sc->ports, sc->worker_port (owned by a). */
@@ -22,6 +24,9 @@ int app_ports_stats_conf(struct app *a, struct stats_conf *sc);
 /* The generator's path conf for --rx-csum (it vouches for the checksums
  * of the frames it synthesises); 0 or -1 (message printed). */
 int app_gen_csum_setup(struct app *a);
+/* Whether port p's path trusts its checksum flags under --rx-csum m (hw
+ * and auto where the port offloads, never sw). Thread-safe (reads only). */
+bool app_port_csum_hw(const struct app_port *p, enum app_rx_csum m);
 
 /* Flags (IFF_*) and MTU of a kernel interface; 0 or -errno. */
 int app_host_if_flags(const char *ifname, unsigned int *flags);

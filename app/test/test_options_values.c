@@ -284,6 +284,9 @@ static const struct {
 	  PEER_LAYOUT_SHARED, "--peer", "on", "packed",
 	  "'packed' is not one of shared|split", "--duration", "1",
 	  "(it needs --peer on)" },
+	{ APP_KNOB_RX_CSUM, "hw,sw", "hw", "sw", APP_CSUM_HW, APP_CSUM_SW, "--source",
+	  "port", "on", "'on' is not one of auto|hw|sw", "--source", "gen",
+	  "(it needs --source port and --path full)" },
 };
 /* clang-format on */
 static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
@@ -384,7 +387,8 @@ test_compare(void **state)
 	BAD("pktpath: --compare: 20 variants: at most 16", "--compare",
 	    "off,none,lock,rwlock,rcu", "--compare", "burst=1,2,4,8");
 	BAD("pktpath: --compare: 'mtu' is not a knob: one of ingress|lock-scope|fold|"
-	    "prefetch|burst|alloc|peer-layout (KNOB=V1,V2,...), or ingress modes alone",
+	    "prefetch|burst|alloc|peer-layout|rx-csum (KNOB=V1,V2,...), or ingress modes "
+	    "alone",
 	    "--compare", "mtu=1500,9000");
 	BAD("pktpath: --baseline rcu has no effect without --compare (it needs --compare)",
 	    "--baseline", "rcu");
@@ -418,6 +422,18 @@ test_compare(void **state)
 	OK("--compare", "fold=field,lcore", "--ingress", "lock", "--lock-scope", "burst");
 	OK("--compare", "lock,rcu", "--gp-log-us", "50");
 	BAD("pktpath: --rounds: '0' is out of range 1..1000", "--rounds", "0");
+	/* rx-csum: a port's, on the receive path (the generator has no
+	 * offload to switch; rx-only verifies no checksum) */
+	BAD("pktpath: --compare rx-csum=...: the knob has no effect (it needs --source "
+	    "port and --path full)",
+	    "--compare", "rx-csum=hw,sw", "--source", "port", "--path", "rx-only");
+	BAD("pktpath: --compare rx-csum=...: the knob has no effect (it needs --source "
+	    "port and --path full)",
+	    "--compare", "rx-csum=auto,sw");
+	BAD("pktpath: --compare: rx-csum: 'hw' is listed twice", "--compare",
+	    "rx-csum=hw,sw,hw", "--source", "port");
+	OK("--compare", "rx-csum=auto,hw,sw", "--source", "port");
+	assert_int_equal(o.cmp.n, 3);
 }
 
 /* Each check across options, with its line: the needs of the rows that
