@@ -470,10 +470,14 @@ report(struct app *a)
 		if (a->perf_log != NULL)
 			json_object_set_new(root, "suspicious", app_perf_json(a));
 		if (a->peers != NULL)
-			json_object_set_new(root, "peer", json_pack("{s:s, s:i, s:I}",
-				"layout", peer_layout_name(peer_table_layout(a->peers)),
-				"peers", (int)peer_table_count(a->peers),
-				"refcnt_sum", (json_int_t)peer_table_refcnt_sum(a->peers)));
+			json_object_set_new(
+				root, "peer",
+				json_pack("{s:s, s:i, s:i, s:I}", "layout",
+					  peer_layout_name(peer_table_layout(a->peers)),
+					  "peers", (int)peer_table_count(a->peers),
+					  "share_pct", (int)a->opt.peer_share,
+					  "refcnt_sum",
+					  (json_int_t)peer_table_refcnt_sum(a->peers)));
 		if (a->compare != NULL)
 			json_object_set(root, "compare", a->compare);
 		if (a->cap != NULL)

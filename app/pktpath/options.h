@@ -243,6 +243,7 @@ struct app_options {
 	bool peer;
 	enum peer_layout peer_layout;
 	uint32_t peers;		/* 0: one per generator source address */
+	uint32_t peer_share;	/* % of the address blocks all workers share */
 
 	/* stats endpoint */
 	char http[128];		/* "ADDR:PORT", or "" for off */

@@ -488,6 +488,12 @@ const struct app_opt app_opts[] = {
 	  .def_doc = "one per `--src` address",
 	  NEEDS(IS("peer", "on")),
 	  .help = "peers in the table, from the first `--src` address" },
+	{ "peer-share", "PCT", UINT(peer_share, 0, 100), .def = "50",
+	  NEEDS(IS("peer", "on")),
+	  .help = "of each worker's lookups, the share that reaches peers every "
+		  "worker uses; the others reach peers only this worker uses "
+		  "(blocks of one source address per worker, PCT of every 100 "
+		  "blocks shared; see lib/path/README.md)" },
 	{ "http", "ADDR:PORT|off", FN(__opt_set_http), .def = "127.0.0.1:9120",
 	  .help = "stats endpoint (/metrics, /snmp, /netstat, /stats.json); port 0 "
 		  "picks a free one; IPv6 as [::1]:PORT; see "

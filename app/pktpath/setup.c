@@ -456,6 +456,10 @@ app_setup(struct app *a)
 			if (rc != 0)
 				rte_exit(EXIT_FAILURE, "peer_table_add_range: %s\n",
 					 strerror(-rc));
+			rc = peer_table_share(t, a->n_workers, a->opt.peer_share);
+			if (rc != 0)
+				rte_exit(EXIT_FAILURE, "peer_table_share(%u, %u): %s\n",
+					 a->n_workers, a->opt.peer_share, strerror(-rc));
 			a->peer_tables[l] = t;
 		}
 		a->peers = a->peer_tables[a->opt.peer_layout];

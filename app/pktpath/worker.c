@@ -291,8 +291,8 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 		if (f & LOOP_PEER) {
 			for (i = lo; i < hi; i++)
 				if (path_outcome_delivered(out[fused ? 0 : i])) {
-					path_peer_tally(c->peers, pkts[i], &l2[i], t0,
-							c->tally);
+					path_peer_tally(c->peers, pkts[i], &l2[i], c->idx,
+							t0, c->tally);
 					delivered++;
 				}
 			if (!fused)

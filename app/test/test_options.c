@@ -209,6 +209,7 @@ __historical_defaults(struct app_options *r)
 	r->phase_warmup_s = 0.5;
 	strcpy(r->http, "127.0.0.1:9120");
 	r->peer_layout = PEER_LAYOUT_SHARED;
+	r->peer_share = 50;
 	r->capture_what = PKT_CAPTURE_DROPS;
 	r->capture_ring = 4096;
 	r->capture_snaplen = 2048;

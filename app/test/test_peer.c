@@ -3,9 +3,19 @@
  * Unit tests of the inetpeer-like stage of lib/path (peer.h), with an EAL
  * of 2 lcores and no hugepages (the table lives in rte_malloc memory):
  *
- *  - peer_table: creation refusals, layout names, where the hot fields sit
- *    relative to the key's cache line in each layout, hits, misses, exact
- *    Peer counters, last-use times, refcounts back to 0
+ *  - peer_table: creation refusals, layout names, exact Peer counters,
+ *    last-use times, refcounts back to 0
+ *  - peer_tree: for tables of 1..1000 peers added in several orders, every
+ *    key is found within ceil(log2(n + 1)) comparisons, every other address
+ *    misses, and the nodes sit where each layout promises (the key and the
+ *    hot fields on one line in shared, on two in split)
+ *  - peer_share: which peer each lcore looks up for a source address, for
+ *    shares of 0..100 %, and the refusals
+ *  - peer_lines: what the experiment claims, counted: two simulated lcores
+ *    take turns, and every cache line a lookup reads is checked against the
+ *    stores the other lcore made since this one last touched it. split:
+ *    no key line is ever dirty; shared: key lines are dirty on the way to
+ *    peers nobody else uses (false sharing), even at share 0
  *  - peer_two_lcores: 2 lcores over the same peers at once, each layout:
  *    Lookups = Hits + Misses, Gets = Puts = Hits, refcount sum 0, exact
  *    hit counts whatever the interleaving
@@ -50,6 +60,13 @@ test_peer_table(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_null(peer_table_create(PEER_MAX + 1, PEER_LAYOUT_SPLIT, -1));
 	assert_null(peer_table_create(8, PEER_LAYOUT_MAX, -1));
+	assert_int_equal(peer_table_bytes(0, PEER_LAYOUT_SHARED), 0);
+	assert_int_equal(peer_table_bytes(8, PEER_LAYOUT_SHARED) -
+				 peer_table_bytes(4, PEER_LAYOUT_SHARED),
+			 4 * 64);
+	assert_int_equal(peer_table_bytes(8, PEER_LAYOUT_SPLIT) -
+				 peer_table_bytes(4, PEER_LAYOUT_SPLIT),
+			 4 * 128);
 	assert_int_equal(peer_layout_parse("shared", &l), 0);
 	assert_int_equal(l, PEER_LAYOUT_SHARED);
 	assert_int_equal(peer_layout_parse("split", &l), 0);
@@ -67,26 +84,18 @@ test_peer_table(void **state)
 		assert_non_null(t);
 		assert_int_equal(peer_table_layout(t), l);
 		assert_int_equal(peer_table_add(t, 0), -EINVAL);
-		assert_int_equal(peer_table_add_range(t, PEER_BASE, 64), 0);
+		assert_int_equal(peer_table_add_range(t, 0, 2), -EINVAL);
+		assert_int_equal(peer_table_add_range(t, UINT32_MAX, 2), -EINVAL);
+		assert_int_equal(peer_table_add_range(t, PEER_BASE, 65), -ENOSPC);
+		assert_int_equal(peer_table_count(t), 0);
+		assert_int_equal(peer_table_add_range(t, PEER_BASE + 2, 62), 0);
+		/* all or none: one already there adds nothing */
+		assert_int_equal(peer_table_add_range(t, PEER_BASE + 1, 2), -EEXIST);
+		assert_int_equal(peer_table_count(t), 62);
+		assert_int_equal(peer_table_add_range(t, PEER_BASE, 2), 0);
 		assert_int_equal(peer_table_count(t), 64);
 		assert_int_equal(peer_table_add(t, PEER_BASE), -EEXIST);
 		assert_int_equal(peer_table_add(t, PEER_BASE + 64), -ENOSPC);
-		/* Where the hot fields are, relative to the key's line. */
-		for (i = 0; i <= t->mask; i++) {
-			uintptr_t k = (uintptr_t)(t->keys + (size_t)i * t->key_stride);
-			uintptr_t h = (uintptr_t)(t->hot + (size_t)i * t->hot_stride);
-			uintptr_t rc = h + offsetof(struct peer_entry, refcnt);
-			uintptr_t dt = h + offsetof(struct peer_entry, dtime);
-
-			if (l == PEER_LAYOUT_SHARED) {
-				assert_int_equal(k / 64, rc / 64);
-				assert_int_equal(k / 64, dt / 64);
-			} else {
-				assert_int_equal(h % 64, 0);
-				assert_true(k / 64 != rc / 64);
-				assert_int_equal(rc / 64, dt / 64);
-			}
-		}
 		/* Every known address hits, every unknown one misses. */
 		for (i = 0; i < 64; i++)
 			assert_true(peer_lookup_get_put(t, PEER_BASE + i, 1000 + i, &b));
@@ -110,6 +119,257 @@ test_peer_table(void **state)
 		mib_set_free(set);
 	}
 	peer_table_free(NULL);
+}
+
+/* ceil(log2(n + 1)): the depth of a complete tree of n nodes. */
+static unsigned int
+depth_of(unsigned int n)
+{
+	unsigned int d = 0;
+
+	while ((1ull << d) < (uint64_t)n + 1)
+		d++;
+	return d;
+}
+
+/* Where the nodes are: the key and the hot fields of every node on one
+ * line (shared) or on two (split), and no two nodes on one line. */
+static void
+check_layout(const struct peer_table *t)
+{
+	uintptr_t prev_hot = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->count; i++) {
+		uintptr_t k = (uintptr_t)(t->keys + (size_t)i * t->stride);
+		uintptr_t h = (uintptr_t)(t->hot + (size_t)i * t->stride);
+		uintptr_t rc = h + offsetof(struct peer_hot, refcnt);
+		uintptr_t dt = h + offsetof(struct peer_hot, dtime) + 7;
+
+		assert_int_equal(k % 64, 0);
+		assert_int_equal(rc / 64, dt / 64);
+		if (peer_table_layout(t) == PEER_LAYOUT_SHARED)
+			assert_int_equal(k / 64, rc / 64);
+		else
+			assert_int_equal(k / 64 + 1, rc / 64);
+		assert_true(i == 0 || k / 64 > prev_hot / 64);
+		prev_hot = dt;
+	}
+}
+
+static void
+test_peer_tree(void **state)
+{
+	static const unsigned int sizes[] = { 1, 2, 3, 4, 7, 8, 9, 100, 255, 1000 };
+	uintptr_t lines[PEER_DEPTH_MAX], hot;
+	unsigned int s, order, i, n, d;
+	enum peer_layout l;
+
+	(void)state;
+	/* The promises, as the compiler sees them. */
+	assert_int_equal(sizeof(struct peer_node_shared), 64);
+	assert_int_equal(
+		offsetof(struct peer_node_shared, key) / 64,
+		(offsetof(struct peer_node_shared, hot) + sizeof(struct peer_hot) - 1) /
+			64);
+	assert_int_equal(sizeof(struct peer_node_split), 128);
+	assert_int_equal(offsetof(struct peer_node_split, key) / 64, 0);
+	assert_int_equal(offsetof(struct peer_node_split, hot), 64);
+	for (l = 0; l < PEER_LAYOUT_MAX; l++)
+		for (s = 0; s < RTE_DIM(sizes); s++)
+			for (order = 0; order < 3; order++) {
+				struct peer_table *t;
+
+				n = sizes[s];
+				t = peer_table_create(n, l, -1);
+				assert_non_null(t);
+				/* a range; one at a time, upwards; one at a time
+				 * in a scattered order (a stride coprime with n,
+				 * else downwards): the keys of the last two are
+				 * 2 apart, so that the gaps miss */
+				if (order == 0)
+					assert_int_equal(
+						peer_table_add_range(t, PEER_BASE, n), 0);
+				for (i = 0; order != 0 && i < n; i++) {
+					uint32_t k = order == 1	  ? i
+						     : n % 7 != 0 ? i * 7 % n
+								  : n - 1 - i;
+
+					assert_int_equal(
+						peer_table_add(t, PEER_BASE + 2 * k), 0);
+				}
+				assert_int_equal(peer_table_count(t), n);
+				check_layout(t);
+				d = depth_of(n);
+				for (i = 0; i < n; i++) {
+					uint32_t k = PEER_BASE + (order ? 2 * i : i);
+
+					assert_non_null(peer_lookup(t, k));
+					assert_in_range(
+						peer_lookup_lines(t, k, lines, &hot), 1,
+						d);
+					assert_int_not_equal(hot, 0);
+					if (order != 0) /* the gaps miss */
+						assert_null(peer_lookup(t, k + 1));
+				}
+				assert_null(peer_lookup(t, PEER_BASE - 1));
+				assert_null(peer_lookup(t, 0));
+				assert_int_equal(
+					peer_lookup_lines(t, PEER_BASE - 1, lines, &hot),
+					d);
+				assert_int_equal(hot, 0);
+				peer_table_free(t);
+			}
+}
+
+static void
+test_peer_share(void **state)
+{
+	struct peer_table *t = peer_table_create(1000, PEER_LAYOUT_SPLIT, -1);
+	unsigned int pct, j, w, shared;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(peer_table_add_range(t, PEER_BASE, 1000), 0);
+	/* one lcore (the default): every address is its own */
+	assert_int_equal(peer_target(t, PEER_BASE + 5, 0), PEER_BASE + 5);
+	assert_int_equal(peer_table_share(t, 0, 50), -EINVAL);
+	assert_int_equal(peer_table_share(t, RTE_MAX_LCORE + 1, 50), -EINVAL);
+	assert_int_equal(peer_table_share(t, 2, 101), -EINVAL);
+	for (pct = 0; pct <= 100; pct++)
+		for (w = 2; w <= 4; w++) {
+			assert_int_equal(peer_table_share(t, w, pct), 0);
+			/* blocks of w addresses: shared ones map to themselves
+			 * on every lcore, the others to the lcore's member */
+			shared = 0;
+			for (j = 0; j < 100; j++) {
+				/* a member of block j, and an lcore it is not
+				 * the member of */
+				uint32_t a = PEER_BASE + j * w + j % w;
+				bool sh = peer_target(t, a, (j + 1) % w) == a;
+				unsigned int x;
+
+				for (x = 0; x < w; x++)
+					assert_int_equal(peer_target(t, a, x),
+							 sh ? a : PEER_BASE + j * w + x);
+				shared += sh;
+			}
+			/* exactly pct of every 100 blocks */
+			assert_int_equal(shared, pct);
+			/* outside the peers' range: the address itself */
+			assert_int_equal(peer_target(t, PEER_BASE - 1, 1), PEER_BASE - 1);
+			assert_int_equal(peer_target(t, PEER_BASE + 1000, 1),
+					 PEER_BASE + 1000);
+		}
+	peer_table_free(t);
+}
+
+/*
+ * Two lcores take turns, lookup by lookup, each through the sources of a
+ * generator (every address, a stride apart, from its own offset), as
+ * path_peer() looks them up. Cache lines are modelled as MESI keeps them
+ * for a reader: a store by one lcore invalidates the line for the other,
+ * and the other's next read of it is a coherence miss -- a line read that
+ * the other lcore wrote since. Counted per lookup: key lines read dirty
+ * (what the kernel patch removed) and hot lines read dirty by the get
+ * (true sharing: the same peer used by both).
+ */
+#define LINES_PEERS  256u
+#define LINES_ROUNDS 8u
+
+struct lines_count {
+	uint64_t lookups, keys_read, keys_dirty, hot_dirty;
+};
+
+static void
+peer_lines_run(enum peer_layout l, unsigned int pct, struct lines_count *c)
+{
+	struct peer_table *t = peer_table_create(LINES_PEERS, l, -1);
+	uintptr_t keys[PEER_DEPTH_MAX], hot, base;
+	size_t n_lines = LINES_PEERS * 2;
+	bool *inval[2];
+	unsigned int k, i, w, n;
+
+	assert_non_null(t);
+	assert_int_equal(peer_table_add_range(t, PEER_BASE, LINES_PEERS), 0);
+	assert_int_equal(peer_table_share(t, 2, pct), 0);
+	base = (uintptr_t)t->mem / 64;
+	for (w = 0; w < 2; w++) {
+		inval[w] = calloc(n_lines, sizeof(bool));
+		assert_non_null(inval[w]);
+	}
+	memset(c, 0, sizeof(*c));
+	for (k = 0; k < LINES_PEERS * LINES_ROUNDS; k++)
+		for (w = 0; w < 2; w++) {
+			uint32_t src = PEER_BASE + (k * 37 + w * 101) % LINES_PEERS;
+			uint32_t a = peer_target(t, src, w);
+
+			n = peer_lookup_lines(t, a, keys, &hot);
+			assert_true(peer_lookup_get_put_raw(t, a, k) == (hot != 0));
+			c->lookups++;
+			c->keys_read += n;
+			for (i = 0; i < n; i++) {
+				assert_in_range(keys[i] - base, 0, n_lines - 1);
+				c->keys_dirty += inval[w][keys[i] - base];
+				inval[w][keys[i] - base] = false;
+			}
+			assert_int_not_equal(hot, 0);
+			/* the get reads the hot line, then writes it */
+			c->hot_dirty += inval[w][hot - base];
+			inval[w][hot - base] = false;
+			inval[!w][hot - base] = true;
+		}
+	assert_int_equal(peer_table_refcnt_sum(t), 0);
+	for (w = 0; w < 2; w++)
+		free(inval[w]);
+	peer_table_free(t);
+}
+
+static void
+test_peer_lines(void **state)
+{
+	static const unsigned int pcts[] = { 0, 25, 50, 100 };
+	struct lines_count c[PEER_LAYOUT_MAX];
+	unsigned int p;
+	enum peer_layout l;
+
+	(void)state;
+	printf("%u peers, 2 lcores taking turns, per lookup:\n", LINES_PEERS);
+	printf("share  layout  keys read  key lines dirty  hot lines dirty\n");
+	for (p = 0; p < RTE_DIM(pcts); p++) {
+		for (l = 0; l < PEER_LAYOUT_MAX; l++) {
+			peer_lines_run(l, pcts[p], &c[l]);
+			printf("%4u%%  %-6s  %9.2f  %15.3f  %15.3f\n", pcts[p],
+			       peer_layout_name(l), (double)c[l].keys_read / c[l].lookups,
+			       (double)c[l].keys_dirty / c[l].lookups,
+			       (double)c[l].hot_dirty / c[l].lookups);
+		}
+		/* The same search in both layouts. */
+		assert_int_equal(c[PEER_LAYOUT_SHARED].keys_read,
+				 c[PEER_LAYOUT_SPLIT].keys_read);
+		assert_true(c[PEER_LAYOUT_SPLIT].keys_read >
+			    5 * c[PEER_LAYOUT_SPLIT].lookups);
+		/* split: no store ever reaches a key line */
+		assert_int_equal(c[PEER_LAYOUT_SPLIT].keys_dirty, 0);
+		/* split: the hot line of a peer both use is truly shared, and
+		 * only then */
+		if (pcts[p] == 0)
+			assert_int_equal(c[PEER_LAYOUT_SPLIT].hot_dirty, 0);
+		else
+			assert_true(c[PEER_LAYOUT_SPLIT].hot_dirty > 0);
+		/* shared: the dirty hot line is the key's (counted there) */
+		assert_int_equal(c[PEER_LAYOUT_SHARED].hot_dirty, 0);
+		/* shared: more than the true sharing, at every share: the
+		 * key lines of the other lcore's peers on the way (at most
+		 * one a lookup: the other lcore writes one line a lookup) */
+		assert_true(c[PEER_LAYOUT_SHARED].keys_dirty >
+			    c[PEER_LAYOUT_SPLIT].hot_dirty);
+		if (pcts[p] == 0) /* false sharing alone */
+			assert_true(c[PEER_LAYOUT_SHARED].keys_dirty >
+				    c[PEER_LAYOUT_SHARED].lookups / 4);
+		assert_true(c[PEER_LAYOUT_SHARED].keys_dirty <=
+			    c[PEER_LAYOUT_SHARED].lookups);
+	}
 }
 
 #define PEER_N 512u
@@ -191,7 +451,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_peer_table),
+		cmocka_unit_test(test_peer_table),	cmocka_unit_test(test_peer_tree),
+		cmocka_unit_test(test_peer_share),	cmocka_unit_test(test_peer_lines),
 		cmocka_unit_test(test_peer_two_lcores),
 	};
 

@@ -305,20 +305,20 @@ path_outcome_delivered(unsigned int outcome)
 
 /**
  * The inetpeer-like stage (--peer on), for a packet path_rcv() delivered:
- * look its source address up in t, take and drop a reference, touch the
- * last-use time with now. Moves the Peer counters. Thread-safe: any number
- * of workers on the same table (see peer.h). Inline (path_inline.h).
+ * look up in t the peer lcore charges its source address to
+ * (peer_target(): the address itself, or lcore's own peer of its block),
+ * take and drop a reference, touch the last-use time with now. Moves the
+ * Peer counters. Thread-safe: any number of workers on the same table, each
+ * with its own lcore index (see peer.h). Inline (path_inline.h).
  */
-static inline void path_peer(const struct peer_table *t,
-			     const struct rte_mbuf *m,
-			     const struct path_l2 *l2, uint64_t now,
+static inline void path_peer(const struct peer_table *t, const struct rte_mbuf *m,
+			     const struct path_l2 *l2, unsigned int lcore, uint64_t now,
 			     struct mib_block *mib);
 
 /** path_peer() for a worker's burst: the Peer counters go to tally t. */
-static inline void path_peer_tally(const struct peer_table *pt,
-				   const struct rte_mbuf *m,
-				   const struct path_l2 *l2, uint64_t now,
-				   struct path_tally *t);
+static inline void path_peer_tally(const struct peer_table *pt, const struct rte_mbuf *m,
+				   const struct path_l2 *l2, unsigned int lcore,
+				   uint64_t now, struct path_tally *t);
 
 #ifdef __cplusplus
 }

@@ -701,29 +701,30 @@ path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 
 static __rte_always_inline void
 path_peer_tally(const struct peer_table *pt, const struct rte_mbuf *m,
-		const struct path_l2 *l2, uint64_t now, struct path_tally *t)
+		const struct path_l2 *l2, unsigned int lcore, uint64_t now,
+		struct path_tally *t)
 {
 	uint8_t buf[4];
 	const uint8_t *p = __path_read(m, l2->l3_off + 12u, 4, buf);
+	uint32_t src;
 
 	if (p == NULL)
 		return;
-	if (peer_lookup_get_put_raw(pt, (uint32_t)p[0] << 24 |
-				    (uint32_t)p[1] << 16 |
-				    (uint32_t)p[2] << 8 | p[3], now))
+	src = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	if (peer_lookup_get_put_raw(pt, peer_target(pt, src, lcore), now))
 		t->peer_hits++;
 	else
 		t->peer_misses++;
 }
 
 static inline void
-path_peer(const struct peer_table *pt, const struct rte_mbuf *m,
-	  const struct path_l2 *l2, uint64_t now, struct mib_block *mib)
+path_peer(const struct peer_table *pt, const struct rte_mbuf *m, const struct path_l2 *l2,
+	  unsigned int lcore, uint64_t now, struct mib_block *mib)
 {
 	struct path_tally t;
 
 	path_tally_init(&t);
-	path_peer_tally(pt, m, l2, now, &t);
+	path_peer_tally(pt, m, l2, lcore, now, &t);
 	path_tally_flush(&t, mib);
 }
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The inetpeer-like table: creation in the shared or split layout, set-up
- * inserts, and the slow-path readers. The fast path is in peer.h.
+ * inserts (each rebuilds the tree from the sorted keys), the sharing
+ * between lcores, and the slow-path readers. The fast path is in peer.h.
  */
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,14 +16,16 @@
 #include "base.h"
 #include "peer.h"
 
-/* Split layout: each slot's hot fields alone on a cache line. */
-struct __peer_hot_line {
-	struct peer_entry e;
-} __rte_cache_aligned;
-
-static_assert(sizeof(struct peer_entry) == 16, "4 shared entries per line");
-static_assert(sizeof(struct __peer_hot_line) == RTE_CACHE_LINE_SIZE,
-	      "one split entry per line");
+/* The layouts' promises, which test_peer checks too. */
+static_assert(sizeof(struct peer_node_shared) == RTE_CACHE_LINE_SIZE,
+	      "shared: one line a peer");
+static_assert(offsetof(struct peer_node_shared, hot) + sizeof(struct peer_hot) <=
+		      RTE_CACHE_LINE_SIZE,
+	      "shared: the hot fields on the key's line");
+static_assert(sizeof(struct peer_node_split) == 2 * RTE_CACHE_LINE_SIZE,
+	      "split: two lines a peer");
+static_assert(offsetof(struct peer_node_split, hot) == RTE_CACHE_LINE_SIZE,
+	      "split: the hot fields on the second line");
 
 const char *const peer_layout_names[] = {
 	[PEER_LAYOUT_SHARED] = "shared",
@@ -75,77 +79,49 @@ peer_table_free(struct peer_table *t)
 {
 	if (t == NULL)
 		return;
-	__peer_free(t->mem_keys, t->rte);
-	__peer_free(t->mem_hot, t->rte);
+	__peer_free(t->mem, t->rte);
 	__peer_free(t, t->rte);
 }
 
-/* At least 2n slots: the load factor stays <= 1/2, so probes are short
- * and always end on an empty slot. */
-static unsigned int
-__peer_bits(unsigned int n)
+static size_t
+__peer_node_size(enum peer_layout layout)
 {
-	unsigned int bits = 1;
-
-	while ((1ul << bits) < 2ul * n)
-		bits++;
-	return bits;
+	return layout == PEER_LAYOUT_SHARED ? sizeof(struct peer_node_shared)
+					    : sizeof(struct peer_node_split);
 }
 
 size_t
 peer_table_bytes(unsigned int n, enum peer_layout layout)
 {
-	size_t slots;
-
 	if (n == 0 || n > PEER_MAX || (unsigned int)layout >= PEER_LAYOUT_MAX)
 		return 0;
-	slots = (size_t)1 << __peer_bits(n);
-	return sizeof(struct peer_table) + (layout == PEER_LAYOUT_SHARED ?
-		slots * sizeof(struct peer_entry) :
-		slots * (sizeof(uint32_t) + sizeof(struct __peer_hot_line)));
+	return sizeof(struct peer_table) + (size_t)n * __peer_node_size(layout);
 }
 
 struct peer_table *
 peer_table_create(unsigned int n, enum peer_layout layout, int socket)
 {
 	struct peer_table *t;
-	unsigned int bits;
-	size_t slots;
 
 	if (n == 0 || n > PEER_MAX || (unsigned int)layout >= PEER_LAYOUT_MAX) {
 		rte_errno = errno = EINVAL;
 		return NULL;
 	}
-	bits = __peer_bits(n);
-	slots = 1ul << bits;
 	t = __peer_zalloc(sizeof(*t), socket);
 	if (t == NULL)
 		goto nomem;
 	t->rte = socket >= 0;
 	t->layout = layout;
 	t->n_max = n;
-	t->mask = (uint32_t)(slots - 1);
-	t->hash_shift = 32 - bits;
-	if (layout == PEER_LAYOUT_SHARED) {
-		t->mem_hot = __peer_zalloc(slots * sizeof(struct peer_entry),
-					   socket);
-		if (t->mem_hot == NULL)
-			goto nomem;
-		t->hot = t->mem_hot;
-		t->hot_stride = sizeof(struct peer_entry);
-		t->keys = t->hot + offsetof(struct peer_entry, key);
-		t->key_stride = t->hot_stride;
-	} else {
-		t->mem_keys = __peer_zalloc(slots * sizeof(uint32_t), socket);
-		t->mem_hot = __peer_zalloc(slots * sizeof(struct __peer_hot_line),
-					   socket);
-		if (t->mem_keys == NULL || t->mem_hot == NULL)
-			goto nomem;
-		t->keys = t->mem_keys;
-		t->key_stride = sizeof(uint32_t);
-		t->hot = t->mem_hot;
-		t->hot_stride = sizeof(struct __peer_hot_line);
-	}
+	t->stride = (uint32_t)__peer_node_size(layout);
+	t->lcores = 1;
+	t->mem = __peer_zalloc((size_t)n * t->stride, socket);
+	if (t->mem == NULL)
+		goto nomem;
+	t->keys = t->mem; /* the key is first in both node types */
+	t->hot = (uint8_t *)t->mem + (layout == PEER_LAYOUT_SHARED
+					      ? offsetof(struct peer_node_shared, hot)
+					      : offsetof(struct peer_node_split, hot));
 	return t;
 nomem:
 	peer_table_free(t);
@@ -156,63 +132,116 @@ nomem:
 static inline uint32_t *
 __peer_key(const struct peer_table *t, uint32_t i)
 {
-	return (uint32_t *)(uintptr_t)(t->keys + (size_t)i * t->key_stride);
+	return (uint32_t *)(uintptr_t)(t->keys + (size_t)i * t->stride);
 }
 
-static inline struct peer_entry *
-__peer_entry(const struct peer_table *t, uint32_t i)
+static inline struct peer_hot *
+__peer_hot(const struct peer_table *t, uint32_t i)
 {
-	return (struct peer_entry *)(t->hot + (size_t)i * t->hot_stride);
+	return (struct peer_hot *)(t->hot + (size_t)i * t->stride);
 }
 
-/* Slot of addr, or of the empty slot that ends its probe sequence. */
-static uint32_t
-__peer_find(const struct peer_table *t, uint32_t addr, bool *found)
+/* A peer while the tree is rebuilt. */
+struct __peer_rec {
+	uint32_t key;
+	struct peer_hot hot;
+};
+
+static int
+__peer_rec_cmp(const void *a, const void *b)
 {
-	uint32_t i = (uint32_t)(addr * PEER_HASH_MUL) >> t->hash_shift;
+	uint32_t x = ((const struct __peer_rec *)a)->key;
+	uint32_t y = ((const struct __peer_rec *)b)->key;
 
-	for (;;) {
-		uint32_t k = *__peer_key(t, i);
+	return (x > y) - (x < y);
+}
 
-		if (k == 0 || k == addr) {
-			*found = k != 0;
-			return i;
-		}
-		i = (i + 1) & t->mask;
+/* In-order walk of the Eytzinger tree of count nodes: node i takes the
+ * next record of the sorted array (fill) or gives its own (!fill). */
+static void
+__peer_inorder(struct peer_table *t, uint32_t i, uint32_t count, struct __peer_rec *r,
+	       uint32_t *next, bool fill)
+{
+	if (i >= count)
+		return;
+	__peer_inorder(t, 2 * i + 1, count, r, next, fill);
+	if (fill) {
+		*__peer_key(t, i) = r[*next].key;
+		*__peer_hot(t, i) = r[*next].hot;
+	} else {
+		r[*next].key = *__peer_key(t, i);
+		r[*next].hot = *__peer_hot(t, i);
 	}
-}
-
-int
-peer_table_add(struct peer_table *t, uint32_t addr)
-{
-	bool found;
-	uint32_t i;
-
-	if (addr == 0)
-		return -EINVAL;
-	i = __peer_find(t, addr, &found);
-	if (found)
-		return -EEXIST;
-	if (t->count >= t->n_max)
-		return -ENOSPC;
-	*__peer_key(t, i) = addr;
-	__peer_entry(t, i)->key = addr;	/* split: informational copy */
-	t->count++;
-	return 0;
+	(*next)++;
+	__peer_inorder(t, 2 * i + 2, count, r, next, fill);
 }
 
 int
 peer_table_add_range(struct peer_table *t, uint32_t first, unsigned int count)
 {
-	unsigned int i;
-	int ret;
+	struct __peer_rec *r;
+	uint32_t i, n = 0;
 
-	for (i = 0; i < count; i++) {
-		ret = peer_table_add(t, first + i);
-		if (ret < 0)
-			return ret;
+	if (count == 0)
+		return 0;
+	if (first == 0 || first - 1 > UINT32_MAX - count)
+		return -EINVAL; /* holds 0.0.0.0, or wraps to it */
+	if (count > t->n_max)
+		return -ENOSPC;
+	r = calloc((size_t)t->count + count, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	__peer_inorder(t, 0, t->count, r, &n, false);
+	for (i = 0; i < count; i++)
+		r[n + i].key = first + i;
+	n += count;
+	qsort(r, n, sizeof(*r), __peer_rec_cmp);
+	for (i = 1; i < n; i++)
+		if (r[i].key == r[i - 1].key) {
+			free(r);
+			return -EEXIST;
+		}
+	if (n > t->n_max) {
+		free(r);
+		return -ENOSPC;
 	}
+	t->count = n;
+	t->key_lo = r[0].key;
+	t->span = r[n - 1].key - r[0].key + 1;
+	n = 0;
+	__peer_inorder(t, 0, t->count, r, &n, true);
+	free(r);
 	return 0;
+}
+
+int
+peer_table_add(struct peer_table *t, uint32_t addr)
+{
+	return peer_table_add_range(t, addr, 1);
+}
+
+int
+peer_table_share(struct peer_table *t, unsigned int lcores, unsigned int pct)
+{
+	if (lcores == 0 || lcores > RTE_MAX_LCORE || pct > 100)
+		return -EINVAL;
+	t->lcores = lcores;
+	t->share_pct = pct;
+	t->lcores_rcp = rte_reciprocal_value(lcores);
+	return 0;
+}
+
+unsigned int
+peer_lookup_lines(const struct peer_table *t, uint32_t addr,
+		  uintptr_t keys[PEER_DEPTH_MAX], uintptr_t *hot)
+{
+	unsigned int n = 0, i;
+	struct peer_hot *e = __peer_search(t, addr, keys, &n);
+
+	for (i = 0; i < n; i++)
+		keys[i] /= RTE_CACHE_LINE_SIZE;
+	*hot = e == NULL ? 0 : (uintptr_t)e / RTE_CACHE_LINE_SIZE;
+	return n;
 }
 
 unsigned int
@@ -233,10 +262,9 @@ peer_table_refcnt_sum(const struct peer_table *t)
 	int64_t sum = 0;
 	uint32_t i;
 
-	for (i = 0; i <= t->mask; i++)
-		if (*__peer_key(t, i) != 0)
-			sum += (int32_t)__atomic_load_n(&__peer_entry(t, i)->refcnt,
-							__ATOMIC_RELAXED);
+	for (i = 0; i < t->count; i++)
+		sum += (int32_t)__atomic_load_n(&__peer_hot(t, i)->refcnt,
+						__ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -244,16 +272,10 @@ int
 peer_table_info(const struct peer_table *t, uint32_t addr, uint32_t *refcnt,
 		uint64_t *dtime)
 {
-	struct peer_entry *e;
-	bool found;
-	uint32_t i;
+	struct peer_hot *e = peer_lookup(t, addr);
 
-	if (addr == 0)
+	if (e == NULL)
 		return -ENOENT;
-	i = __peer_find(t, addr, &found);
-	if (!found)
-		return -ENOENT;
-	e = __peer_entry(t, i);
 	if (refcnt != NULL)
 		*refcnt = __atomic_load_n(&e->refcnt, __ATOMIC_RELAXED);
 	if (dtime != NULL)

@@ -177,7 +177,7 @@ big=("templates||--flows 1048576 --pkt-size 9000|pktpath: out of memory for the 
 	"mbufs||--mbufs 16777216|pktpath: out of memory for the mbuf pools of 1 worker (16777216 mbufs of 2176 bytes each): needs 64.3 GiB, EAL's heap has 512 MiB"
 	"portpool|--vdev net_null0|--source port --mbufs 1000000|pktpath: out of memory for the mbuf pool of port 0 (1000000 mbufs of 2176 bytes): needs 3.8 GiB, EAL's heap has 512 MiB"
 	"capture||--capture $TMP/r.pcap --capture-ring 262144|pktpath: out of memory for the capture rings of 1 worker (262144 slots of 2048 bytes each): needs 536 MiB, EAL's heap has 512 MiB"
-	"peers|-m 64|--peer on --peers 1048576 --peer-layout split|pktpath: out of memory for the peer table (1048576 peers): needs 136 MiB, EAL's heap has 64 MiB"
+	"peers|-m 64|--peer on --peers 1048576 --peer-layout split|pktpath: out of memory for the peer table (1048576 peers): needs 128 MiB, EAL's heap has 64 MiB"
 	"mib|-m 40|--mib-lcores 8192|pktpath: out of memory for the MIB blocks of 8192 lcores (8193 blocks of 8192 bytes, page-aligned: 65544 KiB): needs 64 MiB, EAL's heap has 40 MiB"
 	"history||--duration 1e7 --interval 0.01|pktpath: out of memory for the run's history (1000000001 intervals of --interval 0.01): needs ")
 for b in "${big[@]}"; do

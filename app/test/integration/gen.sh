@@ -152,17 +152,22 @@ jcheck "$TMP/twoworkers.json" "${common[@]}" 'len(d["lcores"]) == 2' \
 	'all(l["run"]["packets"] > 0 for l in d["lcores"])' \
 	'f("Udp.InDatagrams") == f("Rx.RxPackets")'
 
-# The inetpeer-like stage, 2 workers on the same peers, both layouts: every
-# delivered packet looks its source up; every get has its put.
+# The inetpeer-like stage, 2 workers on the same peers, both layouts, half
+# the lookups shared (the default) and none: every delivered packet looks
+# its source up; every get has its put.
 for l in shared split; do
-	run "peer_$l" --main-worker --peer on --peer-layout $l --peers 100 --flows 200
-	jcheck "$TMP/peer_$l.json" "${common[@]}" \
-		'f("Peer.PeerLookups") == f("Udp.InDatagrams")' \
-		'f("Peer.PeerLookups") == f("Peer.PeerHits") + f("Peer.PeerMisses")' \
-		'f("Peer.PeerGets") == f("Peer.PeerPuts") == f("Peer.PeerHits")' \
-		'f("Peer.PeerMisses") > 0 and f("Peer.PeerHits") > 0' \
-		'd["peer"]["refcnt_sum"] == 0' "d[\"peer\"][\"layout\"] == \"$l\"" \
-		'd["info"]["config"]["loop"] == "full-prefetch-peer"'
+	for s in 50 0; do
+		run "peer_$l$s" --main-worker --peer on --peer-layout $l --peers 100 --flows 200 \
+			$([ $s = 50 ] || echo --peer-share $s)
+		jcheck "$TMP/peer_$l$s.json" "${common[@]}" \
+			'f("Peer.PeerLookups") == f("Udp.InDatagrams")' \
+			'f("Peer.PeerLookups") == f("Peer.PeerHits") + f("Peer.PeerMisses")' \
+			'f("Peer.PeerGets") == f("Peer.PeerPuts") == f("Peer.PeerHits")' \
+			'f("Peer.PeerMisses") > 0 and f("Peer.PeerHits") > 0' \
+			'd["peer"]["refcnt_sum"] == 0' "d[\"peer\"][\"layout\"] == \"$l\"" \
+			"d[\"peer\"][\"share_pct\"] == $s" \
+			'd["info"]["config"]["loop"] == "full-prefetch-peer"'
+	done
 done
 
 # A pcap template: the generator replays its frames round-robin.
