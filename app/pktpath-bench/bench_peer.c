@@ -9,7 +9,12 @@
  *    the key lines are dirtied too in the shared one,
  *  - on every lcore over disjoint peers (interleaved in the table): nothing
  *    is truly shared, so whatever the shared layout costs more is false
- *    sharing alone.
+ *    sharing alone;
+ *  - one reader and writers (the kernel thread's case reduced to its
+ *    core): lcore 0 only looks peers up (peer_lookup(): the keys along the
+ *    search path, no store), every other lcore takes and drops references
+ *    and touches the last-use time of every peer. The reader's figure is
+ *    the one to read: in the split layout no store reaches a line it reads.
  * After each run the stage's invariants are checked: refcounts sum to 0,
  * Lookups = Hits + Misses, Gets = Puts = Hits.
  */
@@ -29,7 +34,12 @@
 #define PB_PEERS 256u			/* a power of 2 */
 #define PB_PEER_BASE 0x0a000001u	/* 10.0.0.1, host order */
 
-enum peer_mode { PM_ONE, PM_SAME, PM_DISJOINT };
+enum peer_mode {
+	PM_ONE,
+	PM_SAME,
+	PM_DISJOINT,
+	PM_RW
+};
 #define PEER_PARAM(layout, mode) ((uintptr_t)(layout) | ((uintptr_t)(mode) << 4))
 #define PEER_LAYOUT_OF(p) ((enum peer_layout)((p) & 0xf))
 #define PEER_MODE_OF(p) ((enum peer_mode)((p) >> 4))
@@ -37,6 +47,7 @@ enum peer_mode { PM_ONE, PM_SAME, PM_DISJOINT };
 struct peer_bench {
 	struct peer_table *table;
 	struct mib_set *mib;		/* percpu, one block per worker */
+	enum peer_mode mode;
 	unsigned int per;		/* addresses per worker list (power of 2) */
 	uint32_t *addrs[RTE_MAX_LCORE];	/* per worker: the order it visits */
 };
@@ -51,8 +62,12 @@ b_peer(struct bench_rec *rec, void *arg)
 	uint64_t i, hits = 0;
 
 	bench_start(rec);
-	for (i = 0; i < rec->loops; i++)
-		hits += peer_lookup_get_put(p->table, a[i & mask], i, &blk);
+	if (p->mode == PM_RW && rec->worker == 0)
+		for (i = 0; i < rec->loops; i++)
+			hits += peer_lookup(p->table, a[i & mask]) != NULL;
+	else
+		for (i = 0; i < rec->loops; i++)
+			hits += peer_lookup_get_put(p->table, a[i & mask], i, &blk);
 	bench_stop(rec, rec->loops);
 	pb_sink = hits;
 	return 0;
@@ -126,7 +141,7 @@ peer_run(struct pb_ctx *ctx, const struct pb_bench *b)
 	unsigned int n = mode == PM_ONE ? 1 : rte_lcore_count();
 	int sockets[RTE_MAX_LCORE], ret;
 	unsigned int i = 0, lcore;
-	struct peer_bench p = { 0 };
+	struct peer_bench p = { .mode = mode };
 
 	sockets[i++] = (int)rte_socket_id();
 	RTE_LCORE_FOREACH_WORKER(lcore)
@@ -144,8 +159,9 @@ peer_run(struct pb_ctx *ctx, const struct pb_bench *b)
 		peer_bench_free(&p);
 		return pb_fail(ctx, b->name, ret, "adding peers");
 	}
-	printf("# %s: %u peers, %s layout, %u lcore(s), %u peers visited per lcore\n",
-	       b->name, PB_PEERS, peer_layout_name(layout), n, p.per);
+	printf("# %s: %u peers, %s layout, %u lcore(s), %u peers visited per lcore%s\n",
+	       b->name, PB_PEERS, peer_layout_name(layout), n, p.per,
+	       mode == PM_RW ? "; worker 0 only reads, the others write" : "");
 	ret = pb_run(ctx, mode != PM_ONE, b->name, b_peer, &p, 0,
 		     pb_loops(ctx, b->loops), NULL);
 	if (ret == 0)
@@ -155,17 +171,29 @@ peer_run(struct pb_ctx *ctx, const struct pb_bench *b)
 }
 
 const struct pb_bench pb_peer_benches[] = {
-	{ "peer_shared_1l", "peer", 1, 5000000, "peer lookup + get + touch + put, shared layout, one lcore (reference)",
+	{ "peer_shared_1l", "peer", 1, 5000000,
+	  "peer lookup + get + touch + put, shared layout, one lcore (reference)",
 	  peer_run, PEER_PARAM(PEER_LAYOUT_SHARED, PM_ONE) },
-	{ "peer_split_1l", "peer", 1, 5000000, "peer lookup + get + touch + put, split layout, one lcore (reference)",
+	{ "peer_split_1l", "peer", 1, 5000000,
+	  "peer lookup + get + touch + put, split layout, one lcore (reference)",
 	  peer_run, PEER_PARAM(PEER_LAYOUT_SPLIT, PM_ONE) },
-	{ "peer_shared", "peer", 2, 2000000, "the same, every lcore over the same peers, shared layout (refcnt on the key's line)",
+	{ "peer_shared", "peer", 2, 2000000,
+	  "the same, every lcore over the same peers, shared layout (refcnt on the key's line)",
 	  peer_run, PEER_PARAM(PEER_LAYOUT_SHARED, PM_SAME) },
-	{ "peer_split", "peer", 2, 2000000, "the same, every lcore over the same peers, split layout (refcnt on its own line)",
+	{ "peer_split", "peer", 2, 2000000,
+	  "the same, every lcore over the same peers, split layout (refcnt on its own line)",
 	  peer_run, PEER_PARAM(PEER_LAYOUT_SPLIT, PM_SAME) },
-	{ "peer_shared_disjoint", "peer", 2, 2000000, "every lcore over its own peers, shared layout: false sharing only",
-	  peer_run, PEER_PARAM(PEER_LAYOUT_SHARED, PM_DISJOINT) },
-	{ "peer_split_disjoint", "peer", 2, 2000000, "every lcore over its own peers, split layout: nothing shared",
-	  peer_run, PEER_PARAM(PEER_LAYOUT_SPLIT, PM_DISJOINT) },
+	{ "peer_shared_disjoint", "peer", 2, 2000000,
+	  "every lcore over its own peers, shared layout: false sharing only", peer_run,
+	  PEER_PARAM(PEER_LAYOUT_SHARED, PM_DISJOINT) },
+	{ "peer_split_disjoint", "peer", 2, 2000000,
+	  "every lcore over its own peers, split layout: nothing shared", peer_run,
+	  PEER_PARAM(PEER_LAYOUT_SPLIT, PM_DISJOINT) },
+	{ "peer_shared_rw", "peer", 2, 2000000,
+	  "lcore 0 looks every peer up (no store), the others get/touch/put every peer, shared layout",
+	  peer_run, PEER_PARAM(PEER_LAYOUT_SHARED, PM_RW) },
+	{ "peer_split_rw", "peer", 2, 2000000,
+	  "the same, split layout: no store reaches a line the reader reads", peer_run,
+	  PEER_PARAM(PEER_LAYOUT_SPLIT, PM_RW) },
 	{ NULL, NULL, 0, 0, NULL, NULL, 0 }
 };
