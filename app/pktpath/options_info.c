@@ -78,8 +78,8 @@ app_options_value(const struct app_options *o, unsigned int i, struct app_option
 
 /* The options that define a variant, in the banner's order. */
 static const char *const variant_opts[] = {
-	"burst", "fold",	"mib-layout", "alloc",	    "prefetch",
-	"peer",	 "peer-layout", "ingress",    "lock-scope",
+	"burst", "fold",	"mib-layout", "alloc",	 "prefetch",
+	"peer",	 "peer-layout", "peer-share", "ingress", "lock-scope",
 };
 
 const char *
