@@ -70,8 +70,9 @@ PY
 }
 
 # loop NAME VARIANT: run NAME ran the loop variant VARIANT (worker.c's
-# table): --stage-cycles times the default's own loop and the hook's, the
-# others run the generic one
+# table): every named variant fixes --stage-cycles, so the default and the
+# hook run their marked twins under it (-stages) and their plain rows
+# without it; the others run the generic one
 loop() {
 	jcheck "$TMP/$1.json" "d[\"info\"][\"config\"][\"loop\"] == \"$2\"" || fail "$1: not loop $2"
 }
@@ -79,7 +80,7 @@ loop() {
 # the variants: each times its own stages, no zero rows for the others
 run plain --stage-cycles
 check plain 0.10 rx,l2,ip,free
-loop plain full-prefetch
+loop plain full-prefetch-stages
 grep -q '^  unstaged ' "$TMP/plain.out" || { cat "$TMP/plain.out"; fail "plain: no table"; }
 run hook --stage-cycles --ingress lock --peer on --capture "$TMP/c.pcap" --capture-max 10
 check hook 0.10 rx,l2,ingress,ip,peer,capture,free
@@ -90,7 +91,7 @@ loop rxonly generic
 # two workers, rcu: per lcore
 run two --stage-cycles --main-worker --ingress rcu
 check two 0.10 rx,l2,ingress,ip,free
-loop two full-prefetch-hook
+loop two full-prefetch-hook-stages
 # peer and capture without the hook: the generic loop, stage by stage
 run pc --stage-cycles --peer on --capture "$TMP/pc.pcap" --capture-max 10
 check pc 0.10 rx,l2,ip,peer,capture,free
@@ -99,6 +100,7 @@ loop pc generic
 	{ cat "$TMP/two.out"; fail "two: a table per lcore and a total"; }
 # off by default: no table, no Stage counter moves
 run off --ingress lock
+loop off full-prefetch-hook
 python3 - "$TMP/off.json" <<'PY' || fail "off: stages without --stage-cycles"
 import json, sys
 d = json.load(open(sys.argv[1]))
