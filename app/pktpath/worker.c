@@ -312,11 +312,11 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 		path_tally_flush(c->tally, mib);
 
 stage_free:
-	/* free */
+	/* free: a port's burst as testpmd frees it where its mbufs allow */
 	if (f & LOOP_GEN)
 		pkt_gen_done(&w->gen, pkts, n);
 	else
-		rte_pktmbuf_free_bulk(pkts, n);
+		pkt_free_burst(pkts, n);
 	__stage_end(c, f, MIB_STAGE_FREE, &t, n);
 
 	if (f & LOOP_HOOK)

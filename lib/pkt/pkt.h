@@ -379,6 +379,39 @@ pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 		rte_pktmbuf_free_bulk(pkts, n);
 }
 
+/**
+ * Free a received burst (n >= 1) as testpmd's rxonly frees it: when every
+ * mbuf is direct (no attached or external buffer), its only reference
+ * (refcnt 1), one segment (nb_segs 1, no next) and of the first one's
+ * pool -- what a PMD's receive gives -- they go back to that pool in one
+ * rte_mempool_put_bulk(), which is what rte_pktmbuf_free_bulk() ends in
+ * for such mbufs after its rte_pktmbuf_prefree_seg() of each (which
+ * changes nothing in them) and its grouping by pool; any other burst goes
+ * to rte_pktmbuf_free_bulk(), whole. The checks are ORed together, one
+ * branch a burst. Thread-safety: as rte_pktmbuf_free_bulk() (the calling
+ * lcore's mempool cache).
+ */
+static inline void
+pkt_free_burst(struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mempool *mp = pkts[0]->pool;
+	uint64_t other = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		other |= (uintptr_t)m->pool ^ (uintptr_t)mp;
+		other |= m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL);
+		other |= (uint64_t)(rte_mbuf_refcnt_read(m) ^ 1u);
+		other |= (uint64_t)(m->nb_segs ^ 1u);
+		other |= (uintptr_t)m->next;
+	}
+	if (likely(other == 0))
+		rte_mempool_put_bulk(mp, (void **)pkts, n);
+	else
+		rte_pktmbuf_free_bulk(pkts, n);
+}
 
 /* ------------------------------------------------------------------ */
 /* Parsing: the values users write for packet fields                   */
