@@ -5,7 +5,7 @@
                              [--fold-lcores "2 16 64 160 256"] [--folds N]
                              [--peers "256 4096"] [--lookups N] [--secs S]
                              [--devdump "1000x160"]
-                             [fold] [devdump] [peer] [path]
+                             [fold] [devdump] [peer] [path] [stages]
   scripts/counts.py instructions [--json FILE] [--secs S] [VARIANT ...]
   scripts/counts.py geometry [--geometry NAME]
 
@@ -24,7 +24,8 @@ cachegrind, its D1/LL/I1 geometry given on the command line) over
   path  pktpath itself (--no-huge, 1 worker, the generator, S seconds): the
         worker thread's (app_worker_main, inclusive) per packet, the default
         path and the variants a simulator can speak of (prefetch, bulk
-        allocation, the peer layouts).
+        allocation, the peer layouts), then per stage (below);
+  stages  per stage only: the default path's run and pktpath-stages'.
 Each part runs alone in its own function, so a profile collected inside it
 alone (--toggle-collect) is its cost. What a simulator cannot show is said
 in the table: coherence misses (one thread at a time, no other core),
@@ -36,8 +37,12 @@ of the worker's thread for pktpath's loop variants (default, --stage-cycles,
 --perf-detail, --pmu ..., the ingress guards, rx-only, the IPv6 and mixed
 families), the figures the performance notes made by hand.
 
-Per stage, both wait for the burst pipeline: an instrumented build whose
-stages are separate functions, each then collected as the fold is here.
+Per stage (both, for the default path): pktpath-stages, the build of
+pktpath whose burst stages are functions of their own (-Dstage_functions,
+worker.c's STAGE()), run the same way; each stage's inclusive cost (its
+functions and what they call) per packet, the rest of the loop (the poll's
+bookkeeping, the calls) as one row, and the whole, which the rows add up
+to, beside pktpath's own whole (what making the stages functions costs).
 
 The geometry: by default this machine's, from /sys/devices/system/cpu/cpu0/
 cache (the level-1 data and instruction caches, the last level as LL); a
@@ -310,11 +315,12 @@ PATH_VARIANTS = [
 ]
 
 
-def pktpath_run(build, tmp, name, args, secs, cache=None):
-    """pktpath under callgrind, collected in its worker; (per packet, packets)."""
-    out = os.path.join(tmp, name + ".cg")
+def pktpath_run(build, tmp, name, args, secs, cache=None, exe="pktpath", out=None):
+    """pktpath (or exe) under callgrind, collected in its worker; (per packet,
+    packets); its profile in out."""
+    out = out or os.path.join(tmp, name + ".cg")
     js = os.path.join(tmp, name + ".json")
-    cmd = [os.path.join(build, "app/pktpath/pktpath"), "-l", "0-1", "--no-huge",
+    cmd = [os.path.join(build, "app/pktpath", exe), "-l", "0-1", "--no-huge",
            "--no-shconf", "-m", "512", "--no-pci", "--file-prefix",
            "counts_%s_%d" % (re.sub(r"[^a-z0-9]", "_", name), os.getpid()),
            "--log-level=lib.eal:error", "--", "--duration", str(secs), "--warmup", "0",
@@ -352,8 +358,105 @@ def print_path(rows, secs):
     print("  not shown by a simulator: what a prefetch hides (latency: a prefetched "
           "line misses all the same, and valgrind counts the prefetch as a load), "
           "hardware prefetch, coherence between cores, time")
-    print("  per stage: waits for the burst pipeline (an instrumented build whose "
-          "stages are separate functions, each collected as the fold is)")
+
+
+# ---- per stage -----------------------------------------------------------------
+
+# The burst's stages in their order (worker.c's STAGE() names, the Stage
+# group's); the default path runs rx, l2, ip and free.
+STAGES = ["rx", "l2", "ingress", "ip", "peer", "capture", "free"]
+# The rows (stages and the rest) must add up to the whole: they do by
+# construction (the rest is the whole less the stages), so what is checked
+# is that no stage is counted twice or missed: the rest, the poll's
+# bookkeeping and the stage calls, stays under this share of the whole.
+STAGE_REST_MAX = 0.10
+
+
+def stage_of(fn):
+    """The stage a function of pktpath-stages belongs to (stage_l2.1,
+    stage_l2.1.constprop.0, stage_rx.0.cold...), or None."""
+    m = re.match(r"stage_([a-z0-9]+)\.", fn or "")
+    return m.group(1) if m and m.group(1) in STAGES else None
+
+
+def stage_costs(path, events):
+    """Each stage's inclusive cost in a callgrind profile: its functions'
+    own costs and their calls' to functions of no stage or another one (a
+    function's .cold part is its own stage's, counted once)."""
+    names, fn, cfn, in_call, cost = {}, None, None, False, {}
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = re.match(r"(c?fn)=\((\d+)\)(?: (.*))?$", line)
+        if m:
+            if m.group(3):
+                names[m.group(2)] = m.group(3)
+            if m.group(1) == "fn":
+                fn = names.get(m.group(2))
+            else:
+                cfn = names.get(m.group(2))
+            continue
+        if line.startswith("calls="):
+            in_call = True  # the next cost line is the call's, inclusive
+            continue
+        if not line or line[0] not in "+-*0123456789":
+            continue
+        st, callee, in_call = stage_of(fn), (cfn if in_call else None), False
+        if st is None or (callee is not None and stage_of(callee) == st):
+            continue
+        c = cost.setdefault(st, [0] * len(events))
+        for i, v in enumerate(int(x) for x in line.split()[1:len(events) + 1]):
+            c[i] += v
+    return {st: dict(zip(events, c)) for st, c in cost.items()}
+
+
+def stage_table(build, tmp, secs, whole_pktpath, cache=None):
+    """pktpath-stages' default run: per packet, each stage, the rest, the
+    whole; and pktpath's whole (whole_pktpath, Ir/pkt) beside."""
+    exe = os.path.join(build, "app/pktpath/pktpath-stages")
+    if not os.access(exe, os.X_OK):
+        die("no %s: per stage needs pktpath-stages (meson -Dstage_functions=enabled, "
+            "gcc)" % exe)
+    out = os.path.join(tmp, "stages.cg")
+    whole, pk = pktpath_run(build, tmp, "stages", [], secs, cache, exe="pktpath-stages",
+                            out=out)
+    with open(out) as f:
+        events = next(ln.split()[1:] for ln in f if ln.startswith("events:"))
+    costs = stage_costs(out, events)
+    rows = []
+    for st in STAGES:
+        if st in costs:
+            rows.append({"stage": st, "per_pkt": per(costs[st], pk)})
+    rest = {k: whole[k] - sum(r["per_pkt"].get(k, 0) for r in rows) for k in whole}
+    return {"packets": pk, "stages": rows, "rest": rest, "whole": whole,
+            "whole_pktpath_ir": whole_pktpath, "rest_max": STAGE_REST_MAX}
+
+
+def print_stages(t, secs):
+    cache = "D1mr" in t["whole"]
+    print("-- per stage: pktpath-stages (each stage a function: -Dstage_functions), "
+          "the default path, %g s, %d packets; per packet, inclusive" % (secs, t["packets"]))
+    print("| stage | instructions | share |%s" % (
+        " loads | D1 misses | LL misses |" if cache else ""))
+    print("| --- | ---: | ---: |%s" % (" ---: | ---: | ---: |" if cache else ""))
+    w = t["whole"]["Ir"]
+
+    def row(name, p):
+        line = "| %s | %.2f | %.1f%% |" % (name, p["Ir"], 100 * p["Ir"] / w if w else 0)
+        if cache:
+            line += " %.2f | %.3f | %.4f |" % (p.get("Dr", 0), p.get("D1mr", 0) +
+                                               p.get("D1mw", 0), p.get("DLmr", 0) +
+                                               p.get("DLmw", 0))
+        print(line)
+    for r in t["stages"]:
+        row(r["stage"], r["per_pkt"])
+    row("rest of the loop", t["rest"])
+    row("whole (pktpath-stages)", t["whole"])
+    wp = t["whole_pktpath_ir"]
+    print("  the stages add up to the whole with the rest (the poll's bookkeeping and "
+          "the calls: %.1f%% of it, at most %.0f%% expected); pktpath's own whole is "
+          "%.2f instructions a packet, %+.2f (%+.1f%%) for the stages as functions" % (
+              100 * t["rest"]["Ir"] / w if w else 0, 100 * t["rest_max"], wp, w - wp,
+              100 * (w / wp - 1) if wp else 0))
 
 
 # ---- instructions --------------------------------------------------------------
@@ -413,9 +516,10 @@ def main():
         try:
             if a.what == "cachesim":
                 parts = a.parts or ["fold", "devdump", "peer", "path"]
-                bad = [p for p in parts if p not in ("fold", "devdump", "peer", "path")]
+                bad = [p for p in parts if p not in ("fold", "devdump", "peer", "path",
+                                                     "stages")]
                 if bad:
-                    die("cachesim: no part %s (fold, devdump, peer, path)" % bad[0], 2)
+                    die("cachesim: no part %s (fold, devdump, peer, path, stages)" % bad[0], 2)
                 print("== cachesim: %s callgrind --cache-sim=yes (cachegrind's model: "
                       "LRU, write-allocate, one thread at a time, no prefetch)" % ver)
                 print("   geometry %s, %s" % (cache["name"], cache["desc"]))
@@ -432,6 +536,11 @@ def main():
                 if "path" in parts:
                     doc["path"] = path_table(a.build, cache, tmp, a.secs)
                     print_path(doc["path"], a.secs)
+                if "path" in parts or "stages" in parts:
+                    whole = doc["path"][0]["per_pkt"] if "path" in doc else \
+                        pktpath_run(a.build, tmp, "stages_default", [], a.secs, cache)[0]
+                    doc["stages"] = stage_table(a.build, tmp, a.secs, whole["Ir"], cache)
+                    print_stages(doc["stages"], a.secs)
             else:
                 want = a.parts or [v[0] for v in INSTR_VARIANTS]
                 known = dict(INSTR_VARIANTS)
@@ -453,9 +562,10 @@ def main():
                     print("| `%s` | %.2f | %s | %d |" % (
                         label, p["Ir"], "" if base is None or label == "default" else
                         "%+.2f (%+.1f%%)" % (p["Ir"] - base, 100 * (p["Ir"] / base - 1)), pk))
-                print("  per stage: waits for the burst pipeline (an instrumented build "
-                      "whose stages are separate functions)")
                 doc["instructions"] = rows
+                if "default" in want:
+                    doc["stages"] = stage_table(a.build, tmp, a.secs, base)
+                    print_stages(doc["stages"], a.secs)
         except RuntimeError as e:
             die(str(e))
     if a.json:

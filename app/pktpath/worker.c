@@ -208,6 +208,33 @@ __stage_end(const struct loop_ctx *c, const unsigned int f, unsigned int stage,
  */
 static_assert(MIB_FIELD_MAX <= UINT16_MAX, "an outcome fits a uint16_t");
 
+/*
+ * STAGE(name, code...): a stage's code in __burst(). In pktpath the code in
+ * place. In pktpath-stages (-Dstage_functions: worker.c built with
+ * APP_STAGE_FUNCTIONS) a function of its own, stage_<name>, never inlined,
+ * so that callgrind and its cache simulator count each stage apart
+ * (scripts/counts.py): a GNU C nested function, which reads the burst's
+ * variables through its frame and gets the run's flags f as its argument
+ * (a constant there, which gcc's cloning may fold).
+ */
+/* clang-format would reflow the code STAGE() takes */
+/* clang-format off */
+#ifdef APP_STAGE_FUNCTIONS
+#define STAGE(name, ...)                                                        \
+	do {                                                                    \
+		__rte_noinline void stage_##name(const unsigned int f)          \
+		{                                                               \
+			__VA_ARGS__                                             \
+		}                                                               \
+		stage_##name(f);                                                \
+	} while (0)
+#else
+#define STAGE(name, ...)                                                        \
+	do {                                                                    \
+		__VA_ARGS__                                                     \
+	} while (0)
+#endif
+
 static __rte_always_inline uint16_t
 __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 	const unsigned int fixed)
@@ -220,15 +247,17 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 	uint8_t keep[APP_MAX_BURST];
 	struct app_worker *w = c->w;
 	struct mib_block *mib = c->mib;
-	unsigned int kept = 0, delivered = 0, passes, p, i;
-	uint64_t t = t0, t_ig = 0, octets = 0;
-	uint16_t n;
+	unsigned int kept = 0, delivered = 0, passes, p;
+	uint64_t t = t0, t_ig = 0;
+	uint16_t n = 0;
 
 	/* rx */
-	if (f & LOOP_GEN)
-		n = pkt_gen_burst(&w->gen, pkts, c->burst);
-	else
-		n = rte_eth_rx_burst(c->port, c->queue, pkts, c->burst);
+	STAGE(rx,
+		if (f & LOOP_GEN)
+			n = pkt_gen_burst(&w->gen, pkts, c->burst);
+		else
+			n = rte_eth_rx_burst(c->port, c->queue, pkts, c->burst);
+	);
 	if (unlikely(n == 0)) {
 		c->acc->empty++;
 		if (f & LOOP_GEN)
@@ -247,22 +276,27 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 	}
 
 	/* l2: eth_type_trans, RxOctets */
-	if (f & LOOP_PREFETCH)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
-	for (i = 0; i < n; i++) {
-		if ((f & LOOP_PREFETCH) && i + 1 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		octets += rte_pktmbuf_pkt_len(pkts[i]);
-		path_l2(c->pc, pkts[i], &l2[i], mib);
-	}
-	mib_add(mib, MIB_F(RX, OCTETS), octets);
+	STAGE(l2,
+		uint64_t octets = 0;
+		unsigned int i;
+
+		if (f & LOOP_PREFETCH)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[0], void *));
+		for (i = 0; i < n; i++) {
+			if ((f & LOOP_PREFETCH) && i + 1 < n)
+				rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+			octets += rte_pktmbuf_pkt_len(pkts[i]);
+			path_l2(c->pc, pkts[i], &l2[i], mib);
+		}
+		mib_add(mib, MIB_F(RX, OCTETS), octets);
+	);
 	__stage_end(c, f, MIB_STAGE_L2, &t, n);
 
 	/* ingress: the hook on the raw frames, as tc ingress sees them */
 	if (f & LOOP_HOOK) {
 		if (f & LOOP_PERF)
 			t_ig = (f & LOOP_STAGES) ? t : rte_rdtsc();
-		ingress_burst(c->ig, c->idx, pkts, n, keep, mib);
+		STAGE(ingress, ingress_burst(c->ig, c->idx, pkts, n, keep, mib););
 		__stage_end(c, f, MIB_STAGE_INGRESS, &t, n);
 		if (f & LOOP_PERF)
 			__perf_ingress(w, ((f & LOOP_STAGES) ? t : rte_rdtsc()) - t_ig);
@@ -273,28 +307,36 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 		const unsigned int lo = fused ? p : 0, hi = fused ? p + 1 : n;
 
 		/* ip: ip_rcv to the L4 handler, for the frames kept */
-		for (i = lo; i < hi; i++) {
-			uint16_t *o = &out[fused ? 0 : i];
+		STAGE(ip,
+			unsigned int i;
 
-			*o = MIB_F(INGRESS, DROPPED);
-			if (!(f & LOOP_HOOK) || keep[i]) {
-				*o = (uint16_t)path_rcv_tally(c->pc, pkts[i], &l2[i], mib,
-							      c->tally);
-				kept++;
+			for (i = lo; i < hi; i++) {
+				uint16_t *o = &out[fused ? 0 : i];
+
+				*o = MIB_F(INGRESS, DROPPED);
+				if (!(f & LOOP_HOOK) || keep[i]) {
+					*o = (uint16_t)path_rcv_tally(c->pc, pkts[i], &l2[i],
+								      mib, c->tally);
+					kept++;
+				}
 			}
-		}
+		);
 		if (!fused && !(f & LOOP_PEER))
 			path_tally_flush(c->tally, mib);
 		__stage_end(c, f, MIB_STAGE_IP, &t, kept);
 
 		/* peer: the inetpeer-like stage, for the frames delivered */
 		if (f & LOOP_PEER) {
-			for (i = lo; i < hi; i++)
-				if (path_outcome_delivered(out[fused ? 0 : i])) {
-					path_peer_tally(c->peers, pkts[i], &l2[i], c->idx,
-							t0, c->tally);
-					delivered++;
-				}
+			STAGE(peer,
+				unsigned int i;
+
+				for (i = lo; i < hi; i++)
+					if (path_outcome_delivered(out[fused ? 0 : i])) {
+						path_peer_tally(c->peers, pkts[i], &l2[i], c->idx,
+								t0, c->tally);
+						delivered++;
+					}
+			);
 			if (!fused)
 				path_tally_flush(c->tally, mib);
 			__stage_end(c, f, MIB_STAGE_PEER, &t, delivered);
@@ -302,9 +344,13 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 
 		/* capture: --capture's test and copy */
 		if (f & LOOP_CAPTURE) {
-			for (i = lo; i < hi; i++)
-				__capture(w, c->cap_what, pkts[i], out[fused ? 0 : i],
-					  t0);
+			STAGE(capture,
+				unsigned int i;
+
+				for (i = lo; i < hi; i++)
+					__capture(w, c->cap_what, pkts[i], out[fused ? 0 : i],
+						  t0);
+			);
 			__stage_end(c, f, MIB_STAGE_CAPTURE, &t, n);
 		}
 	}
@@ -313,10 +359,12 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 
 stage_free:
 	/* free: a port's burst as testpmd frees it where its mbufs allow */
-	if (f & LOOP_GEN)
-		pkt_gen_done(&w->gen, pkts, n);
-	else
-		pkt_free_burst(pkts, n);
+	STAGE(free,
+		if (f & LOOP_GEN)
+			pkt_gen_done(&w->gen, pkts, n);
+		else
+			pkt_free_burst(pkts, n);
+	);
 	__stage_end(c, f, MIB_STAGE_FREE, &t, n);
 
 	if (f & LOOP_HOOK)
@@ -324,6 +372,7 @@ stage_free:
 	c->acc->m_packets += n;
 	return n;
 }
+/* clang-format on */
 
 /*
  * The loop: the poll's bookkeeping (the quiescent report, the poll's

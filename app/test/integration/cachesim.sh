@@ -118,6 +118,47 @@ PY
 jcheck_peer || { cat "$TMP/peer.out"; fail "peer: the layouts differ in instructions"; }
 grep -q 'false sharing' "$TMP/peer.out" || fail "peer: what a simulator cannot show is not said"
 
+# per stage (pktpath-stages, each stage a function): the default path's
+# stages are rx, l2, ip and free, each counted (> 0); with the rest of the
+# loop they add up to the whole, event by event; the rest (the poll's
+# bookkeeping, the calls) is at most the stated share of the whole (10%),
+# so no stage was lost or counted twice; and making the stages functions
+# costs pktpath's default at most a third more instructions. Counts, no time.
+[ -x "$BUILD_DIR/app/pktpath/pktpath-stages" ] ||
+	fail "no pktpath-stages: the build needs -Dstage_functions (gcc)"
+"$COUNTS" cachesim stages --build "$BUILD_DIR" --geometry milan --secs 0.3 \
+	--json "$TMP/stages.json" > "$TMP/stages.out" 2>&1 || { cat "$TMP/stages.out"; fail "stages"; }
+python3 - "$TMP/stages.json" <<'PY' || { cat "$TMP/stages.out"; fail "stages: see above"; }
+import json, sys
+t = json.load(open(sys.argv[1]))["stages"]
+st = {r["stage"]: r["per_pkt"] for r in t["stages"]}
+bad = []
+if sorted(st) != sorted(["rx", "l2", "ip", "free"]):
+    bad.append("the default path's stages are %s" % sorted(st))
+w = t["whole"]
+for k in ("Ir", "Dr", "D1mr", "DLmr"):
+    s = sum(p[k] for p in st.values()) + t["rest"][k]
+    if abs(s - w[k]) > 1e-6 * max(1, w[k]):
+        bad.append("%s: stages and rest %.4f, whole %.4f" % (k, s, w[k]))
+for name, p in st.items():
+    if not p["Ir"] > 0:
+        bad.append("%s: no instructions" % name)
+if not 0 <= t["rest"]["Ir"] <= t["rest_max"] * w["Ir"]:
+    bad.append("the rest %.2f of %.2f instructions a packet: over %.0f%%"
+               % (t["rest"]["Ir"], w["Ir"], 100 * t["rest_max"]))
+if not t["whole_pktpath_ir"] <= w["Ir"] <= 4 / 3 * t["whole_pktpath_ir"]:
+    bad.append("pktpath-stages %.2f against pktpath %.2f instructions a packet"
+               % (w["Ir"], t["whole_pktpath_ir"]))
+for b in bad:
+    print("check failed: " + b, file=sys.stderr)
+print("stages: %s; rest %.2f of %.2f Ir/pkt (pktpath %.2f)" % (
+    ", ".join("%s %.2f" % (k, p["Ir"]) for k, p in st.items()), t["rest"]["Ir"],
+    w["Ir"], t["whole_pktpath_ir"]))
+sys.exit(1 if bad else 0)
+PY
+grep -q '^| rest of the loop | ' "$TMP/stages.out" && ! grep -q 'waits for the burst pipeline' "$TMP/stages.out" ||
+	{ cat "$TMP/stages.out"; fail "stages: no per-stage table"; }
+
 # refusals
 set +e
 "$COUNTS" cachesim fold --geometry nehalem > "$TMP/bad.out" 2>&1; rc=$?
@@ -128,4 +169,4 @@ set +e
 "$CS" fold sideways 4 1 > "$TMP/bad.out" 2>&1; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q '^usage:' "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "pktpath-cachesim: a bad fold, exit $rc"; }
-echo "cachesim: fold directions hold in both geometries; devdump; peer; refusals ok"
+echo "cachesim: fold directions hold in both geometries; devdump; peer; per stage; refusals ok"
