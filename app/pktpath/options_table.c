@@ -273,10 +273,18 @@ const struct app_opt app_opts[] = {
 	  NEEDS(IS("source", "gen")),
 	  .help = "generator mbufs recycled burst after burst (pktgen `clone_skb`), "
 		  "or `rte_pktmbuf_alloc_bulk` + `rte_pktmbuf_free_bulk` every "
-		  "burst" },
+		  "burst, or `slab`: the recycled mbufs plus, for every packet, a "
+		  "256-byte sk_buff-like head from a per-lcore SLUB-like cache "
+		  "(lib/slab), allocated in bulk per burst, built as "
+		  "`__build_skb_around()` builds an sk_buff and freed in bulk after "
+		  "the path: the difference from `reuse` is SLUB's bulk "
+		  "alloc + build + free. A failed allocation counts RxNoMbuf" },
 	{ "prefetch", NULL, BOOL(prefetch), .def = "on",
 	  PATH_FULL,
-	  .help = "prefetch the next packet's header while processing one" },
+	  .help = "prefetch the next packet's header while processing one; under "
+		  "`--alloc slab` instead the slab's next free object as one is "
+		  "handed out (SLUB's `prefetch_freepointer`), the header "
+		  "prefetch staying on" },
 	{ "pool-layout", NULL, CHOICE(pool_layout, pkt_pool_layout_names),
 	  .def = "page",
 	  .help = "mbuf pools as `rte_pktmbuf_pool_create()` lays them out (page: "

@@ -446,6 +446,13 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 		app_stage_flush(mib, &w->stage_acc);
 }
 
+/* Whether the worker generates under --alloc slab. */
+static bool
+__slab_gen(const struct app_worker *w)
+{
+	return w->source == APP_SRC_GEN && w->gen.alloc == PKT_ALLOC_SLAB;
+}
+
 /* The run's flags: what its options ask of the loop. */
 static unsigned int
 __run_flags(const struct app_worker *w)
@@ -456,7 +463,9 @@ __run_flags(const struct app_worker *w)
 		f |= LOOP_GEN;
 	if (w->full) {
 		f |= LOOP_FULL;
-		if (w->prefetch)
+		/* Under --alloc slab, --prefetch is the slab's next-object
+		 * prefetch (app_worker_main()): the header's stays on. */
+		if (w->prefetch || __slab_gen(w))
 			f |= LOOP_PREFETCH;
 		if (w->ig != NULL)
 			f |= LOOP_HOOK;
@@ -612,6 +621,10 @@ app_worker_main(void *arg)
 	stats_worker_begin(w->clock);
 	/* Again after a --compare switch, in the variant of the new options. */
 	do {
+		/* --prefetch under --alloc slab: the slab cache's next-object
+		 * prefetch, taken here as the loop's flags are. */
+		if (__slab_gen(w))
+			pkt_gen_prefetch(&w->gen, w->prefetch);
 		run = __run_flags(w);
 		v = __variant(run);
 		APP_LOG(DEBUG, "worker %u on lcore %u: loop %s", w->idx, w->lcore,

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The build enforces the layers: app -> export -> stats -> ingress -> path
 -> pkt -> mib, with lib/bpf beside lib/path (below lib/ingress; it may use
-lib/pkt and lib/mib, not lib/path), lib/bench and lib/host apart, lib/base
-below all of them (lib/bench too).
+lib/pkt and lib/mib, not lib/path), lib/slab beside lib/mib (below
+lib/pkt, using neither), lib/bench and lib/host apart, lib/base below all
+of them (lib/bench too).
 
 For every library, one of its sources' compile commands (from the build's
 compile_commands.json) compiles a scratch file holding one #include of
@@ -28,7 +29,8 @@ import tempfile
 # What each library uses directly; it may use those and what they may use.
 LAYERS = {
     "mib": [],
-    "pkt": ["mib"],
+    "slab": [],
+    "pkt": ["mib", "slab"],
     "path": ["pkt"],
     "bpf": ["pkt"],
     "ingress": ["bpf", "path"],

@@ -278,7 +278,7 @@ static const struct {
 	{ APP_KNOB_BURST, "16,256", "16", "256", 16, 256, NULL, NULL, "513",
 	  "'513' is out of range 1..512", NULL, NULL, NULL },
 	{ APP_KNOB_ALLOC, "reuse,bulk", "reuse", "bulk", PKT_ALLOC_REUSE, PKT_ALLOC_BULK,
-	  NULL, NULL, "slab", "'slab' is not one of reuse|bulk", "--source", "port",
+	  NULL, NULL, "slub", "'slub' is not one of reuse|bulk|slab", "--source", "port",
 	  "(it needs --source gen)" },
 	{ APP_KNOB_PEER_LAYOUT, "split,shared", "split", "shared", PEER_LAYOUT_SPLIT,
 	  PEER_LAYOUT_SHARED, "--peer", "on", "packed",

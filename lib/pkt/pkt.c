@@ -330,7 +330,8 @@ pkt_templates_to_pcap(const struct pkt_templates *t, const char *file)
 }
 
 const char *const pkt_alloc_names[] = {
-	[PKT_ALLOC_REUSE] = "reuse", [PKT_ALLOC_BULK] = "bulk" };
+	[PKT_ALLOC_REUSE] = "reuse", [PKT_ALLOC_BULK] = "bulk", [PKT_ALLOC_SLAB] = "slab"
+};
 static_assert(RTE_DIM(pkt_alloc_names) == PKT_ALLOC_MAX, "alloc names");
 const char *const pkt_pool_layout_names[] = {
 	[PKT_POOL_LAYOUT_PAGE] = "page", [PKT_POOL_LAYOUT_PACKED] = "packed" };
@@ -390,12 +391,41 @@ pkt_pool_order_parse(const char *s, enum pkt_pool_order *out)
 	return 0;
 }
 
+/* --alloc slab: the heads' cache, a burst of them and a page more, and
+ * the burst's array of them. */
+static int
+__gen_slab_init(struct pkt_gen *g, int socket)
+{
+	const uint32_t per_page = PKT_SKB_HEAD_PAGE / PKT_SKB_HEAD_SIZE;
+	const struct slab_conf conf = {
+		.size = PKT_SKB_HEAD_SIZE,
+		.offset = PKT_SKB_HEAD_FP,
+		.page_size = PKT_SKB_HEAD_PAGE,
+		.n_pages = (g->burst + per_page - 1) / per_page + 1,
+		.socket = socket,
+		.prefetch = false,
+	};
+	int rc;
+
+	g->heads = rte_zmalloc_socket("pkt_gen_heads", g->burst * sizeof(*g->heads),
+				      RTE_CACHE_LINE_SIZE, socket);
+	if (g->heads == NULL)
+		return -ENOMEM;
+	rc = slab_cache_init(&g->slab, &conf);
+	if (rc != 0) {
+		rte_free(g->heads);
+		g->heads = NULL;
+	}
+	return rc;
+}
+
 int
 pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 	     const struct pkt_templates *tpl, enum pkt_alloc alloc,
 	     uint16_t burst)
 {
 	uint32_t i, n;
+	int rc;
 
 	memset(g, 0, sizeof(*g));
 	if (tpl == NULL || tpl->n == 0 || burst == 0 ||
@@ -405,8 +435,13 @@ pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 	g->tpl = tpl;
 	g->alloc = alloc;
 	g->burst = burst;
-	if (alloc != PKT_ALLOC_REUSE)
+	if (alloc == PKT_ALLOC_BULK)
 		return 0;
+	if (alloc == PKT_ALLOC_SLAB) {
+		rc = __gen_slab_init(g, mp->socket_id);
+		if (rc != 0)
+			return rc;
+	}
 
 	/* Whole rounds of the templates, at least one burst, so that the
 	 * ring replays them in round-robin order; past PKT_RING_MAX templates
@@ -417,11 +452,10 @@ pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 		n = PKT_RING_MAX;
 	g->ring = rte_zmalloc_socket("pkt_gen_ring", n * sizeof(*g->ring),
 				     RTE_CACHE_LINE_SIZE, mp->socket_id);
-	if (g->ring == NULL)
-		return -ENOMEM;
-	if (rte_pktmbuf_alloc_bulk(mp, g->ring, n) != 0) {
+	if (g->ring == NULL || rte_pktmbuf_alloc_bulk(mp, g->ring, n) != 0) {
 		rte_free(g->ring);
 		g->ring = NULL;
+		pkt_gen_fini(g);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
@@ -445,6 +479,11 @@ pkt_gen_fini(struct pkt_gen *g)
 		rte_pktmbuf_free_bulk(g->ring, g->ring_n);
 		rte_free(g->ring);
 		g->ring = NULL;
+	}
+	if (g->heads != NULL) {
+		slab_cache_fini(&g->slab);
+		rte_free(g->heads);
+		g->heads = NULL;
 	}
 }
 

@@ -18,9 +18,17 @@
  *  - PKT_ALLOC_REUSE (pktgen clone_skb): a ring of pre-built mbufs is handed
  *    out burst after burst and never freed; only the metadata the path may
  *    touch (ol_flags, packet_type) is reset on hand-out.
- *  - PKT_ALLOC_BULK (SLUB bulk alloc): every burst is allocated with
+ *  - PKT_ALLOC_BULK (mempool bulk alloc): every burst is allocated with
  *    rte_pktmbuf_alloc_bulk, filled from the templates and, after the path,
  *    freed with rte_pktmbuf_free_bulk.
+ *  - PKT_ALLOC_SLAB (SLUB bulk alloc, lib/slab): the mbufs of reuse, and
+ *    for every packet an sk_buff-like head (struct pkt_skb_head) taken from
+ *    the generator's slab cache in one bulk allocation per burst, written
+ *    as the kernel writes an sk_buff it builds around received data
+ *    (pkt_skb_head_build()), and given back in one bulk free after the
+ *    path: what the kernel's receive path allocates per packet, so the
+ *    difference from reuse is the cost of SLUB's bulk alloc + build + bulk
+ *    free. pkt_gen_prefetch() switches the cache's next-object prefetch.
  *
  * Also here: mbuf pools in the layout and order a run asks for
  * (pkt_pool_create(), pkt_pool_shuffle()) and packet capture, per-worker
@@ -30,11 +38,13 @@
  * pkt_gen belongs to exactly one worker lcore; capture as documented below.
  */
 
+#include <assert.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -43,6 +53,7 @@
 #include <rte_ring.h>
 
 #include "mib.h"
+#include "slab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -286,14 +297,64 @@ pkt_pool_flags(enum pkt_pool_layout l, enum pkt_pool_order o)
 	       (o == PKT_POOL_ORDER_SHUFFLE ? PKT_POOL_SHUFFLE : 0u);
 }
 
-enum pkt_alloc { PKT_ALLOC_REUSE, PKT_ALLOC_BULK, PKT_ALLOC_MAX };
+enum pkt_alloc {
+	PKT_ALLOC_REUSE,
+	PKT_ALLOC_BULK,
+	PKT_ALLOC_SLAB,
+	PKT_ALLOC_MAX
+};
 
-/** "reuse", "bulk", indexed by enum pkt_alloc. */
+/** "reuse", "bulk", "slab", indexed by enum pkt_alloc. */
 extern const char *const pkt_alloc_names[PKT_ALLOC_MAX];
 /** The name, or "?" out of range. Thread-safe. */
 const char *pkt_alloc_name(enum pkt_alloc a);
 /** Parse a name (exact); 0, or -EINVAL (out untouched). Thread-safe. */
 int pkt_alloc_parse(const char *s, enum pkt_alloc *out);
+
+/*
+ * --alloc slab: the object the generator takes for every packet, shaped as
+ * an sk_buff of skbuff_head_cache on x86-64 (Linux 6.1): 232 bytes in a
+ * 256-byte slot (SLAB_HWCACHE_ALIGN), its free pointer where SLUB has put
+ * it since 5.7, in the middle of the object (ALIGN_DOWN(232 / 2, 8)).
+ */
+#define PKT_SKB_HEAD_SIZE  256	/**< the slab's object stride */
+#define PKT_SKB_HEAD_FP	   112	/**< the free pointer's offset */
+#define PKT_SKB_HEAD_CLEAR 184	/**< offsetof(struct sk_buff, tail) */
+#define PKT_SKB_HEAD_PAGE  8192 /**< an order-1 slab: 32 objects */
+
+/** The head: what __build_skb_around() clears and sets (same offsets for
+ *  the fields after the cleared part; those before it are the ones the
+ *  receive path sets first: length, protocol, headers). */
+struct pkt_skb_head {
+	struct rte_mbuf *m; /**< the packet's buffer (the kernel: its page) */
+	uint32_t len;	    /**< skb->len */
+	uint32_t data_len;  /**< skb->data_len (0: linear) */
+	uint8_t cleared[PKT_SKB_HEAD_CLEAR - 16]; /**< the rest up to tail */
+	uint32_t tail, end; /**< offsets of the data's end, the buffer's end */
+	void *head, *data;  /**< the buffer, the packet's first byte */
+	uint32_t truesize;  /**< buffer + head, as SKB_TRUESIZE */
+	uint32_t users;	    /**< the reference count, 1 */
+	uint8_t pad[PKT_SKB_HEAD_SIZE - PKT_SKB_HEAD_CLEAR - 32];
+};
+static_assert(sizeof(struct pkt_skb_head) == PKT_SKB_HEAD_SIZE, "skb head size");
+static_assert(offsetof(struct pkt_skb_head, tail) == PKT_SKB_HEAD_CLEAR,
+	      "skb head: tail where the clearing ends");
+
+/** Build head h around packet m, as __build_skb_around() does: clear the
+ *  head up to tail, then set the buffer's pointers and sizes. */
+static __rte_always_inline void
+pkt_skb_head_build(struct pkt_skb_head *h, struct rte_mbuf *m)
+{
+	memset(h, 0, PKT_SKB_HEAD_CLEAR);
+	h->m = m;
+	h->len = rte_pktmbuf_pkt_len(m);
+	h->head = m->buf_addr;
+	h->data = rte_pktmbuf_mtod(m, void *);
+	h->tail = (uint32_t)m->data_off + rte_pktmbuf_data_len(m);
+	h->end = m->buf_len;
+	h->truesize = (uint32_t)m->buf_len + PKT_SKB_HEAD_SIZE;
+	h->users = 1;
+}
 
 /** One worker's generator. */
 struct pkt_gen {
@@ -310,29 +371,49 @@ struct pkt_gen {
 	 *  RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD to play
 	 *  a NIC that verified the checksums of the frames it synthesised. */
 	uint64_t ol_flags;
+	/** slab: the heads of the burst being processed, and their cache */
+	void **heads;
+	struct slab_cache slab;
 };
 
 /**
- * Set up a generator: in reuse mode, pre-build its mbufs from mp.
- * @return 0 or -errno (ENOMEM when mp is too small).
+ * Set up a generator: in reuse and slab modes, pre-build its mbufs from
+ * mp; in slab mode, carve its slab cache (PKT_SKB_HEAD_SIZE objects on
+ * PKT_SKB_HEAD_PAGE pages, enough for a burst and one page more, on mp's
+ * socket), its next-object prefetch off until pkt_gen_prefetch().
+ * @return 0 or -errno (ENOMEM when mp is too small, or the heap for the
+ *         slab's pages).
  */
 int pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 		 const struct pkt_templates *tpl, enum pkt_alloc alloc,
 		 uint16_t burst);
 
-/** Release a generator's mbufs (reuse ring). */
+/** Release a generator's mbufs (reuse ring) and slab cache. */
 void pkt_gen_fini(struct pkt_gen *g);
+
+/** --alloc slab: switch the slab cache's next-object prefetch (SLUB's
+ *  prefetch_freepointer). Nothing in the other modes. Not while the
+ *  generator's worker runs. */
+static inline void
+pkt_gen_prefetch(struct pkt_gen *g, bool on)
+{
+	slab_cache_prefetch(&g->slab, on);
+}
 
 /**
  * Produce up to n (<= the generator's burst) packets.
- * @return the number produced; 0 only if an allocation failed (bulk).
+ * @return the number produced; 0 only if an allocation failed (bulk: the
+ *         mempool; slab: the slab cache, counted in g->slab.fails).
  */
 static inline uint16_t
 pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 {
+	const bool slab = g->alloc == PKT_ALLOC_SLAB;
 	uint16_t i;
 
-	if (g->alloc == PKT_ALLOC_REUSE) {
+	if (slab && unlikely(slab_alloc_bulk(&g->slab, g->heads, n) == 0))
+		return 0;
+	if (g->alloc != PKT_ALLOC_BULK) {
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = g->ring[g->ring_pos];
 
@@ -350,6 +431,8 @@ pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 			}
 			m->ol_flags = g->ol_flags;
 			m->packet_type = 0;
+			if (slab)
+				pkt_skb_head_build(g->heads[i], m);
 			pkts[i] = m;
 		}
 		return n;
@@ -371,12 +454,15 @@ pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 	return n;
 }
 
-/** The sink for generated packets: recycle (reuse) or free (bulk). */
+/** The sink for generated packets: recycle (reuse), free (bulk), or
+ *  recycle the mbufs and free the burst's heads in bulk (slab). */
 static inline void
 pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 {
 	if (g->alloc == PKT_ALLOC_BULK)
 		rte_pktmbuf_free_bulk(pkts, n);
+	else if (g->alloc == PKT_ALLOC_SLAB)
+		slab_free_bulk(&g->slab, g->heads, n);
 }
 
 /**
