@@ -154,15 +154,10 @@ struct app {
 	volatile int run;
 };
 
-/* Signals set these; the control loop acts on them. SIGUSR1 sent with a
- * value (sigqueue(), `kill -q N -USR1 PID`) names the mode to flip to
- * (enum ingress_mode: 0 off .. 4 rcu): app_sigusr1_mode, else -1 (the next
- * mode); app_sigusr1_pid: who sent it. */
+/* SIGINT/SIGTERM set it (the signal); the control loop ends the run. The
+ * control signals (SIGHUP, SIGUSR1) are lib/export's control table's:
+ * app_ingress_signals() runs them. */
 extern volatile sig_atomic_t app_quit;
-extern volatile sig_atomic_t app_sighup;
-extern volatile sig_atomic_t app_sigusr1;
-extern volatile sig_atomic_t app_sigusr1_mode;
-extern volatile sig_atomic_t app_sigusr1_pid;
 
 /* A user mistake exits with this code (an EAL or setup failure: 1). */
 #define APP_EXIT_USAGE 2
@@ -238,7 +233,7 @@ const char *app_worker_loop_name(const struct app_worker *w);
 /* ingress_control.c (the hook's app side: set-up, churn, reloads, flips from
  * signals and HTTP) */
 int app_ingress_setup(struct app *a);	/* 0 or -1 (message printed) */
-void app_ingress_signals(struct app *a);	/* act on SIGHUP / SIGUSR1 */
+void app_ingress_signals(struct app *a); /* run the control signals */
 /* Flip the mode: -EBUSY while --compare runs (which flips with
  * app_ingress_compare_mode()) or once the run has ended, or
  * ingress_set_mode()'s error; 0. source names who asked ("SIGUSR1 from pid

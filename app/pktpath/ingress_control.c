@@ -2,8 +2,8 @@
 /*
  * The application side of the ingress hook: building it from the options,
  * the rule churn (two rulesets alternated by lib/ingress's updater thread),
- * SIGHUP reloads, SIGUSR1 mode cycling, and the control functions that the
- * HTTP endpoint calls.
+ * and the hooks through which lib/export's control table (HTTP, telemetry,
+ * SIGHUP, SIGUSR1) flips the mode and reloads the rules.
  *
  * Every control operation runs under a->ctl_lock. A reload (SIGHUP, POST
  * /ingress/rules) under churn stops the updater, installs the new ruleset,
@@ -25,6 +25,7 @@
 #include <rte_lcore.h>
 
 #include "app.h"
+#include "export_control.h"
 #include "ingress_bpf.h"
 #include "ingress_pcap.h"
 #include "ingress_rules.h"
@@ -346,71 +347,53 @@ app_ingress_load_rules(struct app *a, const char *text, size_t len,
 	return rc;
 }
 
-/* SIGHUP: reload --rules; SIGUSR1: next mode. From the control loop. */
+/* SIGHUP, POST /ingress/reload: reload --rules, --filter or --bpf-obj
+ * from its file. The result or the reason in err. */
+static int
+hook_reload(void *arg, const char *source, char *err, size_t errlen)
+{
+	struct app *a = arg;
+	struct ingress_classifier *c;
+	char why[ERR_LEN];
+	int rc;
+
+	if (a->ig == NULL ||
+	    (a->opt.ingress_kind == APP_KIND_RULES && a->opt.rules[0] == '\0')) {
+		snprintf(err, errlen, "no --rules, --filter or --bpf-obj to reload");
+		return -ENOTSUP;
+	}
+	if (__compare_running(a))
+		return __busy_compare(err, errlen);
+	/* a file is read as every input is (base.h "Files"): a FIFO is
+	 * refused at once, never waited on */
+	c = load_primary(&a->opt, why);
+	if (c == NULL) {
+		snprintf(err, errlen, "%s %s (the running classifier stays)",
+			 primary_option(&a->opt), why);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&a->ctl_lock);
+	rc = __reload(a, c, source, why, sizeof(why));
+	pthread_mutex_unlock(&a->ctl_lock);
+	if (rc != 0)
+		snprintf(err, errlen, "%s (the running classifier stays)", why);
+	else
+		snprintf(err, errlen, "%s reloaded%s", primary_option(&a->opt),
+			 a->opt.update_rate > 0 ? " (the updater now alternates it "
+						  "with --rules-alt)"
+						: "");
+	return rc;
+}
+
+/* SIGHUP and SIGUSR1: the control table's (lib/export control.c), from the
+ * control loop. */
 void
 app_ingress_signals(struct app *a)
 {
-	char err[ERR_LEN];
+	struct export_hooks h;
 
-	if (app_sighup) {
-		app_sighup = 0;
-		if (a->ig == NULL || (a->opt.ingress_kind == APP_KIND_RULES &&
-				      a->opt.rules[0] == '\0')) {
-			APP_LOG(WARNING, "SIGHUP: no --rules, --filter or --bpf-obj to reload");
-		} else if (__compare_running(a)) {
-			__busy_compare(err, sizeof(err));
-			APP_LOG(WARNING, "SIGHUP: refused: %s", err);
-		} else {
-			struct ingress_classifier *c = load_primary(&a->opt, err);
-			int rc;
-
-			/* a file is read as every input is (base.h "Files"):
-			 * a FIFO is refused at once, never waited on */
-			if (c == NULL) {
-				APP_LOG(ERR, "SIGHUP: refused: %s %s (the running "
-					"classifier stays)", primary_option(&a->opt), err);
-			} else {
-				pthread_mutex_lock(&a->ctl_lock);
-				rc = __reload(a, c, "SIGHUP", err, sizeof(err));
-				pthread_mutex_unlock(&a->ctl_lock);
-				if (rc != 0)
-					APP_LOG(ERR, "SIGHUP: %s (the running classifier stays)",
-						err);
-				else
-					APP_LOG(INFO, "SIGHUP: %s reloaded%s",
-						primary_option(&a->opt),
-						a->opt.update_rate > 0 ? " (the updater "
-						"now alternates it with --rules-alt)" : "");
-			}
-		}
-	}
-	if (app_sigusr1) {
-		int want = app_sigusr1_mode, pid = app_sigusr1_pid;
-		char src[64];
-
-		app_sigusr1 = 0;
-		snprintf(src, sizeof(src), "SIGUSR1 from pid %d", pid);
-		if (a->ig == NULL) {
-			APP_LOG(WARNING, "%s: no ingress hook to flip", src);
-		} else if (want >= INGRESS_MODE_MAX || want < -1) {
-			APP_LOG(WARNING, "%s: value %d names no mode (0 off, 1 none, 2 "
-				"lock, 3 rwlock, 4 rcu): ignored", src, want);
-		} else {
-			enum ingress_mode m = ingress_get_mode(a->ig);
-
-			if (want >= 0) {
-				m = (enum ingress_mode)want;
-			} else {
-				/* off -> none -> lock -> rwlock -> rcu -> off,
-				 * skipping none while rules churn. */
-				do {
-					m = (enum ingress_mode)((m + 1) % INGRESS_MODE_MAX);
-				} while (m == INGRESS_NONE && a->opt.update_rate > 0);
-			}
-			if (app_ingress_set_mode(a, m, src, err, sizeof(err)) != 0)
-				APP_LOG(WARNING, "%s: refused: %s", src, err);
-		}
-	}
+	app_ingress_hooks(a, &h);
+	export_control_signals_run(a->stats, &h);
 }
 
 void
@@ -517,13 +500,23 @@ static int
 hook_set_mode(void *arg, const char *mode, const char *source, char *err,
 	      size_t len)
 {
+	struct app *a = arg;
 	enum ingress_mode m;
 
-	if (ingress_mode_parse(mode, &m) != 0) {
+	if (mode == NULL) {
+		/* the next: off -> none -> lock -> rwlock -> rcu -> off,
+		 * skipping none while rules churn */
+		if (a->ig == NULL)
+			return app_ingress_set_mode(a, INGRESS_OFF, source, err, len);
+		m = ingress_get_mode(a->ig);
+		do {
+			m = (enum ingress_mode)((m + 1) % INGRESS_MODE_MAX);
+		} while (m == INGRESS_NONE && a->opt.update_rate > 0);
+	} else if (ingress_mode_parse(mode, &m) != 0) {
 		snprintf(err, len, "unknown mode '%s' (off|none|lock|rwlock|rcu)", mode);
 		return -EINVAL;
 	}
-	return app_ingress_set_mode(arg, m, source, err, len);
+	return app_ingress_set_mode(a, m, source, err, len);
 }
 
 static int
@@ -546,5 +539,6 @@ app_ingress_hooks(struct app *a, struct export_hooks *h)
 	h->set_mode = hook_set_mode;
 	h->load_rules = hook_load_rules;
 	h->ingress_state = hook_ingress_state;
+	h->reload = hook_reload;
 	h->arg = a;
 }

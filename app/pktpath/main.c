@@ -27,6 +27,7 @@
 
 #include "app.h"
 #include "base.h"
+#include "export_control.h"
 #include "host.h"
 #include "perf_log.h"
 #include "export_series.h"
@@ -34,10 +35,6 @@
 
 int pktpath_logtype;
 volatile sig_atomic_t app_quit;
-volatile sig_atomic_t app_sighup;
-volatile sig_atomic_t app_sigusr1;
-volatile sig_atomic_t app_sigusr1_mode = -1;
-volatile sig_atomic_t app_sigusr1_pid;
 
 static struct app the_app;
 static int app_argc;
@@ -59,23 +56,7 @@ on_signal(int sig)
 		}
 		app_quit = sig;		/* non-zero: the signal that asked */
 		break;
-	case SIGHUP:
-		app_sighup = 1;
-		break;
 	}
-}
-
-/* SIGUSR1: with a value (sigqueue(), `kill -q N -USR1 PID`), the mode to
- * flip to; without, the next one. Who sent it, for the flip's log line. */
-static void
-on_sigusr1(int sig, siginfo_t *si, void *uc)
-{
-	RTE_SET_USED(sig);
-	RTE_SET_USED(uc);
-	app_sigusr1_pid = si != NULL ? (sig_atomic_t)si->si_pid : 0;
-	app_sigusr1_mode = si != NULL && si->si_code == SI_QUEUE ?
-			   (sig_atomic_t)si->si_value.sival_int : -1;
-	app_sigusr1 = 1;
 }
 
 /*
@@ -104,11 +85,8 @@ signals_init(int argc, char **argv, char **envp)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = NULL;
-	sa.sa_sigaction = on_sigusr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGUSR1, &sa, NULL);
+	/* SIGHUP, SIGUSR1: the control table's (lib/export control.c) */
+	export_control_signals_install();
 }
 __attribute__((section(".preinit_array"), used))
 static void (*const signals_preinit)(int, char **, char **) = signals_init;
@@ -303,6 +281,7 @@ start_endpoints(struct app *a)
 	rc = export_telemetry_register(a->stats, a->info, &hooks);
 	if (rc != 0)
 		APP_LOG(WARNING, "telemetry commands: %s", strerror(-rc));
+	export_telemetry_control(a->opt.http_control);
 	if (a->opt.http[0] == '\0')
 		return 0;
 	export_http_conf_init(&hc);

@@ -508,8 +508,9 @@ const struct app_opt app_opts[] = {
 		  "[Stats endpoint](#stats-endpoint-prometheus-snmp-json-dpdk-telemetry)" },
 	{ "http-control", NULL, FLAG(http_control),
 	  NEEDS(NOT("http", "off")),
-	  .help = "serve the control endpoints: POST /ingress/mode, "
-		  "/ingress/rules, /stats/clear" },
+	  .help = "serve the control commands: POST /ingress/mode, "
+		  "/ingress/rules, /ingress/reload, /stats/clear and their "
+		  "telemetry commands" },
 	{ "metrics-lcore-mib", NULL, FLAG(metrics_lcore_mib),
 	  NEEDS(NOT("http", "off")),
 	  .help = "/metrics: every MIB field per worker lcore too (large)" },

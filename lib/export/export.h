@@ -308,9 +308,10 @@ int export_prom_write(FILE *out, const struct stats_snapshot *snap,
  */
 struct export_hooks {
 	/**
-	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard.
-	 * source names the request ("POST /ingress/mode from ADDR"), for the
-	 * flip's log line and event. Return 0, or a negative errno with a one-line reason in err:
+	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard;
+	 * mode NULL (SIGUSR1 without a value): the next mode. source names
+	 * the request ("POST /ingress/mode from ADDR"), for the flip's log
+	 * line and event. Return 0, or a negative errno with a one-line reason in err:
 	 * -EINVAL -> 400 (unknown mode), -EPERM/-EBUSY -> 409, -ENOTSUP ->
 	 * 501, others -> 500. Must change nothing when it fails.
 	 */
@@ -332,6 +333,13 @@ struct export_hooks {
 	 */
 	json_t *(*ingress_state)(void *arg);
 	void *arg;	/**< passed to every hook */
+	/**
+	 * Reload the classifier from its file (--rules, --filter,
+	 * --bpf-obj), as SIGHUP does; source names the request. Return 0
+	 * with a one-line result in err ("--rules reloaded"), or a
+	 * negative errno with the reason there, as for set_mode.
+	 */
+	int (*reload)(void *arg, const char *source, char *err, size_t errlen);
 };
 
 /** Configuration of export_http_start(). Start from export_http_conf_init(). */
@@ -452,6 +460,8 @@ void export_http_stop(struct export_http *h);
  *                      (telemetry names: perf's '-' as '_', task_clock)
  *   /pktpath/ports     no parameter: the port ids; "PORT": its counters
  *                      since the last clear, DPDK's names, per-queue columns
+ * and the control table's commands (export_control.h), parameter the
+ * argument: {"result": LINE, values...} or {"error": LINE, "status": N}.
  * Every reply fits the library's limits (RTE_TEL_MAX_DICT_ENTRIES, the
  * 16 KiB reply): big things are split by group or by lcore. DPDK 22.11
  * telemetry has no floating-point type: decimals are strings ("14.52").
@@ -467,8 +477,18 @@ int export_telemetry_register(struct stats *s, const json_t *info,
 /**
  * Detach the commands from s (they answer null from now on) and free the
  * copies; call before stats_free(). Waits for a callback in progress.
+ * Control is off again (export_telemetry_control()).
  */
 void export_telemetry_unregister(void);
+
+/**
+ * Serve the control table's changing commands over telemetry
+ * (export_control.h: /pktpath/ingress_mode, ...), as --http-control
+ * does over HTTP; off, they answer {"error": ..., "status": 403}. The
+ * commands are registered by export_telemetry_register() either way.
+ * Thread-safe.
+ */
+void export_telemetry_control(bool on);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The HTTP endpoint (libmicrohttpd): GET /, /healthz, /metrics, /snmp,
- * /netstat, /snmp6, /stats.json over the latest snapshot; POST /ingress/mode,
- * /ingress/rules, /stats/clear through the application's hooks.
+ * /netstat, /snmp6, /stats.json over the latest snapshot; POST: the control
+ * table's commands (control.c: /ingress/mode, /ingress/rules, ...), run
+ * through the application's hooks.
  *
  * Threads (http_server.c, http_conn.c): libmicrohttpd's polling threads
  * serve every connection, a watchdog bounds each phase of a request, limits
@@ -51,42 +52,32 @@
 #define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
 #define CT_JSON "application/json"
 #define CT_FORM "application/x-www-form-urlencoded"
-#define MODE_MAX 32
 
+/* The GET routes; the POST ones are the control table's (control.c). */
 static const struct {
 	const char *path;
-	bool post;		/* a control endpoint (POST), else GET/HEAD */
-	const char *ctype;	/* of a GET's answer */
+	const char *ctype; /* of the answer */
 	const char *what;
 } routes[] = {
-	[RT_INDEX] = { "/", false, CT_TEXT, "this index" },
-	[RT_HEALTHZ] = { "/healthz", false, CT_TEXT,
+	[RT_INDEX] = { "/", CT_TEXT, "this index" },
+	[RT_HEALTHZ] = { "/healthz", CT_TEXT,
 			 "200 ok while the stats "
 			 "thread publishes fresh snapshots, else 503" },
-	[RT_METRICS] = { "/metrics", false, CT_PROM,
+	[RT_METRICS] = { "/metrics", CT_PROM,
 			 "Prometheus text format "
 			 "0.0.4 (raw counters, never cleared)" },
-	[RT_SNMP] = { "/snmp", false, CT_TEXT,
+	[RT_SNMP] = { "/snmp", CT_TEXT,
 		      "MIB totals in the layout of "
 		      "/proc/net/snmp (since the last clear)" },
-	[RT_NETSTAT] = { "/netstat", false, CT_TEXT,
+	[RT_NETSTAT] = { "/netstat", CT_TEXT,
 			 "IpExt in the layout of "
 			 "/proc/net/netstat, then pktpath's own groups" },
-	[RT_SNMP6] = { "/snmp6", false, CT_TEXT,
+	[RT_SNMP6] = { "/snmp6", CT_TEXT,
 		       "the IPv6 MIB totals in the layout "
 		       "of /proc/net/snmp6 (since the last clear)" },
-	[RT_JSON] = { "/stats.json", false, CT_JSON,
+	[RT_JSON] = { "/stats.json", CT_JSON,
 		      "the snapshot as JSON (the "
 		      "--json schema)" },
-	[RT_MODE] = { "/ingress/mode", true, NULL,
-		      "body mode=off|none|lock|"
-		      "rwlock|rcu: switch the ingress guard" },
-	[RT_RULES] = { "/ingress/rules", true, NULL,
-		       "body: a rules file; "
-		       "replaces the ingress rules" },
-	[RT_CLEAR] = { "/stats/clear", true, NULL,
-		       "no body: clear by baseline "
-		       "(/snmp, /netstat, /snmp6, /stats.json)" },
 };
 static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
@@ -157,9 +148,10 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 	 enum route rt)
 {
 	struct export_prom_opts o = { NULL, NULL, h->conf.lcore_mib, NULL };
+	const struct export_ctl_cmd *cmds;
 	struct export_memory mem;
 	json_t *ing = NULL, *root;
-	unsigned int i;
+	unsigned int i, n;
 	int rc;
 
 	switch (rt) {
@@ -204,8 +196,15 @@ __render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
 	default:	/* the index */
 		fprintf(f, "pktpath %s stats endpoint\n\n", PKTPATH_VERSION);
 		for (i = 0; i < RT_MAX; i++)
-			fprintf(f, "%-4s %-16s %s\n", routes[i].post ? "POST" : "GET",
-				routes[i].path, routes[i].what);
+			fprintf(f, "%-4s %-16s %s\n", "GET", routes[i].path,
+				routes[i].what);
+		cmds = export_control_table(&n);
+		for (i = 0; i < n; i++)
+			if (cmds[i].http != NULL)
+				fprintf(f, "%-4s %-16s %s%s%s%s\n", "POST", cmds[i].http,
+					cmds[i].http_arg ? "body " : "",
+					cmds[i].http_arg ? cmds[i].http_arg : "",
+					cmds[i].http_arg ? ": " : "", cmds[i].help);
 		fprintf(f, "\ncontrol (POST) is %s\n", h->conf.control ? "enabled" :
 			"disabled: start pktpath with --http-control");
 		return 0;
@@ -291,14 +290,14 @@ __http_quote(char *q, size_t len, const char *s, size_t n)
 	return base_quote(q, len, part);
 }
 
-/* Parse "mode=NAME" (form-urlencoded, the only key; names need no
- * escapes: [A-Za-z0-9_-] only) into mode. */
+/* The value of POST /ingress/mode's form body "mode=NAME" (the only
+ * key, no escapes: a mode name needs none), without the line ends a
+ * client may add, into *val and *vlen; -EINVAL with the reason in err. */
 static int
-__parse_mode(const char *body, size_t len, char *mode, size_t mlen,
-	     char *err, size_t errlen)
+__form_mode(const char *body, size_t len, const char **val, size_t *vlen, char *err,
+	    size_t errlen)
 {
-	char q[48];	/* 40 characters of the body at most */
-	size_t i, n;
+	char q[48]; /* 40 characters of the body at most */
 
 	while (len > 0 && (body[len - 1] == '\n' || body[len - 1] == '\r'))
 		len--;
@@ -311,35 +310,9 @@ __parse_mode(const char *body, size_t len, char *mode, size_t mlen,
 			 __http_quote(q, sizeof(q), body, len));
 		return -EINVAL;
 	}
-	n = len - 5;
-	for (i = 0; i < n; i++) {
-		char ch = body[5 + i];
-
-		if (!(ch == '_' || ch == '-' || (ch >= '0' && ch <= '9') ||
-		      ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')))
-			break;
-	}
-	if (n == 0 || i < n || n >= mlen) {
-		snprintf(err, errlen, "bad mode value '%s' (one mode name)",
-			 __http_quote(q, sizeof(q), body + 5, n));
-		return -EINVAL;
-	}
-	memcpy(mode, body + 5, n);
-	mode[n] = '\0';
+	*val = body + 5;
+	*vlen = len - 5;
 	return 0;
-}
-
-/* A hook's -errno as an HTTP status. */
-static unsigned int
-__hook_status(int rc)
-{
-	switch (rc) {
-	case -EINVAL: return MHD_HTTP_BAD_REQUEST;
-	case -EPERM:
-	case -EBUSY: return MHD_HTTP_CONFLICT;
-	case -ENOTSUP: return MHD_HTTP_NOT_IMPLEMENTED;
-	default: return MHD_HTTP_INTERNAL_SERVER_ERROR;
-	}
 }
 
 static const char *
@@ -380,18 +353,20 @@ __setf(struct req *r, unsigned int code, const char *fmt, ...)
 
 /* On the control thread, one request at a time (so the hooks are called
  * one at a time); r's connection is suspended meanwhile. Reads only r and
- * the hooks: nothing of the connection. */
+ * the hooks: nothing of the connection. The body becomes the command's
+ * argument (ARG_MODE: the value of the form's "mode" key), which the
+ * control table parses and runs. */
 void
 __http_control_run(struct export_http *h, struct req *r)
 {
-	const struct export_hooks *k = &h->conf.hooks;
-	char err[256] = "", mode[MODE_MAX], src[96], q[64];
-	struct stats_snapshot *snap;
-	uint64_t clears;
+	const struct export_ctl_cmd *cmd = r->cmd;
+	const char *raw = r->body != NULL ? r->body : "";
+	char err[256], src[96], rq[64], q[64];
+	struct export_ctl_ctx c;
+	size_t len = r->len;
 	int rc;
 
-	switch (r->rt) {
-	case RT_MODE:
+	if (cmd->arg == EXPORT_CTL_ARG_MODE) {
 		if (r->ctype[0] != '\0' &&
 		    strncasecmp(r->ctype, CT_FORM, strlen(CT_FORM)) != 0) {
 			__setf(r, MHD_HTTP_BAD_REQUEST, "Content-Type '%s': expected "
@@ -399,59 +374,22 @@ __http_control_run(struct export_http *h, struct req *r)
 			       base_quote(q, sizeof(q), r->ctype));
 			return;
 		}
-		if (__parse_mode(r->body ? r->body : "", r->len, mode, sizeof(mode),
-				 err, sizeof(err)) != 0) {
+		if (__form_mode(raw, len, &raw, &len, err, sizeof(err)) != 0) {
 			__setf(r, MHD_HTTP_BAD_REQUEST, "%s\n", err);
 			return;
 		}
-		snprintf(src, sizeof(src), "POST /ingress/mode from %s", r->peer);
-		rc = k->set_mode(k->arg, mode, src, err, sizeof(err));
-		HTTP_LOG(INFO, "POST /ingress/mode mode=%s from %s: %s", mode, r->peer,
-			 rc == 0 ? "ok" : err);
-		if (rc != 0)
-			__setf(r, __hook_status(rc), "mode %s: %s\n", mode,
-			       err[0] ? err : strerror(-rc));
-		else
-			__setf(r, MHD_HTTP_OK, "mode %s\n", mode);
-		return;
-	case RT_RULES:
-		if (r->len == 0) {
-			__setf(r, MHD_HTTP_BAD_REQUEST,
-			       "empty body: expected the text of a rules file\n");
-			return;
-		}
-		if (memchr(r->body, '\0', r->len) != NULL) {
-			__setf(r, MHD_HTTP_BAD_REQUEST,
-			       "body contains a NUL byte: expected text\n");
-			return;
-		}
-		rc = k->load_rules(k->arg, r->body, r->len, err, sizeof(err));
-		HTTP_LOG(INFO, "POST /ingress/rules (%zu bytes) from %s: %s", r->len,
-			 r->peer, rc == 0 ? "ok" : err);
-		if (rc != 0)
-			__setf(r, __hook_status(rc), "rules: %s\n",
-			       err[0] ? err : strerror(-rc));
-		else
-			__setf(r, MHD_HTTP_OK, "rules loaded (%zu bytes)\n", r->len);
-		return;
-	case RT_CLEAR:
-		if (r->len != 0) {
-			__setf(r, MHD_HTTP_BAD_REQUEST, "POST /stats/clear takes no body "
-			       "(%zu bytes given)\n", r->len);
-			return;
-		}
-		stats_clear(h->s);	/* publishes a snapshot after the clear */
-		snap = stats_get(h->s);
-		clears = snap->clears;
-		stats_put(h->s, snap);
-		HTTP_LOG(INFO, "POST /stats/clear from %s: clear %" PRIu64, r->peer,
-			 clears);
-		__setf(r, MHD_HTTP_OK, "cleared (clear %" PRIu64 ")\n", clears);
-		return;
-	default:
-		__setf(r, MHD_HTTP_INTERNAL_SERVER_ERROR, "no control route\n");
-		return;
 	}
+	snprintf(src, sizeof(src), "POST %s from %s", cmd->http, r->peer);
+	snprintf(rq, sizeof(rq), "POST %s", cmd->http);
+	memset(&c, 0, sizeof(c));
+	c.s = h->s;
+	c.hooks = &h->conf.hooks;
+	c.source = src;
+	c.request = rq;
+	c.argword = "body";
+	rc = export_control_run(cmd, raw, len, false, &c);
+	HTTP_LOG(INFO, "%s: %s", src, c.msg);
+	__setf(r, rc == 0 ? MHD_HTTP_OK : export_control_status(rc), "%s\n", c.msg);
 }
 
 /* Hand a complete control request to the control thread (suspending its
@@ -496,6 +434,7 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+	const struct export_ctl_cmd *cmd = export_control_by_http(url);
 	char u[88], m[24];	/* 80 characters of the path, 16 of the method */
 	const char *cl;
 	int rt = __route(url);
@@ -508,38 +447,38 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 				"an escaped NUL byte (%%00)\n", u);
 		return true;
 	}
-	if (rt < 0) {
+	if (rt < 0 && cmd == NULL) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_FOUND, NULL, "no such endpoint "
 				"'%s' (GET / lists them)\n", u);
 		return true;
 	}
-	r->rt = (enum route)rt;
-	if (routes[rt].post && !post) {
+	r->cmd = cmd;
+	if (cmd != NULL && !post) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "POST", "%s %s: "
 				"method not allowed (use POST)\n", m, u);
 		return true;
 	}
-	if (!routes[rt].post && !get) {
+	if (cmd == NULL && !get) {
 		*ret = __replyf(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET, HEAD", "%s %s: "
 				"method not allowed (use GET)\n", m, u);
 		return true;
 	}
-	if (!routes[rt].post && r->has_body) {
+	if (cmd == NULL && r->has_body) {
 		*ret = __replyf(h, c, MHD_HTTP_BAD_REQUEST, NULL, "%s %s takes no "
 				"body\n", m, u);
 		return true;
 	}
-	if (!routes[rt].post) {
+	if (cmd == NULL) {
+		r->rt = (enum route)rt;
 		*ret = r->rt == RT_HEALTHZ ? __healthz(h, c) : __serve(h, c, r->rt);
 		return true;
 	}
-	if (!h->conf.control) {
+	if (cmd->change && !h->conf.control) {
 		*ret = __replyf(h, c, MHD_HTTP_FORBIDDEN, NULL, "POST %s: control is "
 				"disabled (start pktpath with --http-control)\n", u);
 		return true;
 	}
-	if ((r->rt == RT_MODE && h->conf.hooks.set_mode == NULL) ||
-	    (r->rt == RT_RULES && h->conf.hooks.load_rules == NULL)) {
+	if (!cmd->avail(&h->conf.hooks)) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_IMPLEMENTED, NULL, "POST %s: not "
 				"available in this run (no ingress hook)\n", u);
 		return true;

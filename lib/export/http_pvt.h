@@ -18,6 +18,7 @@
 #include <microhttpd.h>
 
 #include "export.h"
+#include "export_control.h"
 
 #define HTTP_DEFAULT_LISTEN "127.0.0.1:9120"
 
@@ -84,7 +85,7 @@ enum route {
 	RT_NETSTAT,
 	RT_SNMP6,
 	RT_JSON,
-	RT_MODE, RT_RULES, RT_CLEAR, RT_MAX
+	RT_MAX /* the POST routes: the control table's rows */
 };
 
 /* Per-request state, from the request line (__http_uri()) to
@@ -92,7 +93,8 @@ enum route {
 struct req {
 	bool started;		/* __access() has seen the headers */
 	bool nul;		/* the path has an escaped NUL byte (%00) */
-	enum route rt;
+	enum route rt;		/* a GET route, when cmd is NULL */
+	const struct export_ctl_cmd *cmd; /* a control command */
 	char *body;
 	size_t len, cap;
 	size_t discarded;	/* body bytes dropped past the limit */

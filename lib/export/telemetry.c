@@ -29,6 +29,7 @@
 #include <rte_telemetry.h>
 
 #include "base.h"
+#include "export_control.h"
 #include "export_pvt.h"
 
 /* The log type pktpath.telemetry (--log-level=pktpath.telemetry:debug). */
@@ -42,6 +43,7 @@ static struct {
 	struct stats *s;
 	json_t *info;
 	struct export_hooks hooks;
+	bool control;			/* the control table's changing commands */
 	unsigned int n_registered;	/* commands registered, once per process */
 } tel;
 
@@ -649,6 +651,71 @@ put:
 	return rc;
 }
 
+static void
+__out_str(void *arg, const char *key, const char *v)
+{
+	rte_tel_data_add_dict_string(arg, key, v);
+}
+
+static void
+__out_u64(void *arg, const char *key, uint64_t v)
+{
+	rte_tel_data_add_dict_u64(arg, key, v);
+}
+
+/* The control table's commands (control.c), parameter the argument: a dict
+ * {"result": LINE, named values...}, or {"error": LINE, "status": the HTTP
+ * status the same refusal gets}; changing commands only with
+ * export_telemetry_control(). */
+static int
+__cmd_control(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct export_ctl_cmd *t = export_control_by_telemetry(cmd);
+	const struct export_ctl_writer w = { __out_str, __out_u64, d };
+	struct export_ctl_ctx c;
+	unsigned int status;
+	char src[80];
+	int rc;
+
+	if (t == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&tel_lock);
+	if (tel.s == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENODEV;
+	}
+	snprintf(src, sizeof(src), "telemetry %s", cmd);
+	memset(&c, 0, sizeof(c));
+	c.s = tel.s;
+	c.hooks = &tel.hooks;
+	c.source = src;
+	c.request = cmd;
+	c.argword = "parameter";
+	c.out = &w;
+	rte_tel_data_start_dict(d);
+	if (t->change && !tel.control) {
+		snprintf(c.msg, sizeof(c.msg),
+			 "control is disabled (start pktpath "
+			 "with --http-control)");
+		rc = -EPERM;
+		status = 403;
+	} else {
+		rc = export_control_run(t, params, params != NULL ? strlen(params) : 0,
+					false, &c);
+		status = rc == 0 ? 200 : export_control_status(rc);
+	}
+	TEL_LOG(INFO, "%s: %s", src, c.msg);
+	if (rc != 0) {
+		rte_tel_data_start_dict(d); /* nothing but the refusal */
+		rte_tel_data_add_dict_string(d, "error", c.msg);
+		rte_tel_data_add_dict_int(d, "status", (int)status);
+	} else {
+		rte_tel_data_add_dict_string(d, "result", c.msg);
+	}
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
 static const struct {
 	const char *cmd;
 	telemetry_cb fn;
@@ -668,20 +735,30 @@ int
 export_telemetry_register(struct stats *s, const json_t *info,
 			  const struct export_hooks *hooks)
 {
+	const struct export_ctl_cmd *ctl;
+	const char *name = NULL, *failed = "?";
+	unsigned int i, n_ctl;
 	json_t *copy = NULL;
-	unsigned int i;
 	int rc = 0;
 
 	if (s == NULL)
 		return -EINVAL;
 	if (info != NULL && (copy = json_deep_copy(info)) == NULL)
 		return -ENOMEM;
+	ctl = export_control_table(&n_ctl);
 	pthread_mutex_lock(&tel_lock);
-	for (i = tel.n_registered; i < RTE_DIM(cmds) && rc == 0; i++) {
-		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
-						cmds[i].help);
+	/* ours, then the control table's rows that telemetry serves */
+	for (i = tel.n_registered; i < RTE_DIM(cmds) + n_ctl && rc == 0; i++) {
+		if (i < RTE_DIM(cmds))
+			rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+							cmds[i].help);
+		else if ((name = ctl[i - RTE_DIM(cmds)].telemetry) != NULL)
+			rc = rte_telemetry_register_cmd(name, __cmd_control,
+							ctl[i - RTE_DIM(cmds)].help);
 		if (rc == 0)
 			tel.n_registered = i + 1;
+		else
+			failed = i < RTE_DIM(cmds) ? cmds[i].cmd : name;
 	}
 	if (rc == 0) {
 		TEL_LOG(DEBUG, "%u commands under /pktpath/ serve %s", tel.n_registered,
@@ -693,7 +770,7 @@ export_telemetry_register(struct stats *s, const json_t *info,
 		if (hooks != NULL)
 			tel.hooks = *hooks;
 	} else {
-		TEL_LOG(DEBUG, "%s: %s", cmds[tel.n_registered].cmd, strerror(-rc));
+		TEL_LOG(DEBUG, "%s: %s", failed, strerror(-rc));
 		json_decref(copy);
 	}
 	pthread_mutex_unlock(&tel_lock);
@@ -708,5 +785,14 @@ export_telemetry_unregister(void)
 	json_decref(tel.info);
 	tel.info = NULL;
 	memset(&tel.hooks, 0, sizeof(tel.hooks));
+	tel.control = false;
+	pthread_mutex_unlock(&tel_lock);
+}
+
+void
+export_telemetry_control(bool on)
+{
+	pthread_mutex_lock(&tel_lock);
+	tel.control = on;
 	pthread_mutex_unlock(&tel_lock);
 }

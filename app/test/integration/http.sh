@@ -316,6 +316,9 @@ modes=$(sed -n 's/^pktpath_ingress_mode{mode="\([a-z]*\)"} [01]$/\1/p' "$TMP/bod
 echo "http: available modes: $modes"
 printf 'default pass\n' > "$TMP/pass.rules"
 req POST /ingress/rules 200 --data-binary @"$TMP/pass.rules"
+# SIGHUP's reload, over HTTP: this run has no rules file to reload.
+req POST /ingress/reload 501;   one_line
+grep -q "no --rules, --filter or --bpf-obj to reload" "$TMP/body" || fail "POST /ingress/reload: $(cat "$TMP/body")"
 
 # 100 scrapes; every 10th, flip to the next mode (each new mode checked by
 # promtool once); one clear in the middle. Every counter sample must be >=
@@ -405,6 +408,22 @@ assert cfg["version"] and cfg["dpdk"].startswith("DPDK") and "ingress_modes" in 
 print("http: telemetry: 9 commands ok, %d bytes at most" %
       max(len(l) for l in open(sys.argv[1])))
 PY
+# The control table's commands over telemetry (--http-control): the line
+# POST gives, a refusal with HTTP's status, the flip seen by /metrics.
+printf '%s\n' /pktpath/ingress_mode,lock /pktpath/ingress_mode,bogus \
+	/pktpath/stats_clear > "$TMP/ctlcmds"
+dpdk-telemetry.py -f "${PREFIX}_ctl" < "$TMP/ctlcmds" > "$TMP/telctl" 2>&1 ||
+	{ cat "$TMP/telctl"; fail "dpdk-telemetry.py (control)"; }
+python3 - "$TMP/telctl" <<'PY' || { cat "$TMP/telctl"; fail "telemetry control replies"; }
+import json, sys
+r = [list(json.loads(l).values())[0] for l in open(sys.argv[1]) if l.startswith("{")]
+assert len(r) == 3, "%d replies" % len(r)
+assert r[0] == {"result": "mode lock", "mode": "lock"}, r[0]
+assert r[1]["status"] == 400 and r[1]["error"].startswith("mode bogus: unknown mode"), r[1]
+assert r[2]["result"].startswith("cleared (clear ") and r[2]["clears"] >= 1, r[2]
+PY
+req GET /metrics 200
+grep -q '^pktpath_ingress_mode{mode="lock"} 1' "$TMP/body" || fail "/pktpath/ingress_mode,lock did not flip"
 req GET /healthz 200
 stop
 grep -q "== summary" "$TMP/ctl.out" || { cat "$TMP/ctl.out"; fail "ctl run: no summary"; }

@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/export's control table (control.c, control_signal.c),
+ * walked row by row: every command is reachable over HTTP (POST), over DPDK
+ * telemetry (its socket) and, where the row says so, by its signal, and
+ * each transport gives the same result line and makes the same hook call
+ * (source aside); a changing command is refused where control is off and
+ * calls nothing; a bad argument of each type gets one line and a 400 (HTTP),
+ * {"error", "status": 400} (telemetry) or a refusal line (signals), and
+ * calls nothing; a command the run cannot serve answers 501. The reference
+ * in lib/export/README.md is what the table prints
+ * (CONTROL_README_WRITE=1 rewrites it).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_log.h>
+
+#include "export_control.h"
+#include "fixture_http.h"
+
+#ifndef PKTPATH_SOURCE_ROOT
+#error "PKTPATH_SOURCE_ROOT: the source tree (app/test/meson.build sets it)"
+#endif
+#define README PKTPATH_SOURCE_ROOT "/lib/export/README.md"
+#define BEGIN_MARK \
+	"<!-- control table: CONTROL_README_WRITE=1 build/app/test/test_export_control -->\n"
+#define END_MARK "<!-- end of the control table -->\n"
+
+/* ---- hooks that record their calls ---- */
+
+static struct {
+	unsigned int n; /* calls */
+	char call[512]; /* the last: "set_mode rcu", "load_rules TEXT", ... */
+	char source[96];
+	char mode[32]; /* the fake ingress's mode */
+} rec = { .mode = "off" };
+
+static int
+rec_set_mode(void *arg, const char *mode, const char *source, char *err, size_t len)
+{
+	static const char *const next[][2] = { { "off", "lock" },
+					       { "lock", "rcu" },
+					       { "rcu", "off" } };
+	unsigned int i;
+
+	(void)arg;
+	if (mode != NULL && strcmp(mode, "off") && strcmp(mode, "lock") &&
+	    strcmp(mode, "rcu")) {
+		snprintf(err, len, "unknown mode '%s' (off|lock|rcu)", mode);
+		return -EINVAL;
+	}
+	for (i = 0; mode == NULL && i < RTE_DIM(next); i++)
+		if (strcmp(rec.mode, next[i][0]) == 0) {
+			mode = next[i][1];
+			break;
+		}
+	snprintf(rec.mode, sizeof(rec.mode), "%s", mode);
+	snprintf(rec.call, sizeof(rec.call), "set_mode %s", mode);
+	snprintf(rec.source, sizeof(rec.source), "%s", source);
+	rec.n++;
+	return 0;
+}
+
+static int
+rec_load_rules(void *arg, const char *body, size_t len, char *err, size_t elen)
+{
+	(void)arg;
+	assert_int_equal(strlen(body), len);
+	if (strncmp(body, "rule ", 5) != 0) {
+		snprintf(err, elen, "line 1: expected 'rule'");
+		return -EINVAL;
+	}
+	snprintf(rec.call, sizeof(rec.call), "load_rules %s", body);
+	rec.source[0] = '\0';
+	rec.n++;
+	return 0;
+}
+
+static int
+rec_reload(void *arg, const char *source, char *err, size_t errlen)
+{
+	(void)arg;
+	snprintf(rec.call, sizeof(rec.call), "reload");
+	snprintf(rec.source, sizeof(rec.source), "%s", source);
+	snprintf(err, errlen, "--rules reloaded");
+	rec.n++;
+	return 0;
+}
+
+static json_t *
+rec_state(void *arg)
+{
+	(void)arg;
+	return json_pack("{s:s, s:[s,s,s]}", "mode", rec.mode, "modes", "off", "lock",
+			 "rcu");
+}
+
+static const struct export_hooks rec_hooks = {
+	.set_mode = rec_set_mode,
+	.load_rules = rec_load_rules,
+	.ingress_state = rec_state,
+	.reload = rec_reload,
+};
+
+/* A valid argument of each type: HTTP body, telemetry parameter, signal
+ * value (< 0: none), and a bad one of each (the signal's: out of range). */
+static const struct {
+	const char *body, *param;
+	int value;
+	const char *bad_body, *bad_param;
+	int bad_value;
+} args[EXPORT_CTL_ARG_MAX] = {
+	[EXPORT_CTL_ARG_NONE] = { NULL, NULL, -1, "x", "x", -1 },
+	/* 4: rcu, enum ingress_mode's number */
+	[EXPORT_CTL_ARG_MODE] = { "mode=rcu", "rcu", 4, "mode=r%u", "r%u", 9 },
+	[EXPORT_CTL_ARG_TEXT] = { "rule drop udp", "rule drop udp", -1, "", "", -1 },
+};
+
+/* The line with every run of digits as "N" (a clear's count grows). */
+static void
+shape(char *s)
+{
+	char *w = s;
+
+	for (; *s != '\0'; s++) {
+		if (isdigit((unsigned char)*s)) {
+			if (w == s || !isdigit((unsigned char)s[-1]))
+				*w++ = 'N';
+			continue;
+		}
+		*w++ = *s;
+	}
+	*w = '\0';
+}
+
+/* ---- the three transports ---- */
+
+static int tel_fd = -1;
+
+/* Telemetry: cmd (with ",PARAM") -> its reply's value (a new ref). */
+static json_t *
+tel(const char *cmd)
+{
+	char buf[16384 + 1], name[64];
+	json_error_t jerr;
+	json_t *j, *v;
+	ssize_t n;
+
+	assert_int_equal(send(tel_fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
+	n = recv(tel_fd, buf, sizeof(buf) - 1, 0);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	j = json_loads(buf, 0, &jerr);
+	if (j == NULL)
+		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
+	v = json_incref(json_object_get(j, name));
+	json_decref(j);
+	return v;
+}
+
+static json_t *
+tel_cmd(const struct export_ctl_cmd *c, const char *param)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s%s", c->telemetry, param ? "," : "",
+		 param ? param : "");
+	return tel(buf);
+}
+
+/* HTTP: POST the row's path; the status, the body in line (no '\n'). */
+static int
+post(uint16_t port, const struct export_ctl_cmd *c, const char *body, char *line,
+     size_t len)
+{
+	struct resp r;
+	int status;
+
+	if (http(port, "POST", c->http,
+		 c->arg == EXPORT_CTL_ARG_MODE ? "application/x-www-form-urlencoded"
+					       : NULL,
+		 body, &r) != 0)
+		fail_msg("POST %s: no response", c->http);
+	if (r.len == 0 || r.body[r.len - 1] != '\n' ||
+	    memchr(r.body, '\n', r.len - 1) != NULL)
+		fail_msg("POST %s: not one line: '%s'", c->http, r.body);
+	snprintf(line, len, "%.*s", (int)r.len - 1, r.body);
+	status = r.status;
+	free(r.body);
+	return status;
+}
+
+/* A signal: the row's, with value (< 0: none), to this thread (delivered
+ * before pthread_sigqueue() / raise() return), run, its log line in line. */
+static void
+signal_run(const struct export_ctl_cmd *c, int value, char *line, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_non_null(f);
+	assert_int_equal(rte_openlog_stream(f), 0);
+	if (value >= 0)
+		assert_int_equal(pthread_sigqueue(pthread_self(), c->signal,
+						  (union sigval){ .sival_int = value }),
+				 0);
+	else
+		assert_int_equal(raise(c->signal), 0);
+	export_control_signals_run(st, &rec_hooks);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	if (n == 0 || buf[n - 1] != '\n' || memchr(buf, '\n', n - 1) != NULL)
+		fail_msg("%s: not one log line: '%s'", c->name, buf ? buf : "");
+	snprintf(line, len, "%.*s", (int)n - 1, buf);
+	free(buf);
+}
+
+/* ---- tests ---- */
+
+static void
+test_control_same_everywhere(void **state)
+{
+	const struct export_ctl_cmd *t;
+	struct export_http *h = start(true, &rec_hooks, 8, 10);
+	uint16_t port = export_http_port(h);
+	char line[512], want[512], call[512], src[96], got[512];
+	unsigned int i, n, calls;
+	json_t *v;
+
+	(void)state;
+	export_telemetry_control(true);
+	t = export_control_table(&n);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++) {
+		const struct export_ctl_cmd *c = &t[i];
+
+		if (c->http == NULL || c->telemetry == NULL)
+			fail_msg("%s: not served over HTTP and telemetry", c->name);
+		assert_ptr_equal(export_control_by_http(c->http), c);
+		assert_ptr_equal(export_control_by_telemetry(c->telemetry), c);
+		snprintf(rec.mode, sizeof(rec.mode), "off");
+		calls = rec.n;
+		if (post(port, c, args[c->arg].body, want, sizeof(want)) != 200)
+			fail_msg("POST %s: '%s'", c->http, want);
+		shape(want);
+		snprintf(call, sizeof(call), "%s", rec.call);
+		snprintf(src, sizeof(src), "POST %s from 127.0.0.1", c->http);
+		if (strcmp(c->name, "stats/clear") != 0)
+			assert_int_equal(rec.n, calls + 1);
+		if (rec.n != calls && rec.source[0] != '\0')
+			assert_string_equal(rec.source, src);
+
+		/* telemetry: the same line, the same call */
+		snprintf(rec.mode, sizeof(rec.mode), "off");
+		calls = rec.n;
+		v = tel_cmd(c, args[c->arg].param);
+		if (!json_is_string(json_object_get(v, "result")))
+			fail_msg("%s: no result: %s", c->telemetry,
+				 json_dumps(v, JSON_COMPACT));
+		snprintf(got, sizeof(got), "%s",
+			 json_string_value(json_object_get(v, "result")));
+		json_decref(v);
+		shape(got);
+		assert_string_equal(got, want);
+		if (strcmp(c->name, "stats/clear") != 0) {
+			assert_int_equal(rec.n, calls + 1);
+			assert_string_equal(rec.call, call);
+		}
+		snprintf(src, sizeof(src), "telemetry %s", c->telemetry);
+		if (rec.n != calls && rec.source[0] != '\0')
+			assert_string_equal(rec.source, src);
+
+		/* the signal, where the row has one */
+		if (c->signal == 0)
+			continue;
+		snprintf(rec.mode, sizeof(rec.mode), "off");
+		calls = rec.n;
+		signal_run(c, args[c->arg].value, line, sizeof(line));
+		assert_int_equal(rec.n, calls + 1);
+		assert_string_equal(rec.call, call);
+		snprintf(src, sizeof(src), "SIG%s%s", sigabbrev_np(c->signal),
+			 c->signal_pid ? " from pid " : "");
+		if (c->signal_pid)
+			snprintf(src + strlen(src), sizeof(src) - strlen(src), "%d",
+				 (int)getpid());
+		assert_string_equal(rec.source, src);
+		snprintf(got, sizeof(got), "pktpath: %s: ", src);
+		if (strncmp(line, got, strlen(got)) != 0)
+			fail_msg("%s: log line '%s', want '%s...'", c->name, line, got);
+		memmove(line, line + strlen(got), strlen(line + strlen(got)) + 1);
+		shape(line);
+		assert_string_equal(line, want);
+	}
+	/* SIGUSR1 without a value: the next mode (off -> lock here) */
+	snprintf(rec.mode, sizeof(rec.mode), "off");
+	signal_run(export_control_by_signal(SIGUSR1), -1, line, sizeof(line));
+	assert_string_equal(rec.call, "set_mode lock");
+	assert_non_null(strstr(line, ": mode lock"));
+	export_http_stop(h);
+}
+
+static void
+test_control_refused(void **state)
+{
+	const struct export_ctl_cmd *t;
+	struct export_http *off = start(false, &rec_hooks, 8, 10);
+	struct export_http *on = start(true, &rec_hooks, 8, 10);
+	struct export_http *none = start(true, NULL, 8, 10);
+	const struct export_hooks no_hooks = { .ingress_state = rec_state };
+	char line[512];
+	unsigned int i, n, calls = rec.n;
+	json_t *v;
+
+	(void)state;
+	t = export_control_table(&n);
+	for (i = 0; i < n; i++) {
+		const struct export_ctl_cmd *c = &t[i];
+
+		/* control off: 403, an error over telemetry, nothing called */
+		if (c->change) {
+			export_telemetry_control(false);
+			if (post(export_http_port(off), c, args[c->arg].body, line,
+				 sizeof(line)) != 403 ||
+			    strstr(line, "--http-control") == NULL)
+				fail_msg("%s, control off: '%s'", c->http, line);
+			v = tel_cmd(c, args[c->arg].param);
+			assert_int_equal(json_integer_value(json_object_get(v, "status")),
+					 403);
+			assert_non_null(
+				strstr(json_string_value(json_object_get(v, "error")),
+				       "--http-control"));
+			json_decref(v);
+		}
+		/* a bad argument: 400, one line; nothing called */
+		export_telemetry_control(true);
+		if (args[c->arg].bad_body != NULL) {
+			if (post(export_http_port(on), c, args[c->arg].bad_body, line,
+				 sizeof(line)) != 400)
+				fail_msg("%s '%s': '%s'", c->http, args[c->arg].bad_body,
+					 line);
+			v = tel_cmd(c, args[c->arg].bad_param);
+			if (json_integer_value(json_object_get(v, "status")) != 400 ||
+			    !json_is_string(json_object_get(v, "error")))
+				fail_msg("%s '%s': %s", c->telemetry,
+					 args[c->arg].bad_param,
+					 json_dumps(v, JSON_COMPACT));
+			json_decref(v);
+		}
+		if (c->signal != 0 && args[c->arg].bad_value >= 0) {
+			signal_run(c, args[c->arg].bad_value, line, sizeof(line));
+			if (strstr(line, ": refused: value ") == NULL)
+				fail_msg("%s: '%s'", c->name, line);
+		}
+		/* a run without the hook: 501 over both */
+		if (!c->avail(&no_hooks)) {
+			if (post(export_http_port(none), c, args[c->arg].body, line,
+				 sizeof(line)) != 501)
+				fail_msg("%s without a hook: '%s'", c->http, line);
+			assert_int_equal(export_telemetry_register(st, info, &no_hooks),
+					 0);
+			export_telemetry_control(true);
+			v = tel_cmd(c, args[c->arg].param);
+			assert_int_equal(json_integer_value(json_object_get(v, "status")),
+					 501);
+			json_decref(v);
+			assert_int_equal(export_telemetry_register(st, info, &rec_hooks),
+					 0);
+		}
+	}
+	/* a hook's refusal: "mode NAME: REASON", 400 both ways */
+	v = tel("/pktpath/ingress_mode,lockless");
+	assert_int_equal(json_integer_value(json_object_get(v, "status")), 400);
+	assert_string_equal(json_string_value(json_object_get(v, "error")),
+			    "mode lockless: unknown mode 'lockless' (off|lock|rcu)");
+	json_decref(v);
+	assert_int_equal(rec.n, calls);
+	export_telemetry_control(true);
+	export_http_stop(none);
+	export_http_stop(on);
+	export_http_stop(off);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* lib/export/README.md's "Control commands" table is the table's. */
+static void
+test_control_readme(void **state)
+{
+	const char *w = getenv("CONTROL_README_WRITE");
+	char *gen = NULL, *doc, *b, *e;
+	size_t len, glen = 0;
+	FILE *f = open_memstream(&gen, &glen);
+
+	(void)state;
+	assert_non_null(f);
+	fputs(BEGIN_MARK, f);
+	export_control_doc(f);
+	fputs(END_MARK, f);
+	assert_int_equal(fclose(f), 0);
+	doc = slurp(README, &len);
+	b = strstr(doc, BEGIN_MARK);
+	e = b != NULL ? strstr(b, END_MARK) : NULL;
+	if (b == NULL || e == NULL)
+		fail_msg("%s: no \"%.40s\" ... \"%.20s\" block", README, BEGIN_MARK,
+			 END_MARK);
+	e += strlen(END_MARK);
+	if (w != NULL && strcmp(w, "1") == 0) {
+		f = fopen(README, "w");
+		assert_non_null(f);
+		fprintf(f, "%.*s%s%s", (int)(b - doc), doc, gen, e);
+		assert_int_equal(fclose(f), 0);
+		print_message("%s rewritten\n", README);
+	} else if ((size_t)(e - b) != glen || memcmp(b, gen, glen) != 0) {
+		fail_msg("%s is not what the control table says: run "
+			 "CONTROL_README_WRITE=1 build/app/test/test_export_control",
+			 README);
+	}
+	free(doc);
+	free(gen);
+}
+
+static int
+setup(void **state)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char buf[1024];
+
+	if (fixture_export_setup(state) != 0)
+		return -1;
+	export_control_signals_install();
+	if (export_telemetry_register(st, info, &rec_hooks) != 0)
+		return -1;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	tel_fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (tel_fd < 0 || connect(tel_fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
+		return -1;
+	return recv(tel_fd, buf, sizeof(buf), 0) > 0 ? 0 : -1; /* the banner */
+}
+
+static int
+teardown(void **state)
+{
+	close(tel_fd);
+	return fixture_export_teardown(state);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_control_readme),
+		cmocka_unit_test(test_control_same_everywhere),
+		cmocka_unit_test(test_control_refused),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
