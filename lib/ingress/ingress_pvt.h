@@ -82,15 +82,27 @@ enum rule_action { RULE_PASS, RULE_DROP, RULE_MARK, RULE_COUNT };
 #define RULE_VLAN_NONE 0xffff		/* "vlan none": untagged */
 #define RULES_MAX 65536
 
-/* One parsed rule. Addresses and ports in host byte order. */
+/* The family a rule matches: an IPv4 or IPv6 address key makes it one
+ * family's; a rule with neither applies to both (and, without IP keys, to
+ * every frame). */
+enum rule_family {
+	RULE_FAM_ANY,
+	RULE_FAM_4,
+	RULE_FAM_6
+};
+
+/* One parsed rule. IPv4 addresses and ports in host byte order, IPv6
+ * addresses in network order. */
 struct ingress_rule {
 	uint32_t line;			/* source line, 1-based */
 	uint32_t keys;			/* RULE_K_* present */
 	uint16_t prio;
 	uint8_t action;			/* enum rule_action */
 	uint8_t proto;
-	uint32_t src, dst;
-	uint8_t src_len, dst_len;	/* 0..32 */
+	uint8_t family;		    /* enum rule_family */
+	uint32_t src, dst;	    /* RULE_FAM_4 */
+	uint8_t src6[16], dst6[16]; /* RULE_FAM_6 */
+	uint8_t src_len, dst_len;   /* 0..32, or 0..128 for RULE_FAM_6 */
 	uint8_t dscp;
 	uint16_t sport_lo, sport_hi;
 	uint16_t dport_lo, dport_hi;
@@ -126,15 +138,40 @@ struct __ingress_key {
 	uint8_t dscp;
 	uint8_t flags;			/* KEY_F_* */
 };
-#define KEY_F_IP 0x01		/* complete IPv4 header: IP keys apply */
+#define KEY_F_IP    0x01	/* complete IP header: IP keys apply */
 #define KEY_F_PORTS 0x02	/* unfragmented UDP/TCP with ports */
 
-/* Fill k from a raw frame (the semantics documented in ingress.h). */
-void __ingress_key_extract(const struct rte_mbuf *m, struct __ingress_key *k);
+/* The same for an IPv6 frame whose fixed header is complete: rte_acl's
+ * IPv6 layout, each address four 32-bit inputs. proto is the upper-layer
+ * protocol after the extension headers, dscp the traffic class's. */
+struct __ingress_key6 {
+	uint8_t proto; /* input 0 */
+	uint8_t pad[3];
+	uint8_t src[16]; /* inputs 1-4 */
+	uint8_t dst[16]; /* inputs 5-8 */
+	uint16_t sport;	 /* input 9 */
+	uint16_t dport;
+	uint16_t vlan; /* input 10: VID, or RULE_VLAN_NONE */
+	uint8_t dscp;
+	uint8_t flags; /* KEY_F_* */
+};
+
+/* Extension headers the key walks over before giving up (proto is then
+ * the ninth header's type). */
+#define KEY6_EXT_MAX 8
+
+/*
+ * Fill k6 from the IPv6 frame m whose IPv6 header (complete: 40 bytes)
+ * starts at off, with vlan (network order) as the IPv4 key has it. Returns
+ * 6. The semantics are documented in ingress_rules.h. rules.c's IPv4 key
+ * parse calls it for IPv6 frames.
+ */
+int __ingress_key6_extract(const struct rte_mbuf *m, uint32_t off, uint16_t vlan,
+			   struct __ingress_key6 *k6);
 
 /*
  * The naive reference: walk rs's rules in order on frame m, parsed
- * independently of __ingress_key_extract(). For tests.
+ * independently of the keys (rules.c, rules_key.c). For tests.
  */
 void __ingress_rules_match_linear(const struct ingress_ruleset *rs,
 				  const struct rte_mbuf *m,
