@@ -7,13 +7,14 @@
  * lookup" has the measurements behind the threshold); ingress_rules_view()
  * forces either, or the reference.
  *
- * Each frame is first reduced to a key (rules_key.c): IPv6 frames to the
- * 44-byte struct __ingress_key6 (rte_acl's IPv6 layout), every other frame
- * to the 20-byte struct __ingress_key. A key carries two flag bits, "IP
- * header complete" and "ports present"; a rule with an IP key requires the
- * first, a rule with a port key the second, so such rules never match non-IP
- * or truncated frames while rules without IP keys (e.g. "vlan 100 action
- * drop") still do. Each family has its own rules -- the rules of its family
+ * Each frame is first reduced to a key (__ingress_key_extract(), inline in
+ * ingress_pvt.h): IPv6 frames to the 44-byte struct __ingress_key6
+ * (rte_acl's IPv6 layout), every other frame to the 20-byte struct
+ * __ingress_key. A key carries two flag bits, "IP header complete" and
+ * "ports present"; a rule with an IP key requires the first, a rule with a
+ * port key the second, so such rules never match non-IP or truncated
+ * frames while rules without IP keys (e.g. "vlan 100 action drop") still
+ * do. Each family has its own rules -- the rules of its family
  * and the rules of none (no address) -- compiled into its own rte_acl
  * context and matchers: an IPv4-only set never looks at an IPv6 rule, and
  * a frame is looked up once, in its family's.
@@ -95,70 +96,6 @@ static bool
 rule_for(const struct ingress_rule *r, uint8_t family)
 {
 	return r->family == RULE_FAM_ANY || r->family == family;
-}
-
-/* ---------------------------------------------------------------- */
-/* Keys                                                              */
-/* ---------------------------------------------------------------- */
-
-/* Eth (14) + one 802.1Q tag (4) + IPv4 with options (60) + 4 bytes of L4. */
-#define KEY_HDR_MAX (RTE_ETHER_HDR_LEN + 4 + 60 + 4)
-
-/*
- * Fill k, or k6 for an IPv6 frame (ethertype 0x86dd, version 6, the fixed
- * 40-byte header in the frame: __ingress_key6_extract()): 6 when k6 was
- * filled, 4 when k was (IPv4, and every other frame: not IP, truncated,
- * runts, with no flag). Inlined in both lookups: the IPv4 path's cost.
- */
-static __rte_always_inline int
-key_extract(const struct rte_mbuf *m, struct __ingress_key *k, struct __ingress_key6 *k6)
-{
-	uint8_t buf[KEY_HDR_MAX];
-	uint32_t hl = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)KEY_HDR_MAX);
-	const uint8_t *p = rte_pktmbuf_read(m, 0, hl, buf);
-	const uint8_t *ip;
-	uint32_t off = RTE_ETHER_HDR_LEN, ihl;
-	uint16_t et;
-
-	memset(k, 0, sizeof(*k));
-	k->vlan = RTE_BE16(RULE_VLAN_NONE);
-	if (p == NULL || hl < RTE_ETHER_HDR_LEN)
-		return 4; /* runt: untagged, not IP */
-	et = (uint16_t)(p[12] << 8 | p[13]);
-	if (et == RTE_ETHER_TYPE_VLAN) {
-		if (hl < RTE_ETHER_HDR_LEN + 4)
-			return 4; /* incomplete tag: a runt */
-		k->vlan = rte_cpu_to_be_16((uint16_t)((p[14] << 8 | p[15]) & 0xfff));
-		et = (uint16_t)(p[16] << 8 | p[17]);
-		off += 4;
-	}
-	if (et != RTE_ETHER_TYPE_IPV4 || hl < off + 20) {
-		/* hl >= off + 40 when the frame holds the IPv6 header */
-		if (et == RTE_ETHER_TYPE_IPV6 && rte_pktmbuf_pkt_len(m) >= off + 40 &&
-		    (p[off] >> 4) == 6)
-			return __ingress_key6_extract(m, off, k->vlan, k6);
-		return 4;
-	}
-	ip = p + off;
-	ihl = (ip[0] & 0xfu) * 4;
-	if ((ip[0] >> 4) != 4 || ihl < 20 || hl < off + ihl)
-		return 4; /* not v4, or truncated */
-	k->flags = KEY_F_IP;
-	k->proto = ip[9];
-	k->dscp = ip[1] >> 2;
-	memcpy(&k->src, ip + 12, 4);
-	memcpy(&k->dst, ip + 16, 4);
-	/* Like tc flower's dissector (flags 0): no ports for any fragment,
-	 * first fragments included. */
-	if ((ip[6] << 8 | ip[7]) & 0x3fff)
-		return 4;
-	if ((k->proto != IPPROTO_UDP && k->proto != IPPROTO_TCP) ||
-	    hl < off + ihl + 4)
-		return 4;
-	memcpy(&k->sport, ip + ihl, 2);
-	memcpy(&k->dport, ip + ihl + 2, 2);
-	k->flags |= KEY_F_PORTS;
-	return 4;
 }
 
 /* ---------------------------------------------------------------- */
@@ -539,7 +476,7 @@ rules_classify_small(const void *ctx, struct rte_mbuf **pkts, uint16_t n,
 	for (i = 0; i < n; i++) {
 		struct ingress_result *o = &res[i];
 		uint16_t sp, dp, vl;
-		int fam = key_extract(pkts[i], &k, &k6);
+		int fam = __ingress_key_extract(pkts[i], &k, &k6);
 
 		o->action = r->rs.default_drop;
 		o->matched = 0;
@@ -627,8 +564,8 @@ rules_classify(const void *ctx, struct rte_mbuf **pkts, uint16_t n,
 		n4 = 0;
 		n6 = 0;
 		for (i = 0; i < k; i++) {
-			if (likely(key_extract(pkts[off + i], &keys[n4], &keys6[n6]) ==
-				   4)) {
+			if (likely(__ingress_key_extract(pkts[off + i], &keys[n4],
+							 &keys6[n6]) == 4)) {
 				data[n4] = (const uint8_t *)&keys[n4];
 				at[n4++] = off + i;
 			} else {

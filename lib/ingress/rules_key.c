@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The "rules" kind's IPv6 key (struct __ingress_key6, rte_acl's IPv6
- * layout): the IPv4 key's parse (rules.c, inlined in both lookups) leaves
- * for this one at the ethertype test IPv4 frames do not take. It reads one
- * extension header at a time, as the kernel's flow dissector walks them.
+ * layout): the IPv4 key's parse (__ingress_key_extract() in ingress_pvt.h,
+ * inlined in both lookups) leaves for this one at the ethertype test IPv4
+ * frames do not take. It reads one extension header at a time, as the
+ * kernel's flow dissector walks them.
  */
 #include <string.h>
 

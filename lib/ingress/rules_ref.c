@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The "rules" kind's naive reference (__ingress_rules_match_linear): the
- * frame parsed again, apart from rules_key.c on purpose -- with the rte_*_hdr
+ * frame parsed again, apart from the keys on purpose -- with the rte_*_hdr
  * structs and one rte_pktmbuf_read per header -- and the rules walked in
  * order. The unit tests hold rte_acl and the linear walk (rules.c) against
  * it; ingress_rules_view(INGRESS_RULES_VIEW_REFERENCE) runs it.
