@@ -9,9 +9,10 @@
 
 run() { # run NAME ARGS...
 	local name=$1; shift
+	local rc=0
 	"$PKTPATH" $(eal "$name") -- --http off --duration 1 --warmup 0.3 --interval 0.5 \
-		--quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
-		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
+		--quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 || rc=$?
+	[ $rc = 0 ] || { cat "$TMP/$name.out"; fail "$name: exit $rc"; }
 }
 base=( 'd["conservation"]["ok"]' 'f("Rx.RxPackets") > 0' 'f("Rx.RxPackets") % 2 == 0' )
 
