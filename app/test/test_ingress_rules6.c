@@ -105,7 +105,8 @@ f6_fill(struct rte_mbuf *m, const struct f6 *f)
 	*(uint16_t *)(p + off) = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
 	off += 2;
 	ip = p + off;
-	*(uint32_t *)ip = rte_cpu_to_be_32(vtc);
+	vtc = rte_cpu_to_be_32(vtc);
+	memcpy(ip, &vtc, 4); /* ip is 2-byte aligned */
 	ip[6] = f->n_ext ? f->ext[0] : f->proto;
 	ip[7] = 64;
 	memcpy(ip + 8, f->src, 16);
