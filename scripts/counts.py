@@ -474,6 +474,8 @@ INSTR_VARIANTS = [
     ("--ingress rcu --rules match-all", ["--ingress", "rcu", "--rules",
                                          os.path.join(ROOT, "config/rules/match-all.rules")]),
     ("--path rx-only", ["--path", "rx-only"]),
+    ("--ingress rcu --rules acl-100", ["--ingress", "rcu", "--rules",
+                                       os.path.join(ROOT, "config/rules/acl-100.rules")]),
     ("--family ipv6", ["--family", "ipv6"]),
     ("--family mixed", ["--family", "mixed"]),
 ]

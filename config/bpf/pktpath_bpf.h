@@ -66,4 +66,16 @@ pktpath_outer_type(const struct pktpath_skb *skb)
 		return PKTPATH_NOMATCH;					\
 	} while (0)
 
+/* The same for IPv6 (ethertype 0x86dd): F(skb, 14) or F(skb, 18). */
+#define PKTPATH_DISPATCH_IPV6(skb, F)					\
+	do {								\
+		unsigned int __t = pktpath_outer_type(skb);		\
+		if (__t == 0x86dd)					\
+			return F(skb, 14);				\
+		if (__t == 0x8100 && (skb)->len >= 18 &&		\
+		    PKTPATH_W(skb, 16) == 0x86dd)			\
+			return F(skb, 18);				\
+		return PKTPATH_NOMATCH;					\
+	} while (0)
+
 #endif

@@ -4,9 +4,10 @@
 
 /**
  * @file
- * The "rules" classifier kind (rules_parse.c, rules.c): tc flower-like
- * rules from a file or a string, looked up by a linear walk over a
- * per-frame key for small sets and by rte_acl for larger ones. The grammar
+ * The "rules" classifier kind (rules_parse.c, rules.c, rules_key.c,
+ * rules_ref.c): tc flower-like rules of IPv4, IPv6 or both from a file or a
+ * string, looked up by a linear walk over a per-frame key for small sets
+ * and by rte_acl for larger ones. The grammar
  * and the lookup are in lib/ingress/README.md ("Rules", "The lookup"); the
  * classifier objects and the hook that runs them are in ingress.h.
  */
@@ -49,24 +50,33 @@ int ingress_rules_parse_file(const char *path, struct ingress_classifier **out,
  * Parse and compile rules from a string.
  *
  * One rule a line; '#' starts a comment; blank lines are ignored.
- *   [prio N] [proto udp|tcp|icmp|NUM] [src A.B.C.D[/L]] [dst A.B.C.D[/L]]
+ *   [prio N] [proto udp|tcp|icmp|icmp6|NUM] [src PREFIX] [dst PREFIX]
  *   [sport P|LO-HI] [dport P|LO-HI] [vlan ID|none] [dscp N]
  *   action pass|drop|mark N|count
  *   default pass|drop
- * Keys come in any order, each at most once; every key but action is
- * optional. prio is 0..65535 (default 32768); rules are tried by ascending
- * prio, ties in file order; the first pass/drop/mark rule that matches
- * decides; a count rule that matches sets "matched" and the search goes on.
- * No match: the default action (pass unless a default line says drop).
+ * PREFIX is A.B.C.D[/L] (L 0..32) or an IPv6 A[/L] (L 0..128), host bits
+ * clear; an address makes the rule one family's (src and dst of one rule
+ * agree), a rule without one is of both. Keys come in any order, each at
+ * most once; every key but action is optional. prio is 0..65535 (default
+ * 32768); rules are tried by ascending prio, ties in file order; the first
+ * pass/drop/mark rule that matches decides; a count rule that matches sets
+ * "matched" and the search goes on. No match: the default action (pass
+ * unless a default line says drop).
  * IP keys (proto, src, dst, dscp) match only IPv4 frames whose header is
- * complete; ports only unfragmented UDP/TCP with 4 bytes of L4 header; a
- * rule with no IP key also matches non-IPv4 and truncated frames. vlan ID
- * matches the VID of one 802.1Q tag, vlan none untagged frames.
+ * complete and IPv6 frames whose fixed header is (IPv6's proto: the upper
+ * layer after at most 8 hop-by-hop, routing, destination-options and
+ * fragment headers; its dscp: the traffic class's); ports only
+ * unfragmented UDP/TCP with 4 bytes of L4 header (no IPv6 frame with a
+ * fragment header has ports); a rule with no IP key also matches non-IP
+ * and truncated frames. vlan ID matches the VID of one 802.1Q tag, vlan
+ * none untagged frames.
  *
- * Each frame is reduced to a 20-byte key once; up to 16 rules are then
- * walked linearly over the key, more go through rte_acl (whose per-call
- * cost only pays off beyond that: the README's "The lookup"; rte_acl uses
- * AVX512 when EAL runs with --force-max-simd-bitwidth=512, AVX2 otherwise).
+ * Each frame is reduced to a key once (20 bytes, 44 for IPv6); each family
+ * has its own rules (its own and the family-less) and lookups: up to 16
+ * rules are walked linearly over the key, more go through rte_acl, one
+ * context per family (whose per-call cost only pays off beyond that: the
+ * README's "The lookup"; rte_acl uses AVX512 when EAL runs with
+ * --force-max-simd-bitwidth=512, AVX2 otherwise).
  * Both lookups are built for every set (ingress_rules_view()). Compiling
  * is done on the calling thread and is not cheap for big sets (seconds of
  * CPU and tens of MB of rte_malloc memory for config/rules/acl-10000.rules:

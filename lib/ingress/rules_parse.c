@@ -2,10 +2,13 @@
 /*
  * The rules grammar (tc flower-like), one rule a line:
  *
- *   [prio N] [proto udp|tcp|icmp|NUM] [src A.B.C.D[/L]] [dst A.B.C.D[/L]]
+ *   [prio N] [proto udp|tcp|icmp|icmp6|NUM] [src PREFIX] [dst PREFIX]
  *   [sport P|LO-HI] [dport P|LO-HI] [vlan ID|none] [dscp N]
  *   action pass|drop|mark N|count
  *   default pass|drop
+ *
+ * PREFIX is A.B.C.D[/L] (L 0..32) or an IPv6 A[/L] (L 0..128), both
+ * families' host bits clear; src and dst of one rule are of one family.
  *
  * Every error is reported as "NAME:LINE: reason", the first one only; the
  * name and every word of the file a reason echoes are quoted (base.h).
@@ -13,6 +16,7 @@
  * whole word, ranges checked, with the reasons the options give for the same
  * mistake ("NAME:LINE: dport: '70000' is not a port or range P-Q ...").
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -93,6 +97,72 @@ parse_prefix(struct parser *p, const char *key, const char *s, uint32_t *addr,
 	return 0;
 }
 
+/* An IPv6 prefix A/LEN, LEN 0..128 (128 without one), host bits clear:
+ * the address is pkt_parse_ipv6()'s, the length pkt_parse_u64()'s. */
+static int
+parse_prefix6(struct parser *p, const char *key, const char *s, uint8_t addr[16],
+	      uint8_t *len)
+{
+	char why[PARSE_WHY_LEN], buf[64], q[BASE_QUOTE_LEN], net[INET6_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	size_t alen = slash != NULL ? (size_t)(slash - s) : strlen(s);
+	uint8_t a[16];
+	uint64_t l = 128;
+	unsigned int i;
+	bool host = false;
+
+	if (alen >= sizeof(buf))
+		alen = sizeof(buf) - 1; /* too long: refused below */
+	memcpy(buf, s, alen);
+	buf[alen] = '\0';
+	if (pkt_parse_ipv6(buf, a, why, sizeof(why)) != 0)
+		return fail(p, -EINVAL, "%s: '%s' is not an IPv6 address A[/LEN]", key,
+			    base_quote(q, sizeof(q), s));
+	if (slash != NULL && pkt_parse_u64(slash + 1, 0, 128, &l, why, sizeof(why)) != 0)
+		return fail(p, -EINVAL,
+			    "%s: '%s' is not an IPv6 address A[/LEN]: length %s", key,
+			    base_quote(q, sizeof(q), s), why);
+	for (i = 0; i < 16; i++) {
+		uint8_t m = l >= 8 * (i + 1) ? 0xff
+			    : l > 8 * i	     ? (uint8_t)(0xff << (8 - (l - 8 * i)))
+					     : 0;
+
+		host |= (a[i] & ~m) != 0;
+		a[i] &= m;
+	}
+	if (host) {
+		inet_ntop(AF_INET6, a, net, sizeof(net));
+		return fail(p, -EINVAL,
+			    "%s: '%s' has host bits set (did you mean %s/%u?)", key,
+			    base_quote(q, sizeof(q), s), net, (unsigned int)l);
+	}
+	memcpy(addr, a, 16);
+	*len = (uint8_t)l;
+	return 0;
+}
+
+/* src or dst: an IPv4 prefix, or an IPv6 one (a word with a ':'), which
+ * sets the rule's family; the two must agree. */
+static int
+parse_addr(struct parser *p, const char *key, const char *s, struct ingress_rule *r,
+	   uint32_t *a4, uint8_t *a6, uint8_t *len)
+{
+	uint8_t fam = strchr(s, ':') != NULL ? RULE_FAM_6 : RULE_FAM_4;
+	int rc;
+
+	if (r->family != RULE_FAM_ANY && r->family != fam)
+		return fail(p, -EINVAL,
+			    "%s: an IPv%c prefix in an IPv%c rule (src and dst "
+			    "must be of one family)",
+			    key, fam == RULE_FAM_6 ? '6' : '4',
+			    fam == RULE_FAM_6 ? '4' : '6');
+	rc = fam == RULE_FAM_6 ? parse_prefix6(p, key, s, a6, len)
+			       : parse_prefix(p, key, s, a4, len);
+	if (rc == 0)
+		r->family = fam;
+	return rc;
+}
+
 /* A port or range: pkt_parse_port_range() and its reason. */
 static int
 parse_ports(struct parser *p, const char *key, const char *s, uint16_t *lo,
@@ -163,22 +233,24 @@ parse_rule(struct parser *p, char **tok, int nt, struct ingress_rule *r)
 				r->proto = IPPROTO_TCP;
 			else if (strcmp(val, "icmp") == 0)
 				r->proto = IPPROTO_ICMP;
+			else if (strcmp(val, "icmp6") == 0)
+				r->proto = IPPROTO_ICMPV6;
 			else {
-				rc = parse_num_or(p, "proto", val, 255,
-						  "udp, tcp, icmp or a number 0..255",
-						  &v);
+				rc = parse_num_or(
+					p, "proto", val, 255,
+					"udp, tcp, icmp, icmp6 or a number 0..255", &v);
 				if (rc)
 					return rc;
 				r->proto = (uint8_t)v;
 			}
 			break;
 		case RULE_K_SRC:
-			rc = parse_prefix(p, "src", val, &r->src, &r->src_len);
+			rc = parse_addr(p, "src", val, r, &r->src, r->src6, &r->src_len);
 			if (rc)
 				return rc;
 			break;
 		case RULE_K_DST:
-			rc = parse_prefix(p, "dst", val, &r->dst, &r->dst_len);
+			rc = parse_addr(p, "dst", val, r, &r->dst, r->dst6, &r->dst_len);
 			if (rc)
 				return rc;
 			break;
