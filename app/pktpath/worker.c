@@ -316,7 +316,7 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 				*o = MIB_F(INGRESS, DROPPED);
 				if (!(f & LOOP_HOOK) || keep[i]) {
 					*o = (uint16_t)path_rcv_tally(c->pc, pkts[i], &l2[i],
-								      mib, c->tally);
+								      mib, c->tally, NULL);
 					kept++;
 				}
 			}
