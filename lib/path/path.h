@@ -41,6 +41,9 @@
  * behaves as a kernel with ipfrag_high_thresh 0.
  *
  * Where pktpath differs from Linux (documented in lib/path/README.md):
+ *  - Reassembly charges a fragment its 2 KiB blocks (the kernel its skb's
+ *    truesize) against --frag-high, and does not model ipfrag_max_dist
+ *    (inetpeer's per-source fragment count).
  *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
  *    recvmsg); a listener's bad checksum is counted at delivery too.
  *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
