@@ -508,6 +508,7 @@ cleanup(struct app *a)
 	app_conditions_free(&a->cond);
 	stats_series_free(a->series);
 	for (i = 0; i < a->n_workers; i++) {
+		path_frag_free(a->workers[i].frag);
 		pkt_gen_fini(&a->workers[i].gen);
 		rte_mempool_free(a->workers[i].mp);
 	}

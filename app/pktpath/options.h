@@ -245,6 +245,10 @@ struct app_options {
 	uint32_t peers;		/* 0: one per generator source address */
 	uint32_t peer_share;	/* % of the address blocks all workers share */
 
+	/* IPv4 reassembly, per worker (ipfrag_high_thresh, ipfrag_time) */
+	uint64_t frag_high; /* bytes */
+	uint32_t frag_time; /* seconds */
+
 	/* stats endpoint */
 	char http[128];		/* "ADDR:PORT", or "" for off */
 	bool http_control;

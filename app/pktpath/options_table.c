@@ -533,6 +533,16 @@ const struct app_opt app_opts[] = {
 	{ "capture-snaplen", "BYTES", UINT(capture_snaplen, 14, 65535),
 	  .def = "2048", NEEDS(SET("capture")),
 	  .help = "bytes copied per packet" },
+	{ "frag-high", "BYTES", UINT(frag_high, 0, UINT64_C(1) << 40),
+	  .def = "4194304", PATH_FULL,
+	  .help = "IPv4 reassembly memory of each worker, as "
+		  "`net.ipv4.ipfrag_high_thresh`: past it a fragment is refused "
+		  "(`ReasmFails`); 0 refuses all; see "
+		  "[IPv4 reassembly](../../lib/path/README.md#ipv4-reassembly)" },
+	{ "frag-time", "SECONDS", UINT(frag_time, 1, 86400), .def = "30",
+	  PATH_FULL,
+	  .help = "seconds an incomplete IPv4 datagram is kept, as "
+		  "`net.ipv4.ipfrag_time` (then `ReasmTimeout`)" },
 	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
 	{ "help-ini", NULL, HELP(APP_HELP_INI),
 	  .help = "every option with its default as an INI file for `--config` "

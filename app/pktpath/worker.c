@@ -174,6 +174,7 @@ struct loop_ctx {
 	enum pkt_capture_what cap_what;
 	struct rx_acc *acc;	  /* the Rx counters (flushed by the loop) */
 	struct path_tally *tally; /* the path's, flushed every burst */
+	struct path_frag *frag;	  /* its reassembly queues */
 	unsigned int idx;
 	uint16_t burst;
 	uint16_t port, queue;
@@ -302,6 +303,8 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 			__perf_ingress(w, ((f & LOOP_STAGES) ? t : rte_rdtsc()) - t_ig);
 	}
 
+	/* reassembly: the queues whose ipfrag_time passed (one compare) */
+	path_frag_tick(c->frag, t0, mib);
 	passes = fused ? n : 1;
 	for (p = 0; p < passes; p++) {
 		const unsigned int lo = fused ? p : 0, hi = fused ? p + 1 : n;
@@ -316,7 +319,7 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 				*o = MIB_F(INGRESS, DROPPED);
 				if (!(f & LOOP_HOOK) || keep[i]) {
 					*o = (uint16_t)path_rcv_tally(c->pc, pkts[i], &l2[i],
-								      mib, c->tally);
+								      mib, c->tally, c->frag);
 					kept++;
 				}
 			}
@@ -397,6 +400,7 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 		.cap_what = w->cap_what,
 		.acc = &acc,
 		.tally = &tally,
+		.frag = w->frag,
 		.idx = w->idx,
 		.burst = w->burst,
 		.port = w->port,

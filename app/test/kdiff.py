@@ -70,8 +70,7 @@ SENTINEL_LEN = 20 + 8 + 13
 # The fields compared: pktpath's Group.Field -> the kernel's Group.Field (the
 # same names: pktpath prints Linux's). Everything pktpath can move on the
 # receive side. Not compared, on purpose (lib/path/README.md, "Where pktpath differs"):
-# Ip ReasmOKs/ReasmFails/ReasmTimeout and IpExt ReasmOverlaps (no reassembly;
-# Linux counts some ReasmFails/ReasmOverlaps at once), every Out* field and
+# Ip ReasmTimeout (the namespace's ipfrag_time outlasts the test), every Out* field and
 # OutTransmits but Tcp's (nothing is transmitted: the resets to segments no
 # socket takes are counted, as Linux counts them, in Tcp OutSegs and
 # OutRsts), Tcp's connection fields (no socket),
@@ -79,11 +78,11 @@ SENTINEL_LEN = 20 + 8 + 13
 # off gives InAddrErrors).
 MAPPING = {}
 for _f in ("InReceives InHdrErrors InAddrErrors InUnknownProtos InDiscards "
-           "InDelivers ReasmReqds").split():
+           "InDelivers ReasmReqds ReasmOKs ReasmFails").split():
     MAPPING["Ip." + _f] = "Ip." + _f
 for _f in ("InTruncatedPkts InMcastPkts InBcastPkts InOctets InMcastOctets "
            "InBcastOctets InCsumErrors InNoECTPkts InECT1Pkts InECT0Pkts "
-           "InCEPkts").split():
+           "InCEPkts ReasmOverlaps").split():
     MAPPING["IpExt." + _f] = "IpExt." + _f
 for _f in ("InMsgs InErrors InCsumErrors InDestUnreachs InTimeExcds InParmProbs "
            "InSrcQuenchs InRedirects InEchos InEchoReps InTimestamps "
@@ -101,7 +100,8 @@ for _g in ("Udp", "UdpLite"):
 # that the test cannot pass by no longer exercising a class: each stands for
 # one class of issue 12 (and the basics).
 MUST_MOVE = ["Ip.InHdrErrors", "Ip.InAddrErrors", "Ip.InUnknownProtos",
-             "Ip.ReasmReqds", "IpExt.InTruncatedPkts", "IpExt.InCsumErrors",
+             "Ip.ReasmReqds", "Ip.ReasmOKs", "Ip.ReasmFails", "IpExt.ReasmOverlaps",
+             "IpExt.InTruncatedPkts", "IpExt.InCsumErrors",
              "IpExt.InBcastPkts", "IpExt.InMcastPkts", "IpExt.InECT0Pkts",
              "Udp.InDatagrams", "Udp.NoPorts", "Udp.InCsumErrors",
              "Udp.IgnoredMulti", "UdpLite.InDatagrams", "UdpLite.NoPorts",
@@ -214,7 +214,8 @@ def icmp(typ, code, rest=b"\0\0\0\0", payload=b"", mode="good"):
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
-        self.ident = 1   # IP IDs: unique, so that no two fragments meet
+        self.ident = 1   # IP IDs: unique, so that only f_dgram's fragments meet
+        self.pending = []  # the rest of f_dgram's fragments, sent next
 
     def nid(self):
         self.ident += 1
@@ -483,6 +484,55 @@ class Gen:
         f = self.ip_frame(s, d, 17, body, frag=frag)
         return f, "frag off %d mf %d len %d %s>%s" % (off, mf, len(body), s, d)
 
+    def f_dgram(self):
+        """A datagram in fragments (sent one after the other: the first
+        now, the rest by frame()): in order, reversed, shuffled, with a
+        duplicate, with an overlap, with one missing, with a Not-ECT and a
+        CE fragment, or 65535 bytes and more."""
+        r = self.r
+        s, d = r.choice([PEER, "192.0.2.7"]), LOCAL
+        how = r.choice(["order", "reverse", "shuffle", "dup", "dup", "overlap",
+                        "overlap", "missing", "ecn", "big"])
+        if how == "big":
+            n = r.choice([65515 - 8, 65520 - 8])
+            pay = bytes(n)
+            step = 1480
+        else:
+            pay = self.payload(False) + self.payload(True)
+            step = 8 * r.randrange(1, 12)
+        k = r.randrange(3)
+        if k == 0:
+            l4, proto = icmp(8, 0, b"\0\1\0\1", pay), 1
+        else:
+            l4, proto = udp(s, d, 1000, self.port(), pay, r.choice(["good"] * 5 + ["bad"])), 17
+        parts = [(o, min(o + step, len(l4))) for o in range(0, len(l4), step)]
+        if len(parts) < 2:
+            parts = [(0, 8), (8, len(l4))]
+        if how == "reverse":
+            parts.reverse()
+        elif how == "shuffle":
+            r.shuffle(parts)
+        elif how == "dup":
+            i = r.randrange(len(parts) - 1)
+            parts.insert(r.randrange(i + 1, len(parts)), parts[i])
+        elif how == "overlap":
+            o, e = parts[r.randrange(len(parts))]
+            o2 = max(0, o + 8 * r.choice([-1, 1]))
+            parts.insert(r.randrange(1, len(parts)), (o2, min(len(l4), o2 + (e - o))))
+        elif how == "missing":
+            del parts[r.randrange(len(parts))]
+        ident = self.nid()
+        frames = []
+        for j, (o, e) in enumerate(parts):
+            mf = 0x2000 if e < len(l4) else 0
+            tos = 3 if how == "ecn" and j == len(parts) - 1 else 0
+            frames.append((self.ip_frame(s, d, proto, l4[o:e], ident=ident,
+                                         frag=mf | (o // 8), tos=tos),
+                           "dgram %s id %d proto %d %d..%d of %d %s>%s" %
+                           (how, ident, proto, o, e, len(l4), s, d)))
+        self.pending = frames[1:]
+        return frames[0]
+
     def f_proto(self):
         r = self.r
         s, d = self.addrs(0.7)
@@ -527,7 +577,7 @@ class Gen:
     CLASSES = [("f_udp", 14), ("f_udplite", 8), ("f_tcp", 6), ("f_icmp_error", 16),
                ("f_icmp_any", 10), ("f_options", 10), ("f_mutate", 10),
                ("f_addr", 10), ("f_frag", 5), ("f_proto", 5), ("f_vlan", 6),
-               ("f_other", 2)]
+               ("f_other", 2), ("f_dgram", 3)]
 
     def prelude(self):
         """Frames every seed starts with: each ICMP type once (code 0, then
@@ -581,6 +631,8 @@ class Gen:
         return out
 
     def frame(self):
+        if self.pending:
+            return self.pending.pop(0)
         names = [c for c, _ in self.CLASSES]
         weights = [w for _, w in self.CLASSES]
         return getattr(self, self.r.choices(names, weights)[0])()

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * kdiffpath: every frame of a pcap file through lib/path (path_l2 +
- * path_rcv, the code pktpath's workers run), one line per frame with the MIB
- * fields it moved:
+ * path_rcv_frag with one worker's reassembly queues, the code pktpath's
+ * workers run), one line per frame with the MIB fields it moved:
  *
  *   INDEX Group.Field=DELTA Group.Field=DELTA ...
  *
@@ -12,9 +12,11 @@
  * --local A/L (repeatable), --mcast G (repeatable), --local6 A/L and
  * --mcast6 G (IPv6, repeatable), --udp-ports P,
  * --udplite-ports P, --netlabel on|off, --pim on|off, --vlan STACK
- * (repeatable: VLAN devices, as pktpath's --vlan). No EAL.
+ * (repeatable: VLAN devices, as pktpath's --vlan), --frag-high BYTES (as
+ * pktpath's; the queues have no clock: none times out). No EAL.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,7 @@ __usage(const char *why)
 		"kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
 		"[--mcast G]... [--local6 A/L]... [--mcast6 G]... [--udp-ports P] "
 		"[--udplite-ports P] [--netlabel on|off] "
-		"[--pim on|off] [--vlan STACK]... FILE.pcap\n",
+		"[--pim on|off] [--vlan STACK]... [--frag-high BYTES] FILE.pcap\n",
 		why);
 	return 2;
 }
@@ -57,6 +59,9 @@ main(int argc, char **argv)
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
+				     .timeout = 1 };
+	struct path_frag *frag;
 	struct mib_set *set;
 	struct mib_block b;
 	uint64_t before[MIB_FIELD_MAX], after[MIB_FIELD_MAX];
@@ -123,6 +128,13 @@ main(int argc, char **argv)
 		} else if (strcmp(argv[i - 1], "--netlabel") == 0) {
 			if (__onoff(v, &conf.netlabel) != 0)
 				return __usage("bad --netlabel");
+		} else if (strcmp(argv[i - 1], "--frag-high") == 0) {
+			char *end;
+
+			errno = 0;
+			fc.high_thresh = strtoull(v, &end, 10);
+			if (errno != 0 || *end != '\0' || end == v || v[0] == '-')
+				return __usage("bad --frag-high");
 		} else if (strcmp(argv[i - 1], "--pim") == 0) {
 			if (__onoff(v, &conf.pim) != 0)
 				return __usage("bad --pim");
@@ -147,7 +159,10 @@ main(int argc, char **argv)
 		return 1;
 	}
 	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
-	if (set == NULL)
+	/* Reassembly queues with no clock: no queue ever times out (the
+	 * kernel side sets ipfrag_time beyond the test's length). */
+	frag = path_frag_create(&fc, -1);
+	if (set == NULL || frag == NULL)
 		return 1;
 	b = mib_set_block(set, 0);
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
@@ -168,7 +183,7 @@ main(int argc, char **argv)
 		mib_fold(set, MIB_FOLD_LCORE, before, NULL);
 		mib_add(&b, MIB_F(RX, PACKETS), 1);
 		path_l2(&conf, &mb, &l2, &b);
-		path_rcv(&conf, &mb, &l2, &b);
+		path_rcv_frag(&conf, &mb, &l2, &b, frag);
 		mib_fold(set, MIB_FOLD_LCORE, after, NULL);
 		printf("%lu", idx++);
 		for (f = 0; f < MIB_FIELD_MAX; f++)
@@ -184,6 +199,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	pcap_close(p);
+	path_frag_free(frag);
 	mib_set_free(set);
 	return 0;
 }

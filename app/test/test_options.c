@@ -213,6 +213,8 @@ __historical_defaults(struct app_options *r)
 	r->capture_what = PKT_CAPTURE_DROPS;
 	r->capture_ring = 4096;
 	r->capture_snaplen = 2048;
+	r->frag_high = 4194304; /* ipfrag_high_thresh */
+	r->frag_time = 30;	/* ipfrag_time */
 }
 
 /* a and b are the same options (the name of --config aside) */

@@ -636,8 +636,9 @@ test_tally6(void **state)
 			m.nb_segs = 1;
 			path_l2(&conf, &m, &l2p, &pb);
 			path_l2(&conf, &m, &l2t, &tb);
-			assert_int_equal(path_rcv(&conf, &m, &l2p, &pb),
-					 path_rcv_tally(&conf, &m, &l2t, &tb, &tally));
+			assert_int_equal(
+				path_rcv(&conf, &m, &l2p, &pb),
+				path_rcv_tally(&conf, &m, &l2t, &tb, &tally, NULL));
 		}
 		path_tally_flush(&tally, &tb);
 		for (f = 0; f < MIB_FIELD_MAX; f++)

@@ -308,6 +308,8 @@ enum mib_path {
 	MIB_PATH_IP6SEGROUTINGOFF,  /**< segment routing header, seg6/rpl off */
 	MIB_PATH_IP6NONEXTHDR,	    /**< next header 59 (NONE): dst_discard, delivered */
 	MIB_PATH_IP6FRAGQUEUED,	    /**< a fragment held by ipv6_frag_rcv's queues */
+	MIB_PATH_IPFRAGQUEUED,	    /**< a fragment ip_defrag kept in a queue */
+	MIB_PATH_IPFRAGDROPPED,	    /**< a fragment ip_defrag freed at once */
 	MIB_PATH_MAX
 };
 

@@ -64,13 +64,13 @@
 	F(G, OUTNOROUTES, "OutNoRoutes", SUM, 0, INFO, 0, \
 	  "datagrams not sent for want of a route (never)") \
 	F(G, REASMTIMEOUT, "ReasmTimeout", SUM, 0, INFO, 0, \
-	  "reassemblies timed out (never: fragments are not reassembled)") \
-	F(G, REASMREQDS, "ReasmReqds", SUM, 0, DROP, LAW(IP), \
-	  "fragments for this host, queued by ip_defrag (freed: no reassembly)") \
+	  "reassembly queues freed by ipfrag_time (within ReasmFails)") \
+	F(G, REASMREQDS, "ReasmReqds", SUM, 0, INFO, 0, \
+	  "fragments for this host ip_defrag took") \
 	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, 0, \
-	  "datagrams reassembled (never: fragments are not reassembled)") \
+	  "datagrams reassembled, delivered in place of their last fragment") \
 	F(G, REASMFAILS, "ReasmFails", SUM, 0, INFO, 0, \
-	  "reassemblies that failed (never: fragments are not reassembled)") \
+	  "reassembly failures: queues dropped, timed out, fragments over the memory") \
 	F(G, FRAGOKS, "FragOKs", SUM, 0, INFO, 0, \
 	  "datagrams fragmented on output (never)") \
 	F(G, FRAGFAILS, "FragFails", SUM, 0, INFO, 0, \
@@ -239,7 +239,7 @@
 	F(G, INCEPKTS, "InCEPkts", SUM, 0, INFO, 0, \
 	  "datagrams with ECN field 11, congestion experienced") \
 	F(G, REASMOVERLAPS, "ReasmOverlaps", SUM, 0, INFO, 0, \
-	  "fragments overlapping queued data (never: no reassembly)")
+	  "fragments overlapping queued data: the queue is dropped (RFC 5722)")
 
 #define MIB_IP6_TABLE(F, G) \
 	F(G, INRECEIVES, "InReceives", SUM, 0, INFO, LAW(RX), \
@@ -418,7 +418,11 @@
 	F(G, IP6NONEXTHDR, "Ip6NoNextHdr", SUM, 0, DELIVER, LAW(L4), \
 	  "IPv6 packets whose next header is 59, none: delivered to dst_discard") \
 	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6), \
-	  "IPv6 fragments ipv6_frag_rcv queued for reassembly")
+	  "IPv6 fragments ipv6_frag_rcv queued for reassembly") \
+	F(G, IPFRAGQUEUED, "IpFragQueued", SUM, 0, SINK, LAW(IP), \
+	  "IPv4 fragments ip_defrag kept (then reassembled, timed out or dropped)") \
+	F(G, IPFRAGDROPPED, "IpFragDropped", SUM, 0, DROP, LAW(IP), \
+	  "IPv4 fragments ip_defrag freed at once: duplicate, bad end, overlap, memory")
 
 #define MIB_INGRESS_TABLE(F, G) \
 	F(G, PACKETS, "IngressPackets", SUM, 0, INFO, 0, \

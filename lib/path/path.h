@@ -36,13 +36,14 @@
  * lo up with 127.0.0.1). path_conf's netlabel and pim follow the kernel
  * configuration where a user's kernel differs.
  *
+ * Fragments for this host are reassembled as ip_defrag does, in a worker's
+ * struct path_frag (path_rcv_frag(), path_frag.c); path_rcv() has none and
+ * behaves as a kernel with ipfrag_high_thresh 0.
+ *
  * Where pktpath differs from Linux (documented in lib/path/README.md):
- *  - Fragments are not reassembled: a fragment for a local destination counts
- *    ReasmReqds (as Linux's ip_defrag does when it queues one) and is freed;
- *    ReasmReqds is its terminal outcome. Linux counts ReasmFails (and
- *    ReasmOverlaps) at once for some lone fragments (an empty one, a last
- *    fragment shorter than what is queued, an overlap) and ReasmOKs /
- *    ReasmTimeout later; pktpath never moves them.
+ *  - Reassembly charges a fragment its 2 KiB blocks (the kernel its skb's
+ *    truesize) against --frag-high, and does not model ipfrag_max_dist
+ *    (inetpeer's per-source fragment count).
  *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
  *    recvmsg); a listener's bad checksum is counted at delivery too.
  *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
@@ -61,6 +62,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
@@ -266,6 +268,90 @@ static inline void path_tally_flush(struct path_tally *t,
 static inline void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 			   struct path_l2 *l2, struct mib_block *mib);
 
+/* ---- IPv4 reassembly (path_frag.c) ---- */
+
+#define PATH_FRAG_HIGH_DEFAULT 4194304u /**< ipfrag_high_thresh's default, bytes */
+#define PATH_FRAG_TIME_DEFAULT 30u	/**< ipfrag_time's default, seconds */
+#define PATH_FRAG_BLOCK	       2048u /**< a fragment's data is held in blocks of this */
+
+/** What a reassembly context is made with. */
+struct path_frag_conf {
+	/** ipfrag_high_thresh: bytes of queued fragments (their blocks) and
+	 *  queues beyond which a fragment is refused (ReasmFails); 0 refuses
+	 *  every fragment. */
+	uint64_t high_thresh;
+	/** ipfrag_time in TSC cycles: a queue is freed (ReasmTimeout) this
+	 *  long after its first fragment arrived. */
+	uint64_t timeout;
+};
+
+/**
+ * One worker's IPv4 reassembly queues (the kernel's per-netns fqdir), all
+ * preallocated by path_frag_create(): the queues, a hash of them, the
+ * fragment records and the blocks their data is copied into (the frame's
+ * mbuf is freed as any other), sized so that high_thresh bytes can be
+ * queued plus the fragment that crosses it, and a 64 KiB mbuf the
+ * reassembled datagram is built in. Nothing is allocated per packet: a
+ * flood of incomplete fragments fills the accounted memory up to
+ * high_thresh and is then refused, as ip_defrag refuses it.
+ *
+ * The fields are path_frag.c's; the two first are read inline by
+ * path_frag_tick(). Not thread-safe: one context per worker, used by its
+ * lcore only.
+ */
+struct path_frag {
+	uint64_t now;	      /**< the TSC of the current burst (path_frag_tick) */
+	uint64_t next_expiry; /**< the oldest queue's deadline; UINT64_MAX: none */
+	struct path_frag_conf conf;
+	uint64_t mem;	   /**< accounted bytes (frag_mem_limit) */
+	uint32_t n_queues; /**< live queues */
+	uint32_t max_queues, n_buckets, n_blocks;
+	uint32_t oldest, newest; /**< queues in creation (= deadline) order */
+	uint32_t free_queue, free_ent, free_block;
+	uint32_t *bucket;
+	struct path_frag_queue *queue;
+	struct path_frag_ent *ent;
+	uint32_t *block_next;
+	uint8_t *block;
+	struct rte_mbuf *dgram; /**< where a reassembled datagram is built */
+	bool rte;		/**< allocated with rte_malloc */
+};
+
+/** Bytes path_frag_create(fc) allocates. Thread-safe. */
+uint64_t path_frag_bytes(const struct path_frag_conf *fc);
+
+/**
+ * Make a reassembly context: on NUMA socket `socket` with rte_malloc, or
+ * with the C library when socket < 0 (tests, without EAL). Its clock
+ * starts at 0.
+ * @return the context, or NULL with rte_errno ENOMEM (or EINVAL: a
+ *         high_thresh beyond 2^40 or a zero timeout). Not thread-safe.
+ */
+struct path_frag *path_frag_create(const struct path_frag_conf *fc, int socket);
+
+/** Free a context (NULL: nothing). Not thread-safe. */
+void path_frag_free(struct path_frag *f);
+
+/** Free the queues due by f->now: ReasmFails and ReasmTimeout each
+ *  (ip_expire). Called by path_frag_tick(); single writer (mib's owner). */
+void __path_frag_expire(struct path_frag *f, struct mib_block *mib);
+
+/**
+ * Set f's clock to now (a TSC reading, non-decreasing) and free the queues
+ * whose ipfrag_time has passed, as ip_expire does. A queue's deadline is
+ * fixed when it is made and every queue has the same timeout, so creation
+ * order is deadline order: the check is one compare of now with the
+ * oldest queue's deadline, inline, once per burst; no timer thread.
+ * Single writer: f's and mib's owner.
+ */
+static inline void
+path_frag_tick(struct path_frag *f, uint64_t now, struct mib_block *mib)
+{
+	f->now = now;
+	if (unlikely(now >= f->next_expiry))
+		__path_frag_expire(f, mib);
+}
+
 /**
  * Everything after the ingress hook: RxNotIp, RxOtherHost, or ip_rcv and the
  * rest of the path. Moves exactly one terminal counter (plus informational
@@ -287,9 +373,22 @@ static inline unsigned int path_rcv(const struct path_conf *c,
  */
 static inline unsigned int path_rcv_tally(const struct path_conf *c,
 					  const struct rte_mbuf *m,
-					  const struct path_l2 *l2,
-					  struct mib_block *mib,
-					  struct path_tally *t);
+					  const struct path_l2 *l2, struct mib_block *mib,
+					  struct path_tally *t, struct path_frag *frag);
+
+/**
+ * path_rcv() with the reassembly queues of frag (NULL: none, as
+ * ipfrag_high_thresh 0: every fragment fails). A fragment ip_defrag keeps
+ * ends in Path IpFragQueued, one it frees at once in Path IpFragDropped;
+ * the fragment that completes a datagram goes on as the datagram (the L4
+ * outcome, InDelivers), as the kernel's ip_local_deliver does. Every
+ * fragment counts ReasmReqds, so ReasmReqds = IpFragQueued + IpFragDropped
+ * + ReasmOKs. frag's clock is the last path_frag_tick()'s.
+ */
+static inline unsigned int path_rcv_frag(const struct path_conf *c,
+					 const struct rte_mbuf *m,
+					 const struct path_l2 *l2, struct mib_block *mib,
+					 struct path_frag *frag);
 
 /**
  * True if outcome (a path_rcv() return) is a delivery to a listener: its row

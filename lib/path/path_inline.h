@@ -91,6 +91,21 @@ bool __path_tcp_auth_ok(const uint8_t *opt, int n);
 unsigned int __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			     const struct path_l2 *l2, struct mib_block *mib,
 			     struct path_tally *t);
+/* A datagram ip_defrag reassembled: in f->dgram at 0, its header (that of
+ * its first fragment) hl bytes, tot_len len, the first fragment's packet
+ * type. */
+struct path_dgram {
+	const struct rte_mbuf *m;
+	uint32_t hl, len;
+	uint8_t pkt_type;
+};
+/* ip_defrag (path_frag.c) for a fragment of len bytes (tot_len) at off in
+ * m, its header iph (hl bytes): 0 with *d when it completed a datagram,
+ * else its terminal (Path IpFragQueued or IpFragDropped). f may be NULL. */
+unsigned int __path_ip_defrag(struct path_frag *f, const struct rte_mbuf *m, uint32_t off,
+			      uint32_t len, const uint8_t *iph, uint32_t hl,
+			      uint8_t pkt_type, struct mib_block *mib,
+			      struct path_dgram *d);
 /* path_tally_flush()'s IPv6 half (path6.c). */
 void __path6_tally_flush(struct path_tally *t, struct mib_block *mib);
 
@@ -547,8 +562,8 @@ csum_error:
 /* ip_rcv_core -> ip_rcv_finish_core -> dst_input. */
 static __rte_always_inline unsigned int
 __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-	      const struct path_l2 *l2, struct mib_block *mib,
-	      struct path_tally *t)
+	      const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+	      struct path_frag *fr)
 {
 	uint8_t hbuf[60];
 	const uint8_t *iph;
@@ -617,17 +632,28 @@ __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 		return __path_drop(mib, MIB_F(IP, INADDRERRORS));
 
 	/* ip_local_deliver */
-	if (unlikely(frag & (PATH_IP_MF | PATH_IP_OFFSET)))	/* ip_defrag queues it */
-		return __path_drop(mib, MIB_F(IP, REASMREQDS));
+	x.off = off + hl;
+	x.len = len - hl;
+	x.pkt_type = l2->pkt_type;
+	if (unlikely(frag & (PATH_IP_MF | PATH_IP_OFFSET))) {
+		struct path_dgram d;
+
+		/* ip_defrag: kept, freed, or the datagram it completed goes
+		 * on in its place. */
+		f = __path_ip_defrag(fr, m, off, len, iph, hl, l2->pkt_type, mib, &d);
+		if (f != 0)
+			return f;
+		m = d.m;
+		x.off = d.hl;
+		x.len = d.len - d.hl;
+		x.pkt_type = d.pkt_type;
+	}
 
 	/* ip_protocol_deliver_rcu: the protocols inet_init (and ip_mr_init)
 	 * registers a handler for; no raw socket exists. */
-	x.off = off + hl;
-	x.len = len - hl;
 	x.saddr = saddr;
 	x.daddr = daddr;
 	x.rt = rt;
-	x.pkt_type = l2->pkt_type;
 	switch (proto) {
 	case IPPROTO_UDP:
 		f = __path_udp_rcv(c, m, &x, IPPROTO_UDP, mib, t);
@@ -666,8 +692,8 @@ inhdr_error:
 
 static __rte_always_inline unsigned int
 path_rcv_tally(const struct path_conf *c, const struct rte_mbuf *m,
-	       const struct path_l2 *l2, struct mib_block *mib,
-	       struct path_tally *t)
+	       const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+	       struct path_frag *frag)
 {
 	/* __netif_receive_skb_core: the packet_type of the ethertype, ip_rcv
 	 * or ipv6_rcv; both ip_rcv_core and ip6_rcv_core drop
@@ -681,20 +707,27 @@ path_rcv_tally(const struct path_conf *c, const struct rte_mbuf *m,
 	}
 	if (unlikely(l2->pkt_type == PATH_PKT_OTHERHOST))
 		return __path_drop(mib, MIB_F(RX, OTHERHOST));
-	return __path_ip_rcv(c, m, l2, mib, t);
+	return __path_ip_rcv(c, m, l2, mib, t, frag);
 }
 
 static inline unsigned int
-path_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-	 const struct path_l2 *l2, struct mib_block *mib)
+path_rcv_frag(const struct path_conf *c, const struct rte_mbuf *m,
+	      const struct path_l2 *l2, struct mib_block *mib, struct path_frag *frag)
 {
 	struct path_tally t;
 	unsigned int f;
 
 	path_tally_init(&t);
-	f = path_rcv_tally(c, m, l2, mib, &t);
+	f = path_rcv_tally(c, m, l2, mib, &t, frag);
 	path_tally_flush(&t, mib);
 	return f;
+}
+
+static inline unsigned int
+path_rcv(const struct path_conf *c, const struct rte_mbuf *m, const struct path_l2 *l2,
+	 struct mib_block *mib)
+{
+	return path_rcv_frag(c, m, l2, mib, NULL);
 }
 
 /* ---- peer ---- */

@@ -57,6 +57,10 @@ nsx "$RX" sysctl -qw net.ipv6.conf."$VB".disable_ipv6=1 net.ipv4.ip_forward=0 \
 	net.ipv4.conf."$VB".rp_filter=0 net.ipv4.conf.all.accept_source_route=0 \
 	net.ipv4.conf.all.accept_local=0 net.ipv4.conf.all.route_localnet=0 \
 	net.ipv4.icmp_echo_ignore_broadcasts=1 net.ipv4.icmp_ignore_bogus_error_responses=1
+# Fragment queues that outlive the test (no ReasmTimeout in the middle of
+# it) and room for every fragment it leaves queued, in the kernel and in
+# pktpath (--frag-high): their memory is counted differently.
+nsx "$RX" sysctl -qw net.ipv4.ipfrag_time=3600 net.ipv4.ipfrag_high_thresh=33554432
 nsx "$TX" sysctl -qw net.ipv6.conf."$VA".disable_ipv6=1
 # Nothing the receiver sends may come back to it (pktpath transmits nothing):
 # an ICMP error to a source that is a local broadcast address, or to a
@@ -135,7 +139,7 @@ done
 "$PY" "$KDIFF6" gen "$SEED" "$COUNT" "$DIR" || fail "IPv6 frame generation"
 "$PY" "$KDIFF6" kernel "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6"
 
-OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242)
+OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242 --frag-high 33554432)
 VLAN=$(IFS=,; echo "${DECLARED[*]}")
 KVLAN=()
 for st in "${DECLARED[@]}"; do KVLAN+=(--vlan "$st"); done
