@@ -61,8 +61,8 @@ jcheck "$TMP/peer-false-sharing.json" 'd["info"]["config"]["peer"] and d["info"]
 	'all(len(p["lcores"]) == 2 for p in d["compare"]["pairs"])' ||
 	fail "peer: two workers sharing peers"
 
-recipe alloc-bulk-prefetch '["reuse/off", "reuse/on", "bulk/off", "bulk/on"]' \
-	'{"alloc": ["reuse", "bulk"], "prefetch": ["off", "on"]}'
+recipe alloc-bulk-prefetch '["reuse/off", "reuse/on", "slab/off", "slab/on"]' \
+	'{"alloc": ["reuse", "slab"], "prefetch": ["off", "on"]}'
 # a --compare on the command line replaces both of the file's (the command
 # line overrides the INI file, a repeatable option's values included)
 recipe alloc-bulk-prefetch '["off", "on"]' '{"prefetch": ["off", "on"]}' \
