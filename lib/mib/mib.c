@@ -76,21 +76,20 @@ struct mib_set {
 	uint64_t *blocks[];	/* percpu layout: n blocks of BLOCK_BYTES */
 };
 
-static void *
-__mib_zalloc(size_t sz, size_t align, int socket, bool rte)
+void *
+__mib_zalloc(const char *tag, size_t sz, size_t align, int socket, bool rte)
 {
 	void *p = NULL;
 
 	if (rte)
-		return rte_zmalloc_socket("pktpath_mib", sz, (unsigned int)align,
-					  socket);
+		return rte_zmalloc_socket(tag, sz, (unsigned int)align, socket);
 	if (posix_memalign(&p, align, sz) != 0)
 		return NULL;
 	memset(p, 0, sz);
 	return p;
 }
 
-static void
+void
 __mib_zfree(void *p, bool rte)
 {
 	if (rte)
@@ -120,15 +119,16 @@ mib_set_create(unsigned int n, enum mib_layout layout, const int *sockets)
 	if (layout == MIB_LAYOUT_SHARED) {
 		while ((1u << s->shift) < n)
 			s->shift++;
-		s->shared = __mib_zalloc(((size_t)MIB_FIELD_MAX << s->shift) *
-					 sizeof(uint64_t), RTE_CACHE_LINE_SIZE,
-					 s->rte ? sockets[0] : 0, s->rte);
+		s->shared = __mib_zalloc(
+			"pktpath_mib",
+			((size_t)MIB_FIELD_MAX << s->shift) * sizeof(uint64_t),
+			RTE_CACHE_LINE_SIZE, s->rte ? sockets[0] : 0, s->rte);
 		if (s->shared == NULL)
 			goto nomem;
 		return s;
 	}
 	for (i = 0; i < n; i++) {
-		s->blocks[i] = __mib_zalloc(BLOCK_BYTES, MIB_BLOCK_ALIGN,
+		s->blocks[i] = __mib_zalloc("pktpath_mib", BLOCK_BYTES, MIB_BLOCK_ALIGN,
 					    s->rte ? sockets[i] : 0, s->rte);
 		if (s->blocks[i] == NULL)
 			goto nomem;

@@ -15,6 +15,7 @@
 #include <rte_malloc.h>
 
 #include "mib_dev.h"
+#include "mib_pvt.h"
 
 static_assert(MIB_BASE_ICMP6 == MIB_BASE_IP6 + MIB_IP6_MAX &&
 		      MIB_BASE_ICMP6MSG == MIB_BASE_ICMP6 + MIB_ICMP6_MAX &&
@@ -74,29 +75,6 @@ mib_devset_check(unsigned int devs, unsigned int lcores, uint64_t avail, char *w
 	return -ENOMEM;
 }
 
-static void *
-__zalloc(size_t sz, size_t align, int socket, bool rte)
-{
-	void *p = NULL;
-
-	if (rte)
-		return rte_zmalloc_socket("pktpath_mib_dev", sz, (unsigned int)align,
-					  socket);
-	if (posix_memalign(&p, align, sz) != 0)
-		return NULL;
-	memset(p, 0, sz);
-	return p;
-}
-
-static void
-__zfree(void *p, bool rte)
-{
-	if (rte)
-		rte_free(p);
-	else
-		free(p);
-}
-
 struct mib_devset *
 mib_devset_create(unsigned int devs, unsigned int lcores, const int *sockets)
 {
@@ -115,15 +93,16 @@ mib_devset_create(unsigned int devs, unsigned int lcores, const int *sockets)
 	ds->devs = devs;
 	ds->lcores = lcores;
 	ds->rte = sockets != NULL;
-	ds->icmp = __zalloc((size_t)devs * DEV_ICMP_BYTES, RTE_CACHE_LINE_SIZE,
-			    ds->rte ? sockets[0] : 0, ds->rte);
+	ds->icmp = __mib_zalloc("pktpath_mib_dev", (size_t)devs * DEV_ICMP_BYTES,
+				RTE_CACHE_LINE_SIZE, ds->rte ? sockets[0] : 0, ds->rte);
 	if (ds->icmp == NULL)
 		goto nomem;
 	for (l = 0; l < lcores; l++) {
 		/* Each lcore's region its own page-aligned allocation on its
 		 * socket, as a per-CPU unit. */
-		ds->regions[l] = __zalloc(__region_bytes(devs), MIB_DEV_REGION_ALIGN,
-					  ds->rte ? sockets[l] : 0, ds->rte);
+		ds->regions[l] = __mib_zalloc("pktpath_mib_dev", __region_bytes(devs),
+					      MIB_DEV_REGION_ALIGN,
+					      ds->rte ? sockets[l] : 0, ds->rte);
 		if (ds->regions[l] == NULL)
 			goto nomem;
 	}
@@ -142,8 +121,8 @@ mib_devset_free(struct mib_devset *ds)
 	if (ds == NULL)
 		return;
 	for (l = 0; l < ds->lcores; l++)
-		__zfree(ds->regions[l], ds->rte);
-	__zfree(ds->icmp, ds->rte);
+		__mib_zfree(ds->regions[l], ds->rte);
+	__mib_zfree(ds->icmp, ds->rte);
 	free(ds);
 }
 

@@ -27,4 +27,13 @@ extern const uint16_t __mib_hwm[];
 void __mib_fold_kinds(const struct mib_set *s, enum mib_fold strategy,
 		      const uint8_t *kinds, uint64_t *totals, uint64_t *per_block);
 
+/**
+ * Zeroed memory of sz bytes aligned on align: from DPDK's heap on socket
+ * (named tag) when rte, else from the C allocator (no EAL: the tests).
+ * NULL when there is none. Thread-safe.
+ */
+void *__mib_zalloc(const char *tag, size_t sz, size_t align, int socket, bool rte);
+/** Give back what __mib_zalloc() gave with the same rte. */
+void __mib_zfree(void *p, bool rte);
+
 #endif /* PKTPATH_MIB_PVT_H */
