@@ -5,8 +5,9 @@
  *
  * The handler runs on whatever thread the kernel picks, at any moment: it
  * looks the signal up in the constant table and stores the value and the
- * sender, then the pending flag, in volatile sig_atomic_t slots (one per
- * row). The runner clears the flag before it reads them, so a signal that
+ * sender, then the pending flag (a release store), in volatile
+ * sig_atomic_t slots (one per row). The runner clears the flag (an
+ * acquire-release exchange) before it reads them, so a signal that
  * comes meanwhile is run again at the next call, never lost; two signals
  * between two calls run once, with the last one's value (as one pending
  * signal of a kind does in the kernel).
@@ -48,7 +49,10 @@ __catch(int sig, siginfo_t *si, void *uc)
 		slot[i].pid = si != NULL ? (sig_atomic_t)si->si_pid : 0;
 		slot[i].has_value = si != NULL && si->si_code == SI_QUEUE;
 		slot[i].value = si != NULL ? (sig_atomic_t)si->si_value.sival_int : 0;
-		slot[i].pending = 1; /* last: the runner reads the rest after it */
+		/* last, a release: the runner, on another thread maybe,
+		 * reads the rest after its acquire of the flag (volatile
+		 * orders the compiler's accesses, not a weakly ordered CPU's) */
+		__atomic_store_n(&slot[i].pending, 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -82,9 +86,12 @@ export_control_signals_run(struct stats *s, const struct export_hooks *hooks)
 
 	t = export_control_table(&n);
 	for (i = 0; i < n; i++) {
-		if (t[i].signal == 0 || !slot[i].pending)
+		if (t[i].signal == 0 ||
+		    !__atomic_load_n(&slot[i].pending, __ATOMIC_ACQUIRE))
 			continue;
-		slot[i].pending = 0; /* first: a signal from now on runs again */
+		/* first, and before the reads below (a full barrier: the
+		 * reads must not pass it): a signal from now on runs again */
+		__atomic_exchange_n(&slot[i].pending, 0, __ATOMIC_ACQ_REL);
 		given = slot[i].has_value && t[i].arg != EXPORT_CTL_ARG_NONE;
 		snprintf(raw, sizeof(raw), "%d", (int)slot[i].value);
 		if (t[i].signal_pid)
