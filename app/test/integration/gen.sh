@@ -14,7 +14,7 @@ run() { # run NAME ARGS...: a short generator run writing $TMP/NAME.json
 	"$PKTPATH" $(eal "$name") -- --http 127.0.0.1:0 --duration 1.5 --warmup 0.4 --interval 0.5 \
 		--lost-share 100 \
 		--quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
-		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
+		{ rc=$?; cat "$TMP/$name.out"; fail "$name: exit $rc"; }
 }
 
 common=( 'd["conservation"]["ok"]'

@@ -8,7 +8,7 @@ run() { # run NAME ARGS...
 	local name=$1; shift
 	"$PKTPATH" $(eal "$name") -- --http 127.0.0.1:0 --duration 1.2 --warmup 0.3 --interval 0.3 \
 		--quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
-		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
+		{ rc=$?; cat "$TMP/$name.out"; fail "$name: exit $rc"; }
 }
 
 # Every mode drops the generator's UDP port 9 traffic before ip_rcv.
@@ -75,7 +75,7 @@ kill -HUP $pid
 # loop for a grace period: on a loaded machine, over a second), at most 30 s.
 for i in $(seq 300); do grep -q "live.rules:1:" "$TMP/live.out" && break; sleep 0.1; done
 kill -INT $pid
-wait $pid || { cat "$TMP/live.out"; fail "live run exit $?"; }
+wait $pid || { rc=$?; cat "$TMP/live.out"; fail "live run exit $rc"; }
 grep -q "live.rules:1:" "$TMP/live.out" || { cat "$TMP/live.out"; fail "bad reload not reported with file:line"; }
 # Every packet and cycle is counted in the mode in force: the Mode group
 # adds up to the Rx counters, per worker too, and the flips visited every
@@ -157,7 +157,7 @@ with urllib.request.urlopen(req, timeout=30) as r:
 window("after POST /ingress/rules", True, False)
 PY
 kill -INT $pid
-wait $pid || { cat "$TMP/reload.out"; fail "reload run exit $?"; }
+wait $pid || { rc=$?; cat "$TMP/reload.out"; fail "reload run exit $rc"; }
 # "stopped after N replaces" counts every run of the updater: three runs
 # here (start, SIGHUP, POST), and the total is the JSON's and RuleUpdates
 # less the two reloads.
@@ -187,7 +187,7 @@ code=$(curl -s -o "$TMP/cmpx.body" -w '%{http_code}' --data-binary @"$R/drop-udp
 [ "$code" = 409 ] && grep -qx "rules: --compare is running: its phases own the mode and the rules until the table is printed" "$TMP/cmpx.body" ||
 	{ cat "$TMP/cmpx.body"; fail "POST /ingress/rules during --compare: HTTP $code"; }
 curl -sf -X POST "${URL}stats/clear" > /dev/null || fail "clear during --compare"
-wait $pid || { cat "$TMP/cmpx.out"; fail "compare run exit $?"; }
+wait $pid || { rc=$?; cat "$TMP/cmpx.out"; fail "compare run exit $rc"; }
 grep -Eq "SIGUSR1 from pid [0-9]+: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGUSR1 refusal line"; }
 grep -q "SIGHUP: refused: --compare is running" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no SIGHUP refusal line"; }
 grep -q "dns vs off" "$TMP/cmpx.out" || { cat "$TMP/cmpx.out"; fail "no table"; }

@@ -10,7 +10,7 @@ run() { # run NAME ARGS...: a short generator run writing $TMP/NAME.json
 	local name=$1; shift
 	"$PKTPATH" $(eal "$name") -- --http off --duration 1 --warmup 0.3 --interval 0.5 \
 		--lost-share 100 --quiet --json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
-		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
+		{ rc=$?; cat "$TMP/$name.out"; fail "$name: exit $rc"; }
 }
 base=( 'd["conservation"]["ok"]' 'f("Rx.RxPackets") > 0' )
 

@@ -53,7 +53,7 @@ for shconf in --no-shconf ""; do
 	http_url "SIGTERM run" "$TMP/term.out" "$pid"
 	[ -n "$(find "$RUN" -mindepth 1)" ] || fail "the run made no runtime directory: the check cannot fail"
 	kill -TERM "$pid"
-	wait "$pid" || { cat "$TMP/term.out"; fail "SIGTERM run ($s): exit $?"; }
+	wait "$pid" || { rc=$?; cat "$TMP/term.out"; fail "SIGTERM run ($s): exit $rc"; }
 	as_found "SIGTERM mid-run ($s)"
 	# pktpath-bench
 	run 0 "pktpath-bench --list ($s)" "$PKTPATH_BENCH" -l 0 --no-huge -m 512 --no-pci $shconf \
@@ -96,10 +96,10 @@ http_url "A" "$TMP/a.out" "$a"
 b=$!
 http_url "B" "$TMP/b.out" "$b"
 kill -TERM "$a"
-wait "$a" || { cat "$TMP/a.out"; fail "A: exit $?"; }
+wait "$a" || { rc=$?; cat "$TMP/a.out"; fail "A: exit $rc"; }
 [ -d "$RUN/dpdk/${PREFIX}_same" ] || fail "A removed the directory B uses"
 kill -TERM "$b"
-wait "$b" || { cat "$TMP/b.out"; fail "B: exit $?"; }
+wait "$b" || { rc=$?; cat "$TMP/b.out"; fail "B: exit $rc"; }
 rm -r "$RUN/dpdk"
 
 # Where the EAL puts it by default (/var/run/dpdk as root).

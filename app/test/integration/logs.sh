@@ -22,7 +22,7 @@ run() { # run LOG-LEVEL-ARGS...: a short run with them, output in $TMP/out
 	"$PKTPATH" $(eal "logs$n") "$@" -- --http 127.0.0.1:0 --duration 0.3 \
 		--warmup 0 --quiet --ingress rcu --ingress-kind pcap-filter --filter udp \
 		--filter-action pass > "$TMP/out" 2>&1 ||
-		{ cat "$TMP/out"; fail "run $n ($*): exit $?"; }
+		{ rc=$?; cat "$TMP/out"; fail "run $n ($*): exit $rc"; }
 }
 # expect "TYPES ON" ARGS...: exactly the debug lines of the types listed.
 expect() {

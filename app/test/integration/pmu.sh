@@ -28,7 +28,7 @@ dpdk-telemetry.py -f "${PREFIX}_sw" < "$TMP/cmds" > "$TMP/tel" 2>&1 ||
 	{ cat "$TMP/tel"; fail "dpdk-telemetry.py"; }
 sleep 1
 kill -INT "$PKT"
-wait "$PKT" || { cat "$TMP/sw.out"; fail "sw: exit $?"; }
+wait "$PKT" || { rc=$?; cat "$TMP/sw.out"; fail "sw: exit $rc"; }
 
 promtool check metrics < "$TMP/metrics" || fail "promtool check metrics"
 for e in task-clock context-switches page-faults; do
@@ -113,7 +113,7 @@ PY
 # ---- --compare: the events of each mode ---------------------------------------
 "$PKTPATH" $(eal cmp) -- --pmu task-clock --compare off,rcu --rounds 2 --duration 0.4 \
 	--interval 0.2 --phase-warmup 0.1 --http off --quiet --json "$TMP/cmp.json" \
-	> "$TMP/cmp.out" 2>&1 || { cat "$TMP/cmp.out"; fail "compare: exit $?"; }
+	> "$TMP/cmp.out" 2>&1 || { rc=$?; cat "$TMP/cmp.out"; fail "compare: exit $rc"; }
 grep -q '^  pmu: events per packet, median of 2 rounds' "$TMP/cmp.out" ||
 	{ cat "$TMP/cmp.out"; fail "compare: no pmu table"; }
 grep -Eq '^  task-clock +rcu +[0-9.e+-]+ \[.*\]  vs off [+-]' "$TMP/cmp.out" ||
@@ -163,7 +163,7 @@ for bad in cycels "cycles,cpu-cycles" "" "task-clock,"; do
 	grep -q "^pktpath: --pmu: " "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--pmu '$bad': no line"; }
 done
 "$PKTPATH" $(eal off) -- --pmu off --duration 0.5 --interval 0.25 --http 127.0.0.1:0 \
-	--json "$TMP/off.json" > "$TMP/off.out" 2>&1 || { cat "$TMP/off.out"; fail "off: exit $?"; }
+	--json "$TMP/off.json" > "$TMP/off.out" 2>&1 || { rc=$?; cat "$TMP/off.out"; fail "off: exit $rc"; }
 grep -Eq '^pmu|pmu l1' "$TMP/off.out" && fail "--pmu off: a pmu line"
 jcheck "$TMP/off.json" '"pmu" not in d' '"pmu" not in d["summary"]' \
 	'd["info"]["config"]["pmu"] is None' '"pmu" not in d["intervals"][0]["lcores"][0]' ||

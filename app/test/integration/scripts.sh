@@ -82,7 +82,7 @@ echo "scripts: hugepages.sh: 12 states under set -e"
 run() { # run NAME ENV...
 	local name=$1; shift
 	(cd "$SOURCE_DIR" && env "$@" scripts/run.sh --duration 1 --interval 0.5 --quiet \
-		--http off) > "$TMP/$name.out" 2>&1 || { cat "$TMP/$name.out"; fail "run.sh ($name): exit $?"; }
+		--http off) > "$TMP/$name.out" 2>&1 || { rc=$?; cat "$TMP/$name.out"; fail "run.sh ($name): exit $rc"; }
 	grep -q '^conservation: ok' "$TMP/$name.out" || { cat "$TMP/$name.out"; fail "run.sh ($name): no summary"; }
 	[ "$(grep -c '^memory: ' "$TMP/$name.out")" -ge 1 ] || fail "run.sh ($name): no memory line"
 }

@@ -23,7 +23,7 @@ run() { # run NAME ARGS...: a 1 s run, JSON in $TMP/NAME.json
 	local name=$1; shift
 	"$PKTPATH" $(eal "$name") -- --http off --duration 1 --interval 0.5 --quiet \
 		--json "$TMP/$name.json" "$@" > "$TMP/$name.out" 2>&1 ||
-		{ cat "$TMP/$name.out"; fail "$name: exit $?"; }
+		{ rc=$?; cat "$TMP/$name.out"; fail "$name: exit $rc"; }
 }
 
 check() { # check NAME TOLERANCE STAGES: the JSON of run NAME
@@ -112,7 +112,7 @@ PY
 # --compare: the ingress column, the JSON's stages per mode, the laws
 "$PKTPATH" $(eal cmp) -- --http off --stage-cycles --compare off,lock --rounds 2 \
 	--duration 0.3 --phase-warmup 0.1 --interval 0.1 --quiet --json "$TMP/cmp.json" \
-	> "$TMP/cmp.out" 2>&1 || { cat "$TMP/cmp.out"; fail "compare: exit $?"; }
+	> "$TMP/cmp.out" 2>&1 || { rc=$?; cat "$TMP/cmp.out"; fail "compare: exit $rc"; }
 grep -q 'ingress cyc/pkt' "$TMP/cmp.out" || { cat "$TMP/cmp.out"; fail "compare: no ingress column"; }
 check cmp 0.10 rx,l2,ingress,ip,free
 python3 - "$TMP/cmp.json" <<'PY' || fail "compare: JSON stages"

@@ -27,7 +27,7 @@ pid=$!
 	--min-flips "$FLIPS" --modes lock,rcu,rwlock,none,off,rcu \
 	> "$TMP/flips.out" 2>&1 && frc=0 || frc=$?
 kill -INT $pid 2>/dev/null || true
-wait $pid || { cat "$TMP/stress.out"; fail "pktpath exit $?"; }
+wait $pid || { rc=$?; cat "$TMP/stress.out"; fail "pktpath exit $rc"; }
 read -r _ flips _ fails _ < "$TMP/flips.out" || true
 [ "$frc" = 0 ] && [ "${flips:-0}" -ge "$FLIPS" ] && [ "$fails" = 0 ] ||
 	{ cat "$TMP/flips.out"; tail -20 "$TMP/stress.out"
