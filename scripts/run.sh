@@ -14,7 +14,7 @@ scripts/build.sh
 if [ -z "${EAL:-}" ]; then
 	huge_setup 512
 	trap huge_release EXIT
-	EAL="-l 0-1 $HUGE_EAL --no-shconf --no-pci --file-prefix pktpath-run"
+	EAL="-l 0-1 $HUGE_EAL --no-shconf --no-pci --file-prefix pktpath-run-$$"
 fi
 if [ $# -eq 0 ]; then
 	set -- --duration 5
