@@ -4,6 +4,13 @@
  * read beyond the frame (the frame is copied into an exactly-sized heap
  * buffer so that AddressSanitizer sees any over-read), exactly one terminal
  * outcome, and the conservation laws after every input.
+ *
+ * The path is the workers' (path_rcv_frag()) with IPv4 reassembly queues
+ * that live across inputs, so that fragments of different inputs meet in
+ * them (in any order, overlapping, duplicated): a small memory limit (its
+ * refusals are reached), and a clock that moves one tick an input with a
+ * timeout of FRAG_TIMEOUT ticks (queues expire). A queue holds copies of
+ * its fragments' data, never the inputs' buffers (freed after each).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +24,10 @@
 
 static struct path_conf conf;
 static struct mib_set *set;
+static struct path_frag *frag;
+static uint64_t clock_ticks;
+
+#define FRAG_TIMEOUT 4096 /* inputs a queue lives */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,7 +46,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	path_conf_add_udp_ports(&conf, 9, 9);
 	path_conf_add_udplite_ports(&conf, 9, 9);
 	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
-	return set == NULL;
+	frag = path_frag_create(&(const struct path_frag_conf){ .high_thresh = 64 * 1024,
+								.timeout = FRAG_TIMEOUT },
+				-1);
+	return set == NULL || frag == NULL;
 }
 
 int
@@ -62,10 +76,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.pkt_len = (uint32_t)size;
 	m.nb_segs = 1;
 
+	/* a queue's expiry moves no terminal (its fragments ended in
+	 * IpFragQueued when they came): tick before the snapshot */
+	path_frag_tick(frag, ++clock_ticks, &b);
 	mib_fold(set, MIB_FOLD_LCORE, before, NULL);
 	mib_add(&b, MIB_F(RX, PACKETS), 1);
 	path_l2(&conf, &m, &l2, &b);
-	out = path_rcv(&conf, &m, &l2, &b);
+	out = path_rcv_frag(&conf, &m, &l2, &b, frag);
 	mib_fold(set, MIB_FOLD_FIELD, after, NULL);
 	if (mib_check_conservation(after, NULL, 0) != 0)
 		abort();
