@@ -559,6 +559,73 @@ csum_error:
 
 /* ---- IP ---- */
 
+/* ip_protocol_deliver_rcu: the protocols inet_init (and ip_mr_init)
+ * registers a handler for; no raw socket exists. x is the L4 context of
+ * the datagram in m. */
+static __rte_always_inline unsigned int
+__path_ip_deliver(const struct path_conf *c, const struct rte_mbuf *m,
+		  const struct path_l4_ctx *x, uint8_t proto, struct mib_block *mib,
+		  struct path_tally *t)
+{
+	unsigned int f;
+
+	switch (proto) {
+	case IPPROTO_UDP:
+		f = __path_udp_rcv(c, m, x, IPPROTO_UDP, mib, t);
+		break;
+	case PATH_IPPROTO_UDPLITE:
+		f = __path_udp_rcv(c, m, x, PATH_IPPROTO_UDPLITE, mib, t);
+		break;
+	case IPPROTO_TCP:
+		f = __path_tcp_rcv(c, m, x, mib);
+		break;
+	case IPPROTO_ICMP:
+		f = __path_icmp_rcv(c, m, x, mib);
+		break;
+	case IPPROTO_IGMP:
+		f = __path_drop(mib, MIB_F(PATH, IGMPDELIVERED));
+		break;
+	case PATH_IPPROTO_PIM:
+		/* pim_rcv consumes every packet it is given (registers it
+		 * cannot use are freed): no MIB, InDelivers. */
+		if (c->pim) {
+			f = __path_drop(mib, MIB_F(PATH, PIMDELIVERED));
+			break;
+		}
+		/* fall through */
+	default:
+		return __path_drop(mib, MIB_F(IP, INUNKNOWNPROTOS));
+	}
+	t->in_delivers++;
+	return f;
+}
+
+/* ip_local_deliver for a fragment: ip_defrag keeps it or frees it (its
+ * terminal), or the datagram it completed goes on in its place. Out of
+ * line: the unfragmented path pays nothing for it. */
+static __rte_noinline unsigned int
+__path_ip_defrag_deliver(const struct path_conf *c, struct path_frag *fr,
+			 const struct rte_mbuf *m, uint32_t off, uint32_t len,
+			 const uint8_t *iph, uint32_t hl, uint8_t pkt_type,
+			 uint32_t saddr, uint32_t daddr, enum rt_type rt, uint8_t proto,
+			 struct mib_block *mib, struct path_tally *t)
+{
+	struct path_l4_ctx x;
+	struct path_dgram d;
+	unsigned int f;
+
+	f = __path_ip_defrag(fr, m, off, len, iph, hl, pkt_type, mib, &d);
+	if (f != 0)
+		return f;
+	x.off = d.hl;
+	x.len = d.len - d.hl;
+	x.pkt_type = d.pkt_type;
+	x.saddr = saddr;
+	x.daddr = daddr;
+	x.rt = rt;
+	return __path_ip_deliver(c, d.m, &x, proto, mib, t);
+}
+
 /* ip_rcv_core -> ip_rcv_finish_core -> dst_input. */
 static __rte_always_inline unsigned int
 __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
@@ -631,58 +698,18 @@ __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	if (rt == RT_UNREACHABLE)	/* ip_error, forwarding off */
 		return __path_drop(mib, MIB_F(IP, INADDRERRORS));
 
-	/* ip_local_deliver */
+	/* ip_local_deliver: a fragment goes to ip_defrag, out of line (the
+	 * whole datagram's delivery too: the hot path keeps its registers) */
+	if (unlikely(frag & (PATH_IP_MF | PATH_IP_OFFSET)))
+		return __path_ip_defrag_deliver(c, fr, m, off, len, iph, hl, l2->pkt_type,
+						saddr, daddr, rt, proto, mib, t);
 	x.off = off + hl;
 	x.len = len - hl;
 	x.pkt_type = l2->pkt_type;
-	if (unlikely(frag & (PATH_IP_MF | PATH_IP_OFFSET))) {
-		struct path_dgram d;
-
-		/* ip_defrag: kept, freed, or the datagram it completed goes
-		 * on in its place. */
-		f = __path_ip_defrag(fr, m, off, len, iph, hl, l2->pkt_type, mib, &d);
-		if (f != 0)
-			return f;
-		m = d.m;
-		x.off = d.hl;
-		x.len = d.len - d.hl;
-		x.pkt_type = d.pkt_type;
-	}
-
-	/* ip_protocol_deliver_rcu: the protocols inet_init (and ip_mr_init)
-	 * registers a handler for; no raw socket exists. */
 	x.saddr = saddr;
 	x.daddr = daddr;
 	x.rt = rt;
-	switch (proto) {
-	case IPPROTO_UDP:
-		f = __path_udp_rcv(c, m, &x, IPPROTO_UDP, mib, t);
-		break;
-	case PATH_IPPROTO_UDPLITE:
-		f = __path_udp_rcv(c, m, &x, PATH_IPPROTO_UDPLITE, mib, t);
-		break;
-	case IPPROTO_TCP:
-		f = __path_tcp_rcv(c, m, &x, mib);
-		break;
-	case IPPROTO_ICMP:
-		f = __path_icmp_rcv(c, m, &x, mib);
-		break;
-	case IPPROTO_IGMP:
-		f = __path_drop(mib, MIB_F(PATH, IGMPDELIVERED));
-		break;
-	case PATH_IPPROTO_PIM:
-		/* pim_rcv consumes every packet it is given (registers it
-		 * cannot use are freed): no MIB, InDelivers. */
-		if (c->pim) {
-			f = __path_drop(mib, MIB_F(PATH, PIMDELIVERED));
-			break;
-		}
-		/* fall through */
-	default:
-		return __path_drop(mib, MIB_F(IP, INUNKNOWNPROTOS));
-	}
-	t->in_delivers++;
-	return f;
+	return __path_ip_deliver(c, m, &x, proto, mib, t);
 
 csum_error:
 	mib_inc(mib, MIB_F(IPEXT, INCSUMERRORS));

@@ -405,36 +405,50 @@ pkt_gen_prefetch(struct pkt_gen *g, bool on)
  * @return the number produced; 0 only if an allocation failed (bulk: the
  *         mempool; slab: the slab cache, counted in g->slab.fails).
  */
+/* The reuse ring's next n mbufs (reuse and slab), each built a head from
+ * g->heads when slab (a constant at each call: the reuse loop carries no
+ * test of it). */
+static __rte_always_inline void
+__pkt_gen_ring(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n, const bool slab)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = g->ring[g->ring_pos];
+
+		if (++g->ring_pos == g->ring_n)
+			g->ring_pos = 0;
+		if (g->rewrite) {
+			uint32_t t = g->next_tpl;
+
+			if (++g->next_tpl == g->tpl->n)
+				g->next_tpl = 0;
+			rte_memcpy(rte_pktmbuf_mtod(m, void *), g->tpl->data[t],
+				   g->tpl->len[t]);
+			m->data_len = g->tpl->len[t];
+			m->pkt_len = g->tpl->len[t];
+		}
+		m->ol_flags = g->ol_flags;
+		m->packet_type = 0;
+		if (slab)
+			pkt_skb_head_build(g->heads[i], m);
+		pkts[i] = m;
+	}
+}
+
 static inline uint16_t
 pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 {
-	const bool slab = g->alloc == PKT_ALLOC_SLAB;
 	uint16_t i;
 
-	if (slab && unlikely(slab_alloc_bulk(&g->slab, g->heads, n) == 0))
-		return 0;
-	if (g->alloc != PKT_ALLOC_BULK) {
-		for (i = 0; i < n; i++) {
-			struct rte_mbuf *m = g->ring[g->ring_pos];
-
-			if (++g->ring_pos == g->ring_n)
-				g->ring_pos = 0;
-			if (g->rewrite) {
-				uint32_t t = g->next_tpl;
-
-				if (++g->next_tpl == g->tpl->n)
-					g->next_tpl = 0;
-				rte_memcpy(rte_pktmbuf_mtod(m, void *),
-					   g->tpl->data[t], g->tpl->len[t]);
-				m->data_len = g->tpl->len[t];
-				m->pkt_len = g->tpl->len[t];
-			}
-			m->ol_flags = g->ol_flags;
-			m->packet_type = 0;
-			if (slab)
-				pkt_skb_head_build(g->heads[i], m);
-			pkts[i] = m;
-		}
+	if (g->alloc == PKT_ALLOC_REUSE) {
+		__pkt_gen_ring(g, pkts, n, false);
+		return n;
+	}
+	if (g->alloc == PKT_ALLOC_SLAB) {
+		if (unlikely(slab_alloc_bulk(&g->slab, g->heads, n) == 0))
+			return 0;
+		__pkt_gen_ring(g, pkts, n, true);
 		return n;
 	}
 	if (rte_pktmbuf_alloc_bulk(g->mp, pkts, n) != 0)
