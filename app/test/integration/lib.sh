@@ -24,6 +24,13 @@ lib_cleanup() {
 	rm -rf "$TMP"
 }
 trap lib_cleanup EXIT
+# A signal (meson's timeout sends TERM, a user's ^C INT) ends the test
+# through exit, so that the EXIT trap -- this one, or a test's own that
+# calls it (ports_lib.sh removes its network namespaces) -- runs on every
+# exit path: bash skips EXIT traps on a fatal signal left untrapped.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 PREFIX="pt$$"
 eal() { # eal NAME: EAL options for a test process with its own file prefix
 	echo "-l 0-1 --no-huge --no-shconf -m 512 --no-pci --file-prefix ${PREFIX}_$1 --log-level=lib.eal:error"
