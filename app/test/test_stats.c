@@ -608,6 +608,77 @@ test_read_clear_race(void **state)
 	own_stats_free(r.s, r.ms);
 }
 
+/* --perf-detail across a clear: each histogram's baseline leads its worker's
+ * RxBursts by the polls the worker had not flushed yet, and the snapshot
+ * says by how many, so that count + lead is RxBursts since the clear. */
+static void
+__polls(struct stats_perf *p, struct mib_set *ms, unsigned int w, unsigned int polls,
+	unsigned int flushed)
+{
+	struct mib_block b = mib_set_block(ms, w);
+	unsigned int i, k;
+
+	for (i = 0; i < polls; i++)
+		for (k = 0; k < STATS_PERF_MAX; k++)
+			stats_hist_add(&p->h[k], 100 + i);
+	mib_add(&b, MIB_F(RX, BURSTS), flushed);
+}
+
+static void
+test_clear_lead(void **state)
+{
+	struct stats_perf *perf[NW];
+	struct stats_snapshot *p;
+	struct stats_conf sc;
+	struct mib_set *ms;
+	struct stats *s;
+	unsigned int w, k;
+
+	(void)state;
+	ms = mib_set_create(NW + 1, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(ms);
+	for (w = 0; w < NW; w++)
+		assert_non_null(perf[w] = calloc(1, sizeof(*perf[w])));
+	fixture_stats_conf(&sc, ms, 3600, 0, 0);
+	sc.perf = perf;
+	s = stats_create(&sc);
+	assert_non_null(s);
+	assert_int_equal(stats_start(s), 0);
+	/* worker 0: 40 polls, 32 flushed; worker 1: 10, none flushed */
+	__polls(perf[0], ms, 0, 40, 32);
+	__polls(perf[1], ms, 1, 10, 0);
+	stats_fold_now(s);
+	p = stats_get(s);
+	for (k = 0; k < NW * STATS_PERF_MAX; k++)
+		assert_int_equal(p->hist_clear_lead[k], 0); /* no clear yet */
+	stats_put(s, p);
+	stats_clear(s);
+	/* then worker 0 5 polls and flushes 13 (all its 45), worker 1 22
+	 * polls and flushes 32 */
+	__polls(perf[0], ms, 0, 5, 13);
+	__polls(perf[1], ms, 1, 22, 32);
+	stats_fold_now(s);
+	p = stats_get(s);
+	assert_int_equal(p->clears, 1);
+	for (k = 0; k < STATS_PERF_MAX; k++) {
+		assert_int_equal(p->hist_clear_lead[k], 8);
+		assert_int_equal(p->hist_clear_lead[STATS_PERF_MAX + k], 10);
+		assert_int_equal(stats_hist_count(&p->hist[k]), 5);
+		assert_int_equal(stats_hist_count(&p->hist[STATS_PERF_MAX + k]), 22);
+		for (w = 0; w < NW; w++)
+			assert_int_equal(
+				stats_hist_count(&p->hist[w * STATS_PERF_MAX + k]) +
+					(uint64_t)p
+						->hist_clear_lead[w * STATS_PERF_MAX + k],
+				p->per_block[w * MIB_FIELD_MAX + MIB_F(RX, BURSTS)]);
+	}
+	stats_put(s, p);
+	stats_stop(s);
+	own_stats_free(s, ms);
+	for (w = 0; w < NW; w++)
+		free(perf[w]);
+}
+
 int
 main(void)
 {
@@ -623,6 +694,7 @@ main(void)
 		cmocka_unit_test(test_phantom_refused),
 		cmocka_unit_test(test_quantile_read),
 		cmocka_unit_test(test_read_clear_race),
+		cmocka_unit_test(test_clear_lead),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_stats_setup,

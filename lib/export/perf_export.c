@@ -91,24 +91,35 @@ export_hist_json(const struct stats_hist *h)
 }
 
 /* Every kind of worker w's histograms (hist: n x STATS_PERF_MAX), or of
- * all workers merged when w < 0. */
+ * all workers merged when w < 0; with lead (since a clear), each kind's
+ * "clear_lead" (stats_snapshot.hist_clear_lead). */
 static json_t *
-__kinds_json(const struct stats_hist *hist, unsigned int n, int w)
+__kinds_json(const struct stats_hist *hist, const int64_t *lead, unsigned int n, int w)
 {
 	json_t *o = json_object();
 	unsigned int k, i;
 
 	for (k = 0; k < STATS_PERF_MAX; k++) {
 		struct stats_hist m;
+		int64_t l = 0;
+		json_t *h;
 
 		if (w >= 0) {
 			m = hist[(unsigned int)w * STATS_PERF_MAX + k];
+			if (lead != NULL)
+				l = lead[(unsigned int)w * STATS_PERF_MAX + k];
 		} else {
 			memset(&m, 0, sizeof(m));
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
 				stats_hist_merge(&m, &hist[i * STATS_PERF_MAX + k]);
+				if (lead != NULL)
+					l += lead[i * STATS_PERF_MAX + k];
+			}
 		}
-		json_object_set_new(o, stats_perf_kind_name(k), export_hist_json(&m));
+		h = export_hist_json(&m);
+		if (lead != NULL)
+			json_object_set_new(h, "clear_lead", json_integer((json_int_t)l));
+		json_object_set_new(o, stats_perf_kind_name(k), h);
 	}
 	return o;
 }
@@ -119,7 +130,8 @@ __perf_json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
 {
 	if (snap->hist != NULL)
 		json_object_set_new(l, "perf_detail",
-				    __kinds_json(snap->hist, snap->n_workers, (int)w));
+				    __kinds_json(snap->hist, snap->hist_clear_lead,
+						 snap->n_workers, (int)w));
 }
 
 /* JSON: the root's "perf_detail", all lcores merged. */
@@ -128,7 +140,8 @@ __perf_json(json_t *root, const struct stats_snapshot *snap)
 {
 	if (snap->hist != NULL)
 		json_object_set_new(root, "perf_detail",
-				    __kinds_json(snap->hist, snap->n_workers, -1));
+				    __kinds_json(snap->hist, snap->hist_clear_lead,
+						 snap->n_workers, -1));
 }
 
 /* JSON: the summary's "perf_detail" over its window. */
@@ -143,7 +156,7 @@ __perf_json_summary(json_t *summary, const struct stats_summary *sum,
 		return;
 	pl = json_array();
 	for (w = 0; w < sum->n_workers; w++) {
-		json_t *o = __kinds_json(sum->hist, sum->n_workers, (int)w);
+		json_t *o = __kinds_json(sum->hist, NULL, sum->n_workers, (int)w);
 
 		json_object_set_new(
 			o, "lcore",
@@ -154,7 +167,7 @@ __perf_json_summary(json_t *summary, const struct stats_summary *sum,
 			    json_pack("{s:s, s:b, s:o, s:o}", "window",
 				      sum->hist_steady ? "steady" : "run", "max_exact",
 				      sum->hist_max_exact, "lcores", pl, "total",
-				      __kinds_json(sum->hist, sum->n_workers, -1)));
+				      __kinds_json(sum->hist, NULL, sum->n_workers, -1)));
 }
 
 /* The summary's percentiles, one row per lcore and kind, then the total. */

@@ -77,6 +77,8 @@ __hist_rebase(const struct stats *s, struct stats_snapshot *p)
 		return;
 	for (i = 0; i < (size_t)s->conf.n_workers * STATS_PERF_MAX; i++)
 		stats_hist_delta(&p->hist[i], &p->raw_hist[i], &s->base_hist[i]);
+	memcpy(p->hist_clear_lead, s->hist_clear_lead,
+	       __n_hist(s) * sizeof(*p->hist_clear_lead));
 }
 
 static void
@@ -90,6 +92,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->iv_from);
 	free(p->hist);
 	free(p->raw_hist);
+	free(p->hist_clear_lead);
 	free(p->lcore);
 	free(p->thread);
 	free(p->pmu_iv);
@@ -113,7 +116,9 @@ __snap_alloc(const struct stats *s)
 	if (s->conf.perf != NULL) {
 		p->hist = calloc(__n_hist(s), sizeof(*p->hist));
 		p->raw_hist = calloc(__n_hist(s), sizeof(*p->raw_hist));
-		if (p->hist == NULL || p->raw_hist == NULL) {
+		p->hist_clear_lead = calloc(__n_hist(s), sizeof(*p->hist_clear_lead));
+		if (p->hist == NULL || p->raw_hist == NULL ||
+		    p->hist_clear_lead == NULL) {
 			__snap_free(p);
 			return NULL;
 		}
@@ -356,11 +361,14 @@ stats_create(const struct stats_conf *conf)
 				   sizeof(uint64_t));
 	s->fold_ring = calloc(STATS_FOLD_RING, sizeof(double));
 	s->read_ring = calloc(STATS_FOLD_RING, sizeof(double));
-	if (conf->perf != NULL)
+	if (conf->perf != NULL) {
 		s->base_hist = calloc(__n_hist(s), sizeof(*s->base_hist));
-	if (s->base_totals == NULL || s->base_per_block == NULL ||
-	    s->fold_ring == NULL || s->read_ring == NULL ||
-	    (conf->perf != NULL && s->base_hist == NULL)) {
+		s->hist_clear_lead = calloc(__n_hist(s), sizeof(*s->hist_clear_lead));
+	}
+	if (s->base_totals == NULL || s->base_per_block == NULL || s->fold_ring == NULL ||
+	    s->read_ring == NULL ||
+	    (conf->perf != NULL &&
+	     (s->base_hist == NULL || s->hist_clear_lead == NULL))) {
 		stats_free(s);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -515,6 +523,7 @@ stats_free(struct stats *s)
 	free(s->base_totals);
 	free(s->base_per_block);
 	free(s->base_hist);
+	free(s->hist_clear_lead);
 	free(s->fold_ring);
 	free(s->read_ring);
 	__stats_samplers_free(s);
@@ -658,6 +667,30 @@ stats_read(struct stats *s)
 	return p;
 }
 
+/*
+ * --perf-detail at a clear: the histograms' baseline, and by how many polls
+ * it leads the MIB's. A worker adds to its histograms at every poll but
+ * flushes RxBursts to its block every few polls, and the fold
+ * reads the blocks before the histograms: a preempted stats thread may read
+ * them any number of polls apart. A histogram's count since the clear plus
+ * its lead is RxBursts since the clear once the workers stopped (under lock).
+ */
+static void
+__hist_clear(struct stats *s, const struct stats_snapshot *p)
+{
+	unsigned int w, k;
+	size_t i;
+
+	memcpy(s->base_hist, p->raw_hist, __n_hist(s) * sizeof(*s->base_hist));
+	for (w = 0; w < s->conf.n_workers; w++)
+		for (k = 0; k < STATS_PERF_MAX; k++) {
+			i = (size_t)w * STATS_PERF_MAX + k;
+			s->hist_clear_lead[i] =
+				(int64_t)(stats_hist_count(&p->raw_hist[i]) -
+					  __blk(p->raw_per_block, w)[MIB_F(RX, BURSTS)]);
+		}
+}
+
 void
 stats_clear(struct stats *s)
 {
@@ -672,8 +705,7 @@ stats_clear(struct stats *s)
 		       (size_t)s->n_blocks * MIB_FIELD_MAX * sizeof(uint64_t));
 		__stats_samplers_clear(s, s->latest);
 		if (s->conf.perf != NULL)
-			memcpy(s->base_hist, s->latest->raw_hist,
-			       __n_hist(s) * sizeof(*s->base_hist));
+			__hist_clear(s, s->latest);
 		s->clears++;
 		STATS_LOG(DEBUG, "clear %" PRIu64 ": baseline of fold %" PRIu64,
 			  s->clears, s->latest->seq);

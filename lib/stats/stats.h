@@ -408,6 +408,16 @@ struct stats_snapshot {
 	 */
 	struct stats_hist *hist;
 	struct stats_hist *raw_hist;
+	/**
+	 * --perf-detail: by how many polls each histogram's baseline at the
+	 * last clear led its worker's RxBursts (same layout as hist; 0 before
+	 * any clear). A worker flushes RxBursts to its block every few polls
+	 * and the fold reads the histograms after the blocks, so the two
+	 * baselines are taken some polls apart: once the workers stopped, a
+	 * histogram's count since the clear plus its lead is exactly RxBursts
+	 * since the clear.
+	 */
+	int64_t *hist_clear_lead;
 	/** Each worker's thread at this fold (n_workers; never cleared: lost
 	 *  time is raw, as the rates are). All unknown without
 	 *  stats_conf.clocks. */

@@ -119,6 +119,7 @@ struct stats {
 	uint64_t *base_totals;		/* raw values at the last clear */
 	uint64_t *base_per_block;
 	struct stats_hist *base_hist;	/* --perf-detail: raw at the last clear */
+	int64_t *hist_clear_lead;	/* and its lead over RxBursts (__hist_clear) */
 	uint64_t clears;
 	uint64_t folds;
 	double fold_ns_sum;
