@@ -259,9 +259,10 @@ static void
 setup_generator(struct app *a)
 {
 	const struct app_options *o = &a->opt;
+	enum pkt_alloc al;
 	uint32_t nb;
-	uint16_t room;
-	uint64_t need;
+	uint16_t room, burst;
+	uint64_t need, gen;
 	char what[160];
 	const char *fix;
 	unsigned int i;
@@ -271,6 +272,15 @@ setup_generator(struct app *a)
 	room = (uint16_t)RTE_MAX((unsigned int)RTE_MBUF_DEFAULT_BUF_SIZE,
 				 (unsigned int)a->tpl->max_len + RTE_PKTMBUF_HEADROOM);
 	need = pkt_pool_bytes(nb, room, app_pool_flags(o), app_mem_eal_page());
+	/* and the generator's own beside its pool (--alloc slab: its
+	 * pages), for the variant that takes most (--compare switches them
+	 * in place): counted with the pool, the message names the pool */
+	burst = (uint16_t)app_compare_max(&o->cmp, APP_KNOB_BURST, o->burst);
+	gen = 0;
+	for (al = 0; al < PKT_ALLOC_MAX; al++)
+		if (al == o->alloc || app_compare_has(&o->cmp, APP_KNOB_ALLOC, al))
+			gen = RTE_MAX(gen, pkt_gen_bytes(a->tpl, al, burst));
+	need += gen;
 	fix = a->n_workers > 1 ? "fewer mbufs per worker (--mbufs) or fewer "
 	      "workers (-l)" : "fewer mbufs (--mbufs)";
 	snprintf(what, sizeof(what), "the mbuf pools of %u worker%s (%u mbufs of "

@@ -20,6 +20,7 @@
 
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -157,6 +158,63 @@ test_gen_slab_exhausted(void **state)
 	rte_mempool_free(mp);
 }
 
+/* pkt_gen_bytes(), what set-up's memory check counts for the generator, is
+ * what pkt_gen_init() takes from EAL's heap, within the heap's own overhead
+ * (a header and trailer and the cache-line alignment of each of its three
+ * allocations) and, under slab, the pages' alignment on their size (the
+ * estimate counts a page for it), for every mode and bursts of 1 to 512. */
+static uint64_t
+__heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+
+	assert_int_equal(rte_malloc_get_socket_stats((int)rte_socket_id(), &st), 0);
+	return st.heap_allocsz_bytes;
+}
+
+static void
+test_gen_bytes(void **state)
+{
+	static const uint16_t bursts[] = { 1, 32, 33, 250, 512 };
+	struct pkt_flow_conf fc;
+	struct pkt_templates *t;
+	struct rte_mempool *mp;
+	struct pkt_gen g;
+	uint64_t before, took, est;
+	unsigned int b, a;
+
+	(void)state;
+	pkt_flow_conf_default(&fc);
+	fc.flows = 100;
+	t = pkt_templates_build(&fc, NULL);
+	assert_non_null(t);
+	mp = pkt_pool_create("slab_bytes", 2047, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+			     (int)rte_socket_id(), 0);
+	assert_non_null(mp);
+	for (a = 0; a < PKT_ALLOC_MAX; a++)
+		for (b = 0; b < RTE_DIM(bursts); b++) {
+			before = __heap_bytes();
+			assert_int_equal(
+				pkt_gen_init(&g, mp, t, (enum pkt_alloc)a, bursts[b]), 0);
+			took = __heap_bytes() - before;
+			est = pkt_gen_bytes(t, (enum pkt_alloc)a, bursts[b]);
+			print_message(
+				"%s burst %u: estimate %" PRIu64 ", heap %" PRIu64 "\n",
+				pkt_alloc_name((enum pkt_alloc)a), bursts[b], est, took);
+			assert_true(took <= est + 3 * 4 * RTE_CACHE_LINE_SIZE);
+			assert_true(
+				took + (a == PKT_ALLOC_SLAB ? PKT_SKB_HEAD_PAGE : 0) >=
+				est);
+			if (a == PKT_ALLOC_SLAB)
+				assert_true(est >= 2 * PKT_SKB_HEAD_PAGE);
+			pkt_gen_fini(&g);
+			assert_int_equal(__heap_bytes(), before);
+		}
+	assert_int_equal(pkt_gen_bytes(NULL, PKT_ALLOC_SLAB, 32), 0);
+	pkt_templates_free(t);
+	rte_mempool_free(mp);
+}
+
 /* "slab" is a name of the alloc modes, parsed back to itself. */
 static void
 test_gen_slab_name(void **state)
@@ -177,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_gen_slab),
 		cmocka_unit_test(test_gen_slab_exhausted),
 		cmocka_unit_test(test_gen_slab_name),
+		cmocka_unit_test(test_gen_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_eal_setup, fixture_eal_teardown);

@@ -391,17 +391,50 @@ pkt_pool_order_parse(const char *s, enum pkt_pool_order *out)
 	return 0;
 }
 
-/* --alloc slab: the heads' cache, a burst of them and a page more, and
- * the burst's array of them. */
+/* --alloc slab: a burst of heads and a page more (__gen_slab_init). */
+static uint32_t
+__gen_slab_pages(uint16_t burst)
+{
+	const uint32_t per_page = PKT_SKB_HEAD_PAGE / PKT_SKB_HEAD_SIZE;
+
+	return (burst + per_page - 1) / per_page + 1;
+}
+
+/* The reuse ring's mbufs: whole rounds of the templates, at least one
+ * burst, so that the ring replays them in round-robin order; past
+ * PKT_RING_MAX templates the ring's mbufs are rewritten from the next
+ * template on hand-out. */
+static uint32_t
+__gen_ring_n(const struct pkt_templates *tpl, uint16_t burst)
+{
+	if (tpl->n <= PKT_RING_MAX)
+		return tpl->n * ((burst + tpl->n - 1) / tpl->n);
+	return PKT_RING_MAX;
+}
+
+uint64_t
+pkt_gen_bytes(const struct pkt_templates *tpl, enum pkt_alloc alloc, uint16_t burst)
+{
+	uint64_t b = 0;
+
+	if (tpl == NULL || tpl->n == 0 || alloc == PKT_ALLOC_BULK)
+		return 0;
+	/* the pages aligned on their size: up to a page more */
+	if (alloc == PKT_ALLOC_SLAB)
+		b += (uint64_t)burst * sizeof(void *) +
+		     (uint64_t)(__gen_slab_pages(burst) + 1) * PKT_SKB_HEAD_PAGE;
+	return b + (uint64_t)__gen_ring_n(tpl, burst) * sizeof(struct rte_mbuf *);
+}
+
+/* --alloc slab: the heads' cache, and the burst's array of them. */
 static int
 __gen_slab_init(struct pkt_gen *g, int socket)
 {
-	const uint32_t per_page = PKT_SKB_HEAD_PAGE / PKT_SKB_HEAD_SIZE;
 	const struct slab_conf conf = {
 		.size = PKT_SKB_HEAD_SIZE,
 		.offset = PKT_SKB_HEAD_FP,
 		.page_size = PKT_SKB_HEAD_PAGE,
-		.n_pages = (g->burst + per_page - 1) / per_page + 1,
+		.n_pages = __gen_slab_pages(g->burst),
 		.socket = socket,
 		.prefetch = false,
 	};
@@ -443,13 +476,7 @@ pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 			return rc;
 	}
 
-	/* Whole rounds of the templates, at least one burst, so that the
-	 * ring replays them in round-robin order; past PKT_RING_MAX templates
-	 * the ring's mbufs are rewritten from the next template on hand-out. */
-	if (tpl->n <= PKT_RING_MAX)
-		n = tpl->n * ((burst + tpl->n - 1) / tpl->n);
-	else
-		n = PKT_RING_MAX;
+	n = __gen_ring_n(tpl, burst);
 	g->ring = rte_zmalloc_socket("pkt_gen_ring", n * sizeof(*g->ring),
 				     RTE_CACHE_LINE_SIZE, mp->socket_id);
 	if (g->ring == NULL || rte_pktmbuf_alloc_bulk(mp, g->ring, n) != 0) {

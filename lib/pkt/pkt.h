@@ -388,6 +388,15 @@ int pkt_gen_init(struct pkt_gen *g, struct rte_mempool *mp,
 		 const struct pkt_templates *tpl, enum pkt_alloc alloc,
 		 uint16_t burst);
 
+/**
+ * The bytes pkt_gen_init() takes from EAL's heap besides mp's mbufs: the
+ * reuse ring's pointers, and in slab mode the heads' array and the slab's
+ * pages with their alignment (for set-up's memory check, before anything
+ * is allocated; the heap's own headers not counted).
+ */
+uint64_t pkt_gen_bytes(const struct pkt_templates *tpl, enum pkt_alloc alloc,
+		       uint16_t burst);
+
 /** Release a generator's mbufs (reuse ring) and slab cache. */
 void pkt_gen_fini(struct pkt_gen *g);
 
