@@ -74,6 +74,16 @@ cmp_iv_fig(const struct cmp_phase *ph, unsigned int n_workers, int w, unsigned i
 		->iv_fig[((size_t)k * (n_workers + 1) + (size_t)(w + 1)) * CMP_M_MAX + m];
 }
 
+/* Whether the tables show the stats thread's fold time: what --compare
+ * fold=... is about, and part of what mib-layout=... shows (the fold
+ * reads the blocks the workers write). */
+static inline bool
+cmp_shows_fold(const struct app *a)
+{
+	return app_compare_knob(&a->opt.cmp, APP_KNOB_FOLD) >= 0 ||
+	       app_compare_knob(&a->opt.cmp, APP_KNOB_MIB_LAYOUT) >= 0;
+}
+
 /* A --compare run: its variants' phases, res[v][round]. */
 struct cmp_run {
 	struct app *a;

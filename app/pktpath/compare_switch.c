@@ -4,7 +4,8 @@
  * app_compare). The ingress mode and scope flip live at a burst boundary
  * (lib/ingress), the fold strategy is the stats thread's (stats_set_fold());
  * the knobs that a worker's loop takes at its start (prefetch, burst,
- * alloc, peer-layout; rx-csum, its port's path conf) pause the workers:
+ * alloc, peer-layout, mib-layout: the copy of its MIB block it writes;
+ * rx-csum, its port's path conf) pause the workers:
  * the control thread asks them to stop (the run flag, as at the end), each
  * leaves its loop, flushes its counters, goes offline for the ingress hook
  * and waits here (app_worker_pause()); once all wait, the control thread
@@ -90,6 +91,11 @@ __worker_differs(const struct app *a, const struct app_worker *w, unsigned int v
 		case APP_KNOB_PEER_LAYOUT:
 			differs |= w->peers != a->peer_tables[x];
 			break;
+		case APP_KNOB_MIB_LAYOUT:
+			differs |= w->mib.base !=
+				   mib_set_block_in(a->mibs, w->idx, (enum mib_layout)x)
+					   .base;
+			break;
 		case APP_KNOB_RX_CSUM: {
 			int i = a->worker_port[w->idx]; /* -1: it polls no port */
 			const struct app_port *p = i < 0 ? NULL : &a->ports[i];
@@ -132,6 +138,12 @@ __worker_set(struct app *a, struct app_worker *w, unsigned int v, char *err, siz
 			break;
 		case APP_KNOB_PEER_LAYOUT:
 			w->peers = a->peer_tables[x];
+			break;
+		case APP_KNOB_MIB_LAYOUT:
+			/* Its block's copy in that layout: the copy it leaves
+			 * keeps what it counted (flushed before the pause), and
+			 * every fold adds both (mib_set_add_layout()). */
+			w->mib = mib_set_block_in(a->mibs, w->idx, (enum mib_layout)x);
 			break;
 		default:
 			break;

@@ -243,8 +243,8 @@ print_pairs(const struct cmp_run *c, int w, const struct stats_ci_pair *pn,
 	static struct stats_ci_pair ps[MIB_STAGES][CMP_MAX_PAIRS], pf[CMP_MAX_PAIRS];
 	static struct stats_ci_pair prn[CMP_MAX_PAIRS];
 	bool ran[MIB_STAGES] = { false };
-	/* --compare fold=...: the fold's time, in all */
-	bool fold = w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0;
+	/* --compare fold=... or mib-layout=...: the fold's time, in all */
+	bool fold = w < 0 && cmp_shows_fold(c->a);
 	/* --reader: the readers' ns per read fold, in all (their reads/s,
 	 * more being better, gets no slower/faster verdict: in the table) */
 	bool reader = w < 0 && c->a->opt.readers > 0;
@@ -351,7 +351,7 @@ variant_json(const struct cmp_run *c, unsigned int v, int w, const struct agg *g
 			    base ? json_real(0) : jreal(pc[base_pair(c, v)].ci.estimate));
 	json_object_set_new(o, "delta_cycles_ci",
 			    base ? json_null() : ci_json(&pc[base_pair(c, v)].ci));
-	if (w < 0 && app_compare_knob(&c->a->opt.cmp, APP_KNOB_FOLD) >= 0)
+	if (w < 0 && cmp_shows_fold(c->a))
 		json_object_set_new(o, "fold_ns_median", jreal(g->fold_ns));
 	if (w < 0 && c->a->opt.readers > 0) {
 		json_object_set_new(o, "reads_per_s_median", jreal(g->reads));
@@ -376,7 +376,7 @@ cmp_table(const struct cmp_run *c, int w, json_t *jmodes, json_t *jpairs)
 	static struct stats_ci_pair pn[CMP_MAX_PAIRS], pc[CMP_MAX_PAIRS];
 	const struct app *a = c->a;
 	const char *bn = c->names[c->base];
-	bool fold = w < 0 && app_compare_knob(&a->opt.cmp, APP_KNOB_FOLD) >= 0;
+	bool fold = w < 0 && cmp_shows_fold(a);
 	bool reader = w < 0 && a->opt.readers > 0;
 	struct agg g[APP_MAX_VARIANTS];
 	json_t *jm[APP_MAX_VARIANTS];

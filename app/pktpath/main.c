@@ -489,6 +489,35 @@ report(struct app *a)
 	return rc;
 }
 
+/* The MIB's memory line: its blocks, in each layout it has. */
+static void
+print_mib(const struct app *a)
+{
+	enum mib_layout l;
+
+	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, ",
+	       a->n_workers + a->n_phantom, a->n_workers, a->n_workers == 1 ? "" : "s",
+	       a->n_phantom, MIB_BLOCK_BYTES);
+	if (app_compare_knob(&a->opt.cmp, APP_KNOB_MIB_LAYOUT) >= 0) {
+		/* --compare mib-layout=...: a copy in each, folded together */
+		for (l = 0; l < MIB_LAYOUT_MAX; l++)
+			if (mib_set_has_layout(a->mibs, l))
+				printf("%s %s %zu KiB, ", mib_layout_name(l),
+				       l == MIB_LAYOUT_PERCPU ? "page-aligned"
+							      : "interleaved",
+				       mib_set_layout_bytes(a->mibs, l) >> 10);
+		printf("folded together: %zu KiB", mib_set_bytes(a->mibs) >> 10);
+	} else {
+		printf("%s: %zu KiB",
+		       a->opt.mib_layout == MIB_LAYOUT_PERCPU
+			       ? "page-aligned"
+			       : "interleaved, power-of-two stride",
+		       mib_set_bytes(a->mibs) >> 10);
+	}
+	printf(" (%zu KiB of EAL heap)%s\n", a->mib_heap_bytes >> 10,
+	       a->opt.fold_on_read ? "; readers fold" : "");
+}
+
 static void
 cleanup(struct app *a)
 {
@@ -624,14 +653,7 @@ main(int argc, char **argv)
 	       (double)rte_get_tsc_hz() / 1e9);
 	printf("memory: %s\n", export_memory_kind());
 	read_conditions(a);
-	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, "
-	       "%s: %zu KiB (%zu KiB of EAL heap)%s\n",
-	       a->n_workers + a->n_phantom, a->n_workers,
-	       a->n_workers == 1 ? "" : "s", a->n_phantom, MIB_BLOCK_BYTES,
-	       a->opt.mib_layout == MIB_LAYOUT_PERCPU ? "page-aligned" :
-	       "interleaved, power-of-two stride",
-	       mib_set_bytes(a->mibs) >> 10, a->mib_heap_bytes >> 10,
-	       a->opt.fold_on_read ? "; readers fold" : "");
+	print_mib(a);
 	fflush(stdout);
 	if (a->opt.duration_s > 0 && a->opt.cmp.n == 0 && a->opt.warmup_s < 0 &&
 	    a->opt.duration_s < (STATS_WARMUP_MIN_INTERVALS - 0.05) * a->opt.interval_s)

@@ -85,6 +85,7 @@ enum app_knob {
 	APP_KNOB_ALLOC,	      /* --alloc */
 	APP_KNOB_PEER_LAYOUT, /* --peer-layout */
 	APP_KNOB_RX_CSUM,     /* --rx-csum (--source port) */
+	APP_KNOB_MIB_LAYOUT,  /* --mib-layout */
 	APP_KNOB_MAX
 };
 extern const char *const app_knob_names[APP_KNOB_MAX];

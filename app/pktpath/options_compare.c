@@ -28,7 +28,8 @@ const char *const app_knob_names[] = { [APP_KNOB_INGRESS] = "ingress",
 				       [APP_KNOB_BURST] = "burst",
 				       [APP_KNOB_ALLOC] = "alloc",
 				       [APP_KNOB_PEER_LAYOUT] = "peer-layout",
-				       [APP_KNOB_RX_CSUM] = "rx-csum" };
+				       [APP_KNOB_RX_CSUM] = "rx-csum",
+				       [APP_KNOB_MIB_LAYOUT] = "mib-layout" };
 static_assert(RTE_DIM(app_knob_names) == APP_KNOB_MAX, "knob names");
 
 const char *

@@ -468,7 +468,7 @@ const struct app_opt app_opts[] = {
 		    "(a 2x2)",
 	  .help = "run the variants of a knob (`ingress`, `lock-scope`, `fold`, "
 		  "`prefetch`, `burst`, `alloc`, `peer-layout`, `rx-csum` (with "
-		  "`--source port`), each taking its "
+		  "`--source port`), `mib-layout`, each taking its "
 		  "option's values; MODE,... is `ingress=MODE,...`) as back-to-back "
 		  "phases of `--duration` each, rounds interleaved and their order "
 		  "alternated, and print every pair's difference with its 95% "

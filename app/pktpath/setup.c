@@ -356,7 +356,9 @@ app_setup(struct app *a)
 {
 	int *sockets;
 	unsigned int i, n_blocks;
+	enum mib_layout l;
 	size_t heap0;
+	int rc;
 	uint64_t need = 0;
 	const char *fix;
 	char what[192];
@@ -394,25 +396,43 @@ app_setup(struct app *a)
 	for (i = 0; i < a->n_phantom; i++)
 		sockets[a->n_workers + 1 + i] =
 			rte_socket_id_by_idx(i % rte_socket_count());
-	snprintf(what, sizeof(what), "the MIB blocks of %u lcores (%u blocks of %u "
-		 "bytes, page-aligned: %zu KiB)", a->n_workers + a->n_phantom,
-		 n_blocks, MIB_BLOCK_BYTES,
-		 mib_set_bytes_for(n_blocks, a->opt.mib_layout) >> 10);
+	/* --compare mib-layout=...: a copy of every block in each layout it
+	 * lists, the workers writing one (compare_switch.c) */
+	for (l = 0; l < MIB_LAYOUT_MAX; l++)
+		if (l == a->opt.mib_layout ||
+		    app_compare_has(&a->opt.cmp, APP_KNOB_MIB_LAYOUT, l))
+			need += mib_set_bytes_for(n_blocks, l);
+	snprintf(what, sizeof(what),
+		 "the MIB blocks of %u lcores (%u blocks of %u "
+		 "bytes, %s: %" PRIu64 " KiB)",
+		 a->n_workers + a->n_phantom, n_blocks, MIB_BLOCK_BYTES,
+		 app_compare_knob(&a->opt.cmp, APP_KNOB_MIB_LAYOUT) >= 0
+			 ? "in both layouts"
+			 : "page-aligned",
+		 need >> 10);
 	fix = a->n_phantom ? "fewer lcores (--mib-lcores)" : "fewer workers (-l)";
-	need = mib_set_bytes_for(n_blocks, a->opt.mib_layout);
 	if (app_mem_fits(APP_MEM_EAL, what, need, fix) != 0) {
 		free(sockets);
 		app_usage_exit(NULL);
 	}
 	heap0 = heap_alloc_bytes();
 	a->mibs = mib_set_create(n_blocks, a->opt.mib_layout, sockets);
-	a->mib_heap_bytes = heap_alloc_bytes() - heap0;
-	free(sockets);
 	if (a->mibs == NULL && rte_errno == ENOMEM)
 		app_oom_exit(what, need, fix);
 	if (a->mibs == NULL)
 		rte_exit(EXIT_FAILURE, "mib_set_create(%u): %s\n", n_blocks,
 			 rte_strerror(rte_errno));
+	for (l = 0, rc = 0; l < MIB_LAYOUT_MAX && rc == 0; l++)
+		if (l != a->opt.mib_layout &&
+		    app_compare_has(&a->opt.cmp, APP_KNOB_MIB_LAYOUT, l))
+			rc = mib_set_add_layout(a->mibs, l, sockets);
+	a->mib_heap_bytes = heap_alloc_bytes() - heap0;
+	free(sockets);
+	if (rc == -ENOMEM)
+		app_oom_exit(what, need, fix);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "mib_set_add_layout(%u): %s\n", n_blocks,
+			 strerror(-rc));
 	for (i = 0; i < a->n_workers; i++)
 		a->workers[i].mib = mib_set_block(a->mibs, i);
 	a->ctl_mib = mib_set_block(a->mibs, a->n_workers);

@@ -287,6 +287,9 @@ static const struct {
 	{ APP_KNOB_RX_CSUM, "hw,sw", "hw", "sw", APP_CSUM_HW, APP_CSUM_SW, "--source",
 	  "port", "on", "'on' is not one of auto|hw|sw", "--source", "gen",
 	  "(it needs --source port and --path full)" },
+	{ APP_KNOB_MIB_LAYOUT, "shared,percpu", "shared", "percpu", MIB_LAYOUT_SHARED,
+	  MIB_LAYOUT_PERCPU, NULL, NULL, "numa", "'numa' is not one of percpu|shared",
+	  NULL, NULL, NULL },
 };
 /* clang-format on */
 static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
@@ -387,7 +390,8 @@ test_compare(void **state)
 	BAD("pktpath: --compare: 20 variants: at most 16", "--compare",
 	    "off,none,lock,rwlock,rcu", "--compare", "burst=1,2,4,8");
 	BAD("pktpath: --compare: 'mtu' is not a knob: one of ingress|lock-scope|fold|"
-	    "prefetch|burst|alloc|peer-layout|rx-csum (KNOB=V1,V2,...), or ingress modes "
+	    "prefetch|burst|alloc|peer-layout|rx-csum|mib-layout (KNOB=V1,V2,...), or "
+	    "ingress modes "
 	    "alone",
 	    "--compare", "mtu=1500,9000");
 	BAD("pktpath: --baseline rcu has no effect without --compare (it needs --compare)",

@@ -69,7 +69,9 @@ static_assert(MIB_BLOCK_BYTES % MIB_BLOCK_ALIGN == 0 &&
 
 struct mib_set {
 	unsigned int n;
-	enum mib_layout layout;
+	enum mib_layout layout;			/* mib_set_block()'s: the first store */
+	unsigned int n_stores;			/* 1, or 2 after mib_set_add_layout() */
+	enum mib_layout stores[MIB_LAYOUT_MAX]; /* in fold order */
 	bool rte;		/* allocated with rte_malloc */
 	unsigned int shift;	/* shared layout: log2(stride) */
 	uint64_t *shared;	/* shared layout: MIB_FIELD_MAX << shift words */
@@ -98,11 +100,35 @@ __mib_zfree(void *p, bool rte)
 		free(p);
 }
 
+/* Storage of s's n blocks in layout (which s does not have yet); 0 or
+ * -ENOMEM (what was allocated is freed by mib_set_free()). */
+static int
+__mib_store_alloc(struct mib_set *s, enum mib_layout layout, const int *sockets)
+{
+	unsigned int i;
+
+	if (layout == MIB_LAYOUT_SHARED) {
+		while ((1u << s->shift) < s->n)
+			s->shift++;
+		s->shared = __mib_zalloc(
+			"pktpath_mib",
+			((size_t)MIB_FIELD_MAX << s->shift) * sizeof(uint64_t),
+			RTE_CACHE_LINE_SIZE, s->rte ? sockets[0] : 0, s->rte);
+		return s->shared == NULL ? -ENOMEM : 0;
+	}
+	for (i = 0; i < s->n; i++) {
+		s->blocks[i] = __mib_zalloc("pktpath_mib", BLOCK_BYTES, MIB_BLOCK_ALIGN,
+					    s->rte ? sockets[i] : 0, s->rte);
+		if (s->blocks[i] == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 struct mib_set *
 mib_set_create(unsigned int n, enum mib_layout layout, const int *sockets)
 {
 	struct mib_set *s;
-	unsigned int i;
 
 	if (n == 0 || n > MIB_SET_MAX || (unsigned int)layout >= MIB_LAYOUT_MAX) {
 		rte_errno = errno = EINVAL;
@@ -115,29 +141,38 @@ mib_set_create(unsigned int n, enum mib_layout layout, const int *sockets)
 	}
 	s->n = n;
 	s->layout = layout;
+	s->stores[s->n_stores++] = layout;
 	s->rte = sockets != NULL;
-	if (layout == MIB_LAYOUT_SHARED) {
-		while ((1u << s->shift) < n)
-			s->shift++;
-		s->shared = __mib_zalloc(
-			"pktpath_mib",
-			((size_t)MIB_FIELD_MAX << s->shift) * sizeof(uint64_t),
-			RTE_CACHE_LINE_SIZE, s->rte ? sockets[0] : 0, s->rte);
-		if (s->shared == NULL)
-			goto nomem;
-		return s;
-	}
-	for (i = 0; i < n; i++) {
-		s->blocks[i] = __mib_zalloc("pktpath_mib", BLOCK_BYTES, MIB_BLOCK_ALIGN,
-					    s->rte ? sockets[i] : 0, s->rte);
-		if (s->blocks[i] == NULL)
-			goto nomem;
+	if (__mib_store_alloc(s, layout, sockets) != 0) {
+		mib_set_free(s);
+		rte_errno = errno = ENOMEM;
+		return NULL;
 	}
 	return s;
-nomem:
-	mib_set_free(s);
-	rte_errno = errno = ENOMEM;
-	return NULL;
+}
+
+bool
+mib_set_has_layout(const struct mib_set *s, enum mib_layout layout)
+{
+	unsigned int k;
+
+	for (k = 0; k < s->n_stores; k++)
+		if (s->stores[k] == layout)
+			return true;
+	return false;
+}
+
+int
+mib_set_add_layout(struct mib_set *s, enum mib_layout layout, const int *sockets)
+{
+	if ((unsigned int)layout >= MIB_LAYOUT_MAX || s->rte != (sockets != NULL))
+		return -EINVAL;
+	if (mib_set_has_layout(s, layout))
+		return -EEXIST;
+	if (__mib_store_alloc(s, layout, sockets) != 0)
+		return -ENOMEM; /* freed with the set */
+	s->stores[s->n_stores++] = layout;
+	return 0;
 }
 
 void
@@ -172,9 +207,26 @@ mib_set_bytes_for(unsigned int n, enum mib_layout layout)
 }
 
 size_t
+mib_set_bytes_n(const struct mib_set *s, unsigned int n)
+{
+	size_t sz = 0;
+	unsigned int k;
+
+	for (k = 0; k < s->n_stores; k++)
+		sz += mib_set_bytes_for(n, s->stores[k]);
+	return sz;
+}
+
+size_t
 mib_set_bytes(const struct mib_set *s)
 {
-	return mib_set_bytes_for(s->n, s->layout);
+	return mib_set_bytes_n(s, s->n);
+}
+
+size_t
+mib_set_layout_bytes(const struct mib_set *s, enum mib_layout layout)
+{
+	return mib_set_has_layout(s, layout) ? mib_set_bytes_for(s->n, layout) : 0;
 }
 
 enum mib_layout
@@ -183,20 +235,36 @@ mib_set_layout(const struct mib_set *s)
 	return s->layout;
 }
 
-struct mib_block
-mib_set_block(const struct mib_set *s, unsigned int i)
+/* Block i (< s->n) in layout, which s has. */
+static inline struct mib_block
+__mib_block_in(const struct mib_set *s, unsigned int i, enum mib_layout layout)
 {
 	struct mib_block b = { NULL, 0 };
 
-	if (i >= s->n)
-		return b;
-	if (s->layout == MIB_LAYOUT_SHARED) {
+	if (layout == MIB_LAYOUT_SHARED) {
 		b.base = s->shared + i;
 		b.shift = s->shift;
 	} else {
 		b.base = s->blocks[i];
 	}
 	return b;
+}
+
+struct mib_block
+mib_set_block(const struct mib_set *s, unsigned int i)
+{
+	struct mib_block b = { NULL, 0 };
+
+	return i < s->n ? __mib_block_in(s, i, s->layout) : b;
+}
+
+struct mib_block
+mib_set_block_in(const struct mib_set *s, unsigned int i, enum mib_layout layout)
+{
+	struct mib_block b = { NULL, 0 };
+
+	return i < s->n && mib_set_has_layout(s, layout) ? __mib_block_in(s, i, layout)
+							 : b;
 }
 
 static inline uint64_t
@@ -232,26 +300,26 @@ __mib_hwm_list(const uint8_t *kinds, uint16_t *out)
 	out[n] = MIB_FIELD_MAX;
 }
 
+/* a and b combined: the larger for a high-water mark, else the sum. */
 static inline uint64_t
-__mib_read_one(const struct mib_block *b, unsigned int l, unsigned int f,
-	       uint64_t *per_block)
+__mib_combine(bool is_max, uint64_t a, uint64_t b)
 {
-	uint64_t v = __mib_load(b->base, b->shift, f);
-
-	if (per_block != NULL)
-		per_block[(size_t)l * MIB_FIELD_MAX + f] = v;
-	return v;
+	return is_max ? RTE_MAX(a, b) : a + b;
 }
 
-static void
-__mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy,
-	       const uint8_t *kinds, const uint16_t *hwm, uint64_t *totals,
-	       uint64_t *per_block, unsigned int n_per_block)
+/*
+ * Fold the blocks of one store of s (layout) into totals and the first
+ * n_per_block blocks' per_block values. The first store sets them (more is
+ * false), the next ones combine into them (more): block l's value is the
+ * sum (or max) of its copies in every store. more is a constant, so that
+ * the first store's pass is the code of a set that has one.
+ */
+static __rte_always_inline void
+__mib_fold_store(const struct mib_set *s, enum mib_layout layout, enum mib_fold strategy,
+		 const uint16_t *hwm, uint64_t *totals, uint64_t *per_block,
+		 unsigned int n_per_block, const bool more)
 {
 	unsigned int f, l;
-
-	if (per_block == NULL)
-		n_per_block = 0;
 
 	if (strategy == MIB_FOLD_FIELD) {
 		/* snmp_fold_field: one field at a time, across every block. */
@@ -259,50 +327,74 @@ __mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy,
 
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
 			bool is_max = f == *h;
-			uint64_t acc = 0;
+			uint64_t acc = more ? totals[f] : 0;
 
 			h += is_max;
 			for (l = 0; l < s->n; l++) {
-				struct mib_block b = mib_set_block(s, l);
-				uint64_t v = __mib_read_one(&b, l, f,
-					l < n_per_block ? per_block : NULL);
+				struct mib_block b = __mib_block_in(s, l, layout);
+				uint64_t v = __mib_load(b.base, b.shift, f);
 
-				acc = is_max ? RTE_MAX(acc, v) : acc + v;
+				if (l < n_per_block) {
+					uint64_t *pb =
+						per_block + (size_t)l * MIB_FIELD_MAX + f;
+
+					*pb = more ? __mib_combine(is_max, *pb, v) : v;
+				}
+				acc = __mib_combine(is_max, acc, v);
 			}
 			totals[f] = acc;
 		}
-	} else {
-		/* snmp_get_cpu_field64_batch: one block at a time, all fields.
-		 * Between two high-water marks the loop is a plain sum, with
-		 * no per-field test: as fast as a fold that had none. */
+		return;
+	}
+	/* snmp_get_cpu_field64_batch: one block at a time, all fields.
+	 * Between two high-water marks the loop is a plain sum, with no
+	 * per-field test: as fast as a fold that had none. */
+	if (!more)
 		memset(totals, 0, MIB_FIELD_MAX * sizeof(*totals));
-		for (l = 0; l < s->n; l++) {
-			struct mib_block b = mib_set_block(s, l);
-			const uint64_t *base = b.base;
-			unsigned int shift = b.shift;
-			uint64_t *pb = l < n_per_block ?
-				per_block + (size_t)l * MIB_FIELD_MAX : NULL;
-			const uint16_t *h = hwm;
+	for (l = 0; l < s->n; l++) {
+		struct mib_block b = __mib_block_in(s, l, layout);
+		const uint64_t *base = b.base;
+		unsigned int shift = b.shift;
+		uint64_t *pb =
+			l < n_per_block ? per_block + (size_t)l * MIB_FIELD_MAX : NULL;
+		const uint16_t *h = hwm;
 
-			for (f = 0;; f++) {
-				unsigned int end = *h++;
-				uint64_t v;
+		for (f = 0;; f++) {
+			unsigned int end = *h++;
+			uint64_t v;
 
-				for (; f < end; f++) {
-					v = __mib_load(base, shift, f);
-					if (pb != NULL)
-						pb[f] = v;
-					totals[f] += v;
-				}
-				if (end == MIB_FIELD_MAX)
-					break;
+			for (; f < end; f++) {
 				v = __mib_load(base, shift, f);
 				if (pb != NULL)
-					pb[f] = v;
-				totals[f] = RTE_MAX(totals[f], v);
+					pb[f] = more ? pb[f] + v : v;
+				totals[f] += v;
 			}
+			if (end == MIB_FIELD_MAX)
+				break;
+			v = __mib_load(base, shift, f);
+			if (pb != NULL)
+				pb[f] = more ? RTE_MAX(pb[f], v) : v;
+			totals[f] = RTE_MAX(totals[f], v);
 		}
 	}
+}
+
+static void
+__mib_fold_hwm(const struct mib_set *s, enum mib_fold strategy, const uint8_t *kinds,
+	       const uint16_t *hwm, uint64_t *totals, uint64_t *per_block,
+	       unsigned int n_per_block)
+{
+	unsigned int k;
+
+	if (per_block == NULL)
+		n_per_block = 0;
+	__mib_fold_store(s, s->stores[0], strategy, hwm, totals, per_block, n_per_block,
+			 false);
+	/* A set in two layouts (mib_set_add_layout()): the other store's
+	 * blocks add to the same totals and per-block values. */
+	for (k = 1; k < s->n_stores; k++)
+		__mib_fold_store(s, s->stores[k], strategy, hwm, totals, per_block,
+				 n_per_block, true);
 	__mib_finish(kinds, totals);
 }
 

@@ -79,6 +79,13 @@
  * shift is 0 for percpu and log2(stride) for shared, so the fast path is the
  * same code in both layouts.
  *
+ * A set may hold its blocks in both layouts (mib_set_add_layout()): a
+ * writer writes one copy of its block at a time and may move to the other
+ * between two writes (--compare mib-layout=percpu,shared does it between
+ * two phases, its workers paused), and every fold reads both copies and
+ * adds them up, so that nothing is lost or counted twice, no total ever
+ * goes down, and nothing is freed while a reader may fold it.
+ *
  * Folding
  * -------
  * MIB_FOLD_FIELD walks, for each field, every block (Linux snmp_fold_field);
@@ -828,6 +835,27 @@ struct mib_set;
  */
 struct mib_set *mib_set_create(unsigned int n, enum mib_layout layout,
 			       const int *sockets);
+/**
+ * Give set s a second copy of its blocks, zeroed, in layout (the other one):
+ * a set in two layouts, for --compare mib-layout=percpu,shared. Its writers
+ * write one copy of their block at a time (mib_set_block_in()), and may
+ * move from one copy to the other between two writes, with nothing lost
+ * or counted twice: every fold (mib_fold(), mib_fold_part()) reads both
+ * copies of every block and adds them up (maxes them for a high-water
+ * mark), so that totals and per-block values go on as one set's would,
+ * whichever copy took the writes. Nothing is freed before the set is, so
+ * a reader never folds freed memory. mib_set_block() and mib_set_layout()
+ * stay those of the first layout.
+ *
+ * @param sockets  as given to mib_set_create() (NULL for a set made without)
+ * @return 0; -EEXIST if s has that layout already; -EINVAL (a bad layout,
+ *         sockets not as at creation); -ENOMEM (what was allocated is
+ *         freed with the set).
+ * Not thread-safe: at set-up, before any writer or reader uses s.
+ */
+int mib_set_add_layout(struct mib_set *s, enum mib_layout layout, const int *sockets);
+/** Whether s has its blocks in layout (its first, or one added). Thread-safe. */
+bool mib_set_has_layout(const struct mib_set *s, enum mib_layout layout);
 /** Free a set (NULL is a no-op). No writer or reader may use it any more. */
 void mib_set_free(struct mib_set *s);
 /** Number of blocks. */
@@ -836,11 +864,22 @@ unsigned int mib_set_count(const struct mib_set *s);
  *  MIB_BLOCK_BYTES; shared: the interleaved array), without the allocator's
  *  own overhead. Thread-safe. */
 size_t mib_set_bytes_for(unsigned int n, enum mib_layout layout);
-/** mib_set_bytes_for() of s's count and layout. */
+/** mib_set_bytes_for() of s's count in each of its layouts, added. */
 size_t mib_set_bytes(const struct mib_set *s);
+/** mib_set_bytes_for() of n blocks in each of s's layouts, added (what s
+ *  would take with n blocks). */
+size_t mib_set_bytes_n(const struct mib_set *s, unsigned int n);
+/** Bytes of s's blocks in layout: mib_set_bytes_for() of its count, 0 if
+ *  s has none in that layout. */
+size_t mib_set_layout_bytes(const struct mib_set *s, enum mib_layout layout);
+/** The layout s was created in. */
 enum mib_layout mib_set_layout(const struct mib_set *s);
-/** Handle on block i (i < count) for its single writer. */
+/** Handle on block i (i < count) for its single writer, in s's first layout. */
 struct mib_block mib_set_block(const struct mib_set *s, unsigned int i);
+/** Handle on block i's copy in layout (mib_set_add_layout()); base is NULL
+ *  if i >= count or s has no copy in that layout. Thread-safe. */
+struct mib_block mib_set_block_in(const struct mib_set *s, unsigned int i,
+				  enum mib_layout layout);
 
 /**
  * Fold all blocks.
@@ -851,6 +890,8 @@ struct mib_block mib_set_block(const struct mib_set *s, unsigned int i);
  * @param per_block  out, may be NULL: count * MIB_FIELD_MAX values, block
  *                   major, read in the same pass so that they add up to
  *                   totals exactly.
+ * A set in two layouts: both copies of every block, the first layout's
+ * first, block l's values being the sum (max) of its two copies.
  * Thread-safe against the writers (relaxed atomic loads); one reader per
  * output buffer.
  */

@@ -142,9 +142,9 @@ __snap_alloc(const struct stats *s)
 	p->mib_lcores = s->conf.n_workers + s->conf.n_phantom;
 	p->n_phantom = s->conf.n_phantom;
 	p->mib_bytes = mib_set_bytes(s->conf.set);
-	p->phantom_bytes = p->mib_bytes -
-		mib_set_bytes_for(mib_set_count(s->conf.set) - s->conf.n_phantom,
-				  mib_set_layout(s->conf.set));
+	p->phantom_bytes =
+		p->mib_bytes - mib_set_bytes_n(s->conf.set, mib_set_count(s->conf.set) -
+								    s->conf.n_phantom);
 	p->fold_on_read = s->conf.fold_on_read;
 	p->lost_share = s->conf.lost_share > 0 ? s->conf.lost_share :
 			STATS_LOST_SHARE_DEFAULT;
