@@ -37,6 +37,7 @@
 
 #include "export_control.h"
 #include "fixture_http.h"
+#include "stats_series.h"
 #include "mib.h"
 
 #ifndef PKTPATH_SOURCE_ROOT
@@ -528,14 +529,19 @@ snmp_same(const char *text)
 static void
 test_control_reading(void **state)
 {
+	struct stats_series *se = stats_series_create(NW, 0, 0);
+	struct export_hooks hk = rec_hooks;
 	const struct export_ctl_cmd *t;
-	struct export_http *h = start(false, &rec_hooks, 8, 10);
-	uint16_t port = export_http_port(h);
+	struct export_http *h;
+	uint16_t port;
 	char path[128], cmd[128], *body, ctype[128];
 	unsigned int i, k, n, reading = 0;
 	int status;
 
 	(void)state;
+	hk.series = se; /* GET /history */
+	h = start(false, &hk, 8, 10);
+	port = export_http_port(h);
 	t = export_control_table(&n);
 	for (i = 0; i < n; i++) {
 		const struct export_ctl_cmd *c = &t[i];
@@ -598,6 +604,7 @@ test_control_reading(void **state)
 	refused(port, "/snmp/Ip", 404, NULL);
 	refused(port, "/ingress/nope", 404, NULL);
 	export_http_stop(h);
+	stats_series_free(se);
 }
 
 static char *

@@ -183,6 +183,13 @@ static const struct export_ctl_cmd cmds[] = {
 	  .avail = __always,
 	  .run = __ctl_page_json,
 	  .help = "the snapshot as JSON (the --json schema)" },
+	{ .name = "history",
+	  .http = "/history",
+	  .ctype = CT_JSON,
+	  .avail = __always,
+	  .run = __ctl_page_history,
+	  .help = "the run's history so far: --json's intervals, events and "
+		  "intervals_dropped (an endless run: its window)" },
 	{ .name = "mib",
 	  .arg = EXPORT_CTL_ARG_WORDS,
 	  .http = "/mib",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control table's reading commands that write a page (export_control.h):
- * HTTP's text bodies, /healthz, /metrics, /snmp, /netstat, /snmp6 and
- * /stats.json, into the writer's text stream. Each is rendered by the
+ * HTTP's text bodies, /healthz, /metrics, /snmp, /netstat, /snmp6,
+ * /stats.json and /history, into the writer's text stream. Each is rendered by the
  * writers of lib/export over the registered sections (export_section.h)
  * from one snapshot reference; the MIB pages read through stats_read()
  * (with --fold-on-read they fold for this request, c->read_fold_ns says
@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "control_pvt.h"
+#include "export_series.h"
 
 static FILE *
 __page(struct export_ctl_ctx *c, int *rc)
@@ -168,4 +169,38 @@ __ctl_page_json(struct export_ctl_ctx *c)
 	stats_put(c->s, snap);
 	fputc('\n', f);
 	return __rendered(c, rc == 0 ? 0 : -EIO);
+}
+
+/* The run's history so far (export_history_add(), as --json's at the
+ * end): the series the hooks name, read under its lock; "steady" is null
+ * (the steady state is the end's). -ENOTSUP (HTTP 501) without one. */
+int
+__ctl_page_history(struct export_ctl_ctx *c)
+{
+	const struct export_hooks *h = c->hooks;
+	struct export_history hi;
+	json_t *root, *flips;
+	FILE *f;
+	int rc = 0;
+
+	if ((f = __page(c, &rc)) == NULL)
+		return rc;
+	if (h == NULL || h->series == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "%s: no history in this run",
+			 c->request);
+		return -ENOTSUP;
+	}
+	flips = h->flips != NULL ? h->flips(h->arg) : NULL;
+	memset(&hi, 0, sizeof(hi));
+	hi.se = h->series;
+	hi.lcore_ids = h->lcore_ids;
+	hi.flips = flips;
+	root = json_object();
+	rc = root == NULL ? -ENOMEM : export_history_add(root, &hi);
+	if (rc == 0)
+		rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -EIO;
+	json_decref(root);
+	json_decref(flips);
+	fputc('\n', f);
+	return __rendered(c, rc);
 }

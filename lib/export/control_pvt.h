@@ -84,6 +84,7 @@ int __ctl_page_snmp(struct export_ctl_ctx *c);
 int __ctl_page_netstat(struct export_ctl_ctx *c);
 int __ctl_page_snmp6(struct export_ctl_ctx *c);
 int __ctl_page_json(struct export_ctl_ctx *c);
+int __ctl_page_history(struct export_ctl_ctx *c);
 
 /* control_read.c: named values (telemetry's dicts, HTTP's JSON). */
 int __ctl_read_mib(struct export_ctl_ctx *c);
