@@ -6,8 +6,9 @@
  * the document --json ends with (the same renderer, export_history_add():
  * "intervals" in their shape, "events" with the mode flips,
  * "intervals_dropped" past the window); a section registered with a
- * history callback adds its members; a run without a history is a 501, a
- * wrong method a 405, a path below it a 404.
+ * history callback adds its members; GET /history/columns (telemetry's
+ * /pktpath/history) lists the same intervals' figures, the last 64; a run
+ * without a history is a 501, a wrong method a 405, a path below it a 404.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -57,6 +58,50 @@ hist_get(uint16_t port)
 		fail_msg("GET /history: invalid JSON: %s", jerr.text);
 	free(body);
 	return j;
+}
+
+/* GET /history/columns (telemetry's /pktpath/history: the walk of
+ * test_export_control says they agree) has doc's intervals as lists. */
+static void
+hist_columns(uint16_t port, const json_t *doc)
+{
+	const json_t *ivs = json_object_get(doc, "intervals");
+	char *body = get_body(port, "/history/columns", "application/json");
+	json_t *col = json_loads(body, 0, NULL);
+	char want[64];
+	size_t k;
+
+	assert_non_null(col);
+	assert_int_equal(json_integer_value(json_object_get(col, "intervals")),
+			 json_array_size(ivs));
+	assert_int_equal(json_integer_value(json_object_get(col, "first")), 0);
+	assert_int_equal(json_array_size(json_object_get(col, "mpps")),
+			 json_array_size(ivs));
+	for (k = 0; k < json_array_size(ivs); k++) {
+		const json_t *iv = json_array_get(ivs, k);
+
+		snprintf(want, sizeof(want), "%.3f",
+			 json_real_value(json_object_get(iv, "t_s")));
+		assert_string_equal(
+			json_string_value(json_array_get(json_object_get(col, "t_s"), k)),
+			want);
+		snprintf(want, sizeof(want), "%.6f",
+			 json_real_value(json_object_get(iv, "mpps")));
+		assert_string_equal(json_string_value(json_array_get(
+					    json_object_get(col, "mpps"), k)),
+				    want);
+		assert_string_equal(
+			json_string_value(
+				json_array_get(json_object_get(col, "mode"), k)),
+			json_is_string(json_object_get(iv, "mode"))
+				? json_string_value(json_object_get(iv, "mode"))
+				: "none");
+		assert_int_equal(json_integer_value(json_array_get(
+					 json_object_get(col, "mode_flips"), k)),
+				 json_integer_value(json_object_get(iv, "mode_flips")));
+	}
+	json_decref(col);
+	free(body);
 }
 
 static void
@@ -117,6 +162,7 @@ test_history_live(void **state)
 		json_string_value(json_object_get(
 			json_array_get(json_object_get(doc, "events"), 0), "kind")),
 		"mode-flip");
+	hist_columns(export_http_port(h), doc);
 	json_decref(want);
 	json_decref(flips);
 	json_decref(doc);
@@ -133,6 +179,7 @@ test_history_window(void **state)
 	struct export_http_conf c;
 	struct export_http *h;
 	unsigned int k;
+	char *body;
 	json_t *doc;
 
 	(void)state;
@@ -146,6 +193,13 @@ test_history_window(void **state)
 	assert_int_equal(json_array_size(json_object_get(doc, "intervals")), 2);
 	assert_int_equal(json_integer_value(json_object_get(doc, "intervals_dropped")),
 			 3);
+	json_decref(doc);
+	body = get_body(export_http_port(h), "/history/columns", NULL);
+	doc = json_loads(body, 0, NULL);
+	free(body);
+	assert_int_equal(json_integer_value(json_object_get(doc, "intervals_dropped")),
+			 3);
+	assert_int_equal(json_array_size(json_object_get(doc, "t_s")), 2);
 	json_decref(doc);
 	export_http_stop(h);
 	stats_series_free(se);
@@ -200,6 +254,8 @@ test_history_refused(void **state)
 	with = start_stats(st, &c);
 	without = start(true, &hooks, 8, 10); /* no series */
 	expect(export_http_port(without), "GET", "/history", NULL, NULL, 501,
+	       "no history in this run");
+	expect(export_http_port(without), "GET", "/history/columns", NULL, NULL, 501,
 	       "no history in this run");
 	expect(export_http_port(with), "POST", "/history", NULL, NULL, 405, "use GET");
 	expect(export_http_port(with), "GET", "/history/1", NULL, NULL, 404,

@@ -190,6 +190,13 @@ static const struct export_ctl_cmd cmds[] = {
 	  .run = __ctl_page_history,
 	  .help = "the run's history so far: --json's intervals, events and "
 		  "intervals_dropped (an endless run: its window)" },
+	{ .name = "history/columns",
+	  .http = "/history/columns",
+	  .telemetry = "/pktpath/history",
+	  .avail = __always,
+	  .run = __ctl_read_history,
+	  .help = "the history's last 64 intervals as lists: t_s, mpps, cycles_per_pkt, "
+		  "lost, mode, mode_flips, rule_updates" },
 	{ .name = "mib",
 	  .arg = EXPORT_CTL_ARG_WORDS,
 	  .http = "/mib",

@@ -95,5 +95,6 @@ int __ctl_read_ingress(struct export_ctl_ctx *c);
 int __ctl_read_config(struct export_ctl_ctx *c);
 int __ctl_read_pmu(struct export_ctl_ctx *c);
 int __ctl_read_ports(struct export_ctl_ctx *c);
+int __ctl_read_history(struct export_ctl_ctx *c);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The control table's reading commands that answer named values
  * (export_control.h): the MIB by group, the rates, the lcores, --pmu, the
- * ingress, the run's configuration and the ports. Each writes through the
+ * ingress, the run's configuration, the ports and the run's history in
+ * columns. Each writes through the
  * writer: telemetry makes a dict of it (/pktpath/rates), HTTP a JSON
  * document (GET /rates), with the same values.
  *
@@ -27,6 +28,7 @@
 
 #include "base.h"
 #include "control_pvt.h"
+#include "stats_series.h"
 
 /* A parameter refused: -errno, why in c->msg. */
 static int
@@ -567,5 +569,93 @@ __ctl_read_ports(struct export_ctl_ctx *c)
 	rc = p != NULL ? __port(c, p) : __rd_bad(c, -ENOENT, "no such port sampled");
 put:
 	stats_put(c->s, snap);
+	return rc;
+}
+
+/* The history's intervals history/columns serves, the last ones: seven
+ * lists of 64 values fit telemetry's 16 KiB reply with room to spare. */
+#define HISTORY_COLUMNS 64
+
+static const char *const hist_cols[] = { "t_s",	 "mpps",       "cycles_per_pkt", "lost",
+					 "mode", "mode_flips", "rule_updates" };
+
+static uint64_t
+__rd_delta(const struct stats_series *se, unsigned int k, enum stats_series_field f)
+{
+	uint64_t x = stats_series_value(se, k, -1, f);
+	uint64_t y = stats_series_value(se, k + 1, -1, f);
+
+	return y >= x ? y - x : 0;
+}
+
+/* Column col's value of interval k (point k to k + 1). */
+static void
+__rd_hist_value(const struct export_ctl_ctx *c, const struct stats_series *se,
+		unsigned int col, unsigned int k)
+{
+	struct stats_rate r;
+	int m;
+
+	stats_series_rate(se, k, k + 1, -1, &r);
+	switch (col) {
+	case 0:
+		__rd_dbl(c, NULL, "%.3f", stats_series_uptime(se, k + 1));
+		break;
+	case 1:
+		__rd_dbl(c, NULL, "%.6f", r.pps / 1e6);
+		break;
+	case 2:
+		__rd_dbl(c, NULL, "%.3f", r.cycles_per_pkt);
+		break;
+	case 3:
+		__ctl_str(c, NULL, stats_rate_lost(&r) ? "true" : "false");
+		break;
+	case 4:
+		m = stats_series_mode(se, k);
+		__ctl_str(c, NULL,
+			  m >= 0		    ? mib_mode_name((unsigned int)m)
+			  : m == STATS_SERIES_MIXED ? "mixed"
+						    : "none");
+		break;
+	case 5:
+		__ctl_u64(c, NULL, __rd_delta(se, k, STATS_SERIES_MODEFLIPS));
+		break;
+	default:
+		__ctl_u64(c, NULL, __rd_delta(se, k, STATS_SERIES_RULEUPDATES));
+		break;
+	}
+}
+
+/* history/columns: the last HISTORY_COLUMNS intervals of the run's history
+ * (the series the hooks name, read under its lock), a list per figure,
+ * with how many intervals there are, the first one listed and how many the
+ * window dropped. -ENOTSUP without a history. */
+int
+__ctl_read_history(struct export_ctl_ctx *c)
+{
+	const struct stats_series *se = c->hooks != NULL ? c->hooks->series : NULL;
+	unsigned int n, first, col, k;
+	int rc = 0;
+
+	if (se == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "%s: no history in this run",
+			 c->request);
+		return -ENOTSUP;
+	}
+	stats_series_lock(se);
+	n = stats_series_count(se) > 0 ? stats_series_count(se) - 1 : 0;
+	first = n > HISTORY_COLUMNS ? n - HISTORY_COLUMNS : 0;
+	__ctl_u64(c, "intervals", n);
+	__ctl_u64(c, "first", first);
+	__ctl_u64(c, "intervals_dropped", stats_series_dropped(se));
+	for (col = 0; rc == 0 && col < RTE_DIM(hist_cols); col++) {
+		rc = __ctl_list(c, hist_cols[col],
+				col >= 5 ? EXPORT_CTL_U64 : EXPORT_CTL_STR);
+		for (k = first; rc == 0 && k < n; k++)
+			__rd_hist_value(c, se, col, k);
+		if (rc == 0)
+			rc = __ctl_end(c);
+	}
+	stats_series_unlock(se);
 	return rc;
 }
