@@ -100,8 +100,10 @@ __ctl_page_metrics(struct export_ctl_ctx *c)
 	 * keeps, not this response. */
 	export_memory_read(&mem, true);
 	o.mem = &mem;
+	__ctl_info_lock(c);
 	o.info = c->info;
 	rc = export_prom_write(f, snap, &o);
+	__ctl_info_unlock(c);
 	json_decref(ing);
 	stats_put(c->s, snap);
 	if (rc == 0 && c->prom_tail != NULL)
@@ -155,8 +157,8 @@ __ctl_page_json(struct export_ctl_ctx *c)
 		return rc;
 	if (h != NULL && h->ingress_state != NULL)
 		ing = h->ingress_state(h->arg);
-	/* export_json() takes a reference on info; the caller's lock covers
-	 * it until root is gone */
+	/* export_json() takes a reference on info: held until root is gone */
+	__ctl_info_lock(c);
 	root = export_json(snap, NULL, (json_t *)(uintptr_t)c->info, c->lcore_mib);
 	if (root != NULL)
 		json_object_set_new(root, "ingress",
@@ -166,6 +168,7 @@ __ctl_page_json(struct export_ctl_ctx *c)
 		json_decref(ing);
 	rc = root == NULL ? -1 : json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
+	__ctl_info_unlock(c);
 	stats_put(c->s, snap);
 	fputc('\n', f);
 	return __rendered(c, rc == 0 ? 0 : -EIO);

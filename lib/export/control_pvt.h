@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,21 @@ static inline int
 __ctl_end(const struct export_ctl_ctx *c)
 {
 	return c->out != NULL && c->out->end != NULL ? c->out->end(c->out->arg) : 0;
+}
+
+/* Around every use of c->info. */
+static inline void
+__ctl_info_lock(const struct export_ctl_ctx *c)
+{
+	if (c->info_lock != NULL)
+		pthread_mutex_lock(c->info_lock);
+}
+
+static inline void
+__ctl_info_unlock(const struct export_ctl_ctx *c)
+{
+	if (c->info_lock != NULL)
+		pthread_mutex_unlock(c->info_lock);
 }
 
 /* The latest snapshot of c->s (read: stats_read()'s, folded for this

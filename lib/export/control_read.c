@@ -490,8 +490,10 @@ __ctl_read_config(struct export_ctl_ctx *c)
 {
 	json_t *st;
 
+	__ctl_info_lock(c);
 	if (c->info != NULL)
 		__flatten(c, c->info, "");
+	__ctl_info_unlock(c);
 	st = __ingress_state(c);
 	if (st != NULL) {
 		const json_t *m = json_object_get(st, "mode");

@@ -33,6 +33,7 @@
  * the same values.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,9 +100,12 @@ struct export_ctl_ctx {
 				 *   "parameter", "value"), for errors */
 	const struct export_ctl_writer *out; /**< may be NULL */
 	/* What a reading command reads besides c->s (the transport's): */
-	const json_t *info; /**< run info, or NULL (the caller holds its lock) */
-	bool lcore_mib;	    /**< /metrics' and /stats.json's per-lcore MIB */
-	bool control;	    /**< the transport serves changing commands */
+	const json_t *info; /**< run info, or NULL */
+	/** Held around every use of info (jansson objects are not for
+	 *  sharing), or NULL: the caller holds what guards it. */
+	pthread_mutex_t *info_lock;
+	bool lcore_mib; /**< /metrics' and /stats.json's per-lcore MIB */
+	bool control;	/**< the transport serves changing commands */
 	/** /metrics: the transport's own families (HTTP's pktpath_http_*),
 	 *  appended to the page; may be NULL. */
 	void (*prom_tail)(void *arg, FILE *f);

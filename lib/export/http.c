@@ -233,10 +233,9 @@ __serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl
 	x.control = h->conf.control;
 	x.prom_tail = __prom_tail;
 	x.prom_tail_arg = h;
-	pthread_mutex_lock(&h->info_lock); /* jansson objects are not for sharing */
 	x.info = h->info;
+	x.info_lock = &h->info_lock; /* the handler holds it while it reads info */
 	rc = export_control_run(cmd, param, param != NULL ? strlen(param) : 0, false, &x);
-	pthread_mutex_unlock(&h->info_lock);
 	if (rc == 0 && jo.failed)
 		rc = -ENOMEM;
 	if (rc == 0 && cmd->ctype == NULL)
