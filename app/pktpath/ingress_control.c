@@ -532,6 +532,20 @@ hook_ingress_state(void *arg)
 	return app_ingress_info(arg);
 }
 
+/* The mode flips so far, a copy taken under ctl_lock (__set_mode()
+ * appends under it), for GET /history's events. */
+static json_t *
+hook_flips(void *arg)
+{
+	struct app *a = arg;
+	json_t *copy;
+
+	pthread_mutex_lock(&a->ctl_lock);
+	copy = a->flips != NULL ? json_deep_copy(a->flips) : NULL;
+	pthread_mutex_unlock(&a->ctl_lock);
+	return copy;
+}
+
 void
 app_ingress_hooks(struct app *a, struct export_hooks *h)
 {
@@ -540,5 +554,6 @@ app_ingress_hooks(struct app *a, struct export_hooks *h)
 	h->load_rules = hook_load_rules;
 	h->ingress_state = hook_ingress_state;
 	h->reload = hook_reload;
+	h->flips = hook_flips;
 	h->arg = a;
 }

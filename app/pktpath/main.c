@@ -277,6 +277,8 @@ start_endpoints(struct app *a)
 	int rc;
 
 	app_ingress_hooks(a, &hooks);
+	hooks.series = a->series; /* GET /history */
+	hooks.lcore_ids = a->lcore_ids;
 	a->info = run_info(a);
 	rc = export_telemetry_register(a->stats, a->info, &hooks);
 	if (rc != 0)
@@ -462,14 +464,15 @@ report(struct app *a)
 		if (a->cap != NULL)
 			json_object_set_new(root, "capture", app_capture_json(a, fin));
 		if (a->series != NULL) {
-			json_object_set_new(root, "intervals",
-				export_intervals_json(a->series, a->lcore_ids,
-						      have_steady ? &steady : NULL));
-			json_object_set_new(root, "events", export_events_json(a->series,
-									      a->flips));
-			json_object_set_new(root, "intervals_dropped",
-					    json_integer((json_int_t)stats_series_dropped(
-						    a->series)));
+			/* the history section, as GET /history serves it live */
+			const struct export_history hi = {
+				.se = a->series,
+				.lcore_ids = a->lcore_ids,
+				.st = have_steady ? &steady : NULL,
+				.flips = a->flips,
+			};
+
+			export_history_add(root, &hi);
 		}
 		if (have_steady && json_object_get(root, "summary") != NULL)
 			json_object_set_new(json_object_get(root, "summary"),

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of lib/export's control table (control.c, control_signal.c),
- * walked row by row: every command is reachable over HTTP (POST), over DPDK
+ * walked row by row. Every reading command is reachable over HTTP (GET)
+ * and, where it names one, telemetry, with the same values both ways (its
+ * parameters too); a bad parameter is a 4xx and one line over HTTP, null
+ * over telemetry; /snmp and /netstat say what /pktpath/mib says group by
+ * group. Every changing command is reachable over HTTP (POST), over DPDK
  * telemetry (its socket) and, where the row says so, by its signal, and
  * each transport gives the same result line and makes the same hook call
  * (source aside); a changing command is refused where control is off and
@@ -33,6 +37,8 @@
 
 #include "export_control.h"
 #include "fixture_http.h"
+#include "stats_series.h"
+#include "mib.h"
 
 #ifndef PKTPATH_SOURCE_ROOT
 #error "PKTPATH_SOURCE_ROOT: the source tree (app/test/meson.build sets it)"
@@ -252,6 +258,8 @@ test_control_same_everywhere(void **state)
 	for (i = 0; i < n; i++) {
 		const struct export_ctl_cmd *c = &t[i];
 
+		if (!c->change)
+			continue; /* test_control_reading */
 		if (c->http == NULL || c->telemetry == NULL)
 			fail_msg("%s: not served over HTTP and telemetry", c->name);
 		assert_ptr_equal(export_control_by_http(c->http), c);
@@ -334,6 +342,8 @@ test_control_refused(void **state)
 	for (i = 0; i < n; i++) {
 		const struct export_ctl_cmd *c = &t[i];
 
+		if (!c->change)
+			continue; /* test_control_reading */
 		/* control off: 403, an error over telemetry, nothing called */
 		if (c->change) {
 			export_telemetry_control(false);
@@ -396,6 +406,216 @@ test_control_refused(void **state)
 	export_http_stop(none);
 	export_http_stop(on);
 	export_http_stop(off);
+}
+
+/* A parameter of the reading rows that take one: one that the fixture
+ * serves (NULL: none), a bad one (NULL: none refused here) and its status. */
+static const struct {
+	const char *name, *good, *bad;
+	int bad_status;
+} params[] = {
+	{ "mib", "Ip", "Nope", 404 },	    { "mib", "Rx,2", "Rx,7", 404 },
+	{ "mib", "Tcp", "Ip,x", 404 },	    { "mib_help", "Ip", "Nope", 404 },
+	{ "mib_help", "IcmpMsg", NULL, 0 }, { "lcores", "1", "7", 404 },
+	{ "lcores", "2", "x", 404 },	    { "pmu", "1", NULL, 0 },
+	{ "ports", NULL, "0", 404 },
+};
+
+/* GET path: the status, the body (malloc'd) in *body, the Content-Type. */
+static int
+get(uint16_t port, const char *path, char **body, char *ctype, size_t len)
+{
+	struct resp r;
+	const char *ct;
+
+	if (http(port, "GET", path, NULL, NULL, &r) != 0)
+		fail_msg("GET %s: no response", path);
+	ct = hdr(&r, "Content-Type");
+	snprintf(ctype, len, "%s", ct != NULL ? ct : "");
+	*body = r.body;
+	return r.status;
+}
+
+/* GET path and telemetry's cmd (",param"): the same values. */
+static void
+same_values(uint16_t port, const char *path, const char *cmd)
+{
+	char *body, ctype[128];
+	json_error_t jerr;
+	json_t *h, *v;
+
+	if (get(port, path, &body, ctype, sizeof(ctype)) != 200)
+		fail_msg("GET %s: '%s'", path, body);
+	assert_string_equal(ctype, "application/json");
+	h = json_loads(body, 0, &jerr);
+	if (h == NULL)
+		fail_msg("GET %s: invalid JSON: %s", path, jerr.text);
+	v = tel(cmd);
+	if (v == NULL || !json_equal(h, v))
+		fail_msg("GET %s and %s differ:\n%s\n%s", path, cmd,
+			 json_dumps(h, JSON_COMPACT),
+			 v ? json_dumps(v, JSON_COMPACT) : "");
+	/* something, but the fixture's ports: it samples none */
+	if (json_object_size(h) == 0 && json_array_size(h) == 0 &&
+	    strcmp(path, "/ports") != 0)
+		fail_msg("GET %s: empty", path);
+	json_decref(h);
+	json_decref(v);
+	free(body);
+}
+
+/* GET path is refused with status and one line; telemetry's cmd is null. */
+static void
+refused(uint16_t port, const char *path, int status, const char *cmd)
+{
+	char *body, ctype[128];
+	json_t *v;
+
+	if (get(port, path, &body, ctype, sizeof(ctype)) != status)
+		fail_msg("GET %s: '%s', want %d", path, body, status);
+	if (strchr(body, '\n') != body + strlen(body) - 1)
+		fail_msg("GET %s: not one line: '%s'", path, body);
+	free(body);
+	if (cmd == NULL)
+		return;
+	v = tel(cmd);
+	if (!json_is_null(v))
+		fail_msg("%s: %s, want null", cmd, json_dumps(v, JSON_COMPACT));
+	json_decref(v);
+}
+
+/* Each group of the two-line text of /snmp or /netstat that is a MIB group
+ * has the values of /pktpath/mib,GROUP; returns the values compared. */
+static unsigned int
+snmp_same(const char *text)
+{
+	unsigned int n = 0;
+	char *copy = strdup(text), *names, *vals, *save = NULL;
+
+	assert_non_null(copy);
+	for (names = strtok_r(copy, "\n", &save); names != NULL;
+	     names = strtok_r(NULL, "\n", &save)) {
+		char cmd[64], *colon = strchr(names, ':'), *sn, *sv, *name, *val;
+		json_t *v;
+
+		vals = strtok_r(NULL, "\n", &save);
+		assert_non_null(vals);
+		assert_non_null(colon);
+		*colon = '\0';
+		assert_int_equal(strncmp(vals, names, strlen(names)), 0);
+		if (mib_group_lookup(names) < 0)
+			continue; /* a section's group */
+		snprintf(cmd, sizeof(cmd), "/pktpath/mib,%s", names);
+		v = tel(cmd);
+		assert_true(json_is_object(v));
+		name = strtok_r(colon + 1, " ", &sn);
+		val = strtok_r(vals + strlen(names) + 1, " ", &sv);
+		for (; name != NULL && val != NULL;
+		     name = strtok_r(NULL, " ", &sn), val = strtok_r(NULL, " ", &sv), n++)
+			if (json_integer_value(json_object_get(v, name)) !=
+			    strtoll(val, NULL, 10))
+				fail_msg("%s %s: %s over HTTP, %" JSON_INTEGER_FORMAT
+					 " over telemetry",
+					 names, name, val,
+					 json_integer_value(json_object_get(v, name)));
+		assert_null(name);
+		assert_null(val);
+		json_decref(v);
+	}
+	free(copy);
+	return n;
+}
+
+static void
+test_control_reading(void **state)
+{
+	struct stats_series *se = stats_series_create(NW, 0, 0);
+	struct export_hooks hk = rec_hooks;
+	const struct export_ctl_cmd *t;
+	struct export_http *h;
+	uint16_t port;
+	char path[128], cmd[128], *body, ctype[128];
+	unsigned int i, k, n, reading = 0;
+	int status;
+
+	(void)state;
+	/* a history of two intervals: GET /history, /pktpath/history */
+	for (i = 0; i < 3; i++) {
+		struct stats_snapshot *snap;
+
+		stats_fold_now(st);
+		snap = stats_get(st);
+		assert_int_equal(stats_series_add(se, snap), 0);
+		stats_put(st, snap);
+	}
+	hk.series = se;
+	assert_int_equal(export_telemetry_register(st, info, &hk), 0);
+	h = start(false, &hk, 8, 10);
+	port = export_http_port(h);
+	t = export_control_table(&n);
+	for (i = 0; i < n; i++) {
+		const struct export_ctl_cmd *c = &t[i];
+
+		if (c->change)
+			continue;
+		reading++;
+		if (c->http == NULL)
+			fail_msg("%s: a reading command not served over HTTP", c->name);
+		/* the other method: 405 */
+		expect(port, "POST", c->http, NULL, NULL, 405, "use GET");
+		if (c->ctype != NULL) {
+			/* a page: HTTP's only (a stopped stats thread: 503) */
+			assert_null(c->telemetry);
+			status = get(port, c->http, &body, ctype, sizeof(ctype));
+			if (status != 200 &&
+			    !(status == 503 && strcmp(c->name, "healthz") == 0))
+				fail_msg("GET %s: %d '%s'", c->http, status, body);
+			if (status == 200)
+				assert_string_equal(ctype, c->ctype);
+			assert_true(strlen(body) > 0);
+			if (strcmp(c->name, "snmp") == 0 ||
+			    strcmp(c->name, "netstat") == 0)
+				assert_true(snmp_same(body) > 10);
+			free(body);
+			continue;
+		}
+		/* named values: the same both ways */
+		if (c->telemetry == NULL)
+			fail_msg("%s: named values not served over telemetry", c->name);
+		assert_ptr_equal(export_control_by_telemetry(c->telemetry), c);
+		same_values(port, c->http, c->telemetry);
+		snprintf(path, sizeof(path), "%s/x", c->http);
+		snprintf(cmd, sizeof(cmd), "%s,x", c->telemetry);
+		if (c->arg != EXPORT_CTL_ARG_WORDS) {
+			refused(port, path, 404, cmd);
+			continue;
+		}
+		for (k = 0; k < RTE_DIM(params); k++) {
+			if (strcmp(params[k].name, c->name) != 0)
+				continue;
+			if (params[k].good != NULL) {
+				snprintf(path, sizeof(path), "%s/%s", c->http,
+					 params[k].good);
+				snprintf(cmd, sizeof(cmd), "%s,%s", c->telemetry,
+					 params[k].good);
+				same_values(port, path, cmd);
+			}
+			if (params[k].bad != NULL) {
+				snprintf(path, sizeof(path), "%s/%s", c->http,
+					 params[k].bad);
+				snprintf(cmd, sizeof(cmd), "%s,%s", c->telemetry,
+					 params[k].bad);
+				refused(port, path, params[k].bad_status, cmd);
+			}
+		}
+	}
+	assert_true(reading >= 17);
+	/* a path that is no row's, even below one that takes a parameter */
+	refused(port, "/snmp/Ip", 404, NULL);
+	refused(port, "/ingress/nope", 404, NULL);
+	export_http_stop(h);
+	assert_int_equal(export_telemetry_register(st, info, &rec_hooks), 0);
+	stats_series_free(se);
 }
 
 static char *
@@ -486,6 +706,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_control_readme),
+		cmocka_unit_test(test_control_reading),
 		cmocka_unit_test(test_control_same_everywhere),
 		cmocka_unit_test(test_control_refused),
 	};

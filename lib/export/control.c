@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The one table of control commands (export_control.h): one row per
- * command, its handler beside it, the argument parsed once for every
- * transport, and the reference it prints for lib/export/README.md.
+ * command, reading or changing, the changing ones' handlers and the index
+ * beside it (the reading ones' in control_page.c and control_read.c), the
+ * argument parsed once for every transport, and the reference it prints
+ * for lib/export/README.md.
  *
  * The transports (http.c, telemetry.c, control_signal.c) call this file;
  * it calls none of them.
@@ -18,25 +20,11 @@
 #include <rte_common.h>
 
 #include "base.h"
-#include "export_control.h"
+#include "control_pvt.h"
 #include "ingress.h"
 #include "stats.h"
 
 #define MODE_LEN 32 /* a mode name's room, NUL included */
-
-static void
-__val_str(const struct export_ctl_ctx *c, const char *key, const char *v)
-{
-	if (c->out != NULL && c->out->str != NULL)
-		c->out->str(c->out->arg, key, v);
-}
-
-static void
-__val_u64(const struct export_ctl_ctx *c, const char *key, uint64_t v)
-{
-	if (c->out != NULL && c->out->u64 != NULL)
-		c->out->u64(c->out->arg, key, v);
-}
 
 /* ---- handlers ---- */
 
@@ -92,7 +80,7 @@ __run_mode(struct export_ctl_ctx *c)
 		snprintf(now, sizeof(now), "%s", c->mode);
 	else
 		__mode_now(h, now, sizeof(now));
-	__val_str(c, "mode", now);
+	__ctl_str(c, "mode", now);
 	snprintf(c->msg, sizeof(c->msg), "mode %s", now);
 	return 0;
 }
@@ -109,7 +97,7 @@ __run_rules(struct export_ctl_ctx *c)
 		snprintf(c->msg, sizeof(c->msg), "%s", err[0] ? err : strerror(-rc));
 		return rc;
 	}
-	__val_u64(c, "bytes", c->len);
+	__ctl_u64(c, "bytes", c->len);
 	snprintf(c->msg, sizeof(c->msg), "rules loaded (%zu bytes)", c->len);
 	return 0;
 }
@@ -136,14 +124,138 @@ __run_clear(struct export_ctl_ctx *c)
 	snap = stats_get(c->s);
 	clears = snap->clears;
 	stats_put(c->s, snap);
-	__val_u64(c, "clears", clears);
+	__ctl_u64(c, "clears", clears);
 	snprintf(c->msg, sizeof(c->msg), "cleared (clear %" PRIu64 ")", clears);
 	return 0;
 }
 
+static int __run_index(struct export_ctl_ctx *c);
+
 /* ---- the table ---- */
 
+#define CT_TEXT "text/plain; charset=utf-8"
+#define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
+#define CT_JSON "application/json"
+
+/* The reading rows first (HTTP's index lists them in this order), then
+ * the changing ones. */
 static const struct export_ctl_cmd cmds[] = {
+	{ .name = "index",
+	  .http = "/",
+	  .ctype = CT_TEXT,
+	  .avail = __always,
+	  .run = __run_index,
+	  .help = "this index" },
+	{ .name = "healthz",
+	  .http = "/healthz",
+	  .ctype = CT_TEXT,
+	  .avail = __always,
+	  .run = __ctl_page_healthz,
+	  .help = "200 ok while the stats thread publishes fresh snapshots, else 503" },
+	{ .name = "metrics",
+	  .http = "/metrics",
+	  .ctype = CT_PROM,
+	  .avail = __always,
+	  .run = __ctl_page_metrics,
+	  .help = "Prometheus text format 0.0.4 (raw counters, never cleared)" },
+	{ .name = "snmp",
+	  .http = "/snmp",
+	  .ctype = CT_TEXT,
+	  .avail = __always,
+	  .run = __ctl_page_snmp,
+	  .help = "MIB totals in the layout of /proc/net/snmp (since the last clear)" },
+	{ .name = "netstat",
+	  .http = "/netstat",
+	  .ctype = CT_TEXT,
+	  .avail = __always,
+	  .run = __ctl_page_netstat,
+	  .help = "IpExt in the layout of /proc/net/netstat, then pktpath's own groups" },
+	{ .name = "snmp6",
+	  .http = "/snmp6",
+	  .ctype = CT_TEXT,
+	  .avail = __always,
+	  .run = __ctl_page_snmp6,
+	  .help = "the IPv6 MIB totals in the layout of /proc/net/snmp6 (since the "
+		  "last clear)" },
+	{ .name = "stats.json",
+	  .http = "/stats.json",
+	  .ctype = CT_JSON,
+	  .avail = __always,
+	  .run = __ctl_page_json,
+	  .help = "the snapshot as JSON (the --json schema)" },
+	{ .name = "history",
+	  .http = "/history",
+	  .ctype = CT_JSON,
+	  .avail = __always,
+	  .run = __ctl_page_history,
+	  .help = "the run's history so far: --json's intervals, events and "
+		  "intervals_dropped (an endless run: its window)" },
+	{ .name = "history/columns",
+	  .http = "/history/columns",
+	  .telemetry = "/pktpath/history",
+	  .avail = __always,
+	  .run = __ctl_read_history,
+	  .help = "the history's last 64 intervals as lists: t_s, mpps, cycles_per_pkt, "
+		  "lost, mode, mode_flips, rule_updates" },
+	{ .name = "mib",
+	  .arg = EXPORT_CTL_ARG_WORDS,
+	  .http = "/mib",
+	  .telemetry = "/pktpath/mib",
+	  .http_arg = "GROUP[,LCORE]",
+	  .avail = __always,
+	  .run = __ctl_read_mib,
+	  .help = "MIB groups; param GROUP[,LCORE]: its totals" },
+	{ .name = "mib_help",
+	  .arg = EXPORT_CTL_ARG_WORDS,
+	  .http = "/mib_help",
+	  .telemetry = "/pktpath/mib_help",
+	  .http_arg = "GROUP",
+	  .avail = __always,
+	  .run = __ctl_read_mib_help,
+	  .help = "MIB groups; param GROUP: what each field counts" },
+	{ .name = "rates",
+	  .http = "/rates",
+	  .telemetry = "/pktpath/rates",
+	  .avail = __always,
+	  .run = __ctl_read_rates,
+	  .help = "Total rates of the last interval, fold" },
+	{ .name = "lcores",
+	  .arg = EXPORT_CTL_ARG_WORDS,
+	  .http = "/lcores",
+	  .telemetry = "/pktpath/lcores",
+	  .http_arg = "LCORE",
+	  .avail = __always,
+	  .run = __ctl_read_lcores,
+	  .help = "Per-lcore rates; param LCORE: one lcore" },
+	{ .name = "ingress",
+	  .http = "/ingress",
+	  .telemetry = "/pktpath/ingress",
+	  .avail = __always,
+	  .run = __ctl_read_ingress,
+	  .help = "Ingress mode and counters" },
+	{ .name = "config",
+	  .http = "/config",
+	  .telemetry = "/pktpath/config",
+	  .avail = __always,
+	  .run = __ctl_read_config,
+	  .help = "Run configuration and build info" },
+	{ .name = "pmu",
+	  .arg = EXPORT_CTL_ARG_WORDS,
+	  .http = "/pmu",
+	  .telemetry = "/pktpath/pmu",
+	  .http_arg = "LCORE",
+	  .avail = __always,
+	  .run = __ctl_read_pmu,
+	  .help = "--pmu: events per packet per lcore; param LCORE: its counts" },
+	{ .name = "ports",
+	  .arg = EXPORT_CTL_ARG_WORDS,
+	  .http = "/ports",
+	  .telemetry = "/pktpath/ports",
+	  .http_arg = "PORT",
+	  .avail = __always,
+	  .run = __ctl_read_ports,
+	  .help = "Ports sampled; param PORT: its counters since the last clear (DPDK "
+		  "names)" },
 	{ .name = "ingress/mode",
 	  .arg = EXPORT_CTL_ARG_MODE,
 	  .change = true,
@@ -204,6 +316,30 @@ export_control_by_http(const char *path)
 	for (i = 0; i < RTE_DIM(cmds); i++)
 		if (cmds[i].http != NULL && strcmp(cmds[i].http, path) == 0)
 			return &cmds[i];
+	return NULL;
+}
+
+const struct export_ctl_cmd *
+export_control_by_get(const char *url, const char **param)
+{
+	unsigned int i;
+	size_t n;
+
+	*param = NULL;
+	for (i = 0; i < RTE_DIM(cmds); i++)
+		if (!cmds[i].change && cmds[i].http != NULL &&
+		    strcmp(cmds[i].http, url) == 0)
+			return &cmds[i];
+	for (i = 0; i < RTE_DIM(cmds); i++) {
+		if (cmds[i].change || cmds[i].http == NULL ||
+		    cmds[i].arg != EXPORT_CTL_ARG_WORDS)
+			continue;
+		n = strlen(cmds[i].http);
+		if (strncmp(cmds[i].http, url, n) == 0 && url[n] == '/') {
+			*param = url + n + 1;
+			return &cmds[i];
+		}
+	}
 	return NULL;
 }
 
@@ -322,6 +458,15 @@ __ctl_parse(const struct export_ctl_cmd *cmd, const char *raw, size_t len, bool 
 			return -EINVAL;
 		c->mode = mode;
 		return 0;
+	case EXPORT_CTL_ARG_WORDS:
+		if (raw == NULL || len == 0)
+			return 0;
+		if (memchr(raw, '\0', len) != NULL || raw[len] != '\0')
+			return __ctl_bad(c, "%s contains a NUL byte: expected words",
+					 c->argword);
+		c->text = raw;
+		c->len = len;
+		return 0;
 	case EXPORT_CTL_ARG_TEXT:
 		if (raw == NULL || len == 0)
 			return __ctl_bad(c, "empty %s: expected the text of %s",
@@ -356,8 +501,8 @@ export_control_run(const struct export_ctl_cmd *cmd, const char *raw, size_t len
 		return -ENOTSUP;
 	}
 	rc = cmd->run(c);
-	if (rc == 0)
-		return 0;
+	if (rc == 0 || cmd->what == NULL) /* a reading one's line is whole */
+		return rc;
 	/* "WHAT: REASON"; reason points past the prefix */
 	snprintf(reason, sizeof(reason), "%s", c->msg);
 	n = c->mode != NULL
@@ -385,12 +530,66 @@ export_control_status(int rc)
 	}
 }
 
+unsigned int
+export_control_read_status(int rc)
+{
+	switch (rc) {
+	case -EINVAL:
+		return 400;
+	case -ENOENT:
+		return 404;
+	case -ENOTSUP:
+		return 501;
+	case -EAGAIN:
+		return 503;
+	default:
+		return 500;
+	}
+}
+
+/* The index of HTTP's rows (a page): GET, then POST. */
+static int
+__run_index(struct export_ctl_ctx *c)
+{
+	struct stats_snapshot *snap;
+	unsigned int i, k;
+	FILE *f = c->out != NULL ? c->out->text : NULL;
+	int rc = 0;
+
+	if (f == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
+			 c->request);
+		return -ENOTSUP;
+	}
+	/* served once the stats thread has started, as every page */
+	if ((snap = __ctl_snap(c, false, &rc)) == NULL)
+		return rc;
+	stats_put(c->s, snap);
+	fprintf(f, "pktpath %s stats endpoint\n\n", PKTPATH_VERSION);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < RTE_DIM(cmds); i++) {
+			const struct export_ctl_cmd *r = &cmds[i];
+
+			if (r->http == NULL || r->change != (k == 1))
+				continue;
+			fprintf(f, "%-4s %-16s %s%s%s%s\n", r->change ? "POST" : "GET",
+				r->http,
+				r->http_arg ? (r->change ? "body " : "param /") : "",
+				r->http_arg ? r->http_arg : "", r->http_arg ? ": " : "",
+				r->help);
+		}
+	fprintf(f, "\ncontrol (POST) is %s\n",
+		c->control ? "enabled" : "disabled: start pktpath with --http-control");
+	return 0;
+}
+
 /* ---- the reference ---- */
 
 static const char *const arg_doc[EXPORT_CTL_ARG_MAX] = {
 	[EXPORT_CTL_ARG_NONE] = "none",
 	[EXPORT_CTL_ARG_MODE] = "a mode name, [A-Za-z0-9_-], < 32 characters",
 	[EXPORT_CTL_ARG_TEXT] = "a text, not empty, no NUL byte",
+	[EXPORT_CTL_ARG_WORDS] = "none, or",
 };
 
 /* s into a markdown table's cell: '|' escaped. */
@@ -417,10 +616,18 @@ export_control_doc(FILE *f)
 
 		fprintf(f, "| `%s` | ", c->name);
 		__cell(f, arg_doc[c->arg]);
+		if (c->arg == EXPORT_CTL_ARG_WORDS)
+			fprintf(f, " `%s`", c->http_arg);
 		fprintf(f, " | %s | ", c->change ? "yes" : "no");
-		if (c->http != NULL)
+		if (c->http != NULL && c->change)
 			fprintf(f, "`POST %s`%s%s%s", c->http, c->http_arg ? " (" : "",
 				c->http_arg ? c->http_arg : "", c->http_arg ? ")" : "");
+		else if (c->http != NULL)
+			fprintf(f, "`GET %s`%s%s%s%s", c->http,
+				c->arg == EXPORT_CTL_ARG_WORDS ? " or `GET " : "",
+				c->arg == EXPORT_CTL_ARG_WORDS ? c->http : "",
+				c->arg == EXPORT_CTL_ARG_WORDS ? "/PARAM`" : "",
+				c->ctype == NULL ? " (JSON)" : "");
 		fprintf(f, " | %s%s%s | ", c->telemetry ? "`" : "",
 			c->telemetry ? c->telemetry : "", c->telemetry ? "`" : "");
 		if (c->signal != 0)

@@ -27,7 +27,7 @@ RTE_LOG_REGISTER(export_control_logtype, pktpath.control, INFO);
 	rte_log(RTE_LOG_##level, export_control_logtype, "pktpath: " fmt "\n", \
 		##__VA_ARGS__)
 
-#define SLOTS 16 /* rows of the table, at most */
+#define SLOTS 32 /* rows of the table, at most */
 
 static struct {
 	volatile sig_atomic_t pending;

@@ -306,6 +306,8 @@ int export_prom_write(FILE *out, const struct stats_snapshot *snap,
  * one at a time (it holds a mutex around them), from one of its threads; a
  * hook may block (a grace period), which only delays its own request.
  */
+struct stats_series; /* stats_series.h */
+
 struct export_hooks {
 	/**
 	 * POST /ingress/mode with body "mode=NAME": switch the ingress guard;
@@ -340,6 +342,15 @@ struct export_hooks {
 	 * negative errno with the reason there, as for set_mode.
 	 */
 	int (*reload)(void *arg, const char *source, char *err, size_t errlen);
+	/**
+	 * The run's history, for GET /history (export_history_add()): the
+	 * series the stats thread adds to (NULL: none, 501), its lcore ids
+	 * (or NULL), and flips: the mode flips so far as a new JSON array
+	 * (or NULL), taken under the application's lock; thread-safe.
+	 */
+	const struct stats_series *series;
+	const unsigned int *lcore_ids;
+	json_t *(*flips)(void *arg);
 };
 
 /** Configuration of export_http_start(). Start from export_http_conf_init(). */

@@ -23,10 +23,17 @@
  * one line of text, the same on every transport, plus named values
  * (telemetry's dict members); an error is one line too, and changes nothing.
  *
- * Reading commands are the sections of export_section.h (every output asks
- * the registered sections): they are not repeated here.
+ * Reading commands are rows too (change false): HTTP serves them by GET
+ * (a row with a parameter also at PATH/PARAM), telemetry by its command.
+ * A reading handler writes through the same writer: a page (the HTTP
+ * text bodies: /metrics, /snmp, ...) into its text stream, from the
+ * registered sections of export_section.h where they render it; a result
+ * made of named values (telemetry's dicts) through str/u64/i64 and list,
+ * which HTTP renders as JSON and telemetry as its dict, so that both carry
+ * the same values.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,15 +54,38 @@ enum export_ctl_arg {
 				 *   next mode) */
 	EXPORT_CTL_ARG_TEXT, /**< a non-empty text without NUL bytes (HTTP:
 				 *   the body; telemetry: the parameter) */
+	EXPORT_CTL_ARG_WORDS, /**< a reading command's optional parameter,
+				  *   words separated by commas (HTTP: the
+				  *   path's rest after PATH/; telemetry: the
+				  *   parameter), which the handler checks */
 	EXPORT_CTL_ARG_MAX
 };
 
-/** Where the result goes: the transport's adapter. */
+/** The type of a list's values (export_ctl_writer.list). */
+enum export_ctl_type {
+	EXPORT_CTL_STR,
+	EXPORT_CTL_U64,
+	EXPORT_CTL_INT,
+};
+
+/** Where the result goes: the transport's adapter. A result of named
+ *  values is an object (telemetry: a dict), or a list when the handler
+ *  calls list() with key NULL first. */
 struct export_ctl_writer {
-	/** A named value of the result (telemetry: a dict member). */
+	/** A named value of the result (telemetry: a dict member); inside a
+	 *  list, its next value (key NULL). */
 	void (*str)(void *arg, const char *key, const char *value);
 	void (*u64)(void *arg, const char *key, uint64_t value);
+	void (*i64)(void *arg, const char *key, int64_t value);
+	/** Start a list of values of type t, the member key (NULL: the result
+	 *  itself), until end(): 0 or -ENOMEM (nothing started). Not nested. */
+	int (*list)(void *arg, const char *key, enum export_ctl_type t);
+	/** End the list: 0 or -ENOMEM (it is dropped). */
+	int (*end)(void *arg);
 	void *arg;
+	/** A reading command's page (HTTP's text body), or NULL: a page's
+	 *  handler then answers -ENOTSUP. */
+	FILE *text;
 };
 
 /** One command's execution: filled by export_control_run(). */
@@ -69,10 +99,25 @@ struct export_ctl_ctx {
 	const char *argword; /**< what carries the argument ("body",
 				 *   "parameter", "value"), for errors */
 	const struct export_ctl_writer *out; /**< may be NULL */
+	/* What a reading command reads besides c->s (the transport's): */
+	const json_t *info; /**< run info, or NULL */
+	/** Held around every use of info (jansson objects are not for
+	 *  sharing), or NULL: the caller holds what guards it. */
+	pthread_mutex_t *info_lock;
+	bool lcore_mib; /**< /metrics' and /stats.json's per-lcore MIB */
+	bool control;	/**< the transport serves changing commands */
+	/** /metrics: the transport's own families (HTTP's pktpath_http_*),
+	 *  appended to the page; may be NULL. */
+	void (*prom_tail)(void *arg, FILE *f);
+	void *prom_tail_arg;
+	/** Set by a MIB read folded for it (--fold-on-read): its cost. */
+	bool read_fold;
+	double read_fold_ns;
 	/** The argument, parsed (valid while export_control_run() runs). */
 	const char *mode;   /**< ARG_MODE: the name; NULL: the next mode */
-	const char *text;   /**< ARG_TEXT: NUL-terminated */
-	size_t len;	    /**< ARG_TEXT: strlen(text) */
+	const char *text;   /**< ARG_TEXT, ARG_WORDS: NUL-terminated (WORDS:
+			     *   NULL when none given) */
+	size_t len;	    /**< ARG_TEXT, ARG_WORDS: strlen(text) */
 	char msg[256];	    /**< the result's or the error's one line; a
 				 *   handler's error as "WHAT: REASON" */
 	const char *reason; /**< in msg: the error without its "WHAT: " */
@@ -82,15 +127,19 @@ struct export_ctl_ctx {
 struct export_ctl_cmd {
 	const char *name; /**< "ingress/mode" */
 	enum export_ctl_arg arg;
-	bool change;	       /**< changes the run: refused where control is off */
-	const char *http;      /**< POST path, or NULL */
+	bool change;	       /**< changes the run: refused where control is
+				*   off; HTTP POST (else GET) */
+	const char *http;      /**< HTTP path, or NULL */
+	const char *ctype;     /**< a reading command's page: its HTTP
+				*   Content-Type; NULL: named values (JSON) */
 	const char *telemetry; /**< telemetry command, or NULL */
 	int signal;	       /**< signal number, or 0 */
 	bool signal_pid;       /**< the signal's source names its sender */
 	const char *what;      /**< a handler's error prefix ("rules"; the mode
 				 *   command: "mode NAME") */
 	const char *http_arg;  /**< what HTTP's body is ("mode=NAME", "a rules
-				 *   file", NULL: none), for errors and docs */
+				 *   file", NULL: none), for errors and docs;
+				 *   ARG_WORDS: the parameter ("GROUP[,LCORE]") */
 	/** Whether the run can serve it (else HTTP 501, telemetry error). */
 	bool (*avail)(const struct export_hooks *h);
 	/** Run it: 0, or -errno with the reason in c->msg. */
@@ -104,6 +153,10 @@ const struct export_ctl_cmd *export_control_table(unsigned int *n);
 /** The row served at HTTP path, telemetry command or signal; NULL if none.
  *  Thread-safe; export_control_by_signal() is async-signal-safe. */
 const struct export_ctl_cmd *export_control_by_http(const char *path);
+/** The row a GET or HEAD of url asks: the reading row at url, or the
+ *  ARG_WORDS one at PATH/PARAM (then *param points at PARAM, else NULL);
+ *  NULL if none. Thread-safe. */
+const struct export_ctl_cmd *export_control_by_get(const char *url, const char **param);
 const struct export_ctl_cmd *export_control_by_telemetry(const char *name);
 const struct export_ctl_cmd *export_control_by_signal(int sig);
 
@@ -122,8 +175,12 @@ const struct export_ctl_cmd *export_control_by_signal(int sig);
 int export_control_run(const struct export_ctl_cmd *cmd, const char *raw, size_t len,
 		       bool by_number, struct export_ctl_ctx *c);
 
-/** A handler's -errno as an HTTP status (400, 409, 501, 500). */
+/** A changing handler's -errno as an HTTP status (400, 409, 501, 500). */
 unsigned int export_control_status(int rc);
+/** A reading handler's -errno as an HTTP status: 400 (-EINVAL), 404
+ *  (-ENOENT: no such group, lcore or port), 503 (-EAGAIN: no snapshot
+ *  yet, a stale one, no memory for a fold), 501 (-ENOTSUP), 500. */
+unsigned int export_control_read_status(int rc);
 
 /** Write the reference (lib/export/README.md, "Control commands"): one
  *  markdown table row per command. Thread-safe. */

@@ -21,6 +21,8 @@ extern const struct export_section __export_section_perf;
 extern const struct export_section __export_section_stages;
 extern const struct export_section __export_section_pmu;
 extern const struct export_section __export_section_ports;
+/* the run's history (series_export.c) */
+extern const struct export_section __export_section_series;
 
 /* sections.c: each registered section's part at one place of an output,
  * in registration order (export_section.h has the places). Called by the

@@ -10,13 +10,15 @@
  * export_section, and every writer of lib/export asks the registered
  * sections in turn: the console's interval lines (export_print_interval()),
  * the summary (export_print_summary()), the JSON document (export_json():
- * --json and /stats.json), /metrics (export_prom_write()) and /snmp,
- * /netstat (export_snmp_write()). No writer knows a section by name.
+ * --json and /stats.json), /metrics (export_prom_write()), /snmp,
+ * /netstat (export_snmp_write()) and the run's history (export_history_add():
+ * --json's "intervals" and GET /history). No writer knows a section by
+ * name.
  *
  * Where a section's part goes in an output is its *_at: after which part of
  * the core's output (enum export_at); sections at one place follow each
  * other in registration order, the built-in ones first (in the order
- * sections.c lists them: perf, stages, pmu, ports). Each callback may be
+ * sections.c lists them: perf, stages, pmu, ports, series). Each callback may be
  * NULL (the section has nothing for that output) and writes nothing when
  * its data is absent from the snapshot (its option was not given).
  *
@@ -43,6 +45,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct export_history; /* export_series.h */
 
 /** Where a section's part goes in an output: after which part of the
  *  core's. Not every output has every place (see each callback). */
@@ -96,6 +100,11 @@ struct export_section {
 	 *  two-line layout. */
 	void (*snmp)(FILE *out, const struct stats_snapshot *snap,
 		     enum export_snmp_file which);
+	/** The history document (export_history_add(): --json's root at the
+	 *  end, GET /history live): members of root from the run's history
+	 *  h, the series itself rather than a snapshot; called with the
+	 *  series locked. */
+	void (*history)(json_t *root, const struct export_history *h);
 };
 
 /** Most sections registered at once, the built-in ones included. */

@@ -7,8 +7,9 @@
  * A run's history (stats_series.h) and its steady state as the console and
  * the JSON show them: the "intervals" and "events" arrays and
  * "summary.steady_state" (app/pktpath/README.md, The JSON document), and the summary's
- * steady-state line. Read after stats_stop(); thread-safe over the
- * immutable history.
+ * steady-state line. The functions below read the series as it is: after
+ * stats_stop(), or under stats_series_lock() (export_history_add() takes
+ * it); thread-safe over a history that does not change meanwhile.
  */
 
 #include <stdio.h>
@@ -20,6 +21,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The run's history as the sections render it (export_section.history):
+ *  what they are given instead of a snapshot. */
+struct export_history {
+	const struct stats_series *se; /**< the series (locked while read) */
+	const unsigned int *lcore_ids; /**< n_workers lcores, or NULL */
+	const struct stats_steady *st; /**< the steady state (at the end), or
+					*   NULL (live: "steady" is null) */
+	const json_t *flips;	       /**< the mode flips (borrowed), or NULL */
+};
+
+/**
+ * The history document: each registered section's members of it, added
+ * to root -- the series section's "intervals", "events" and
+ * "intervals_dropped" (below). --json adds them to its root at the end,
+ * GET /history serves them live (the window stats_series_window() keeps).
+ * Holds the series' lock (stats_series_lock()) while the sections read
+ * it: callable from any thread while the stats thread adds points.
+ * @return 0, or -EINVAL (no series).
+ */
+int export_history_add(json_t *root, const struct export_history *h);
 
 /**
  * "intervals": one object per scheduled interval k (point k to k+1):

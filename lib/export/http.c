@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The HTTP endpoint (libmicrohttpd): GET /, /healthz, /metrics, /snmp,
- * /netstat, /snmp6, /stats.json over the latest snapshot; POST: the control
- * table's commands (control.c: /ingress/mode, /ingress/rules, ...), run
- * through the application's hooks.
+ * The HTTP endpoint (libmicrohttpd): the control table's rows (control.c)
+ * that have a path. GET and HEAD: its reading commands (/, /healthz,
+ * /metrics, /snmp, ..., a page in its Content-Type; /rates, /mib/GROUP,
+ * ..., named values as JSON) over the latest snapshot; POST: its changing
+ * commands (/ingress/mode, /ingress/rules, ...), run through the
+ * application's hooks.
  *
  * Threads (http_server.c, http_conn.c): libmicrohttpd's polling threads
  * serve every connection, a watchdog bounds each phase of a request, limits
@@ -49,37 +51,8 @@
 #include "http_pvt.h"
 
 #define CT_TEXT "text/plain; charset=utf-8"
-#define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
 #define CT_JSON "application/json"
 #define CT_FORM "application/x-www-form-urlencoded"
-
-/* The GET routes; the POST ones are the control table's (control.c). */
-static const struct {
-	const char *path;
-	const char *ctype; /* of the answer */
-	const char *what;
-} routes[] = {
-	[RT_INDEX] = { "/", CT_TEXT, "this index" },
-	[RT_HEALTHZ] = { "/healthz", CT_TEXT,
-			 "200 ok while the stats "
-			 "thread publishes fresh snapshots, else 503" },
-	[RT_METRICS] = { "/metrics", CT_PROM,
-			 "Prometheus text format "
-			 "0.0.4 (raw counters, never cleared)" },
-	[RT_SNMP] = { "/snmp", CT_TEXT,
-		      "MIB totals in the layout of "
-		      "/proc/net/snmp (since the last clear)" },
-	[RT_NETSTAT] = { "/netstat", CT_TEXT,
-			 "IpExt in the layout of "
-			 "/proc/net/netstat, then pktpath's own groups" },
-	[RT_SNMP6] = { "/snmp6", CT_TEXT,
-		       "the IPv6 MIB totals in the layout "
-		       "of /proc/net/snmp6 (since the last clear)" },
-	[RT_JSON] = { "/stats.json", CT_JSON,
-		      "the snapshot as JSON (the "
-		      "--json schema)" },
-};
-static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
 /* ---- responses ---- */
 
@@ -142,139 +115,150 @@ __replyf(struct export_http *h, struct MHD_Connection *c, unsigned int code,
 
 /* ---- GET endpoints ---- */
 
-/* Write the body of GET route rt, from snap, into f. 0 or -errno. */
-static int
-__render(struct export_http *h, FILE *f, const struct stats_snapshot *snap,
-	 enum route rt)
-{
-	struct export_prom_opts o = { NULL, NULL, h->conf.lcore_mib, NULL };
-	const struct export_ctl_cmd *cmds;
-	struct export_memory mem;
-	json_t *ing = NULL, *root;
-	unsigned int i, n;
-	int rc;
+/* Named values into a JSON document: the object (or the list) at root,
+ * the list being filled at list under key. */
+struct jout {
+	json_t *root, *list;
+	char key[128];
+	bool failed; /* out of memory: the answer is a 500 */
+};
 
-	switch (rt) {
-	case RT_SNMP:
-		return export_snmp_write(f, snap, EXPORT_SNMP);
-	case RT_NETSTAT:
-		return export_snmp_write(f, snap, EXPORT_NETSTAT);
-	case RT_SNMP6:
-		return export_snmp_write(f, snap, EXPORT_SNMP6);
-	case RT_METRICS:
-		if (h->conf.hooks.ingress_state != NULL)
-			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
-		o.ingress = ing;
-		/* Read before the body grows: the heaps then hold what the
-		 * process keeps, not this response. */
-		export_memory_read(&mem, true);
-		o.mem = &mem;
-		pthread_mutex_lock(&h->info_lock);
-		o.info = h->info;
-		rc = export_prom_write(f, snap, &o);
-		pthread_mutex_unlock(&h->info_lock);
-		json_decref(ing);
-		if (rc == 0)
-			__http_prom_write(h, f);
-		return rc;
-	case RT_JSON:
-		if (h->conf.hooks.ingress_state != NULL)
-			ing = h->conf.hooks.ingress_state(h->conf.hooks.arg);
-		pthread_mutex_lock(&h->info_lock);
-		root = export_json(snap, NULL, h->info, h->conf.lcore_mib);
-		if (root != NULL)
-			json_object_set_new(root, "ingress", ing != NULL ? ing :
-					    json_pack("{s:s}", "mode", "off"));
-		else
-			json_decref(ing);
-		rc = root == NULL ? -1 :
-			json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
-		json_decref(root);	/* drops root's reference on info, too */
-		pthread_mutex_unlock(&h->info_lock);
-		fputc('\n', f);
-		return rc == 0 ? 0 : -EIO;
-	default:	/* the index */
-		fprintf(f, "pktpath %s stats endpoint\n\n", PKTPATH_VERSION);
-		for (i = 0; i < RT_MAX; i++)
-			fprintf(f, "%-4s %-16s %s\n", "GET", routes[i].path,
-				routes[i].what);
-		cmds = export_control_table(&n);
-		for (i = 0; i < n; i++)
-			if (cmds[i].http != NULL)
-				fprintf(f, "%-4s %-16s %s%s%s%s\n", "POST", cmds[i].http,
-					cmds[i].http_arg ? "body " : "",
-					cmds[i].http_arg ? cmds[i].http_arg : "",
-					cmds[i].http_arg ? ": " : "", cmds[i].help);
-		fprintf(f, "\ncontrol (POST) is %s\n", h->conf.control ? "enabled" :
-			"disabled: start pktpath with --http-control");
-		return 0;
-	}
+static void
+__jput(struct jout *o, const char *key, json_t *v)
+{
+	int rc = v == NULL		  ? -1
+		 : o->list != NULL	  ? json_array_append_new(o->list, v)
+		 : json_is_array(o->root) ? json_array_append_new(o->root, v)
+					  : json_object_set_new(o->root, key, v);
+
+	if (rc != 0)
+		o->failed = true;
 }
 
-/* Render route rt from one snapshot into a malloc'd buffer and queue it.
- * The MIB routes read through stats_read(): with --fold-on-read they fold
- * the blocks for this request, and say how long it took in the header
- * X-Pktpath-Fold-Ns. */
-static enum MHD_Result
-__serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
+static void
+__jstr(void *arg, const char *key, const char *v)
 {
-	bool mib = rt == RT_METRICS || rt == RT_SNMP || rt == RT_NETSTAT ||
-		   rt == RT_SNMP6 || rt == RT_JSON;
-	struct stats_snapshot *snap = mib ? stats_read(h->s) : stats_get(h->s);
-	char *buf = NULL, fold_ns[32] = "";
+	__jput(arg, key, json_string(v));
+}
+
+static void
+__ju64(void *arg, const char *key, uint64_t v)
+{
+	__jput(arg, key, json_integer((json_int_t)v));
+}
+
+static void
+__ji64(void *arg, const char *key, int64_t v)
+{
+	__jput(arg, key, json_integer((json_int_t)v));
+}
+
+static int
+__jlist(void *arg, const char *key, enum export_ctl_type t)
+{
+	struct jout *o = arg;
+	json_t *a = json_array();
+
+	RTE_SET_USED(t);
+	if (a == NULL)
+		return -ENOMEM;
+	if (key == NULL) {
+		json_decref(o->root);
+		o->root = a;
+		return 0;
+	}
+	o->list = a;
+	snprintf(o->key, sizeof(o->key), "%s", key);
+	return 0;
+}
+
+static int
+__jend(void *arg)
+{
+	struct jout *o = arg;
+	json_t *a = o->list;
+
+	o->list = NULL;
+	if (a != NULL && json_object_set_new(o->root, o->key, a) != 0) {
+		o->failed = true;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void
+__prom_tail(void *arg, FILE *f)
+{
+	__http_prom_write(arg, f);
+}
+
+/* Run the reading row cmd (param: its parameter, or NULL) and queue its
+ * answer: a page in the row's Content-Type, named values as JSON, or the
+ * refusal's one line (export_control_read_status()). A MIB read with
+ * --fold-on-read says how long its fold took in X-Pktpath-Fold-Ns. */
+static enum MHD_Result
+__serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl_cmd *cmd,
+	const char *param)
+{
+	struct jout jo = { .root = json_object() };
+	struct export_ctl_writer w = { .str = __jstr,
+				       .u64 = __ju64,
+				       .i64 = __ji64,
+				       .list = __jlist,
+				       .end = __jend,
+				       .arg = &jo };
+	char *buf = NULL, fold_ns[32] = "", rq[64];
+	struct export_ctl_ctx x;
 	size_t len = 0;
 	FILE *f;
 	int rc;
 
-	if (snap == NULL)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, "%s\n",
-				mib && rte_errno == ENOMEM ? "out of memory for this "
-				"read's fold" : "no snapshot yet: the stats thread "
-				"has not started");
-	f = open_memstream(&buf, &len);
+	f = jo.root != NULL ? open_memstream(&buf, &len) : NULL;
 	if (f == NULL) {
-		stats_put(h->s, snap);
+		json_decref(jo.root);
 		return __replyf(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL,
 				"out of memory\n");
 	}
-	rc = __render(h, f, snap, rt);
-	if (snap->read_fold)
-		snprintf(fold_ns, sizeof(fold_ns), "%.0f", snap->read_fold_ns);
-	stats_put(h->s, snap);
-	if (fclose(f) != 0 || rc != 0) {
-		free(buf);
-		return __replyf(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL,
-				"cannot render the snapshot (%s)\n",
-				strerror(rc ? -rc : errno));
+	if (cmd->ctype != NULL)
+		w.text = f;
+	snprintf(rq, sizeof(rq), "GET %s", cmd->http);
+	memset(&x, 0, sizeof(x));
+	x.s = h->s;
+	x.hooks = &h->conf.hooks;
+	x.source = rq;
+	x.request = rq;
+	x.argword = "parameter";
+	x.out = &w;
+	x.lcore_mib = h->conf.lcore_mib;
+	x.control = h->conf.control;
+	x.prom_tail = __prom_tail;
+	x.prom_tail_arg = h;
+	x.info = h->info;
+	x.info_lock = &h->info_lock; /* the handler holds it while it reads info */
+	rc = export_control_run(cmd, param, param != NULL ? strlen(param) : 0, false, &x);
+	if (rc == 0 && jo.failed)
+		rc = -ENOMEM;
+	if (rc == 0 && cmd->ctype == NULL)
+		rc = json_dumpf(jo.root, f, JSON_INDENT(2)) == 0 && fputc('\n', f) != EOF
+			     ? 0
+			     : -ENOMEM;
+	json_decref(jo.root);
+	if (x.read_fold)
+		snprintf(fold_ns, sizeof(fold_ns), "%.0f", x.read_fold_ns);
+	if (fclose(f) != 0 && rc == 0) {
+		rc = -errno;
+		snprintf(x.msg, sizeof(x.msg), "cannot render the snapshot (%s)",
+			 strerror(errno));
 	}
-	return __reply_fold(h, c, MHD_HTTP_OK, routes[rt].ctype, buf, len, NULL,
-			    fold_ns[0] != '\0' ? fold_ns : NULL);
-}
-
-static enum MHD_Result
-__healthz(struct export_http *h, struct MHD_Connection *c)
-{
-	struct stats_snapshot *snap = stats_get(h->s);
-	bool running = stats_running(h->s);
-	double age, limit = RTE_MAX(3 * stats_interval(h->s), 2.0);
-	uint64_t seq;
-
-	if (snap == NULL)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
-				"no snapshot yet\n");
-	age = (double)(rte_rdtsc() - snap->tsc) / (double)snap->tsc_hz;
-	seq = snap->seq;
-	stats_put(h->s, snap);
-	if (!running)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
-				"stats thread stopped (last snapshot %" PRIu64
-				", %.1f s old)\n", seq, age);
-	if (age > limit)
-		return __replyf(h, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL,
-				"stale: last snapshot %" PRIu64 " is %.1f s old "
-				"(limit %.1f s)\n", seq, age, limit);
-	return __replyf(h, c, MHD_HTTP_OK, NULL, "ok snapshot %" PRIu64 " %.3f s "
-			"old\n", seq, age);
+	if (rc != 0) {
+		free(buf);
+		if (rc == -ENOMEM && x.msg[0] == '\0')
+			snprintf(x.msg, sizeof(x.msg), "out of memory");
+		return __replyf(h, c, export_control_read_status(rc), NULL, "%s\n",
+				x.msg);
+	}
+	return __reply_fold(h, c, MHD_HTTP_OK, cmd->ctype != NULL ? cmd->ctype : CT_JSON,
+			    buf, len, NULL, fold_ns[0] != '\0' ? fold_ns : NULL);
 }
 
 /* ---- control ---- */
@@ -412,18 +396,8 @@ __control(struct export_http *h, struct MHD_Connection *c, struct req *r)
 
 /* ---- dispatch ---- */
 
-static int
-__route(const char *url)
-{
-	unsigned int i;
-
-	for (i = 0; i < RT_MAX; i++)
-		if (strcmp(url, routes[i].path) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Answer what the request line and headers decide: every GET, and every
+/* Answer what the request line and headers decide: every GET (a reading
+ * row of the control table), and every
  * refusal (400 for a NUL in the path or a GET with a body, 404, 405, 403,
  * 501, 413 by Content-Length). Returns false, with nothing queued, for a
  * control request to act on. */
@@ -434,10 +408,9 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
 		   strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
-	const struct export_ctl_cmd *cmd = export_control_by_http(url);
+	const struct export_ctl_cmd *cmd = export_control_by_http(url), *rd;
 	char u[88], m[24];	/* 80 characters of the path, 16 of the method */
-	const char *cl;
-	int rt = __route(url);
+	const char *cl, *param;
 
 	/* what the lines below echo, quoted (base_quote(): \n, \x1b...) */
 	base_quote(u, sizeof(u), url);
@@ -447,7 +420,10 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 				"an escaped NUL byte (%%00)\n", u);
 		return true;
 	}
-	if (rt < 0 && cmd == NULL) {
+	if (cmd != NULL && !cmd->change)
+		cmd = NULL; /* a reading row: rd */
+	rd = cmd == NULL ? export_control_by_get(url, &param) : NULL;
+	if (rd == NULL && cmd == NULL) {
 		*ret = __replyf(h, c, MHD_HTTP_NOT_FOUND, NULL, "no such endpoint "
 				"'%s' (GET / lists them)\n", u);
 		return true;
@@ -469,8 +445,7 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 		return true;
 	}
 	if (cmd == NULL) {
-		r->rt = (enum route)rt;
-		*ret = r->rt == RT_HEALTHZ ? __healthz(h, c) : __serve(h, c, r->rt);
+		*ret = __serve(h, c, rd, param);
 		return true;
 	}
 	if (cmd->change && !h->conf.control) {

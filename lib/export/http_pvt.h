@@ -77,24 +77,12 @@ struct conn {
 	bool client_left;		/* aborted a request */
 };
 
-enum route {
-	RT_INDEX,
-	RT_HEALTHZ,
-	RT_METRICS,
-	RT_SNMP,
-	RT_NETSTAT,
-	RT_SNMP6,
-	RT_JSON,
-	RT_MAX /* the POST routes: the control table's rows */
-};
-
 /* Per-request state, from the request line (__http_uri()) to
  * __completed(). */
 struct req {
 	bool started;		/* __access() has seen the headers */
 	bool nul;		/* the path has an escaped NUL byte (%00) */
-	enum route rt;		/* a GET route, when cmd is NULL */
-	const struct export_ctl_cmd *cmd; /* a control command */
+	const struct export_ctl_cmd *cmd; /* a changing command (POST) */
 	char *body;
 	size_t len, cap;
 	size_t discarded;	/* body bytes dropped past the limit */

@@ -10,14 +10,13 @@
 #include <rte_common.h>
 
 #include "export_pvt.h"
+#include "export_series.h"
 
 /* The built-in sections, in the order of their parts at one place; then
  * those export_section_register() added. */
 static const struct export_section *const builtin[] = {
-	&__export_section_perf,
-	&__export_section_stages,
-	&__export_section_pmu,
-	&__export_section_ports,
+	&__export_section_perf,	 &__export_section_stages, &__export_section_pmu,
+	&__export_section_ports, &__export_section_series,
 };
 static const struct export_section *added[EXPORT_SECTIONS_MAX - RTE_DIM(builtin)];
 static unsigned int n_added;
@@ -186,4 +185,22 @@ __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
 		if (sc->snmp != NULL)
 			sc->snmp(out, snap, which);
 	}
+}
+
+int
+export_history_add(json_t *root, const struct export_history *h)
+{
+	unsigned int i;
+
+	if (root == NULL || h == NULL || h->se == NULL)
+		return -EINVAL;
+	stats_series_lock(h->se);
+	for (i = 0; i < __n_sections(); i++) {
+		const struct export_section *sc = __section(i);
+
+		if (sc->history != NULL)
+			sc->history(root, h);
+	}
+	stats_series_unlock(h->se);
+	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A run's history and steady state, as JSON and console lines
- * (export_series.h).
+ * (export_series.h), and the section that puts the history in the history
+ * document (export_history_add()).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -298,3 +299,20 @@ export_print_steady(FILE *out, const struct stats_steady *st,
 		__print_spread(out, "", &st->spread, st->unstable);
 	fflush(out);
 }
+
+/* The series section: the history document's "intervals", "events" and
+ * "intervals_dropped" (the points the window dropped). */
+static void
+__series_history(json_t *root, const struct export_history *h)
+{
+	json_object_set_new(root, "intervals",
+			    export_intervals_json(h->se, h->lcore_ids, h->st));
+	json_object_set_new(root, "events", export_events_json(h->se, h->flips));
+	json_object_set_new(root, "intervals_dropped",
+			    json_integer((json_int_t)stats_series_dropped(h->se)));
+}
+
+const struct export_section __export_section_series = {
+	.name = "series",
+	.history = __series_history,
+};

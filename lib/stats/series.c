@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@ struct __series_point {
 };
 
 struct stats_series {
+	/* held by stats_series_add() and by a reader on another thread
+	 * (stats_series_lock()): the points change under it */
+	pthread_mutex_t lock;
 	unsigned int n_workers;
 	double min_gap_s;
 	double lost_share;
@@ -40,6 +44,7 @@ stats_series_create(unsigned int n_workers, double min_gap_s, double lost_share)
 	struct stats_series *se = calloc(1, sizeof(*se));
 
 	if (se != NULL) {
+		pthread_mutex_init(&se->lock, NULL);
 		se->n_workers = n_workers;
 		se->min_gap_s = min_gap_s > 0 ? min_gap_s : 0;
 		se->lost_share = lost_share > 0 ? lost_share : STATS_LOST_SHARE_DEFAULT;
@@ -94,7 +99,20 @@ stats_series_free(struct stats_series *se)
 		free(se->p[i].pmu);
 	}
 	free(se->p);
+	pthread_mutex_destroy(&se->lock);
 	free(se);
+}
+
+void
+stats_series_lock(const struct stats_series *se)
+{
+	pthread_mutex_lock(&((struct stats_series *)(uintptr_t)se)->lock);
+}
+
+void
+stats_series_unlock(const struct stats_series *se)
+{
+	pthread_mutex_unlock(&((struct stats_series *)(uintptr_t)se)->lock);
 }
 
 static const unsigned int __rx_field[] = {
@@ -154,12 +172,27 @@ __series_take(unsigned int n_workers, const struct stats_snapshot *snap,
 	}
 }
 
+static int __series_add(struct stats_series *se, const struct stats_snapshot *snap);
+
 int
 stats_series_add(struct stats_series *se, const struct stats_snapshot *snap)
 {
+	int rc;
+
+	if (se == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&se->lock);
+	rc = __series_add(se, snap);
+	pthread_mutex_unlock(&se->lock);
+	return rc;
+}
+
+static int
+__series_add(struct stats_series *se, const struct stats_snapshot *snap)
+{
 	struct __series_point *pt;
 
-	if (se == NULL || snap == NULL || snap->n_workers != se->n_workers ||
+	if (snap == NULL || snap->n_workers != se->n_workers ||
 	    (se->n > 0 && snap->tsc <= se->p[se->n - 1].tsc))
 		return -EINVAL;
 	if (se->n > 0 && snap->tsc_hz > 0 &&

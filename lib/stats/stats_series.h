@@ -25,8 +25,9 @@
  *
  * Points are raw (never baseline-cleared): a POST /stats/clear changes no
  * interval. Thread-safety: one thread adds (the stats thread, from
- * stats_conf.on_publish); the rest reads only after stats_stop() (or from
- * that same thread).
+ * stats_conf.on_publish); the rest reads after stats_stop(), from that same
+ * thread, or from any thread between stats_series_lock() and
+ * stats_series_unlock() (GET /history while the run goes on).
  */
 
 #include <stdbool.h>
@@ -77,6 +78,12 @@ struct stats_series;
 struct stats_series *stats_series_create(unsigned int n_workers, double min_gap_s,
 					 double lost_share);
 void stats_series_free(struct stats_series *se);
+
+/** Hold off stats_series_add() while a reader on another thread reads a
+ *  consistent history (every read of it between the two). Not recursive;
+ *  never call stats_series_add() in between. */
+void stats_series_lock(const struct stats_series *se);
+void stats_series_unlock(const struct stats_series *se);
 
 /** Bytes of the C allocator a history of n_workers workers takes for
  *  points points (the values, the point array at its largest). Thread-safe. */

@@ -428,6 +428,46 @@ req GET /healthz 200
 stop
 grep -q "== summary" "$TMP/ctl.out" || { cat "$TMP/ctl.out"; fail "ctl run: no summary"; }
 
+# ---- the run's history: GET /history live, then --json's at the end ----------
+start hist --http 127.0.0.1:0 --interval 0.1 --json "$TMP/hist.json"
+# intervals() N: how many intervals GET /history has (the body in $TMP/body)
+intervals() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["intervals"]))' "$TMP/body"; }
+first=0
+for i in $(seq 300); do # until two intervals (a count, not a time: 30 s at most)
+	req GET /history 200
+	first=$(intervals)
+	[ "$first" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$first" -ge 2 ] || fail "GET /history: $first intervals after 300 polls"
+grep -qi '^Content-Type: application/json' "$TMP/head" || fail "history content type"
+cp "$TMP/body" "$TMP/live.json"
+now=$first
+for i in $(seq 300); do # it grows while the run goes on
+	req GET /history 200
+	now=$(intervals)
+	[ "$now" -gt "$first" ] && break
+	sleep 0.1
+done
+[ "$now" -gt "$first" ] || fail "GET /history: still $now intervals"
+req POST /history 405;     one_line
+req GET /history/1 404;    one_line
+stop
+# the same document as --json's: the same members, intervals of one shape
+python3 - "$TMP/live.json" "$TMP/hist.json" <<'PY' || fail "GET /history and --json's history differ"
+import json, sys
+live = json.load(open(sys.argv[1])); end = json.load(open(sys.argv[2]))
+for k in ("intervals", "events", "intervals_dropped"):
+    assert k in live and k in end, k
+iv, ie = live["intervals"][0], end["intervals"][0]
+assert sorted(iv) == sorted(ie), (sorted(iv), sorted(ie))
+assert sorted(iv["lcores"][0]) == sorted(ie["lcores"][0])
+assert sorted(iv["lost"]) == sorted(ie["lost"])
+assert iv["steady"] is None          # the steady state is the end's
+assert len(end["intervals"]) >= len(live["intervals"])
+assert iv["t_s"] == ie["t_s"] and iv["mpps"] == ie["mpps"]  # the same points
+PY
+
 # ---- the listen address: errors, a port in use, IPv6 --------------------------
 bad() { # bad NAME WANT ARGS...: exit 2 with one stderr line containing WANT
 	local name=$1 want=$2 rc; shift 2
