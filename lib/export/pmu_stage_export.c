@@ -18,14 +18,14 @@
 #include "export_pvt.h"
 
 static unsigned int
-__lcore(const struct stats_snapshot *snap, unsigned int w)
+__ps_lcore(const struct stats_snapshot *snap, unsigned int w)
 {
 	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
 }
 
 /* Whether stage st ran on worker w (w == n_workers: on any) since start. */
 static bool
-__ran(const struct stats_snapshot *snap, unsigned int w, unsigned int st)
+__ps_ran(const struct stats_snapshot *snap, unsigned int w, unsigned int st)
 {
 	unsigned int f = MIB_STAGE_F(st, MIB_STAGE_K_CALLS);
 
@@ -39,14 +39,14 @@ __ran(const struct stats_snapshot *snap, unsigned int w, unsigned int st)
 
 /* Whether the report has stage events at all. */
 static bool
-__on(const struct stats_snapshot *snap)
+__ps_on(const struct stats_snapshot *snap)
 {
 	unsigned int st;
 
 	if (snap == NULL || snap->pmu == NULL || snap->thread == NULL)
 		return false;
 	for (st = 0; st < MIB_STAGES; st++)
-		if (__ran(snap, snap->n_workers, st))
+		if (__ps_ran(snap, snap->n_workers, st))
 			return true;
 	return false;
 }
@@ -54,8 +54,8 @@ __on(const struct stats_snapshot *snap)
 /* [{"stage": "rx", <export_pmu_rate_json()>}...] of worker w (n_workers:
  * all) from rates (MIB_STAGES of them, NULL: since start, computed). */
 static json_t *
-__stages_json(const struct stats_snapshot *snap, unsigned int w,
-	      const struct stats_pmu_rate *rates)
+__ps_stages_json(const struct stats_snapshot *snap, unsigned int w,
+		 const struct stats_pmu_rate *rates)
 {
 	json_t *rows = json_array();
 	unsigned int st;
@@ -64,7 +64,7 @@ __stages_json(const struct stats_snapshot *snap, unsigned int w,
 		struct stats_pmu_rate r;
 		json_t *o;
 
-		if (!__ran(snap, w, st))
+		if (!__ps_ran(snap, w, st))
 			continue;
 		if (rates != NULL)
 			r = rates[st];
@@ -80,67 +80,67 @@ __stages_json(const struct stats_snapshot *snap, unsigned int w,
 
 /* JSON: worker w's "pmu_stages" since it began and "interval_pmu_stages". */
 static void
-__json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
+__ps_json_lcore(json_t *l, const struct stats_snapshot *snap, unsigned int w)
 {
-	if (!__on(snap))
+	if (!__ps_on(snap))
 		return;
-	json_object_set_new(l, "pmu_stages", __stages_json(snap, w, NULL));
+	json_object_set_new(l, "pmu_stages", __ps_stages_json(snap, w, NULL));
 	if (snap->pmu_stage_iv != NULL)
 		json_object_set_new(
 			l, "interval_pmu_stages",
-			__stages_json(snap, w,
-				      &snap->pmu_stage_iv[(size_t)w * MIB_STAGES]));
+			__ps_stages_json(snap, w,
+					 &snap->pmu_stage_iv[(size_t)w * MIB_STAGES]));
 }
 
 /* JSON: all workers' "pmu_stages" and "interval_pmu_stages". */
 static void
-__json_root(json_t *root, const struct stats_snapshot *snap)
+__ps_json_root(json_t *root, const struct stats_snapshot *snap)
 {
 	unsigned int n;
 
-	if (!__on(snap))
+	if (!__ps_on(snap))
 		return;
 	n = snap->n_workers;
-	json_object_set_new(root, "pmu_stages", __stages_json(snap, n, NULL));
+	json_object_set_new(root, "pmu_stages", __ps_stages_json(snap, n, NULL));
 	if (snap->pmu_stage_iv != NULL)
 		json_object_set_new(
 			root, "interval_pmu_stages",
-			__stages_json(snap, n,
-				      &snap->pmu_stage_iv[(size_t)n * MIB_STAGES]));
+			__ps_stages_json(snap, n,
+					 &snap->pmu_stage_iv[(size_t)n * MIB_STAGES]));
 }
 
 /* JSON: the summary's "pmu_stages", over the window of its "pmu". */
 static void
-__json_summary(json_t *summary, const struct stats_summary *sum,
-	       const struct stats_snapshot *snap)
+__ps_json_summary(json_t *summary, const struct stats_summary *sum,
+		  const struct stats_snapshot *snap)
 {
 	json_t *lc = json_array();
 	unsigned int w;
 
-	if (sum->pmu_stage == NULL || !__on(snap)) {
+	if (sum->pmu_stage == NULL || !__ps_on(snap)) {
 		json_decref(lc);
 		return;
 	}
 	for (w = 0; w < sum->n_workers; w++)
 		json_array_append_new(
-			lc,
-			json_pack(
-				"{s:i, s:o}", "lcore", (int)__lcore(snap, w), "stages",
-				__stages_json(snap, w,
+			lc, json_pack("{s:i, s:o}", "lcore", (int)__ps_lcore(snap, w),
+				      "stages",
+				      __ps_stages_json(
+					      snap, w,
 					      &sum->pmu_stage[(size_t)w * MIB_STAGES])));
 	json_object_set_new(
 		summary, "pmu_stages",
 		json_pack("{s:s, s:o, s:o}", "window",
 			  sum->pmu_steady ? "after_warmup" : "run", "lcores", lc, "total",
-			  __stages_json(
+			  __ps_stages_json(
 				  snap, sum->n_workers,
 				  &sum->pmu_stage[(size_t)sum->n_workers * MIB_STAGES])));
 }
 
 /* One table: a row per stage of rates (worker w's), a column per event. */
 static void
-__print_table(FILE *out, const char *title, const struct stats_snapshot *final,
-	      unsigned int w, const struct stats_pmu_rate *rates, bool ipc)
+__ps_print_table(FILE *out, const char *title, const struct stats_snapshot *final,
+		 unsigned int w, const struct stats_pmu_rate *rates, bool ipc)
 {
 	const struct stats_pmu_conf *c = final->pmu;
 	unsigned int i, st, wd[STATS_PMU_MAX];
@@ -154,7 +154,7 @@ __print_table(FILE *out, const char *title, const struct stats_snapshot *final,
 	for (st = 0; st < MIB_STAGES; st++) {
 		const struct stats_pmu_rate *r = &rates[st];
 
-		if (!__ran(final, w, st))
+		if (!__ps_ran(final, w, st))
 			continue;
 		fprintf(out, "    %-8s %12" PRIu64, mib_stage_name(st), r->packets);
 		for (i = 0; i < c->n; i++) {
@@ -171,15 +171,15 @@ __print_table(FILE *out, const char *title, const struct stats_snapshot *final,
 
 /* The summary: per lcore (and all), per stage, events per packet. */
 static void
-__print_summary(FILE *out, const struct stats_summary *sum,
-		const struct stats_snapshot *final)
+__ps_print_summary(FILE *out, const struct stats_summary *sum,
+		   const struct stats_snapshot *final)
 {
 	const struct stats_pmu_rate *t;
 	char title[32];
 	unsigned int w;
 	bool ipc;
 
-	if (sum->pmu_stage == NULL || !__on(final))
+	if (sum->pmu_stage == NULL || !__ps_on(final))
 		return;
 	t = &sum->pmu_stage[(size_t)sum->n_workers * MIB_STAGES];
 	ipc = stats_pmu_conf_find(final->pmu, "cycles") >= 0 &&
@@ -189,23 +189,23 @@ __print_summary(FILE *out, const struct stats_summary *sum,
 		"reads between stages in them):\n",
 		sum->pmu_steady ? "after the warm-up" : "whole run");
 	for (w = 0; w < sum->n_workers; w++) {
-		snprintf(title, sizeof(title), "lcore %u", __lcore(final, w));
-		__print_table(out, title, final, w,
-			      &sum->pmu_stage[(size_t)w * MIB_STAGES], ipc);
+		snprintf(title, sizeof(title), "lcore %u", __ps_lcore(final, w));
+		__ps_print_table(out, title, final, w,
+				 &sum->pmu_stage[(size_t)w * MIB_STAGES], ipc);
 	}
 	if (sum->n_workers > 1)
-		__print_table(out, "total", final, sum->n_workers, t, ipc);
+		__ps_print_table(out, "total", final, sum->n_workers, t, ipc);
 }
 
 /* /metrics: per lcore, stage and event, raw since the worker began. */
 static void
-__prom(FILE *out, const struct stats_snapshot *snap,
-       const struct export_prom_opts *o __rte_unused)
+__ps_prom(FILE *out, const struct stats_snapshot *snap,
+	  const struct export_prom_opts *o __rte_unused)
 {
 	const struct stats_pmu_conf *c = snap->pmu;
 	unsigned int i, w, st;
 
-	if (!__on(snap))
+	if (!__ps_on(snap))
 		return;
 	__export_prom_family(
 		out, "pmu_stage_events_total", "counter",
@@ -219,13 +219,13 @@ __prom(FILE *out, const struct stats_snapshot *snap,
 		if (!t->known || !t->pmu.known)
 			continue;
 		for (st = 0; st < MIB_STAGES; st++) {
-			if (!__ran(snap, w, st))
+			if (!__ps_ran(snap, w, st))
 				continue;
 			for (i = 0; i < c->n; i++)
 				fprintf(out,
 					"pktpath_pmu_stage_events_total{lcore=\"%u\","
 					"stage=\"%s\",event=\"%s\"} %" PRIu64 "\n",
-					__lcore(snap, w), mib_stage_name(st),
+					__ps_lcore(snap, w), mib_stage_name(st),
 					c->ev[i].name, t->stage_pmu[st][i]);
 		}
 	}
@@ -233,12 +233,12 @@ __prom(FILE *out, const struct stats_snapshot *snap,
 
 const struct export_section __export_section_pmu_stages = {
 	.name = "pmu_stages",
-	.summary = __print_summary,
+	.summary = __ps_print_summary,
 	.summary_at = EXPORT_AT_END,
-	.json_lcore = __json_lcore,
-	.json_summary = __json_summary,
-	.json = __json_root,
+	.json_lcore = __ps_json_lcore,
+	.json_summary = __ps_json_summary,
+	.json = __ps_json_root,
 	.json_at = EXPORT_AT_END,
-	.prom = __prom,
+	.prom = __ps_prom,
 	.prom_at = EXPORT_AT_MIB,
 };

@@ -231,8 +231,8 @@ stats_pmu_between(const struct stats_snapshot *a, const struct stats_snapshot *b
 
 /* What field f of block i grew by from a (NULL: 0) to b. */
 static uint64_t
-__grown(const struct stats_snapshot *a, const struct stats_snapshot *b, unsigned int i,
-	unsigned int f)
+__stage_pmu_grown(const struct stats_snapshot *a, const struct stats_snapshot *b,
+		  unsigned int i, unsigned int f)
 {
 	uint64_t x = a != NULL ? a->raw_per_block[(size_t)i * MIB_FIELD_MAX + f] : 0;
 	uint64_t y = b->raw_per_block[(size_t)i * MIB_FIELD_MAX + f];
@@ -267,7 +267,8 @@ stats_pmu_stage_between(const struct stats_snapshot *a, const struct stats_snaps
 		struct stats_pmu_delta d;
 		double scale = 1;
 
-		r->packets += __grown(a, b, i, MIB_STAGE_F(stage, MIB_STAGE_K_PACKETS));
+		r->packets += __stage_pmu_grown(a, b, i,
+						MIB_STAGE_F(stage, MIB_STAGE_K_PACKETS));
 		if (!y->known || !y->pmu.known) {
 			r->d.known = false;
 			break;
