@@ -29,6 +29,7 @@
 #include "stats.h"
 #include "stats_series.h"
 #include "stage.h"
+#include "stage_pmu.h"
 #include "conditions.h"
 
 extern int pktpath_logtype;
@@ -73,6 +74,10 @@ struct app_worker {
 	/* --stage-cycles: this worker's stage counters (stage.h), flushed
 	 * into mib with the Rx counters. */
 	struct app_stage_acc stage_acc;
+	/* --pmu with --stage-cycles: each mark also reads clock->group
+	 * (stage_pmu.h), stored into clock->stage_pmu with the flush. */
+	bool stage_pmu;
+	struct app_stage_pmu stage_pmu_acc;
 } __rte_cache_aligned;
 
 struct app_port {

@@ -137,6 +137,7 @@ setup_workers(struct app *a)
 					  1000000, (uint64_t)1);
 		w->prefetch = o->prefetch;
 		w->stage_cycles = o->stage_cycles;
+		w->stage_pmu = o->stage_cycles && o->pmu.n > 0;
 		w->full = o->path == APP_PATH_FULL;
 		a->lcore_ids[i] = w->lcore;
 	}
