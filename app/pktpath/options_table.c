@@ -543,6 +543,16 @@ const struct app_opt app_opts[] = {
 	  PATH_FULL,
 	  .help = "seconds an incomplete IPv4 datagram is kept, as "
 		  "`net.ipv4.ipfrag_time` (then `ReasmTimeout`)" },
+	{ "frag6-high", "BYTES", UINT(frag6_high, 0, UINT64_C(1) << 40),
+	  .def = "4194304", PATH_FULL,
+	  .help = "IPv6 reassembly memory of each worker, as "
+		  "`net.ipv6.ip6frag_high_thresh`: past it a fragment is refused "
+		  "(`Ip6ReasmFails`); 0 refuses all; see "
+		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
+	{ "frag6-time", "SECONDS", UINT(frag6_time, 1, 86400), .def = "60",
+	  PATH_FULL,
+	  .help = "seconds an incomplete IPv6 datagram is kept, as "
+		  "`net.ipv6.ip6frag_time` (then `Ip6ReasmTimeout`)" },
 	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
 	{ "help-ini", NULL, HELP(APP_HELP_INI),
 	  .help = "every option with its default as an INI file for `--config` "

@@ -497,23 +497,26 @@ app_setup(struct app *a)
 			a->workers[i].peers = a->peers;
 	}
 
-	/* IPv4 reassembly: each worker's queues, on its socket */
+	/* reassembly, both families: each worker's queues, on its socket */
 	for (i = 0; i < a->n_workers; i++) {
 		struct path_frag_conf fc = {
 			.high_thresh = a->opt.frag_high,
 			.timeout = (uint64_t)a->opt.frag_time * rte_get_tsc_hz(),
+			.high_thresh6 = a->opt.frag6_high,
+			.timeout6 = (uint64_t)a->opt.frag6_time * rte_get_tsc_hz(),
 		};
 		struct app_worker *w = &a->workers[i];
 
 		snprintf(what, sizeof(what),
 			 "the reassembly queues of worker %u "
-			 "(--frag-high %" PRIu64 ")",
-			 i, a->opt.frag_high);
+			 "(--frag-high %" PRIu64 ", --frag6-high %" PRIu64 ")",
+			 i, a->opt.frag_high, a->opt.frag6_high);
 		need = path_frag_bytes(&fc);
-		app_mem_need(APP_MEM_EAL, what, need, "a smaller --frag-high");
+		app_mem_need(APP_MEM_EAL, what, need,
+			     "a smaller --frag-high or --frag6-high");
 		w->frag = path_frag_create(&fc, w->socket);
 		if (w->frag == NULL && rte_errno == ENOMEM)
-			app_oom_exit(what, need, "a smaller --frag-high");
+			app_oom_exit(what, need, "a smaller --frag-high or --frag6-high");
 		if (w->frag == NULL)
 			rte_exit(EXIT_FAILURE, "path_frag_create: %s\n",
 				 rte_strerror(rte_errno));

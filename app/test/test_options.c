@@ -215,6 +215,8 @@ __historical_defaults(struct app_options *r)
 	r->capture_snaplen = 2048;
 	r->frag_high = 4194304; /* ipfrag_high_thresh */
 	r->frag_time = 30;	/* ipfrag_time */
+	r->frag6_high = 4194304; /* ip6frag_high_thresh */
+	r->frag6_time = 60;	 /* ip6frag_time */
 }
 
 /* a and b are the same options (the name of --config aside) */
