@@ -258,6 +258,17 @@ const struct app_opt app_opts[] = {
 		  "left), frag (an atomic fragment: offset 0, no more); 8 bytes "
 		  "each, inside `--pkt-size`. A hop-by-hop header anywhere but "
 		  "first is an unknown next header, as Linux has it" },
+	{ "frag", "BYTES", UINT(flow.frag_size, 0, PKT_MAX_SIZE), .def = "0", GEN_SYNTH,
+	  .help = "split each generated datagram (IPv4 and IPv6) into fragments "
+		  "of at most BYTES of data, a multiple of 8 that holds the "
+		  "upper-layer header and `--ext6`'s; each fragment is a frame "
+		  "(a template), so `--pkt-size` is the datagram's frame before "
+		  "the split; 0: no fragments. See "
+		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
+	{ "frag-order", NULL, CHOICE(flow.frag_order, pkt_frag_order_names), .def = "in",
+	  NEEDS(IS("source", "gen"), UNSET("template"), NOT("frag", "0")),
+	  .help = "the order a datagram's fragments are sent in: by offset, "
+		  "the last first, or a fixed random order per flow" },
 	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",
 	  GEN_SYNTH,
 	  .help = "generated frames carry these tags after the MACs, outermost "

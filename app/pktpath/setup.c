@@ -239,17 +239,21 @@ setup_templates(struct app *a)
 			app_usage_exit("pktpath: --template %s", err);
 		return;
 	}
-	snprintf(what, sizeof(what), "the templates of --flows %u --pkt-size %u",
-		 o->flow.flows, o->flow.pkt_size);
+	snprintf(what, sizeof(what),
+		 "the templates of --flows %u --pkt-size %u --frag %u", o->flow.flows,
+		 o->flow.pkt_size, o->flow.frag_size);
 	app_mem_need(APP_MEM_HOST, what,
-		     pkt_templates_bytes(o->flow.flows, o->flow.pkt_size),
+		     pkt_templates_bytes((uint64_t)o->flow.flows * pkt_frag_max(&o->flow),
+					 o->flow.pkt_size),
 		     "fewer flows (--flows) or smaller frames (--pkt-size)");
 	a->tpl = pkt_templates_build(&o->flow, &lim);
 	if (a->tpl == NULL && errno == EINTR)
 		app_setup_quit("the templates");
 	if (a->tpl == NULL && errno == ENOMEM)
-		app_usage_exit("pktpath: out of memory for %s (%" PRIu64 " bytes)",
-			       what, pkt_templates_bytes(o->flow.flows, o->flow.pkt_size));
+		app_usage_exit("pktpath: out of memory for %s (%" PRIu64 " bytes)", what,
+			       pkt_templates_bytes((uint64_t)o->flow.flows *
+							   pkt_frag_max(&o->flow),
+						   o->flow.pkt_size));
 	if (a->tpl == NULL)
 		app_usage_exit("pktpath: generator: invalid flow description (%s)",
 			   strerror(errno));

@@ -32,6 +32,7 @@
 
 #include "mib.h"
 #include "path.h"
+#include "pkt.h"
 #include "wire.h"
 
 #define PORT	 9
@@ -585,6 +586,102 @@ test_memory(void **state)
 	}
 }
 
+/* The generator's --frag: every flow's datagram, IPv4 and IPv6, with and
+ * without extension headers (unfragmentable, fragmentable), split in every
+ * order and sent one template after another, is reassembled once and
+ * delivered: ReasmOKs and the deliveries equal the flows, every other
+ * fragment is queued. */
+static void
+test_generator(void **state)
+{
+	static const struct {
+		uint8_t family, l4;
+		unsigned int n_ext6;
+		uint8_t ext6[2];
+		uint16_t pkt_size, frag;
+		bool split;
+	} cases[] = {
+		{ PKT_FAMILY_IPV4, PKT_L4_UDP, 0, { 0 }, 1500, 256, true },
+		{ PKT_FAMILY_IPV6, PKT_L4_UDP, 0, { 0 }, 1500, 256, true },
+		{ PKT_FAMILY_MIXED, PKT_L4_UDP, 0, { 0 }, 9000, 1456, true },
+		{ PKT_FAMILY_IPV6,
+		  PKT_L4_UDP,
+		  2,
+		  { PKT_EXT6_HOP, PKT_EXT6_DST },
+		  1000,
+		  64,
+		  true },
+		{ PKT_FAMILY_IPV6, PKT_L4_ICMP, 1, { PKT_EXT6_DST }, 600, 16, true },
+		{ PKT_FAMILY_MIXED, PKT_L4_ICMP, 1, { PKT_EXT6_RT }, 2000, 504, true },
+		{ PKT_FAMILY_IPV4, PKT_L4_UDP, 0, { 0 }, 100, 512, false },
+	};
+	static const unsigned int flows = 16;
+	static const uint8_t a6[16] = { 0x20, 0x01, 0, 0x02, [7] = 0x01, [15] = 0x01 };
+	static const struct rte_ether_addr gen_mac = PKT_GEN_PORT_MAC;
+	struct path_conf gc;
+	unsigned int i, o, j;
+
+	(void)state;
+	path_conf_init(&gc);
+	gc.mac = gen_mac;
+	assert_int_equal(path_conf_add_local(&gc, 0xc6130001, 24), 0);
+	assert_int_equal(path_conf_add_local6(&gc, a6, 64), 0);
+	path_conf_add_udp_ports(&gc, 9, 9);
+	for (i = 0; i < RTE_DIM(cases); i++)
+		for (o = 0; o < PKT_FRAG_ORDER_MAX; o++) {
+			struct pkt_flow_conf c;
+			struct pkt_templates *t;
+			uint64_t oks, dlv, queued;
+			struct run r;
+
+			pkt_flow_conf_default(&c);
+			c.family = cases[i].family;
+			c.l4 = cases[i].l4;
+			c.n_ext6 = cases[i].n_ext6;
+			memcpy(c.ext6, cases[i].ext6, sizeof(cases[i].ext6));
+			c.pkt_size = cases[i].pkt_size;
+			c.udp_csum = true;
+			c.flows = flows;
+			c.frag_size = cases[i].frag;
+			c.frag_order = (uint8_t)o;
+			t = pkt_templates_build(&c, NULL);
+			assert_non_null(t);
+			__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+			for (j = 0; j < t->n; j++) {
+				struct rte_mbuf m;
+				struct path_l2 l2;
+
+				memset(&m, 0, sizeof(m));
+				m.buf_addr = t->data[j];
+				m.buf_len = m.data_len = t->len[j];
+				m.pkt_len = t->len[j];
+				m.nb_segs = 1;
+				mib_inc(&r.b, MIB_F(RX, PACKETS));
+				mib_add(&r.b, MIB_F(RX, OCTETS), t->len[j]);
+				path_l2(&gc, &m, &l2, &r.b);
+				path_rcv_frag(&gc, &m, &l2, &r.b, r.f);
+			}
+			oks = __rd(&r, MIB_F(IP, REASMOKS)) +
+			      __rd(&r, MIB_F(IP6, REASMOKS));
+			dlv = __rd(&r, MIB_F(UDP, INDATAGRAMS)) +
+			      __rd(&r, MIB_F(UDP6, INDATAGRAMS)) +
+			      __rd(&r, MIB_ICMP6MSG_IN(128)) +
+			      __rd(&r, MIB_F(ICMP, INECHOS));
+			queued = __rd(&r, MIB_F(PATH, IPFRAGQUEUED)) +
+				 __rd(&r, MIB_F(PATH, IP6FRAGQUEUED));
+			if (oks != (cases[i].split ? flows : 0) || dlv != flows ||
+			    queued != t->n - flows || (t->n > flows) != cases[i].split)
+				fail_msg("case %u order %s: %u frames, %" PRIu64
+					 " reassembled, %" PRIu64 " delivered, %" PRIu64
+					 " queued",
+					 i, pkt_frag_order_names[o], t->n, oks, dlv,
+					 queued);
+			assert_int_equal(r.f->n_queues, 0);
+			__end(&r);
+			pkt_templates_free(t);
+		}
+}
+
 static int
 __setup(void **state)
 {
@@ -605,7 +702,7 @@ main(void)
 		cmocka_unit_test(test_ends),   cmocka_unit_test(test_atomic),
 		cmocka_unit_test(test_ecn),    cmocka_unit_test(test_max_size),
 		cmocka_unit_test(test_keys),   cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_memory), cmocka_unit_test(test_generator),
 	};
 
 	return cmocka_run_group_tests(tests, __setup, NULL);
