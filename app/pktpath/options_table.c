@@ -266,7 +266,7 @@ const struct app_opt app_opts[] = {
 		  "the split; 0: no fragments. See "
 		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
 	{ "frag-order", NULL, CHOICE(flow.frag_order, pkt_frag_order_names), .def = "in",
-	  NEEDS(IS("source", "gen"), UNSET("template"), NOT("frag", "0")),
+	  NEEDS(IS("source", "gen"), UNSET("template"), SET("frag")),
 	  .help = "the order a datagram's fragments are sent in: by offset, "
 		  "the last first, or a fixed random order per flow" },
 	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",

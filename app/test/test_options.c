@@ -392,6 +392,7 @@ test_enum_tables(void **state)
 		{ "bpf-engine", pktbpf_engine_names, PKTBPF_ENGINE_MAX },
 		{ "family", pkt_family_names, PKT_FAMILY_MAX },
 		{ "l4", pkt_l4_names, PKT_L4_MAX },
+		{ "frag-order", pkt_frag_order_names, PKT_FRAG_ORDER_MAX },
 	};
 	unsigned int i, j, n = 0;
 

@@ -60,7 +60,7 @@ struct run {
 };
 
 static void
-__begin(struct run *r, uint64_t high6)
+__p6f_begin(struct run *r, uint64_t high6)
 {
 	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
 				     .timeout = TIMEOUT,
@@ -76,14 +76,14 @@ __begin(struct run *r, uint64_t high6)
 }
 
 static uint64_t
-__rd(const struct run *r, unsigned int f)
+__p6f_rd(const struct run *r, unsigned int f)
 {
 	return mib_read(&r->b, f);
 }
 
 /* The laws, the fragments' own, and no memory without a queue. */
 static void
-__end(struct run *r)
+__p6f_end(struct run *r)
 {
 	uint64_t tot[MIB_FIELD_MAX];
 	char why[256];
@@ -116,7 +116,7 @@ __pseudo(const uint8_t *src, uint32_t len, uint8_t nh)
 
 /* A UDP datagram to PORT of len bytes (header included) in dgram. */
 static void
-__udp(uint32_t len)
+__p6f_udp(uint32_t len)
 {
 	uint32_t i;
 	uint16_t c;
@@ -133,7 +133,7 @@ __udp(uint32_t len)
 
 /* An ICMPv6 echo request of len bytes in dgram. */
 static void
-__echo(uint32_t len)
+__p6f_echo(uint32_t len)
 {
 	uint32_t i;
 
@@ -196,7 +196,7 @@ __send_from(struct run *r, const uint8_t *src, uint32_t id, uint8_t nh, uint32_t
 }
 
 static unsigned int
-__send(struct run *r, uint32_t id, uint32_t off, uint32_t len, bool mf, bool opt)
+__p6f_send(struct run *r, uint32_t id, uint32_t off, uint32_t len, bool mf, bool opt)
 {
 	return __send_from(r, src6, id, IPPROTO_UDP, off, len, mf, opt, 0);
 }
@@ -227,40 +227,40 @@ test_orders(void **state)
 						perm[np][2] = c, perm[np][3] = d;
 						np++;
 					}
-	__udp(4000);
+	__p6f_udp(4000);
 	for (p = 0; p < 2 * np; p++) {
 		for (dup = 0; dup < 4; dup++) { /* 0: none; k: before the k-th */
 			const unsigned int *o = perm[p % np];
 			bool opt = p >= np;
 			struct run r;
 
-			__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+			__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 			for (k = 0; k < 4; k++) {
 				unsigned int i = o[k], want = k < 3 ? QUEUED : DELIVERED;
 
 				if (dup != 0 && k == dup) {
 					unsigned int j = o[k - 1];
 
-					assert_int_equal(__send(&r, 7, off[j],
-								off[j + 1] - off[j],
-								j < 3, opt),
+					assert_int_equal(__p6f_send(&r, 7, off[j],
+								    off[j + 1] - off[j],
+								    j < 3, opt),
 							 DROPPED);
 				}
-				if (__send(&r, 7, off[i], off[i + 1] - off[i], i < 3,
-					   opt) != want)
+				if (__p6f_send(&r, 7, off[i], off[i + 1] - off[i], i < 3,
+					       opt) != want)
 					fail_msg(
 						"order %u%u%u%u opt %d dup %u: fragment %u",
 						o[0], o[1], o[2], o[3], opt, dup, k);
 			}
-			assert_int_equal(__rd(&r, MIB_F(IP6, REASMREQDS)),
+			assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMREQDS)),
 					 4 + (dup != 0));
-			assert_int_equal(__rd(&r, MIB_F(IP6, REASMOKS)), 1);
-			assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), 0);
-			assert_int_equal(__rd(&r, MIB_F(IP6, INDELIVERS)), 1);
-			assert_int_equal(__rd(&r, MIB_F(UDP6, INDATAGRAMS)), 1);
-			assert_int_equal(__rd(&r, MIB_F(UDP6, INCSUMERRORS)), 0);
+			assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMOKS)), 1);
+			assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), 0);
+			assert_int_equal(__p6f_rd(&r, MIB_F(IP6, INDELIVERS)), 1);
+			assert_int_equal(__p6f_rd(&r, MIB_F(UDP6, INDATAGRAMS)), 1);
+			assert_int_equal(__p6f_rd(&r, MIB_F(UDP6, INCSUMERRORS)), 0);
 			assert_int_equal(r.f->n_queues, 0);
-			__end(&r);
+			__p6f_end(&r);
 		}
 	}
 }
@@ -297,25 +297,26 @@ test_overlaps(void **state)
 	unsigned int i, k, out = 0;
 
 	(void)state;
-	__udp(64);
+	__p6f_udp(64);
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		struct run r;
 
-		__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 		for (k = 0; k < cases[i].n; k++) {
 			const uint8_t *s = cases[i].s[k];
 
-			out = __send(&r, 9, s[0] * 8u, (s[1] - s[0]) * 8u, s[2], NOOPT);
+			out = __p6f_send(&r, 9, s[0] * 8u, (s[1] - s[0]) * 8u, s[2],
+					 NOOPT);
 			if (k + 1 < cases[i].n && out != QUEUED)
 				fail_msg("[%s] step %u not queued", cases[i].name, k);
 		}
 		if (out != DROPPED)
 			fail_msg("[%s] last step: %u", cases[i].name, out);
-		assert_int_equal(__rd(&r, MIB_F(PATH, IP6REASMOVERLAPS)),
+		assert_int_equal(__p6f_rd(&r, MIB_F(PATH, IP6REASMOVERLAPS)),
 				 cases[i].overlap);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), cases[i].overlap);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), cases[i].overlap);
 		assert_int_equal(r.f->n_queues, cases[i].overlap ? 0 : 1);
-		__end(&r);
+		__p6f_end(&r);
 	}
 }
 
@@ -359,15 +360,15 @@ test_ends(void **state)
 	unsigned int i, k;
 
 	(void)state;
-	__udp(65600 - 40);
+	__p6f_udp(65600 - 40);
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		struct run r;
 
-		__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 		for (k = 0; k < cases[i].n; k++) {
 			unsigned int out =
-				__send(&r, 3, cases[i].s[k].off, cases[i].s[k].len,
-				       cases[i].s[k].mf, NOOPT);
+				__p6f_send(&r, 3, cases[i].s[k].off, cases[i].s[k].len,
+					   cases[i].s[k].mf, NOOPT);
 
 			if (out != cases[i].s[k].out ||
 			    r.f->n_queues != cases[i].s[k].queues)
@@ -375,11 +376,12 @@ test_ends(void **state)
 					 cases[i].name, k, out, r.f->n_queues);
 		}
 		/* a parameter problem is answered (ICMPV6_HDR_FIELD) */
-		assert_int_equal(__rd(&r, MIB_ICMP6MSG_OUT(4)), r.hdrerrs);
+		assert_int_equal(__p6f_rd(&r, MIB_ICMP6MSG_OUT(4)), r.hdrerrs);
 		path_frag_tick(r.f, TIMEOUT6, &r.b);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMTIMEOUT)), cases[i].timeouts);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)),
+				 cases[i].timeouts);
 		assert_int_equal(r.f->n_queues, 0);
-		__end(&r);
+		__p6f_end(&r);
 	}
 }
 
@@ -391,21 +393,21 @@ test_atomic(void **state)
 	struct run r;
 
 	(void)state;
-	__udp(100);
-	__begin(&r, PATH_FRAG_HIGH_DEFAULT);
-	assert_int_equal(__send(&r, 5, 0, 16, true, OPT), QUEUED);
-	assert_int_equal(__send(&r, 5, 0, 100, false, NOOPT), DELIVERED);
-	assert_int_equal(__send(&r, 5, 0, 100, false, OPT), DELIVERED);
+	__p6f_udp(100);
+	__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
+	assert_int_equal(__p6f_send(&r, 5, 0, 16, true, OPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 5, 0, 100, false, NOOPT), DELIVERED);
+	assert_int_equal(__p6f_send(&r, 5, 0, 100, false, OPT), DELIVERED);
 	assert_int_equal(r.f->n_queues, 1);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMREQDS)), 3);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMOKS)), 2);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMREQDS)), 3);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMOKS)), 2);
 	/* and with no queues at all (ip6frag_high_thresh 0) */
-	__end(&r);
-	__begin(&r, 0);
-	assert_int_equal(__send(&r, 5, 0, 100, false, NOOPT), DELIVERED);
-	assert_int_equal(__send(&r, 5, 0, 16, true, NOOPT), DROPPED);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), 1);
-	__end(&r);
+	__p6f_end(&r);
+	__p6f_begin(&r, 0);
+	assert_int_equal(__p6f_send(&r, 5, 0, 100, false, NOOPT), DELIVERED);
+	assert_int_equal(__p6f_send(&r, 5, 0, 16, true, NOOPT), DROPPED);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), 1);
+	__p6f_end(&r);
 }
 
 /* ip_frag_ecn_table over IPv6 fragments: Not-ECT with ECT or CE fails the
@@ -425,22 +427,22 @@ test_ecn(void **state)
 	unsigned int i;
 
 	(void)state;
-	__echo(64);
+	__p6f_echo(64);
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		struct run r;
 		unsigned int out;
 
-		__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 		assert_int_equal(__send_from(&r, src6, 1, IPPROTO_ICMPV6, 0, 32, true,
 					     OPT, cases[i].a),
 				 QUEUED);
 		out = __send_from(&r, src6, 1, IPPROTO_ICMPV6, 32, 32, false, NOOPT,
 				  cases[i].b);
 		assert_int_equal(out, cases[i].ok ? MIB_F(ICMP6, INMSGS) : QUEUED);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), !cases[i].ok);
-		assert_int_equal(__rd(&r, MIB_ICMP6MSG_IN(128)), cases[i].ok);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), !cases[i].ok);
+		assert_int_equal(__p6f_rd(&r, MIB_ICMP6MSG_IN(128)), cases[i].ok);
 		assert_int_equal(r.f->n_queues, 0);
-		__end(&r);
+		__p6f_end(&r);
 	}
 }
 
@@ -466,18 +468,19 @@ test_max_size(void **state)
 		uint32_t len = cases[i].len, off;
 		struct run r;
 
-		__udp(len);
-		__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		__p6f_udp(len);
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 		for (off = 0; off + 1456 < len; off += 1456)
-			assert_int_equal(__send(&r, 11, off, 1456, true, cases[i].opt),
-					 QUEUED);
-		assert_int_equal(__send(&r, 11, off, len - off, false, cases[i].opt),
+			assert_int_equal(
+				__p6f_send(&r, 11, off, 1456, true, cases[i].opt),
+				QUEUED);
+		assert_int_equal(__p6f_send(&r, 11, off, len - off, false, cases[i].opt),
 				 cases[i].ok ? DELIVERED : QUEUED);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMOKS)), cases[i].ok);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), !cases[i].ok);
-		assert_int_equal(__rd(&r, MIB_F(UDP6, INCSUMERRORS)), 0);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMOKS)), cases[i].ok);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), !cases[i].ok);
+		assert_int_equal(__p6f_rd(&r, MIB_F(UDP6, INCSUMERRORS)), 0);
 		assert_int_equal(r.f->n_queues, 0);
-		__end(&r);
+		__p6f_end(&r);
 	}
 }
 
@@ -489,19 +492,19 @@ test_keys(void **state)
 	struct run r;
 
 	(void)state;
-	__udp(64);
-	__begin(&r, PATH_FRAG_HIGH_DEFAULT);
-	assert_int_equal(__send(&r, 1, 0, 32, true, NOOPT), QUEUED);
+	__p6f_udp(64);
+	__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
+	assert_int_equal(__p6f_send(&r, 1, 0, 32, true, NOOPT), QUEUED);
 	assert_int_equal(__send_from(&r, src6b, 1, IPPROTO_UDP, 32, 32, false, NOOPT, 0),
 			 QUEUED);
-	assert_int_equal(__send(&r, 0x10001, 32, 32, false, NOOPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 0x10001, 32, 32, false, NOOPT), QUEUED);
 	assert_int_equal(r.f->fam[1].n_queues, 3);
 	assert_int_equal(r.f->fam[0].n_queues, 0);
-	assert_int_equal(__send(&r, 1, 32, 32, false, NOOPT), DELIVERED);
+	assert_int_equal(__p6f_send(&r, 1, 32, 32, false, NOOPT), DELIVERED);
 	assert_int_equal(r.f->n_queues, 2);
 	path_frag_tick(r.f, TIMEOUT6, &r.b);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMTIMEOUT)), 2);
-	__end(&r);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)), 2);
+	__p6f_end(&r);
 }
 
 /* ip6_frag_expire on ip6frag_time, apart from ipfrag_time: queues of the
@@ -513,30 +516,30 @@ test_timeout(void **state)
 	struct run r;
 
 	(void)state;
-	__udp(64);
-	__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+	__p6f_udp(64);
+	__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 	path_frag_tick(r.f, 100, &r.b);
-	assert_int_equal(__send(&r, 1, 0, 16, true, NOOPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 1, 0, 16, true, NOOPT), QUEUED);
 	path_frag_tick(r.f, 600, &r.b);
-	assert_int_equal(__send(&r, 2, 0, 16, true, NOOPT), QUEUED);
-	assert_int_equal(__send(&r, 1, 16, 16, true, NOOPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 2, 0, 16, true, NOOPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 1, 16, 16, true, NOOPT), QUEUED);
 	path_frag_tick(r.f, 100 + TIMEOUT, &r.b);
 	assert_int_equal(r.f->n_queues, 2);
 	path_frag_tick(r.f, 100 + TIMEOUT6 - 1, &r.b);
 	assert_int_equal(r.f->n_queues, 2);
 	path_frag_tick(r.f, 100 + TIMEOUT6, &r.b);
 	assert_int_equal(r.f->n_queues, 1);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMTIMEOUT)), 1);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), 1);
-	assert_int_equal(__rd(&r, MIB_F(IP, REASMTIMEOUT)), 0);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)), 1);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), 1);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP, REASMTIMEOUT)), 0);
 	/* the rest of datagram 1 finds no queue: a new one */
-	assert_int_equal(__send(&r, 1, 32, 32, false, NOOPT), QUEUED);
+	assert_int_equal(__p6f_send(&r, 1, 32, 32, false, NOOPT), QUEUED);
 	path_frag_tick(r.f, 600 + TIMEOUT6 + TIMEOUT6, &r.b);
 	assert_int_equal(r.f->n_queues, 0);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMTIMEOUT)), 3);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), 3);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMOKS)), 0);
-	__end(&r);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)), 3);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), 3);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMOKS)), 0);
+	__p6f_end(&r);
 }
 
 /* inet_frag_find: past ip6frag_high_thresh every IPv6 fragment is refused,
@@ -550,14 +553,14 @@ test_memory(void **state)
 	unsigned int i, k, queued;
 
 	(void)state;
-	__udp(3000);
+	__p6f_udp(3000);
 	for (i = 0; i < RTE_DIM(highs); i++) {
 		struct run r;
 		uint64_t bound = highs[i] + PATH_FRAG_BLOCK + 256;
 
-		__begin(&r, highs[i]);
+		__p6f_begin(&r, highs[i]);
 		for (k = 0, queued = 0; k < 5000; k++) {
-			unsigned int out = __send(&r, k, 0, 1456, true, OPT);
+			unsigned int out = __p6f_send(&r, k, 0, 1456, true, OPT);
 
 			queued += out == QUEUED;
 			if (r.f->fam[1].mem > bound)
@@ -566,23 +569,25 @@ test_memory(void **state)
 		}
 		assert_int_equal(r.f->fam[0].mem, 0);
 		assert_int_equal(r.f->n_queues, queued);
-		assert_int_equal(__rd(&r, MIB_F(IP6, REASMFAILS)), 5000 - queued);
+		assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)), 5000 - queued);
 		if (highs[i] == 0)
 			assert_int_equal(queued, 0);
 		else
 			assert_true(queued >= 1 && queued < 5000);
 		/* the rest of a queued datagram is refused too */
 		if (queued > 0)
-			assert_int_equal(__send(&r, 0, 1456, 1544, false, OPT),
+			assert_int_equal(__p6f_send(&r, 0, 1456, 1544, false, OPT),
 					 r.f->fam[1].mem > highs[i] ? DROPPED
 								    : DELIVERED);
 		path_frag_tick(r.f, TIMEOUT6, &r.b);
 		assert_int_equal(r.f->n_queues, 0);
 		if (highs[i] >= 16384) { /* room again */
-			assert_int_equal(__send(&r, 1, 1456, 1544, false, OPT), QUEUED);
-			assert_int_equal(__send(&r, 1, 0, 1456, true, OPT), DELIVERED);
+			assert_int_equal(__p6f_send(&r, 1, 1456, 1544, false, OPT),
+					 QUEUED);
+			assert_int_equal(__p6f_send(&r, 1, 0, 1456, true, OPT),
+					 DELIVERED);
 		}
-		__end(&r);
+		__p6f_end(&r);
 	}
 }
 
@@ -646,7 +651,7 @@ test_generator(void **state)
 			c.frag_order = (uint8_t)o;
 			t = pkt_templates_build(&c, NULL);
 			assert_non_null(t);
-			__begin(&r, PATH_FRAG_HIGH_DEFAULT);
+			__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
 			for (j = 0; j < t->n; j++) {
 				struct rte_mbuf m;
 				struct path_l2 l2;
@@ -661,14 +666,14 @@ test_generator(void **state)
 				path_l2(&gc, &m, &l2, &r.b);
 				path_rcv_frag(&gc, &m, &l2, &r.b, r.f);
 			}
-			oks = __rd(&r, MIB_F(IP, REASMOKS)) +
-			      __rd(&r, MIB_F(IP6, REASMOKS));
-			dlv = __rd(&r, MIB_F(UDP, INDATAGRAMS)) +
-			      __rd(&r, MIB_F(UDP6, INDATAGRAMS)) +
-			      __rd(&r, MIB_ICMP6MSG_IN(128)) +
-			      __rd(&r, MIB_F(ICMP, INECHOS));
-			queued = __rd(&r, MIB_F(PATH, IPFRAGQUEUED)) +
-				 __rd(&r, MIB_F(PATH, IP6FRAGQUEUED));
+			oks = __p6f_rd(&r, MIB_F(IP, REASMOKS)) +
+			      __p6f_rd(&r, MIB_F(IP6, REASMOKS));
+			dlv = __p6f_rd(&r, MIB_F(UDP, INDATAGRAMS)) +
+			      __p6f_rd(&r, MIB_F(UDP6, INDATAGRAMS)) +
+			      __p6f_rd(&r, MIB_ICMP6MSG_IN(128)) +
+			      __p6f_rd(&r, MIB_F(ICMP, INECHOS));
+			queued = __p6f_rd(&r, MIB_F(PATH, IPFRAGQUEUED)) +
+				 __p6f_rd(&r, MIB_F(PATH, IP6FRAGQUEUED));
 			if (oks != (cases[i].split ? flows : 0) || dlv != flows ||
 			    queued != t->n - flows || (t->n > flows) != cases[i].split)
 				fail_msg("case %u order %s: %u frames, %" PRIu64
@@ -677,13 +682,13 @@ test_generator(void **state)
 					 i, pkt_frag_order_names[o], t->n, oks, dlv,
 					 queued);
 			assert_int_equal(r.f->n_queues, 0);
-			__end(&r);
+			__p6f_end(&r);
 			pkt_templates_free(t);
 		}
 }
 
 static int
-__setup(void **state)
+__p6f_setup(void **state)
 {
 	(void)state;
 	path_conf_init(&conf);
@@ -705,5 +710,5 @@ main(void)
 		cmocka_unit_test(test_memory), cmocka_unit_test(test_generator),
 	};
 
-	return cmocka_run_group_tests(tests, __setup, NULL);
+	return cmocka_run_group_tests(tests, __p6f_setup, NULL);
 }
