@@ -478,6 +478,12 @@ INSTR_VARIANTS = [
                                        os.path.join(ROOT, "config/rules/acl-100.rules")]),
     ("--family ipv6", ["--family", "ipv6"]),
     ("--family mixed", ["--family", "mixed"]),
+    # reassembly: 1500-byte datagrams whole, then each in 6 fragments
+    ("--pkt-size 1500", ["--pkt-size", "1500"]),
+    ("--pkt-size 1500 --frag 256", ["--pkt-size", "1500", "--frag", "256"]),
+    ("--family ipv6 --pkt-size 1500", ["--family", "ipv6", "--pkt-size", "1500"]),
+    ("--family ipv6 --pkt-size 1500 --frag 256",
+     ["--family", "ipv6", "--pkt-size", "1500", "--frag", "256"]),
 ]
 
 

@@ -66,7 +66,7 @@ struct app_worker {
 	struct pkt_capture *cap;	/* NULL: no capture */
 	enum pkt_capture_what cap_what;
 	const struct peer_table *peers;	/* NULL: no peer stage */
-	struct path_frag *frag;		/* its IPv4 reassembly queues */
+	struct path_frag *frag;		/* its reassembly queues, both families */
 	/* Flags of the worker's loop, as the source, the path, ... (worker.c). */
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
