@@ -240,9 +240,14 @@ setup_templates(struct app *a)
 			app_usage_exit("pktpath: --template %s", err);
 		return;
 	}
-	snprintf(what, sizeof(what),
-		 "the templates of --flows %u --pkt-size %u --frag %u", o->flow.flows,
-		 o->flow.pkt_size, o->flow.frag_size);
+	/* --frag named only when on (a datagram's fragments are templates) */
+	if (o->flow.frag_size != 0)
+		snprintf(what, sizeof(what),
+			 "the templates of --flows %u --pkt-size %u --frag %u",
+			 o->flow.flows, o->flow.pkt_size, o->flow.frag_size);
+	else
+		snprintf(what, sizeof(what), "the templates of --flows %u --pkt-size %u",
+			 o->flow.flows, o->flow.pkt_size);
 	app_mem_need(APP_MEM_HOST, what,
 		     pkt_templates_bytes((uint64_t)o->flow.flows * pkt_frag_max(&o->flow),
 					 o->flow.pkt_size),
