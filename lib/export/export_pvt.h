@@ -4,6 +4,8 @@
 
 /* Internals of lib/export, shared by its .c files; not for other modules. */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,5 +46,11 @@ void __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
  * EXPORT_SNMP6), and its ICMPv6 message lines of the 512 counters msg. */
 int __export_snmp6(FILE *out, const uint64_t *v);
 void __export_snmp6_icmp6msg(FILE *out, const uint64_t *msg);
+
+/* devices.c: GET /links (links) or /dev_snmp6/DEV (dev: the path's DEV)
+ * into out, from the registered devices (export_devices_register()).
+ * 0, or -ENODEV (none registered), -ENOENT (no such device), -ENOMEM,
+ * -EIO, with the one-line reason in err. Thread-safe. */
+int __export_devices_http(FILE *out, const char *dev, bool links, char *err, size_t len);
 
 #endif /* PKTPATH_EXPORT_PVT_H */

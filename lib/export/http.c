@@ -46,6 +46,7 @@
 #include <rte_log.h>
 
 #include "base.h"
+#include "export_pvt.h"
 #include "http_pvt.h"
 
 #define CT_TEXT "text/plain; charset=utf-8"
@@ -78,7 +79,14 @@ static const struct {
 	[RT_JSON] = { "/stats.json", CT_JSON,
 		      "the snapshot as JSON (the "
 		      "--json schema)" },
+	[RT_DEV_SNMP6] = { "/dev_snmp6/DEV", CT_TEXT,
+			   "--mib-devices: device DEV's IPv6 MIBs in the "
+			   "layout of /proc/net/dev_snmp6/DEV (never cleared)" },
+	[RT_LINKS] = { "/links", CT_JSON,
+		       "--mib-devices: a timed link dump folding every "
+		       "device's Ip6 and Icmp6 counters" },
 };
+#define DEV_SNMP6_PREFIX "/dev_snmp6/"
 static_assert(RTE_DIM(routes) == RT_MAX, "routes and enum disagree");
 
 /* ---- responses ---- */
@@ -251,6 +259,37 @@ __serve(struct export_http *h, struct MHD_Connection *c, enum route rt)
 			    fold_ns[0] != '\0' ? fold_ns : NULL);
 }
 
+/* GET /dev_snmp6/DEV or /links (devices.c): read at request time, no
+ * snapshot; an unknown device, or a run without devices, is 404. */
+static enum MHD_Result
+__serve_devices(struct export_http *h, struct MHD_Connection *c, const char *url,
+		enum route rt)
+{
+	const char *dev = url + strlen(DEV_SNMP6_PREFIX);
+	char *buf = NULL, err[192] = "";
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	f = open_memstream(&buf, &len);
+	if (f == NULL)
+		return __replyf(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL,
+				"out of memory\n");
+	rc = __export_devices_http(f, rt == RT_LINKS ? NULL : dev, rt == RT_LINKS, err,
+				   sizeof(err));
+	if (fclose(f) != 0 && rc == 0)
+		rc = -EIO;
+	if (rc != 0) {
+		free(buf);
+		return __replyf(h, c,
+				rc == -ENOENT || rc == -ENODEV
+					? MHD_HTTP_NOT_FOUND
+					: MHD_HTTP_INTERNAL_SERVER_ERROR,
+				NULL, "%s\n", err[0] != '\0' ? err : strerror(-rc));
+	}
+	return __reply(h, c, MHD_HTTP_OK, routes[rt].ctype, buf, len, NULL);
+}
+
 static enum MHD_Result
 __healthz(struct export_http *h, struct MHD_Connection *c)
 {
@@ -417,8 +456,10 @@ __route(const char *url)
 {
 	unsigned int i;
 
+	if (strncmp(url, DEV_SNMP6_PREFIX, strlen(DEV_SNMP6_PREFIX)) == 0)
+		return RT_DEV_SNMP6;
 	for (i = 0; i < RT_MAX; i++)
-		if (strcmp(url, routes[i].path) == 0)
+		if (i != RT_DEV_SNMP6 && strcmp(url, routes[i].path) == 0)
 			return (int)i;
 	return -1;
 }
@@ -470,7 +511,11 @@ __decide(struct export_http *h, struct MHD_Connection *c, struct req *r,
 	}
 	if (cmd == NULL) {
 		r->rt = (enum route)rt;
-		*ret = r->rt == RT_HEALTHZ ? __healthz(h, c) : __serve(h, c, r->rt);
+		if (r->rt == RT_DEV_SNMP6 || r->rt == RT_LINKS)
+			*ret = __serve_devices(h, c, url, r->rt);
+		else
+			*ret = r->rt == RT_HEALTHZ ? __healthz(h, c)
+						   : __serve(h, c, r->rt);
 		return true;
 	}
 	if (cmd->change && !h->conf.control) {

@@ -85,6 +85,8 @@ enum route {
 	RT_NETSTAT,
 	RT_SNMP6,
 	RT_JSON,
+	RT_DEV_SNMP6, /* a prefix: /dev_snmp6/DEV */
+	RT_LINKS,
 	RT_MAX /* the POST routes: the control table's rows */
 };
 

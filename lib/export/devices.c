@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The per-device IPv6 MIBs of a run (--mib-devices, lib/mib/mib_dev.h) as
+ * Linux shows them: a device's /proc/net/dev_snmp6/DEV (GET
+ * /dev_snmp6/DEV, telemetry /pktpath/dev_snmp6,DEV) and a link dump that
+ * folds every device's Ip6 and Icmp6 counters as rtnl_fill_ifinfo does for
+ * each link of an RTM_GETLINK dump (GET /links, telemetry /pktpath/links).
+ *
+ * Both read the devices' blocks at request time (relaxed loads, as procfs
+ * and rtnetlink read per-CPU MIBs), with the stats object's fold strategy
+ * of the moment (--fold, or --compare fold=...'s phase). They are not the
+ * snapshot sections of export_section.h: a section writes what a snapshot
+ * holds into an output every writer produces, while these take a device
+ * from the request and read the device set itself. Like /proc, they are
+ * never cleared.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "base.h"
+#include "export_pvt.h"
+#include "mib_dev.h"
+
+/* The run's devices (export_devices_register()); under devs_lock, which a
+ * reader holds while it reads the set, so that unregistering waits. */
+static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct export_devices devs;
+static unsigned int devs_tel_registered; /* commands, once per process */
+
+/* snmp6_dev_seq_show leaves Icmp6OutRateLimitHost out (the kernel counts
+ * it per namespace only since Linux 6.17: "Per idev icmp stats do not
+ * have ICMP6_MIB_RATELIMITHOST"); it must be the group's last. */
+static_assert(MIB_ICMP6_OUTRATELIMITHOST == MIB_ICMP6_MAX - 1,
+	      "OutRateLimitHost is not Icmp6's last counter");
+#define DEV_ICMP6_SHOWN ((unsigned int)MIB_ICMP6_MAX - 1)
+
+/* Device named name, or -1. Under devs_lock. */
+static int
+__dev_lookup(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; devs.ds != NULL && i < mib_devset_devs(devs.ds); i++)
+		if (strcmp(devs.names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void
+__dev_line(FILE *out, const char *name, uint64_t v)
+{
+	fprintf(out, "%-32s\t%" PRIu64 "\n", name, v);
+}
+
+/* /proc/net/dev_snmp6/DEV's text (snmp6_dev_seq_show): ifIndex, the Ip6
+ * group, Icmp6 without OutRateLimitHost, the messages by type; v holds
+ * the device's MIB_DEV_FIELDS values (mib_dev_fold()). */
+static int
+__dev_snmp6(FILE *out, int ifindex, const uint64_t *v)
+{
+	char name[MIB_NAME_MAX + 16];
+	unsigned int i;
+
+	fprintf(out, "%-32s\t%d\n", "ifIndex", ifindex);
+	for (i = 0; i < MIB_DEV_IP6 + DEV_ICMP6_SHOWN; i++)
+		__dev_line(out,
+			   mib_field_linux_name(MIB_BASE_IP6 + i, name, sizeof(name)),
+			   v[i]);
+	__export_snmp6_icmp6msg(out, v + MIB_BASE_ICMP6MSG - MIB_BASE_IP6);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* A link dump (mib_dev_dump()) of the registered set, timed. */
+struct links_dump {
+	enum mib_fold fold;
+	unsigned int devs, lcores;
+	double dump_us; /* the fold of every device, not the allocation */
+	uint64_t *v;	/* devs x MIB_DEV_LINK_FIELDS, device major (malloc) */
+};
+
+/* Under devs_lock. 0, or -ENOMEM. */
+static int
+__links_dump(struct links_dump *x)
+{
+	uint64_t t0, t1;
+
+	x->fold = stats_get_fold(devs.s);
+	x->devs = mib_devset_devs(devs.ds);
+	x->lcores = mib_devset_lcores(devs.ds);
+	x->v = malloc((size_t)x->devs * MIB_DEV_LINK_FIELDS * sizeof(*x->v));
+	if (x->v == NULL)
+		return -ENOMEM;
+	t0 = rte_rdtsc_precise();
+	mib_dev_dump(devs.ds, x->fold, x->v);
+	t1 = rte_rdtsc_precise();
+	x->dump_us = (double)(t1 - t0) * 1e6 / (double)rte_get_tsc_hz();
+	return 0;
+}
+
+/* GET /links: the dump's values per device, its time and its fold. */
+static int
+__links_json(FILE *out)
+{
+	char name[MIB_NAME_MAX + 16];
+	struct links_dump x;
+	json_t *root, *links;
+	unsigned int d, i;
+	int rc;
+
+	if (__links_dump(&x) != 0)
+		return -ENOMEM;
+	links = json_array();
+	root = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:o}", "fold",
+			 mib_fold_name(x.fold), "devices", (json_int_t)x.devs, "lcores",
+			 (json_int_t)x.lcores, "fields", (json_int_t)MIB_DEV_LINK_FIELDS,
+			 "dump_us", x.dump_us, "per_device_us", x.dump_us / x.devs,
+			 "links", links);
+	for (d = 0; root != NULL && d < x.devs; d++) {
+		json_t *st = json_object();
+		const uint64_t *v = x.v + (size_t)d * MIB_DEV_LINK_FIELDS;
+
+		for (i = 0; st != NULL && i < MIB_DEV_LINK_FIELDS; i++)
+			json_object_set_new(st,
+					    mib_field_linux_name(MIB_BASE_IP6 + i, name,
+								 sizeof(name)),
+					    json_integer((json_int_t)v[i]));
+		json_array_append_new(links,
+				      json_pack("{s:i, s:s, s:o*}", "ifindex", (int)d + 1,
+						"name", devs.names[d], "stats6", st));
+	}
+	free(x.v);
+	if (root == NULL)
+		return -ENOMEM;
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	fputc('\n', out);
+	return rc == 0 && !ferror(out) ? 0 : -EIO;
+}
+
+int
+__export_devices_http(FILE *out, const char *dev, bool links, char *err, size_t len)
+{
+	char q[BASE_QUOTE_LEN];
+	uint64_t *v = NULL;
+	int d, rc = 0;
+
+	pthread_mutex_lock(&devs_lock);
+	if (devs.ds == NULL) {
+		snprintf(err, len,
+			 "no per-device MIBs in this run (--mib-devices N "
+			 "adds them)");
+		rc = -ENODEV;
+		goto out;
+	}
+	if (links) {
+		rc = __links_json(out);
+		goto out;
+	}
+	d = __dev_lookup(dev);
+	if (d < 0) {
+		snprintf(err, len, "no device '%s' (GET /links lists them)",
+			 base_quote(q, sizeof(q), dev));
+		rc = -ENOENT;
+		goto out;
+	}
+	v = malloc(MIB_DEV_FIELDS * sizeof(*v));
+	if (v == NULL) {
+		snprintf(err, len, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	mib_dev_fold(devs.ds, (unsigned int)d, stats_get_fold(devs.s), v);
+	rc = __dev_snmp6(out, d + 1, v);
+out:
+	pthread_mutex_unlock(&devs_lock);
+	free(v);
+	return rc;
+}
+
+/* ---- telemetry ---- */
+
+static void
+__tel_error(struct rte_tel_data *d, const char *msg, int status)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	rte_tel_data_add_dict_int(d, "status", status);
+}
+
+/* snmp6_seq_show_icmpv6msg's lines of msg into d, as long as it has room
+ * (RTE_TEL_MAX_DICT_ENTRIES, used of it already): the named types, then
+ * the non-zero ones by number. */
+static void
+__tel_icmp6msg(struct rte_tel_data *d, const uint64_t *msg, unsigned int used)
+{
+	unsigned int i, pass;
+	char name[48];
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < MIB_ICMP6MSG_MAX; i++) {
+			const char *p = mib_icmp6_type_name(i & 0xff);
+
+			if (used == RTE_TEL_MAX_DICT_ENTRIES)
+				return;
+			if (pass == 0 && p != NULL)
+				snprintf(name, sizeof(name), "Icmp6%s%s",
+					 i & 0x100 ? "Out" : "In", p);
+			else if (pass == 1 && msg[i] != 0)
+				snprintf(name, sizeof(name), "Icmp6%sType%u",
+					 i & 0x100 ? "Out" : "In", i & 0xff);
+			else
+				continue;
+			rte_tel_data_add_dict_u64(d, name, msg[i]);
+			used++;
+		}
+}
+
+/* /pktpath/dev_snmp6,DEV: the device's lines as a dict (name: value, in
+ * /dev_snmp6/DEV's order and with its lines); no parameter: the devices. */
+static int
+__cmd_dev_snmp6(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char name[MIB_NAME_MAX + 16], q[BASE_QUOTE_LEN], msg[192];
+	uint64_t *v = NULL;
+	unsigned int i, n;
+	int dev;
+
+	RTE_SET_USED(cmd);
+	pthread_mutex_lock(&devs_lock);
+	if (devs.ds == NULL) {
+		__tel_error(d,
+			    "no per-device MIBs in this run (--mib-devices N adds "
+			    "them)",
+			    404);
+		goto out;
+	}
+	n = mib_devset_devs(devs.ds);
+	if (params == NULL || params[0] == '\0') {
+		rte_tel_data_start_dict(d);
+		rte_tel_data_add_dict_u64(d, "devices", n);
+		rte_tel_data_add_dict_string(d, "first", devs.names[0]);
+		rte_tel_data_add_dict_string(d, "last", devs.names[n - 1]);
+		goto out;
+	}
+	dev = __dev_lookup(params);
+	if (dev < 0) {
+		snprintf(msg, sizeof(msg),
+			 "no device '%s' (/pktpath/dev_snmp6 "
+			 "without a parameter counts them)",
+			 base_quote(q, sizeof(q), params));
+		__tel_error(d, msg, 404);
+		goto out;
+	}
+	v = malloc(MIB_DEV_FIELDS * sizeof(*v));
+	if (v == NULL) {
+		__tel_error(d, "out of memory", 500);
+		goto out;
+	}
+	mib_dev_fold(devs.ds, (unsigned int)dev, stats_get_fold(devs.s), v);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "ifIndex", dev + 1);
+	for (i = 0; i < MIB_DEV_IP6 + DEV_ICMP6_SHOWN; i++)
+		rte_tel_data_add_dict_u64(
+			d, mib_field_linux_name(MIB_BASE_IP6 + i, name, sizeof(name)),
+			v[i]);
+	/* the messages by type, as /proc prints them: the named types,
+	 * then the non-zero ones by number, as long as the dict has room */
+	__tel_icmp6msg(d, v + MIB_BASE_ICMP6MSG - MIB_BASE_IP6,
+		       1 + MIB_DEV_IP6 + DEV_ICMP6_SHOWN);
+out:
+	pthread_mutex_unlock(&devs_lock);
+	free(v);
+	return 0;
+}
+
+/* /pktpath/links: a link dump, timed; its values are /links'. */
+static int
+__cmd_links(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct links_dump dump;
+	char buf[32];
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	pthread_mutex_lock(&devs_lock);
+	if (devs.ds == NULL) {
+		__tel_error(d,
+			    "no per-device MIBs in this run (--mib-devices N adds "
+			    "them)",
+			    404);
+	} else if (__links_dump(&dump) != 0) {
+		__tel_error(d, "out of memory", 500);
+	} else {
+		rte_tel_data_start_dict(d);
+		rte_tel_data_add_dict_string(d, "fold", mib_fold_name(dump.fold));
+		rte_tel_data_add_dict_u64(d, "devices", dump.devs);
+		rte_tel_data_add_dict_u64(d, "lcores", dump.lcores);
+		rte_tel_data_add_dict_u64(d, "fields", MIB_DEV_LINK_FIELDS);
+		snprintf(buf, sizeof(buf), "%.3f", dump.dump_us);
+		rte_tel_data_add_dict_string(d, "dump_us", buf);
+		snprintf(buf, sizeof(buf), "%.4f", dump.dump_us / dump.devs);
+		rte_tel_data_add_dict_string(d, "per_device_us", buf);
+		free(dump.v);
+	}
+	pthread_mutex_unlock(&devs_lock);
+	return 0;
+}
+
+int
+export_devices_register(const struct export_devices *d)
+{
+	int rc = 0;
+
+	if (d == NULL || d->ds == NULL || d->names == NULL || d->s == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&devs_lock);
+	if (devs_tel_registered == 0) {
+		rc = rte_telemetry_register_cmd("/pktpath/dev_snmp6", __cmd_dev_snmp6,
+						"--mib-devices: param DEV: its "
+						"/proc/net/dev_snmp6/DEV");
+		devs_tel_registered += rc == 0;
+	}
+	if (rc == 0 && devs_tel_registered == 1) {
+		rc = rte_telemetry_register_cmd("/pktpath/links", __cmd_links,
+						"--mib-devices: a timed link dump of "
+						"every device");
+		devs_tel_registered += rc == 0;
+	}
+	devs = *d; /* HTTP serves them even if telemetry could not */
+	pthread_mutex_unlock(&devs_lock);
+	return rc;
+}
+
+void
+export_devices_unregister(void)
+{
+	pthread_mutex_lock(&devs_lock);
+	memset(&devs, 0, sizeof(devs));
+	pthread_mutex_unlock(&devs_lock);
+}
