@@ -465,6 +465,8 @@ report(struct app *a)
 			json_object_set(root, "compare", a->compare);
 		if (a->cap != NULL)
 			json_object_set_new(root, "capture", app_capture_json(a, fin));
+		if (a->devs != NULL) /* --mib-devices: a last link dump */
+			json_object_set_new(root, "links", export_devices_json());
 		if (a->series != NULL) {
 			json_object_set_new(root, "intervals",
 				export_intervals_json(a->series, a->lcore_ids,

@@ -106,18 +106,19 @@ __links_dump(struct links_dump *x)
 	return 0;
 }
 
-/* GET /links: the dump's values per device, its time and its fold. */
-static int
-__links_json(FILE *out)
+/* A link dump as JSON (GET /links, export_devices_json()): the dump's
+ * values per device, its time and its fold. Under devs_lock; NULL if out
+ * of memory. */
+static json_t *
+__links_json(void)
 {
 	char name[MIB_NAME_MAX + 16];
 	struct links_dump x;
 	json_t *root, *links;
 	unsigned int d, i;
-	int rc;
 
 	if (__links_dump(&x) != 0)
-		return -ENOMEM;
+		return NULL;
 	links = json_array();
 	root = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:o}", "fold",
 			 mib_fold_name(x.fold), "devices", (json_int_t)x.devs, "lcores",
@@ -138,12 +139,19 @@ __links_json(FILE *out)
 						"name", devs.names[d], "stats6", st));
 	}
 	free(x.v);
-	if (root == NULL)
-		return -ENOMEM;
-	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	fputc('\n', out);
-	return rc == 0 && !ferror(out) ? 0 : -EIO;
+	return root;
+}
+
+json_t *
+export_devices_json(void)
+{
+	json_t *j = NULL;
+
+	pthread_mutex_lock(&devs_lock);
+	if (devs.ds != NULL)
+		j = __links_json();
+	pthread_mutex_unlock(&devs_lock);
+	return j;
 }
 
 int
@@ -162,7 +170,17 @@ __export_devices_http(FILE *out, const char *dev, bool links, char *err, size_t 
 		goto out;
 	}
 	if (links) {
-		rc = __links_json(out);
+		json_t *j = __links_json();
+
+		if (j == NULL) {
+			snprintf(err, len, "out of memory");
+			rc = -ENOMEM;
+			goto out;
+		}
+		rc = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(j);
+		fputc('\n', out);
+		rc = rc == 0 && !ferror(out) ? 0 : -EIO;
 		goto out;
 	}
 	d = __dev_lookup(dev);

@@ -519,6 +519,11 @@ struct export_devices {
  */
 int export_devices_register(const struct export_devices *d);
 
+/** GET /links' document, a link dump of the registered devices (the run's
+ *  JSON "links" after the workers stopped); NULL without devices or out of
+ *  memory. Thread-safe. */
+json_t *export_devices_json(void);
+
 /** Stop serving the devices (404 from now on); waits for a read in
  *  progress. Thread-safe. */
 void export_devices_unregister(void);
