@@ -177,6 +177,7 @@ struct app_options {
 	unsigned int mib_devices;	/* --mib-devices: phantom devices, 0: off */
 	bool fold_on_read;
 	unsigned int readers;		/* --reader: threads reading endlessly */
+	bool reader_links;		/* --reader-links: they dump the links */
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 #define APP_SUSPICIOUS_US_DEFAULT 250

@@ -162,6 +162,11 @@ const struct app_opt app_opts[] = {
 		  "their reads/s and ns per fold in the summary and per "
 		  "`--compare` variant; on the control threads' CPUs, never a "
 		  "worker's; see [Paired comparisons](#paired-comparisons---compare)" },
+	{ "reader-links", NULL, FLAG(reader_links),
+	  NEEDS(SET("reader"), NOT("mib-devices", "0")),
+	  .help = "`--reader`'s threads make link dumps instead (`/links`' fold "
+		  "of every device's Ip6 and Icmp6 counters, as `docker run`'s "
+		  "RTM_GETLINK dumps did), counted and timed as its folds" },
 	{ "perf-detail", NULL, FLAG(perf_detail),
 	  .help = "the workers keep log-scale "
 		  "histograms of each busy poll's cycles, packets and cycles per "

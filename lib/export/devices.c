@@ -142,6 +142,24 @@ __links_json(void)
 	return root;
 }
 
+int
+export_devices_dump(double *ns)
+{
+	struct links_dump x;
+	int rc = -ENODEV;
+
+	pthread_mutex_lock(&devs_lock);
+	if (devs.ds != NULL) {
+		rc = __links_dump(&x);
+		if (rc == 0) {
+			*ns = x.dump_us * 1e3;
+			free(x.v);
+		}
+	}
+	pthread_mutex_unlock(&devs_lock);
+	return rc;
+}
+
 json_t *
 export_devices_json(void)
 {

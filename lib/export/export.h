@@ -519,6 +519,11 @@ struct export_devices {
  */
 int export_devices_register(const struct export_devices *d);
 
+/** A link dump as GET /links makes it, without the document: *ns gets the
+ *  fold's time. 0, -ENODEV (no devices) or -ENOMEM. Thread-safe
+ *  (--reader-links' readers call it back to back). */
+int export_devices_dump(double *ns);
+
 /** GET /links' document, a link dump of the registered devices (the run's
  *  JSON "links" after the workers stopped); NULL without devices or out of
  *  memory. Thread-safe. */

@@ -134,6 +134,20 @@ assert l["fold"] == "field" and l["devices"] == 3
 assert sum(x["stats6"]["Ip6InReceives"] for x in l["links"]) == j["mib"]["Ip6"]["InReceives"] > 0
 PY
 
+# --reader-links: the endless reader dumps the links, and --compare
+# fold=field,lcore compares the two folds on the dump (reads/s, ns a dump)
+"$PKTPATH" $(eal rd) -- --http off --family ipv6 --mib-devices 50 --mib-lcores 8 \
+	--fold-on-read --reader 1 --reader-links --compare fold=field,lcore --rounds 2 \
+	--duration 0.2 --phase-warmup 0 --interval 0.05 --quiet --json "$TMP/rd.json" \
+	> "$TMP/rd.out" 2>&1 || { cat "$TMP/rd.out"; fail "--reader-links: exit status"; }
+grep -q "^reader: 1 thread dumping the links back to back (the fold of /links: 51 devices)" \
+	"$TMP/rd.out" || { cat "$TMP/rd.out"; fail "--reader-links: no reader line"; }
+jcheck "$TMP/rd.json" 'd["conservation"]["ok"]' \
+	'[m["variant"]["fold"] for m in d["compare"]["modes"]] == ["field", "lcore"]' \
+	'all(m["reads_per_s_median"] > 0 for m in d["compare"]["modes"])' \
+	'all(m["read_fold_ns_median"] > 0 for m in d["compare"]["modes"])' \
+	'd["links"]["devices"] == 51 and d["links"]["lcores"] == 9' || fail "--reader-links: JSON"
+
 # Without --mib-devices: no devices, 404
 "$PKTPATH" $(eal none) -- --duration 30 --quiet --http 127.0.0.1:0 > "$TMP/none.out" 2>&1 &
 PID=$!
