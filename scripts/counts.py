@@ -478,6 +478,8 @@ INSTR_VARIANTS = [
                                        os.path.join(ROOT, "config/rules/acl-100.rules")]),
     ("--family ipv6", ["--family", "ipv6"]),
     ("--family mixed", ["--family", "mixed"]),
+    ("--mib-devices 1000", ["--mib-devices", "1000"]),
+    ("--family ipv6 --mib-devices 1000", ["--family", "ipv6", "--mib-devices", "1000"]),
 ]
 
 
