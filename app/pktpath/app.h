@@ -29,6 +29,7 @@
 #include "stats.h"
 #include "stats_series.h"
 #include "stage.h"
+#include "stage_pmu.h"
 #include "conditions.h"
 
 extern int pktpath_logtype;
@@ -68,7 +69,7 @@ struct app_worker {
 	struct pkt_capture *cap;	/* NULL: no capture */
 	enum pkt_capture_what cap_what;
 	const struct peer_table *peers;	/* NULL: no peer stage */
-	struct path_frag *frag;		/* its IPv4 reassembly queues */
+	struct path_frag *frag;		/* its reassembly queues, both families */
 	/* Flags of the worker's loop, as the source, the path, ... (worker.c). */
 	bool stage_cycles;		/* --stage-cycles */
 	bool perf_detail;		/* --perf-detail */
@@ -77,6 +78,10 @@ struct app_worker {
 	 * into mib with the Rx counters. */
 	struct app_stage_acc stage_acc;
 	struct app_dev_acc *dev; /* --mib-devices: its share, else NULL */
+	/* --pmu with --stage-cycles: each mark also reads clock->group
+	 * (stage_pmu.h), stored into clock->stage_pmu with the flush. */
+	bool stage_pmu;
+	struct app_stage_pmu stage_pmu_acc;
 } __rte_cache_aligned;
 
 struct app_port {

@@ -10,6 +10,8 @@
  * statistics as the ns/pkt differences (stats_ci_rounds(): paired t over
  * the rounds, Welch over one round's intervals). So a variant's cost shows in
  * counts as well as in time: instructions per packet, L1 misses per packet.
+ * With --stage-cycles the same per stage (stats_pmu_stage_between(): per
+ * packet that entered the stage), for the stages that ran in some variant.
  * Used by the thread that runs --compare only.
  */
 
@@ -21,9 +23,10 @@
 struct app_cmp_pmu {
 	const struct stats_pmu_conf *conf;
 	unsigned int n_workers, n_iv;
-	/* per packet, NaN where not counted or without packets: the phase's
-	 * (n_workers + 1) x STATS_PMU_MAX, then each interval's, all workers
-	 * first in each row */
+	/* per packet, NaN where not counted or without packets (or a stage
+	 * that did not run): the phase's (n_workers + 1) x (1 + MIB_STAGES) x
+	 * STATS_PMU_MAX (a lcore's thread, then its stages), then each
+	 * interval's, all workers first in each row */
 	double *phase;
 	double *iv;
 };
@@ -47,7 +50,10 @@ void app_cmp_pmu_phase(struct app_cmp_pmu *p, const struct stats_snapshot *a,
  * ph[i][r]: variant i's round r. Each variant's JSON object of jmode (the
  * total's, or its "lcores" entry for w) gains "pmu": {EVENT:
  * {"per_pkt_median", "per_pkt_min", "per_pkt_max", "rounds_per_pkt",
- * "delta", "delta_ci"}} (no delta for the baseline).
+ * "delta", "delta_ci"}} (no delta for the baseline); with --stage-cycles,
+ * the same per stage after the events' rows ("STAGE: EVENT"), and
+ * "pmu_stages": {STAGE: {EVENT: {...}}} (a stage that ran in another
+ * variant only: per_pkt_median null).
  */
 void app_cmp_pmu_table(const struct app_cmp_pmu *const *ph, unsigned int modes,
 		       const char *const *mode_names, unsigned int rounds, int w,

@@ -686,10 +686,24 @@ main(int argc, char **argv)
 		       "each interval; and around the stats thread's folds%s\n", names,
 		       stats_pmu_conf_has_hw(&a->opt.pmu) ? " (hardware events in user "
 		       "space)" : "", a->opt.fold_on_read ? " and every read's" : "");
-		if (a->opt.stage_cycles)
-			printf("pmu: per lcore only: per stage the events wait for the "
-			       "burst pipeline (--stage-cycles times the stages with "
-			       "the TSC)\n");
+		if (a->opt.stage_cycles) {
+			const struct stats_pmu_event *sw = NULL;
+			unsigned int i;
+
+			for (i = 0; i < a->opt.pmu.n && sw == NULL; i++)
+				if (!stats_pmu_event_is_hw(&a->opt.pmu.ev[i]))
+					sw = &a->opt.pmu.ev[i];
+			if (sw != NULL)
+				printf("pmu: per stage (--stage-cycles): %s is a software "
+				       "event, which rdpmc cannot read: every stage mark "
+				       "reads the group with read(2), a system call each, "
+				       "much slower than rdpmc (the stage cycles leave the "
+				       "reads out, the busy cycles do not)\n",
+				       sw->name);
+			else
+				printf("pmu: per stage (--stage-cycles): every stage mark "
+				       "reads the group with rdpmc (no system call)\n");
+		}
 	}
 	app_host_warn_shared_cpus(a);
 

@@ -253,6 +253,9 @@ struct app_options {
 	/* IPv4 reassembly, per worker (ipfrag_high_thresh, ipfrag_time) */
 	uint64_t frag_high; /* bytes */
 	uint32_t frag_time; /* seconds */
+	/* IPv6 reassembly, per worker (ip6frag_high_thresh, ip6frag_time) */
+	uint64_t frag6_high; /* bytes */
+	uint32_t frag6_time; /* seconds */
 
 	/* stats endpoint */
 	char http[128];		/* "ADDR:PORT", or "" for off */

@@ -346,6 +346,22 @@ __opt_check(struct app_options *o, const struct app_opt_given *g)
 			pkt_min_size(&o->flow, PKT_FAMILY_IPV6));
 		return -1;
 	}
+	if (o->flow.frag_size != 0 &&
+	    (o->flow.frag_size % 8 != 0 || o->flow.frag_size < pkt_frag_min(&o->flow))) {
+		fprintf(stderr,
+			"pktpath: --frag: %u bytes: a fragment's data must be a "
+			"multiple of 8 bytes and hold --ext6's headers and --l4 %s's: "
+			"at least %u\n",
+			o->flow.frag_size, pkt_l4_names[o->flow.l4],
+			pkt_frag_min(&o->flow));
+		return -1;
+	}
+	if (o->flow.frag_size != 0 && o->flow.family != PKT_FAMILY_IPV4 &&
+	    memchr(o->flow.ext6, PKT_EXT6_FRAG, o->flow.n_ext6) != NULL) {
+		fprintf(stderr, "pktpath: --frag: refused with --ext6 frag (a second "
+				"fragment header)\n");
+		return -1;
+	}
 	if (o->flow.family != PKT_FAMILY_IPV4 && o->flow.dst6_n > PATH_MAX_LOCAL6 &&
 	    o->n_local6 == 0) {
 		fprintf(stderr,

@@ -268,6 +268,17 @@ const struct app_opt app_opts[] = {
 		  "left), frag (an atomic fragment: offset 0, no more); 8 bytes "
 		  "each, inside `--pkt-size`. A hop-by-hop header anywhere but "
 		  "first is an unknown next header, as Linux has it" },
+	{ "frag", "BYTES", UINT(flow.frag_size, 0, PKT_MAX_SIZE), .def = "0", GEN_SYNTH,
+	  .help = "split each generated datagram (IPv4 and IPv6) into fragments "
+		  "of at most BYTES of data, a multiple of 8 that holds the "
+		  "upper-layer header and `--ext6`'s; each fragment is a frame "
+		  "(a template), so `--pkt-size` is the datagram's frame before "
+		  "the split; 0: no fragments. See "
+		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
+	{ "frag-order", NULL, CHOICE(flow.frag_order, pkt_frag_order_names), .def = "in",
+	  NEEDS(IS("source", "gen"), UNSET("template"), SET("frag")),
+	  .help = "the order a datagram's fragments are sent in: by offset, "
+		  "the last first, or a fixed random order per flow" },
 	{ "vlan-tags", "[ad]VID[.[ad]VID]|none", FN(__opt_set_vlan_tags), .def = "none",
 	  GEN_SYNTH,
 	  .help = "generated frames carry these tags after the MACs, outermost "
@@ -553,6 +564,16 @@ const struct app_opt app_opts[] = {
 	  PATH_FULL,
 	  .help = "seconds an incomplete IPv4 datagram is kept, as "
 		  "`net.ipv4.ipfrag_time` (then `ReasmTimeout`)" },
+	{ "frag6-high", "BYTES", UINT(frag6_high, 0, UINT64_C(1) << 40),
+	  .def = "4194304", PATH_FULL,
+	  .help = "IPv6 reassembly memory of each worker, as "
+		  "`net.ipv6.ip6frag_high_thresh`: past it a fragment is refused "
+		  "(`Ip6ReasmFails`); 0 refuses all; see "
+		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
+	{ "frag6-time", "SECONDS", UINT(frag6_time, 1, 86400), .def = "60",
+	  PATH_FULL,
+	  .help = "seconds an incomplete IPv6 datagram is kept, as "
+		  "`net.ipv6.ip6frag_time` (then `Ip6ReasmTimeout`)" },
 	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
 	{ "help-ini", NULL, HELP(APP_HELP_INI),
 	  .help = "every option with its default as an INI file for `--config` "

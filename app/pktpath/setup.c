@@ -137,6 +137,7 @@ setup_workers(struct app *a)
 					  1000000, (uint64_t)1);
 		w->prefetch = o->prefetch;
 		w->stage_cycles = o->stage_cycles;
+		w->stage_pmu = o->stage_cycles && o->pmu.n > 0;
 		w->full = o->path == APP_PATH_FULL;
 		a->lcore_ids[i] = w->lcore;
 	}
@@ -239,17 +240,21 @@ setup_templates(struct app *a)
 			app_usage_exit("pktpath: --template %s", err);
 		return;
 	}
-	snprintf(what, sizeof(what), "the templates of --flows %u --pkt-size %u",
-		 o->flow.flows, o->flow.pkt_size);
+	snprintf(what, sizeof(what),
+		 "the templates of --flows %u --pkt-size %u --frag %u", o->flow.flows,
+		 o->flow.pkt_size, o->flow.frag_size);
 	app_mem_need(APP_MEM_HOST, what,
-		     pkt_templates_bytes(o->flow.flows, o->flow.pkt_size),
+		     pkt_templates_bytes((uint64_t)o->flow.flows * pkt_frag_max(&o->flow),
+					 o->flow.pkt_size),
 		     "fewer flows (--flows) or smaller frames (--pkt-size)");
 	a->tpl = pkt_templates_build(&o->flow, &lim);
 	if (a->tpl == NULL && errno == EINTR)
 		app_setup_quit("the templates");
 	if (a->tpl == NULL && errno == ENOMEM)
-		app_usage_exit("pktpath: out of memory for %s (%" PRIu64 " bytes)",
-			       what, pkt_templates_bytes(o->flow.flows, o->flow.pkt_size));
+		app_usage_exit("pktpath: out of memory for %s (%" PRIu64 " bytes)", what,
+			       pkt_templates_bytes((uint64_t)o->flow.flows *
+							   pkt_frag_max(&o->flow),
+						   o->flow.pkt_size));
 	if (a->tpl == NULL)
 		app_usage_exit("pktpath: generator: invalid flow description (%s)",
 			   strerror(errno));
@@ -498,23 +503,26 @@ app_setup(struct app *a)
 			a->workers[i].peers = a->peers;
 	}
 
-	/* IPv4 reassembly: each worker's queues, on its socket */
+	/* reassembly, both families: each worker's queues, on its socket */
 	for (i = 0; i < a->n_workers; i++) {
 		struct path_frag_conf fc = {
 			.high_thresh = a->opt.frag_high,
 			.timeout = (uint64_t)a->opt.frag_time * rte_get_tsc_hz(),
+			.high_thresh6 = a->opt.frag6_high,
+			.timeout6 = (uint64_t)a->opt.frag6_time * rte_get_tsc_hz(),
 		};
 		struct app_worker *w = &a->workers[i];
 
 		snprintf(what, sizeof(what),
 			 "the reassembly queues of worker %u "
-			 "(--frag-high %" PRIu64 ")",
-			 i, a->opt.frag_high);
+			 "(--frag-high %" PRIu64 ", --frag6-high %" PRIu64 ")",
+			 i, a->opt.frag_high, a->opt.frag6_high);
 		need = path_frag_bytes(&fc);
-		app_mem_need(APP_MEM_EAL, what, need, "a smaller --frag-high");
+		app_mem_need(APP_MEM_EAL, what, need,
+			     "a smaller --frag-high or --frag6-high");
 		w->frag = path_frag_create(&fc, w->socket);
 		if (w->frag == NULL && rte_errno == ENOMEM)
-			app_oom_exit(what, need, "a smaller --frag-high");
+			app_oom_exit(what, need, "a smaller --frag-high or --frag6-high");
 		if (w->frag == NULL)
 			rte_exit(EXIT_FAILURE, "path_frag_create: %s\n",
 				 rte_strerror(rte_errno));

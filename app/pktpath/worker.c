@@ -46,7 +46,8 @@ enum loop_flag {
 	LOOP_CAPTURE = 1 << 5,	/* --capture */
 	LOOP_STAGES = 1 << 6,	/* --stage-cycles: the stage marks */
 	LOOP_PERF = 1 << 7,	/* --perf-detail: the histograms */
-	LOOP_DEVS = 1 << 8,	/* --mib-devices: each burst to its device */
+	LOOP_STAGE_PMU = 1 << 8, /* --pmu with --stage-cycles: marks read it */
+	LOOP_DEVS = 1 << 9,	 /* --mib-devices: each burst to its device */
 };
 #define LOOP_ALL ((unsigned int)LOOP_DEVS * 2 - 1)
 
@@ -158,6 +159,8 @@ __poll_end(struct app_worker *w, struct mib_block *mib, struct rx_acc *acc,
 	}
 	if (f & LOOP_STAGES)
 		app_stage_poll_end(&w->stage_acc, lost);
+	if (f & LOOP_STAGE_PMU)
+		app_stage_pmu_poll_end(&w->stage_pmu_acc, lost);
 	if (f & LOOP_PERF)
 		__perf_poll(w, mib, cycles, n, acc->mode, (f & LOOP_HOOK) != 0, now,
 			    lost);
@@ -182,13 +185,20 @@ struct loop_ctx {
 };
 
 /* --stage-cycles: the stage that began at *t ends now (stage.h). Nothing
- * where f's LOOP_STAGES is a constant 0. */
+ * where f's LOOP_STAGES is a constant 0. With --pmu (LOOP_STAGE_PMU) the
+ * worker's group is read there too (stage_pmu.h), and the next stage
+ * begins after the read: its cycles leave the read out. */
 static __rte_always_inline void
 __stage_end(const struct loop_ctx *c, const unsigned int f, unsigned int stage,
 	    uint64_t *t, unsigned int pkts)
 {
-	if (f & LOOP_STAGES)
-		app_stage_mark(&c->w->stage_acc, stage, t, pkts);
+	if (!(f & LOOP_STAGES))
+		return;
+	app_stage_mark(&c->w->stage_acc, stage, t, pkts);
+	if (f & LOOP_STAGE_PMU) {
+		app_stage_pmu_read(&c->w->stage_pmu_acc, &c->w->clock->group, stage);
+		*t = rte_rdtsc();
+	}
 }
 
 /*
@@ -252,6 +262,12 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 	unsigned int kept = 0, delivered = 0, passes, p;
 	uint64_t t = t0, t_ig = 0;
 	uint16_t n = 0;
+
+	/* --pmu per stage: the group where the rx stage begins */
+	if ((f & LOOP_STAGES) && (f & LOOP_STAGE_PMU)) {
+		app_stage_pmu_read(&w->stage_pmu_acc, &w->clock->group, MIB_STAGES);
+		t = rte_rdtsc();
+	}
 
 	/* rx */
 	STAGE(rx,
@@ -444,6 +460,9 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 			__flush(mib, &acc);
 			if (f & LOOP_STAGES)
 				app_stage_flush(mib, &w->stage_acc);
+			if (f & LOOP_STAGE_PMU)
+				app_stage_pmu_flush(&w->stage_pmu_acc,
+						    w->clock->stage_pmu);
 		}
 		n = __burst(&c, now, f, fixed);
 	}
@@ -454,6 +473,8 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 	__flush(mib, &acc);
 	if (f & LOOP_STAGES)
 		app_stage_flush(mib, &w->stage_acc);
+	if (f & LOOP_STAGE_PMU)
+		app_stage_pmu_flush(&w->stage_pmu_acc, w->clock->stage_pmu);
 }
 
 /* Whether the worker generates under --alloc slab. */
@@ -488,6 +509,8 @@ __run_flags(const struct app_worker *w)
 	}
 	if (w->stage_cycles)
 		f |= LOOP_STAGES;
+	if (w->stage_pmu)
+		f |= LOOP_STAGE_PMU;
 	if (w->perf_detail)
 		f |= LOOP_PERF;
 	return f;
@@ -509,7 +532,7 @@ __run_flags(const struct app_worker *w)
  */
 #define FIXED_FULL                                                          \
 	(LOOP_FULL | LOOP_PREFETCH | LOOP_HOOK | LOOP_PEER | LOOP_CAPTURE | \
-	 LOOP_STAGES | LOOP_DEVS)
+	 LOOP_STAGES | LOOP_STAGE_PMU | LOOP_DEVS)
 
 static void
 loop_full_prefetch(struct app_worker *w, unsigned int run)
@@ -587,7 +610,12 @@ loop_generic(struct app_worker *w, unsigned int run)
  * --path rx-only; port-rx-only is the testpmd comparison's; the -stages
  * rows are the default's and the hook's under --stage-cycles; -devs is the
  * default's under --mib-devices, so that the default keeps no test of it
- * (its cost a packet: scripts/bench.d/journal/2026-12-02-devapp.md).
+ * (its cost a packet: scripts/bench.d/journal/2026-12-02-devapp.md). Every
+ * row fixes LOOP_STAGE_PMU off: --pmu with --stage-cycles (each mark reads
+ * the group: stage_pmu.h) takes generic, which tests it at each mark. A row of
+ * its own changed gcc's inlining of the path into the default's variant
+ * (callgrind: 275.41 instructions a packet to 273.42, its code no longer
+ * the same), which must not move: the journal, 2026-12-02-stagepmu.md.
  */
 static const struct loop_variant {
 	const char *name;

@@ -60,7 +60,9 @@ main(int argc, char **argv)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
-				     .timeout = 1 };
+				     .timeout = 1,
+				     .high_thresh6 = PATH_FRAG_HIGH_DEFAULT,
+				     .timeout6 = 1 };
 	struct path_frag *frag;
 	struct mib_set *set;
 	struct mib_block b;

@@ -215,6 +215,8 @@ __historical_defaults(struct app_options *r)
 	r->capture_snaplen = 2048;
 	r->frag_high = 4194304; /* ipfrag_high_thresh */
 	r->frag_time = 30;	/* ipfrag_time */
+	r->frag6_high = 4194304; /* ip6frag_high_thresh */
+	r->frag6_time = 60;	 /* ip6frag_time */
 }
 
 /* a and b are the same options (the name of --config aside) */
@@ -390,6 +392,7 @@ test_enum_tables(void **state)
 		{ "bpf-engine", pktbpf_engine_names, PKTBPF_ENGINE_MAX },
 		{ "family", pkt_family_names, PKT_FAMILY_MAX },
 		{ "l4", pkt_l4_names, PKT_L4_MAX },
+		{ "frag-order", pkt_frag_order_names, PKT_FRAG_ORDER_MAX },
 	};
 	unsigned int i, j, n = 0;
 

@@ -423,6 +423,8 @@ worker(void *arg)
 	while (!__atomic_load_n(&k->go, __ATOMIC_ACQUIRE))
 		usleep(100);
 	stats_worker_begin(k->clk);
+	/* what a flush of its stage events stores (stage_pmu.h) */
+	__atomic_store_n(&k->clk->stage_pmu[MIB_STAGE_IP][1], 12345, __ATOMIC_RELAXED);
 	for (i = 0; i < k->sleeps; i++)
 		__pmu_sleep_ms(1);
 	stats_worker_end(k->clk);
@@ -481,6 +483,9 @@ test_stats(void **state)
 	s1 = stats_get(s);
 	assert_true(s1->thread[0].pmu.known);
 	assert_false(s1->thread[1].pmu.known);	/* never began */
+	/* the stage events it stored, loaded at the fold */
+	assert_int_equal(s1->thread[0].stage_pmu[MIB_STAGE_IP][1], 12345);
+	assert_int_equal(s1->thread[0].stage_pmu[MIB_STAGE_RX][1], 0);
 	/* from its begin (after s0) to its end: its sleeps */
 	assert_int_equal(stats_pmu_between(s0, s1, 0, &pr), 0);
 	assert_true(pr.d.known);
@@ -531,6 +536,90 @@ test_stats(void **state)
 	assert_int_equal(clocks[0].group.n, 0);
 }
 
+/* A hand-made snapshot of 2 workers: worker w's group read at enabled /
+ * running ns, event k of stage ip at (k + 1) * base, the stage's packets
+ * at pkts. */
+struct snap2 {
+	struct stats_snapshot s;
+	struct stats_thread th[2];
+	uint64_t raw[2 * MIB_FIELD_MAX];
+};
+
+static void
+__snap2(struct snap2 *p, const struct stats_pmu_conf *c, uint64_t enabled,
+	uint64_t running, uint64_t base, uint64_t pkts)
+{
+	unsigned int w, k;
+
+	memset(p, 0, sizeof(*p));
+	p->s.pmu = c;
+	p->s.n_workers = 2;
+	p->s.thread = p->th;
+	p->s.raw_per_block = p->raw;
+	for (w = 0; w < 2; w++) {
+		struct stats_thread *t = &p->th[w];
+
+		t->known = true;
+		t->pmu.known = true;
+		t->pmu.n = (uint8_t)c->n;
+		t->pmu.enabled_ns = enabled;
+		t->pmu.running_ns = running;
+		for (k = 0; k < c->n; k++) {
+			t->pmu.v[k] = 10 * (k + 1) * base; /* the group's */
+			t->stage_pmu[MIB_STAGE_IP][k] = (k + 1) * base;
+		}
+		p->raw[(size_t)w * MIB_FIELD_MAX +
+		       MIB_STAGE_F(MIB_STAGE_IP, MIB_STAGE_K_PACKETS)] = pkts;
+	}
+}
+
+/* stats_pmu_stage_between(): each stage's events between two snapshots,
+ * per packet of the stage, scaled as the group over the same window. */
+static void
+test_stage_between(void **state)
+{
+	struct snap2 a, b;
+	struct stats_pmu_conf c;
+	struct stats_pmu_rate r;
+	char err[256];
+	unsigned int k;
+
+	(void)state;
+	assert_int_equal(
+		stats_pmu_parse("cycles,instructions,task-clock", &c, err, sizeof(err)),
+		0);
+	__snap2(&a, &c, 1000, 1000, 100, 10);
+	__snap2(&b, &c, 3000, 2000, 300, 50); /* ran half the window */
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, 0, MIB_STAGE_IP, &r), 0);
+	assert_true(r.d.known && r.d.scaled);
+	assert_int_equal(r.packets, 40);
+	for (k = 0; k < c.n; k++) {
+		/* 200 (k + 1) counted, in half the time: 400 (k + 1) */
+		assert_true(r.d.v[k] == 400.0 * (k + 1));
+		assert_true(r.per_pkt[k] == 10.0 * (k + 1));
+	}
+	assert_true(r.ipc == 2.0);
+	/* all workers: the sum */
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, -1, MIB_STAGE_IP, &r), 0);
+	assert_int_equal(r.packets, 80);
+	assert_true(r.d.v[0] == 800.0);
+	/* since the begin: from 0 */
+	assert_int_equal(stats_pmu_stage_between(NULL, &b.s, 1, MIB_STAGE_IP, &r), 0);
+	assert_true(r.d.known && r.d.scaled && r.d.v[1] == 900.0);
+	assert_int_equal(r.packets, 50);
+	/* a stage that did not run: 0 events, 0 packets, known */
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, 0, MIB_STAGE_PEER, &r), 0);
+	assert_true(r.d.known && r.packets == 0 && r.d.v[0] == 0);
+	/* a worker whose group was not read: unknown, never zero counts */
+	b.th[1].pmu.known = false;
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, -1, MIB_STAGE_IP, &r), 0);
+	assert_false(r.d.known);
+	/* out of range */
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, 2, MIB_STAGE_IP, &r),
+			 -EINVAL);
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, 0, MIB_STAGES, &r), -EINVAL);
+}
+
 static int
 setup(void **state)
 {
@@ -547,13 +636,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_group_self),
-		cmocka_unit_test(test_group_other),
-		cmocka_unit_test(test_explain),
-		cmocka_unit_test(test_hardware),
-		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_parse),	   cmocka_unit_test(test_values),
+		cmocka_unit_test(test_group_self), cmocka_unit_test(test_group_other),
+		cmocka_unit_test(test_explain),	   cmocka_unit_test(test_hardware),
+		cmocka_unit_test(test_stats),	   cmocka_unit_test(test_stage_between),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

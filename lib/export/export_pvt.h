@@ -20,6 +20,7 @@
 extern const struct export_section __export_section_perf;
 extern const struct export_section __export_section_stages;
 extern const struct export_section __export_section_pmu;
+extern const struct export_section __export_section_pmu_stages;
 extern const struct export_section __export_section_ports;
 /* the run's history (series_export.c) */
 extern const struct export_section __export_section_series;

@@ -16,7 +16,7 @@
  * those export_section_register() added. */
 static const struct export_section *const builtin[] = {
 	&__export_section_perf,	 &__export_section_stages, &__export_section_pmu,
-	&__export_section_ports, &__export_section_series,
+	&__export_section_ports, &__export_section_series, &__export_section_pmu_stages,
 };
 static const struct export_section *added[EXPORT_SECTIONS_MAX - RTE_DIM(builtin)];
 static unsigned int n_added;

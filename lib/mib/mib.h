@@ -317,6 +317,8 @@ enum mib_path {
 	MIB_PATH_IP6FRAGQUEUED,	    /**< a fragment held by ipv6_frag_rcv's queues */
 	MIB_PATH_IPFRAGQUEUED,	    /**< a fragment ip_defrag kept in a queue */
 	MIB_PATH_IPFRAGDROPPED,	    /**< a fragment ip_defrag freed at once */
+	MIB_PATH_IP6FRAGDROPPED,    /**< a fragment ipv6_frag_rcv freed at once */
+	MIB_PATH_IP6REASMOVERLAPS,  /**< info: IPSTATS_MIB_REASM_OVERLAPS (IPv6) */
 	MIB_PATH_MAX
 };
 

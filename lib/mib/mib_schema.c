@@ -418,11 +418,15 @@
 	F(G, IP6NONEXTHDR, "Ip6NoNextHdr", SUM, 0, DELIVER, LAW(L4), \
 	  "IPv6 packets whose next header is 59, none: delivered to dst_discard") \
 	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6), \
-	  "IPv6 fragments ipv6_frag_rcv queued for reassembly") \
+	  "IPv6 fragments ipv6_frag_rcv kept (then reassembled, timed out or dropped)") \
 	F(G, IPFRAGQUEUED, "IpFragQueued", SUM, 0, SINK, LAW(IP), \
 	  "IPv4 fragments ip_defrag kept (then reassembled, timed out or dropped)") \
 	F(G, IPFRAGDROPPED, "IpFragDropped", SUM, 0, DROP, LAW(IP), \
-	  "IPv4 fragments ip_defrag freed at once: duplicate, bad end, overlap, memory")
+	  "IPv4 fragments ip_defrag freed at once: duplicate, bad end, overlap, memory") \
+	F(G, IP6FRAGDROPPED, "Ip6FragDropped", SUM, 0, DROP, LAW(IP6), \
+	  "IPv6 fragments ipv6_frag_rcv freed at once: duplicate, bad end, overlap, memory") \
+	F(G, IP6REASMOVERLAPS, "Ip6ReasmOverlaps", SUM, 0, INFO, 0, \
+	  "IPv6 fragments overlapping a queued one (RFC 5722; snmp6 does not print it)")
 
 #define MIB_INGRESS_TABLE(F, G) \
 	F(G, PACKETS, "IngressPackets", SUM, 0, INFO, 0, \

@@ -36,9 +36,10 @@
  * lo up with 127.0.0.1). path_conf's netlabel and pim follow the kernel
  * configuration where a user's kernel differs.
  *
- * Fragments for this host are reassembled as ip_defrag does, in a worker's
- * struct path_frag (path_rcv_frag(), path_frag.c); path_rcv() has none and
- * behaves as a kernel with ipfrag_high_thresh 0.
+ * Fragments for this host are reassembled as ip_defrag and ipv6_frag_rcv
+ * do, in a worker's struct path_frag (path_rcv_frag(), path_frag.c,
+ * path6_frag.c); path_rcv() has none and behaves as a kernel with
+ * ipfrag_high_thresh and ip6frag_high_thresh 0.
  *
  * Where pktpath differs from Linux (documented in lib/path/README.md):
  *  - Reassembly charges a fragment its 2 KiB blocks (the kernel its skb's
@@ -268,10 +269,11 @@ static inline void path_tally_flush(struct path_tally *t,
 static inline void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 			   struct path_l2 *l2, struct mib_block *mib);
 
-/* ---- IPv4 reassembly (path_frag.c) ---- */
+/* ---- reassembly, both families (path_frag.c, path6_frag.c) ---- */
 
 #define PATH_FRAG_HIGH_DEFAULT 4194304u /**< ipfrag_high_thresh's default, bytes */
 #define PATH_FRAG_TIME_DEFAULT 30u	/**< ipfrag_time's default, seconds */
+#define PATH_FRAG6_TIME_DEFAULT 60u	 /**< ip6frag_time's default, seconds */
 #define PATH_FRAG_BLOCK	       2048u /**< a fragment's data is held in blocks of this */
 
 /** What a reassembly context is made with. */
@@ -283,11 +285,27 @@ struct path_frag_conf {
 	/** ipfrag_time in TSC cycles: a queue is freed (ReasmTimeout) this
 	 *  long after its first fragment arrived. */
 	uint64_t timeout;
+	/** ip6frag_high_thresh: the same for IPv6 fragments, accounted
+	 *  apart as the kernel's per-family fqdir is; 0 (the default of a
+	 *  conf that does not name it) refuses every IPv6 fragment. */
+	uint64_t high_thresh6;
+	/** ip6frag_time in TSC cycles (needed when high_thresh6 is not 0). */
+	uint64_t timeout6;
+};
+
+/** Reassembly state of one family (the kernel's struct fqdir). */
+struct path_frag_fam {
+	uint64_t high_thresh, timeout; /**< from the conf */
+	uint64_t mem;		       /**< accounted bytes (frag_mem_limit) */
+	uint32_t n_queues;	       /**< live queues */
+	uint32_t oldest, newest;       /**< queues in creation (= deadline) order */
 };
 
 /**
- * One worker's IPv4 reassembly queues (the kernel's per-netns fqdir), all
- * preallocated by path_frag_create(): the queues, a hash of them, the
+ * One worker's reassembly queues, IPv4 and IPv6 (the kernel's two per-netns
+ * fqdirs, each with its memory, limit and timeout in a struct
+ * path_frag_fam), all preallocated by path_frag_create() and shared by the
+ * two families: the queues, a hash of them, the
  * fragment records and the blocks their data is copied into (the frame's
  * mbuf is freed as any other), sized so that high_thresh bytes can be
  * queued plus the fragment that crosses it, and a 64 KiB mbuf the
@@ -303,10 +321,10 @@ struct path_frag {
 	uint64_t now;	      /**< the TSC of the current burst (path_frag_tick) */
 	uint64_t next_expiry; /**< the oldest queue's deadline; UINT64_MAX: none */
 	struct path_frag_conf conf;
-	uint64_t mem;	   /**< accounted bytes (frag_mem_limit) */
-	uint32_t n_queues; /**< live queues */
+	uint64_t mem;	   /**< accounted bytes, both families */
+	uint32_t n_queues; /**< live queues, both families */
 	uint32_t max_queues, n_buckets, n_blocks;
-	uint32_t oldest, newest; /**< queues in creation (= deadline) order */
+	struct path_frag_fam fam[2]; /**< [0] IPv4, [1] IPv6 */
 	uint32_t free_queue, free_ent, free_block;
 	uint32_t *bucket;
 	struct path_frag_queue *queue;
@@ -314,6 +332,7 @@ struct path_frag {
 	uint32_t *block_next;
 	uint8_t *block;
 	struct rte_mbuf *dgram; /**< where a reassembled datagram is built */
+	struct rte_mbuf *dgram_tail; /**< its second segment, past 65535 bytes */
 	bool rte;		/**< allocated with rte_malloc */
 };
 
@@ -332,16 +351,18 @@ struct path_frag *path_frag_create(const struct path_frag_conf *fc, int socket);
 /** Free a context (NULL: nothing). Not thread-safe. */
 void path_frag_free(struct path_frag *f);
 
-/** Free the queues due by f->now: ReasmFails and ReasmTimeout each
- *  (ip_expire). Called by path_frag_tick(); single writer (mib's owner). */
+/** Free the queues due by f->now: ReasmFails and ReasmTimeout each, Ip or
+ *  Ip6 (ip_expire, ip6_frag_expire). Called by path_frag_tick(); single
+ *  writer (mib's owner). */
 void __path_frag_expire(struct path_frag *f, struct mib_block *mib);
 
 /**
  * Set f's clock to now (a TSC reading, non-decreasing) and free the queues
- * whose ipfrag_time has passed, as ip_expire does. A queue's deadline is
- * fixed when it is made and every queue has the same timeout, so creation
- * order is deadline order: the check is one compare of now with the
- * oldest queue's deadline, inline, once per burst; no timer thread.
+ * whose ipfrag_time (ip6frag_time) has passed, as ip_expire does. A
+ * queue's deadline is fixed when it is made and every queue of a family
+ * has the same timeout, so creation order is deadline order: the check is
+ * one compare of now with the earlier of the two families' oldest
+ * deadlines, inline, once per burst; no timer thread.
  * Single writer: f's and mib's owner.
  */
 static inline void
@@ -383,7 +404,11 @@ static inline unsigned int path_rcv_tally(const struct path_conf *c,
  * the fragment that completes a datagram goes on as the datagram (the L4
  * outcome, InDelivers), as the kernel's ip_local_deliver does. Every
  * fragment counts ReasmReqds, so ReasmReqds = IpFragQueued + IpFragDropped
- * + ReasmOKs. frag's clock is the last path_frag_tick()'s.
+ * + ReasmOKs. IPv6 likewise (Ip6FragQueued, Ip6FragDropped), except that
+ * ipv6_frag_rcv counts Ip6 ReasmReqds before its header checks, so Ip6
+ * ReasmReqds = Ip6FragQueued + Ip6FragDropped + Ip6 ReasmOKs + the
+ * fragments those checks end in Ip6 InHdrErrors (lib/path/README.md).
+ * frag's clock is the last path_frag_tick()'s.
  */
 static inline unsigned int path_rcv_frag(const struct path_conf *c,
 					 const struct rte_mbuf *m,

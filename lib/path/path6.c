@@ -109,13 +109,15 @@ __p6_deliver(struct path6_pkt *p)
 /* ipv6_rcv -> ip6_rcv_core -> ip6_rcv_finish -> dst_input. */
 unsigned int
 __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t)
+		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+		struct path_frag *fr)
 {
 	struct path6_pkt p = {
 		.c = c,
 		.m = m,
 		.mib = mib,
 		.t = t,
+		.frag = fr,
 		.nh = l2->l3_off,
 		.len = rte_pktmbuf_pkt_len(m) - l2->l3_off,
 		.pkt_type = l2->pkt_type,

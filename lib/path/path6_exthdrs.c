@@ -9,7 +9,7 @@
  *                            ipv6_hop_ioam, ipv6_hop_jumbo, ipv6_hop_calipso,
  *                            ipv6_parse_hopopts, ipv6_destopt_rcv,
  *                            ipv6_rthdr_rcv, ipv6_srh_rcv, ipv6_rpl_srh_rcv
- *   net/ipv6/reassembly.c    ipv6_frag_rcv (up to the queue)
+ *   net/ipv6/reassembly.c    ipv6_frag_rcv (the queues: path_frag.c)
  *   include/net/ipv6_frag.h  ipv6frag_thdr_truncated
  *   net/ipv6/calipso.c       calipso_validate (with NetLabel, no DOI)
  */
@@ -262,7 +262,8 @@ __p6_frag_rcv(struct path6_pkt *p)
 {
 	uint8_t b[4], pb[2];
 	const uint8_t *h, *plen;
-	uint32_t offset, end;
+	struct path_dgram d;
+	unsigned int f;
 
 	if (p->flags & P6_FRAGMENTED) /* a second fragment header */
 		goto fail_hdr;
@@ -289,18 +290,26 @@ __p6_frag_rcv(struct path6_pkt *p)
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_INCOMP, false);
 		return MIB_F(IP6, INHDRERRORS);
 	}
-	/* ip6_frag_queue's checks of the fragment alone, before the queue's
-	 * state: where it ends (its payload after the fragment header) must
-	 * fit a datagram, and a fragment with more to come must end on 8
-	 * bytes (RFC 8200 4.5). Both send a parameter problem. */
-	offset = (uint32_t)(h[2] << 8 | h[3]) & ~7u;
-	end = offset + ((uint32_t)plen[0] << 8 | plen[1]) - (p->th + 8 - 40);
-	if (end > IPV6_MAXPLEN || ((h[3] & 1) && (end & 7))) {
-		__p6_inc(p, MIB_F(IP6, INHDRERRORS));
+	/* fq_find and ip6_frag_queue, in the worker's queues */
+	f = __path_ipv6_defrag(p->frag, p->m, p->nh, p->len, p->th, p->nhoff, p->pkt_type,
+			       p->mib, &d);
+	if (f == MIB_F(IP6, INHDRERRORS)) {
+		__p6_inc(p, f);
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);
-		return MIB_F(IP6, INHDRERRORS);
+		return f;
 	}
-	return __p6_drop(p, MIB_F(PATH, IP6FRAGQUEUED));
+	if (f != 0)
+		return f;
+	/* ip6_frag_reasm's datagram goes on in the fragment's place */
+	p->m = d.m;
+	p->nh = 0;
+	p->len = d.len;
+	p->th = d.hl;
+	p->nhoff = d.nhoff;
+	p->pkt_type = d.pkt_type;
+	p->hop_limit = *__p6_read(p, 7, 1, b);
+	p->flags |= P6_FRAGMENTED;
+	return P6_RESUBMIT;
 fail_hdr:
 	__p6_inc(p, MIB_F(IP6, INHDRERRORS));
 	__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);

@@ -75,6 +75,7 @@ struct path6_pkt {
 	const struct rte_mbuf *m;
 	struct mib_block *mib;
 	struct path_tally *t;
+	struct path_frag *frag; /* the worker's reassembly queues, or NULL */
 	uint32_t nh;	/* skb_network_header: offset of the IPv6 header in m */
 	uint32_t len;	/* skb->len from the network header (trimmed) */
 	uint32_t th;	/* skb_transport_header, from the network header */

@@ -90,13 +90,14 @@ bool __path_tcp_auth_ok(const uint8_t *opt, int n);
  * was. */
 unsigned int __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 			     const struct path_l2 *l2, struct mib_block *mib,
-			     struct path_tally *t);
+			     struct path_tally *t, struct path_frag *fr);
 /* A datagram ip_defrag reassembled: in f->dgram at 0, its header (that of
  * its first fragment) hl bytes, tot_len len, the first fragment's packet
  * type. */
 struct path_dgram {
 	const struct rte_mbuf *m;
 	uint32_t hl, len;
+	uint32_t nhoff; /* IPv6: the byte naming the header at hl (IP6CB nhoff) */
 	uint8_t pkt_type;
 };
 /* ip_defrag (path_frag.c) for a fragment of len bytes (tot_len) at off in
@@ -106,6 +107,16 @@ unsigned int __path_ip_defrag(struct path_frag *f, const struct rte_mbuf *m, uin
 			      uint32_t len, const uint8_t *iph, uint32_t hl,
 			      uint8_t pkt_type, struct mib_block *mib,
 			      struct path_dgram *d);
+/* ip6_frag_queue (path_frag.c) for the IPv6 packet at nh in m, len bytes
+ * (40 + payload_len), whose fragment header is at fh from nh and named by
+ * the byte at nhoff: 0 with *d when it completed a datagram (its upper-layer
+ * header at d->hl, named at d->nhoff), else its terminal, counted (Path
+ * Ip6FragQueued or Ip6FragDropped), or Ip6 InHdrErrors NOT counted: the
+ * parameter problem ip6_frag_queue asks of ipv6_frag_rcv. f may be NULL. */
+unsigned int __path_ipv6_defrag(struct path_frag *f, const struct rte_mbuf *m,
+				uint32_t nh, uint32_t len, uint32_t fh, uint32_t nhoff,
+				uint8_t pkt_type, struct mib_block *mib,
+				struct path_dgram *d);
 /* path_tally_flush()'s IPv6 half (path6.c). */
 void __path6_tally_flush(struct path_tally *t, struct mib_block *mib);
 
@@ -730,7 +741,7 @@ path_rcv_tally(const struct path_conf *c, const struct rte_mbuf *m,
 			return __path_drop(mib, MIB_F(RX, NOTIP));
 		if (l2->pkt_type == PATH_PKT_OTHERHOST)
 			return __path_drop(mib, MIB_F(RX, OTHERHOST));
-		return __path_ipv6_rcv(c, m, l2, mib, t);
+		return __path_ipv6_rcv(c, m, l2, mib, t, frag);
 	}
 	if (unlikely(l2->pkt_type == PATH_PKT_OTHERHOST))
 		return __path_drop(mib, MIB_F(RX, OTHERHOST));

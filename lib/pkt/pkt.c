@@ -106,6 +106,41 @@ __cancelled(const struct pkt_limits *lim)
 	return lim != NULL && lim->cancel != NULL && *lim->cancel != 0;
 }
 
+/* pkt_templates_build() with c->frag_size: each flow's frame split. */
+static struct pkt_templates *
+__tpl_build_frag(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
+{
+	uint32_t k = pkt_frag_max(c), i;
+	struct pkt_templates *t;
+	uint8_t *frame = malloc(c->pkt_size);
+	int n = 0;
+
+	t = frame == NULL || (uint64_t)c->flows * k > UINT32_MAX
+		    ? NULL
+		    : __tpl_alloc(c->flows * k);
+	for (i = 0; t != NULL && i < c->flows; i++) {
+		if (__cancelled(lim)) {
+			n = -EINTR;
+			break;
+		}
+		n = pkt_build(c, i, frame, c->pkt_size);
+		if (n >= 0)
+			n = pkt_frag_split(c, i, frame, (uint16_t)n, t->data + t->n,
+					   t->len + t->n);
+		if (n < 0)
+			break;
+		t->n += (uint32_t)n;
+	}
+	free(frame);
+	if (t == NULL || n < 0) {
+		pkt_templates_free(t);
+		errno = t == NULL ? ENOMEM : -n;
+		return NULL;
+	}
+	t->max_len = c->pkt_size;
+	return t;
+}
+
 struct pkt_templates *
 pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 {
@@ -128,11 +163,20 @@ pkt_templates_build(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 	/* Sized before anything is allocated: 1M flows of 9000 bytes are
 	 * 9.4 GB, which the allocator would grant and the kernel then fail
 	 * to back, page by page. */
+	if (c->frag_size != 0 &&
+	    (c->frag_size % 8 != 0 || c->frag_size < pkt_frag_min(c) ||
+	     c->frag_order >= PKT_FRAG_ORDER_MAX)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (lim != NULL && lim->mem_max != 0 &&
-	    pkt_templates_bytes(c->flows, c->pkt_size) > lim->mem_max) {
+	    pkt_templates_bytes((uint64_t)c->flows * pkt_frag_max(c), c->pkt_size) >
+		    lim->mem_max) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (c->frag_size != 0)
+		return __tpl_build_frag(c, lim);
 	t = __tpl_alloc(c->flows);
 	if (t == NULL) {
 		errno = ENOMEM;

@@ -100,6 +100,14 @@ enum pkt_l4 {
 #define PKT_EXT6_DST  60 /**< destination options, 6 bytes of PadN */
 #define PKT_EXT6_MAX  8	 /**< headers in a chain */
 
+/** The order the fragments of a datagram are sent in (--frag-order). */
+enum pkt_frag_order {
+	PKT_FRAG_IN,	  /**< offset order */
+	PKT_FRAG_REVERSE, /**< the last first */
+	PKT_FRAG_SHUFFLE, /**< a fixed random order per flow */
+	PKT_FRAG_ORDER_MAX
+};
+
 /** Flow description, pktgen range mode. Addresses in host byte order. */
 struct pkt_flow_conf {
 	uint16_t pkt_size;		/**< frame size without FCS */
@@ -126,6 +134,10 @@ struct pkt_flow_conf {
 	uint32_t src6_n, dst6_n;    /**< >= 1 */
 	unsigned int n_ext6;	    /**< 0..PKT_EXT6_MAX */
 	uint8_t ext6[PKT_EXT6_MAX]; /**< PKT_EXT6_*, outermost first */
+	/** Split each frame's datagram into fragments of at most this many
+	 *  bytes of data (a multiple of 8, at least pkt_frag_min()); 0: no. */
+	uint16_t frag_size;
+	uint8_t frag_order; /**< enum pkt_frag_order */
 };
 
 /** The smallest frame of c's flows of family (PKT_FAMILY_IPV4 or _IPV6):
@@ -133,8 +145,10 @@ struct pkt_flow_conf {
  *  the upper layer's header. Thread-safe. */
 uint16_t pkt_min_size(const struct pkt_flow_conf *c, enum pkt_family family);
 
-/** "ipv4", "ipv6", "mixed"; "udp", "tcp", "icmp": names by enum. */
+/** "ipv4", "ipv6", "mixed"; "udp", "tcp", "icmp"; "in", "reverse",
+ *  "shuffle": names by enum. */
 extern const char *const pkt_family_names[PKT_FAMILY_MAX];
+extern const char *const pkt_frag_order_names[PKT_FRAG_ORDER_MAX];
 extern const char *const pkt_l4_names[PKT_L4_MAX];
 
 /**
@@ -147,6 +161,28 @@ extern const char *const pkt_l4_names[PKT_L4_MAX];
  *         small (pkt_min_size()) or c is out of range.
  */
 int pkt_build(const struct pkt_flow_conf *c, uint32_t i, uint8_t *buf, uint16_t buf_len);
+
+/** The smallest c->frag_size for c's frames: every header that may follow
+ *  the fragment header (--ext6's, the upper layer's) fits in the first
+ *  fragment, as RFC 8200 4.5 wants it, rounded up to 8. Thread-safe. */
+uint16_t pkt_frag_min(const struct pkt_flow_conf *c);
+
+/** The most fragments a frame of c becomes (1 without c->frag_size).
+ *  Thread-safe. */
+uint32_t pkt_frag_max(const struct pkt_flow_conf *c);
+
+/**
+ * Split frame (len bytes, pkt_build(c, i, ...)'s) into fragments of at
+ * most c->frag_size bytes of data, in c->frag_order (frag.c says how): a
+ * datagram no longer than that is one frame, unchanged. out[] and
+ * out_len[] have pkt_frag_max(c) entries; each frame is malloc'd.
+ * Thread-safe.
+ * @return the number of frames, or -EINVAL (c->frag_size 0, not a multiple
+ *         of 8 or below pkt_frag_min(), --ext6 holding a fragment header,
+ *         a frame that is not c's) or -ENOMEM (nothing left allocated).
+ */
+int pkt_frag_split(const struct pkt_flow_conf *c, uint32_t i, const uint8_t *frame,
+		   uint16_t len, uint8_t **out, uint16_t *out_len);
 
 /** Immutable set of frames. */
 struct pkt_templates {
@@ -192,9 +228,12 @@ struct pkt_limits {
 uint64_t pkt_templates_bytes(uint64_t n, uint64_t len);
 
 /**
- * Build c->flows templates (at most 1 << 20).
- * @param lim  NULL, or the bounds: pkt_templates_bytes(flows, pkt_size)
- *             over lim->mem_max is refused before any allocation
+ * Build c->flows templates (at most 1 << 20); with c->frag_size, the
+ * fragments of each flow's frame (pkt_frag_split()), one after another,
+ * flow after flow: as many templates as fragments.
+ * @param lim  NULL, or the bounds: pkt_templates_bytes(flows *
+ *             pkt_frag_max(c), pkt_size) over lim->mem_max is refused
+ *             before any allocation
  * @return the templates (free with pkt_templates_free) or NULL, errno set:
  *         EINVAL (c), ENOMEM (over lim->mem_max, or the allocator said
  *         so), EINTR (*lim->cancel was set).

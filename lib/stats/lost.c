@@ -145,6 +145,20 @@ __counts(struct stats_tstate *t, const struct stats_tcount *c)
 	t->last = *c;
 }
 
+/* --pmu --stage-cycles: the worker's stage events as it last stored them
+ * (relaxed: each value is whole, and the fold that reads them is a point
+ * as close to the Stage group's as the Rx counters' flush makes it). */
+static void
+__stage_pmu_load(const struct stats_worker_clock *c, struct stats_thread *o)
+{
+	unsigned int st, k;
+
+	for (st = 0; st < MIB_STAGES; st++)
+		for (k = 0; k < c->group.n; k++)
+			o->stage_pmu[st][k] =
+				__atomic_load_n(&c->stage_pmu[st][k], __ATOMIC_RELAXED);
+}
+
 static void
 __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 {
@@ -190,6 +204,8 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 		if (tc.pmu.known)
 			t->pmu = tc.pmu;
 		o->pmu = t->pmu;
+		if (c->group.n > 0)
+			__stage_pmu_load(c, o);
 		o->known = true;
 		o->lost_ns = t->lost_ns;
 		o->run_ns = t->run_ns;

@@ -117,7 +117,25 @@ __stats_pmu_snap_alloc(const struct stats *s, struct stats_snapshot *p)
 	if (s->conf.pmu == NULL)
 		return 0;
 	p->pmu_iv = calloc(s->conf.n_workers + 1, sizeof(*p->pmu_iv));
-	return p->pmu_iv != NULL ? 0 : -ENOMEM;
+	p->pmu_stage_iv = calloc((size_t)(s->conf.n_workers + 1) * MIB_STAGES,
+				 sizeof(*p->pmu_stage_iv));
+	return p->pmu_iv != NULL && p->pmu_stage_iv != NULL ? 0 : -ENOMEM;
+}
+
+/* Every worker's (and all workers') stage rates from a to b into out,
+ * (n + 1) x MIB_STAGES. */
+static void
+__stats_pmu_stages(const struct stats_snapshot *a, const struct stats_snapshot *b,
+		   unsigned int n, struct stats_pmu_rate *out)
+{
+	unsigned int w, st;
+
+	if (out == NULL)
+		return;
+	for (w = 0; w <= n; w++)
+		for (st = 0; st < MIB_STAGES; st++)
+			stats_pmu_stage_between(a, b, w < n ? (int)w : -1, st,
+						&out[(size_t)w * MIB_STAGES + st]);
 }
 
 void
@@ -130,6 +148,7 @@ __stats_pmu_interval(const struct stats_snapshot *prev, struct stats_snapshot *p
 	for (w = 0; w < p->n_workers; w++)
 		stats_pmu_between(prev, p, (int)w, &p->pmu_iv[w]);
 	stats_pmu_between(prev, p, -1, &p->pmu_iv[p->n_workers]);
+	__stats_pmu_stages(prev, p, p->n_workers, p->pmu_stage_iv);
 }
 
 void
@@ -210,6 +229,74 @@ stats_pmu_between(const struct stats_snapshot *a, const struct stats_snapshot *b
 	return 0;
 }
 
+/* What field f of block i grew by from a (NULL: 0) to b. */
+static uint64_t
+__stage_pmu_grown(const struct stats_snapshot *a, const struct stats_snapshot *b,
+		  unsigned int i, unsigned int f)
+{
+	uint64_t x = a != NULL ? a->raw_per_block[(size_t)i * MIB_FIELD_MAX + f] : 0;
+	uint64_t y = b->raw_per_block[(size_t)i * MIB_FIELD_MAX + f];
+
+	return y > x ? y - x : 0;
+}
+
+int
+stats_pmu_stage_between(const struct stats_snapshot *a, const struct stats_snapshot *b,
+			int w, unsigned int stage, struct stats_pmu_rate *r)
+{
+	unsigned int i, k, lo, hi;
+
+	if (r == NULL)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->ipc = NAN;
+	if (b == NULL || b->pmu == NULL || stage >= MIB_STAGES ||
+	    (w >= 0 && ((unsigned int)w >= b->n_workers ||
+			(a != NULL && (unsigned int)w >= a->n_workers))))
+		return -EINVAL;
+	lo = w < 0 ? 0 : (unsigned int)w;
+	hi = w < 0 ? b->n_workers : (unsigned int)w + 1;
+	r->d.n = (uint8_t)b->pmu->n;
+	r->d.known = b->thread != NULL && lo < hi;
+	for (i = lo; i < hi && r->d.known; i++) {
+		const struct stats_thread *x =
+			a != NULL && a->thread != NULL && a->thread[i].known
+				? &a->thread[i]
+				: NULL;
+		const struct stats_thread *y = &b->thread[i];
+		struct stats_pmu_delta d;
+		double scale = 1;
+
+		r->packets += __stage_pmu_grown(a, b, i,
+						MIB_STAGE_F(stage, MIB_STAGE_K_PACKETS));
+		if (!y->known || !y->pmu.known) {
+			r->d.known = false;
+			break;
+		}
+		/* The group over the same window: its scale is the stage's. */
+		stats_pmu_delta(x != NULL ? &x->pmu : NULL, &y->pmu, &d);
+		if (!d.known) {
+			r->d.known = false;
+			break;
+		}
+		if (d.scaled)
+			scale = (double)d.enabled_ns / (double)d.running_ns;
+		r->d.scaled |= d.scaled;
+		r->d.enabled_ns += d.enabled_ns;
+		r->d.running_ns += d.running_ns;
+		for (k = 0; k < r->d.n; k++) {
+			uint64_t v0 = x != NULL ? x->stage_pmu[stage][k] : 0;
+			uint64_t v1 = y->stage_pmu[stage][k];
+
+			r->d.v[k] += (double)(v1 > v0 ? v1 - v0 : 0) * scale;
+		}
+	}
+	if (!r->d.known)
+		memset(r->d.v, 0, sizeof(r->d.v));
+	stats_pmu_rate_finish(b->pmu, r);
+	return 0;
+}
+
 int
 __stats_pmu_summary(const struct stats *s, const struct stats_snapshot *from,
 		    const struct stats_snapshot *to, struct stats_summary *sum)
@@ -229,5 +316,10 @@ __stats_pmu_summary(const struct stats *s, const struct stats_snapshot *from,
 	for (w = 0; w < sum->n_workers; w++)
 		stats_pmu_between(from, to, (int)w, &sum->pmu[w]);
 	stats_pmu_between(from, to, -1, &sum->pmu[sum->n_workers]);
+	sum->pmu_stage = calloc((size_t)(sum->n_workers + 1) * MIB_STAGES,
+				sizeof(*sum->pmu_stage));
+	if (sum->pmu_stage == NULL)
+		return -ENOMEM;
+	__stats_pmu_stages(from, to, sum->n_workers, sum->pmu_stage);
 	return 0;
 }

@@ -96,6 +96,7 @@ __snap_free(struct stats_snapshot *p)
 	free(p->lcore);
 	free(p->thread);
 	free(p->pmu_iv);
+	free(p->pmu_stage_iv);
 	__stats_samplers_snap_free(p);
 	free(p);
 }
@@ -672,6 +673,10 @@ stats_read(struct stats *s)
 	if (p->pmu_iv != NULL && latest->pmu_iv != NULL)
 		memcpy(p->pmu_iv, latest->pmu_iv,
 		       (size_t)(p->n_workers + 1) * sizeof(*p->pmu_iv));
+	if (p->pmu_stage_iv != NULL && latest->pmu_stage_iv != NULL)
+		memcpy(p->pmu_stage_iv, latest->pmu_stage_iv,
+		       (size_t)(p->n_workers + 1) * MIB_STAGES *
+			       sizeof(*p->pmu_stage_iv));
 	mib_delta(p->raw_totals, s->base_totals, p->totals);
 	__stats_samplers_rebase(s, p);
 	for (b = 0; b < s->n_blocks; b++)
@@ -858,5 +863,6 @@ stats_summary_free(struct stats_summary *sum)
 	free(sum->lcore_steady);
 	free(sum->hist);
 	free(sum->pmu);
+	free(sum->pmu_stage);
 	free(sum);
 }

@@ -153,6 +153,13 @@ struct stats_worker_clock {
 	const struct stats_pmu_conf *pmu;
 	struct stats_pmu_group group;
 	int pmu_err;
+	/** --pmu with --stage-cycles: the events of group counted in each
+	 *  stage of the worker's bursts (enum mib_stage_id) since its begin,
+	 *  raw (counted while the group ran), the polls that were lost left
+	 *  out: the worker stores them (relaxed: it is their one writer) when
+	 *  it flushes its Rx counters; the stats thread loads them at each
+	 *  fold into stats_thread.stage_pmu. */
+	uint64_t stage_pmu[MIB_STAGES][STATS_PMU_MAX];
 };
 
 /** The calling worker begins polling: with --pmu its group opened (a few
@@ -179,6 +186,9 @@ struct stats_thread {
 	 *  end); pmu.known false when not read (no --pmu, not begun, its
 	 *  group could not be opened). */
 	struct stats_pmu_count pmu;
+	/** --pmu with --stage-cycles: stats_worker_clock.stage_pmu at the
+	 *  fold (all 0 without). */
+	uint64_t stage_pmu[MIB_STAGES][STATS_PMU_MAX];
 };
 
 /* ====================================================================
@@ -214,6 +224,19 @@ int stats_pmu_between(const struct stats_snapshot *a, const struct stats_snapsho
  *  elsewhere). */
 void stats_pmu_rate_finish(const struct stats_pmu_conf *c, struct stats_pmu_rate *r);
 
+/**
+ * What worker w's (w < 0: all workers') group counted in stage stage
+ * (enum mib_stage_id) between snapshots a (NULL: since the workers began)
+ * and b, with --stage-cycles: r->d the events (each worker's scaled by its
+ * group's enabled / running over the same window, as stats_pmu_between()
+ * scales the interval's; d.scaled then), r->packets the packets that
+ * entered the stage (Stage <S>Packets), r->per_pkt and r->ipc. A stage
+ * that did not run has 0 packets and 0 events. Thread-safe.
+ * @return 0, or -EINVAL (b NULL, no --pmu, w or stage out of range).
+ */
+int stats_pmu_stage_between(const struct stats_snapshot *a,
+			    const struct stats_snapshot *b, int w, unsigned int stage,
+			    struct stats_pmu_rate *r);
 
 /* ====================================================================
  * Port counters (--source port)
@@ -444,6 +467,9 @@ struct stats_snapshot {
 	 *  workers last; a read fold's: the latest snapshot's); NULL without
 	 *  --pmu. */
 	struct stats_pmu_rate *pmu_iv;
+	/** The same per stage (stats_pmu_stage_between()): (n_workers + 1) x
+	 *  MIB_STAGES, worker-major, all workers last; NULL without --pmu. */
+	struct stats_pmu_rate *pmu_stage_iv;
 	struct stats_pmu_delta fold_pmu;
 	struct stats_pmu_delta fold_pmu_sum;
 	uint64_t fold_pmu_n;
@@ -614,6 +640,8 @@ struct stats_summary {
 	 *  steady part after stats_conf.warmup_s > 0) or over the whole run,
 	 *  n_workers + 1 (all workers last); NULL without. */
 	struct stats_pmu_rate *pmu;
+	/** The same per stage (--stage-cycles), as snapshot.pmu_stage_iv. */
+	struct stats_pmu_rate *pmu_stage;
 	bool pmu_steady;
 };
 

@@ -5,8 +5,8 @@
  * buffer so that AddressSanitizer sees any over-read), exactly one terminal
  * outcome, and the conservation laws after every input.
  *
- * The path is the workers' (path_rcv_frag()) with IPv4 reassembly queues
- * that live across inputs, so that fragments of different inputs meet in
+ * The path is the workers' (path_rcv_frag()) with IPv4 and IPv6
+ * reassembly queues that live across inputs, so that fragments of different inputs meet in
  * them (in any order, overlapping, duplicated): a small memory limit (its
  * refusals are reached), and a clock that moves one tick an input with a
  * timeout of FRAG_TIMEOUT ticks (queues expire). A queue holds copies of
@@ -36,6 +36,7 @@ int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const struct rte_ether_addr mac = {{ 0x02, 0, 0, 0, 0, 0x01 }};
+	static const uint8_t local6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 
 	(void)argc;
 	(void)argv;
@@ -43,12 +44,16 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	conf.mac = mac;
 	path_conf_add_local(&conf, 0xc6130001, 24);	/* 198.19.0.1/24 */
 	path_conf_add_mcast(&conf, 0xe0000005);
+	path_conf_add_local6(&conf, local6, 64); /* 2001:db8::1/64 */
 	path_conf_add_udp_ports(&conf, 9, 9);
 	path_conf_add_udplite_ports(&conf, 9, 9);
 	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
-	frag = path_frag_create(&(const struct path_frag_conf){ .high_thresh = 64 * 1024,
-								.timeout = FRAG_TIMEOUT },
-				-1);
+	frag = path_frag_create(
+		&(const struct path_frag_conf){ .high_thresh = 64 * 1024,
+						.timeout = FRAG_TIMEOUT,
+						.high_thresh6 = 64 * 1024,
+						.timeout6 = FRAG_TIMEOUT },
+		-1);
 	return set == NULL || frag == NULL;
 }
 
@@ -77,7 +82,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.nb_segs = 1;
 
 	/* a queue's expiry moves no terminal (its fragments ended in
-	 * IpFragQueued when they came): tick before the snapshot */
+	 * IpFragQueued or Ip6FragQueued when they came): tick before the
+	 * snapshot */
 	path_frag_tick(frag, ++clock_ticks, &b);
 	mib_fold(set, MIB_FOLD_LCORE, before, NULL);
 	mib_add(&b, MIB_F(RX, PACKETS), 1);
