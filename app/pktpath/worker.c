@@ -320,8 +320,6 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 			__perf_ingress(w, ((f & LOOP_STAGES) ? t : rte_rdtsc()) - t_ig);
 	}
 
-	/* reassembly: the queues whose ipfrag_time passed (one compare) */
-	path_frag_tick(c->frag, t0, mib);
 	passes = fused ? n : 1;
 	for (p = 0; p < passes; p++) {
 		const unsigned int lo = fused ? p : 0, hi = fused ? p + 1 : n;
@@ -441,6 +439,9 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 	/* A first poll's control activity is what began after this. */
 	if ((f & LOOP_PERF) && (f & LOOP_HOOK))
 		w->perf->ctl_last = ingress_activity(c.ig);
+	/* The reassembly clock starts at the loop's first TSC read. */
+	if (f & LOOP_FULL)
+		path_frag_tick(c.frag, prev, mib);
 	while (__running()) {
 		/* A loop iteration is a quiescent state: nothing of the
 		 * classifier is held across it. Also where a mode flip is
@@ -458,6 +459,13 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 		if (unlikely(++polls == FLUSH_POLLS)) {
 			polls = 0;
 			__flush(mib, &acc);
+			/* reassembly: the clock, and the queues whose
+			 * ipfrag_time passed (one compare), every FLUSH_POLLS
+			 * polls, not every burst: a queue's deadline is then
+			 * early by at most that many polls of ipfrag_time's
+			 * seconds */
+			if (f & LOOP_FULL)
+				path_frag_tick(c.frag, now, mib);
 			if (f & LOOP_STAGES)
 				app_stage_flush(mib, &w->stage_acc);
 			if (f & LOOP_STAGE_PMU)

@@ -318,7 +318,7 @@ struct path_frag_fam {
  * lcore only.
  */
 struct path_frag {
-	uint64_t now;	      /**< the TSC of the current burst (path_frag_tick) */
+	uint64_t now;	      /**< the clock: the last path_frag_tick()'s TSC */
 	uint64_t next_expiry; /**< the oldest queue's deadline; UINT64_MAX: none */
 	struct path_frag_conf conf;
 	uint64_t mem;	   /**< accounted bytes, both families */
@@ -362,7 +362,8 @@ void __path_frag_expire(struct path_frag *f, struct mib_block *mib);
  * queue's deadline is fixed when it is made and every queue of a family
  * has the same timeout, so creation order is deadline order: the check is
  * one compare of now with the earlier of the two families' oldest
- * deadlines, inline, once per burst; no timer thread.
+ * deadlines, inline; no timer thread (pktpath's workers call it when
+ * their loop starts and every APP_FLUSH_POLLS polls).
  * Single writer: f's and mib's owner.
  */
 static inline void

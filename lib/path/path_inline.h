@@ -613,27 +613,37 @@ __path_ip_deliver(const struct path_conf *c, const struct rte_mbuf *m,
 
 /* ip_local_deliver for a fragment: ip_defrag keeps it or frees it (its
  * terminal), or the datagram it completed goes on in its place. Out of
- * line: the unfragmented path pays nothing for it. */
-static __rte_noinline unsigned int
+ * line, and given only what the hot path holds anyway (the fragment's
+ * header is read again from m, at l2->l3_off; rt is its route): the
+ * unfragmented path pays nothing for it. */
+static __rte_noinline __rte_cold unsigned int
 __path_ip_defrag_deliver(const struct path_conf *c, struct path_frag *fr,
-			 const struct rte_mbuf *m, uint32_t off, uint32_t len,
-			 const uint8_t *iph, uint32_t hl, uint8_t pkt_type,
-			 uint32_t saddr, uint32_t daddr, enum rt_type rt, uint8_t proto,
-			 struct mib_block *mib, struct path_tally *t)
+			 const struct rte_mbuf *m, const struct path_l2 *l2,
+			 enum rt_type rt, struct mib_block *mib, struct path_tally *t)
 {
+	const uint32_t off = l2->l3_off;
+	uint8_t hbuf[60];
+	const uint8_t *iph = __path_read(m, off, 20, hbuf);
+	const uint32_t hl = (iph[0] & 0xfu) * 4;
 	struct path_l4_ctx x;
 	struct path_dgram d;
 	unsigned int f;
 
-	f = __path_ip_defrag(fr, m, off, len, iph, hl, pkt_type, mib, &d);
+	uint8_t proto;
+
+	if (hl > 20)
+		iph = __path_read(m, off, hl, hbuf);
+	proto = iph[9];
+	x.saddr = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(iph + 12));
+	x.daddr = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(iph + 16));
+	x.rt = rt;
+	f = __path_ip_defrag(fr, m, off, (uint32_t)iph[2] << 8 | iph[3], iph, hl,
+			     l2->pkt_type, mib, &d);
 	if (f != 0)
 		return f;
 	x.off = d.hl;
 	x.len = d.len - d.hl;
 	x.pkt_type = d.pkt_type;
-	x.saddr = saddr;
-	x.daddr = daddr;
-	x.rt = rt;
 	return __path_ip_deliver(c, d.m, &x, proto, mib, t);
 }
 
@@ -712,8 +722,7 @@ __path_ip_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	/* ip_local_deliver: a fragment goes to ip_defrag, out of line (the
 	 * whole datagram's delivery too: the hot path keeps its registers) */
 	if (unlikely(frag & (PATH_IP_MF | PATH_IP_OFFSET)))
-		return __path_ip_defrag_deliver(c, fr, m, off, len, iph, hl, l2->pkt_type,
-						saddr, daddr, rt, proto, mib, t);
+		return __path_ip_defrag_deliver(c, fr, m, l2, rt, mib, t);
 	x.off = off + hl;
 	x.len = len - hl;
 	x.pkt_type = l2->pkt_type;
