@@ -478,6 +478,8 @@ INSTR_VARIANTS = [
                                        os.path.join(ROOT, "config/rules/acl-100.rules")]),
     ("--family ipv6", ["--family", "ipv6"]),
     ("--family mixed", ["--family", "mixed"]),
+    ("--mib-devices 1000", ["--mib-devices", "1000"]),
+    ("--family ipv6 --mib-devices 1000", ["--family", "ipv6", "--mib-devices", "1000"]),
     # reassembly: 1500-byte datagrams whole, then each in 6 fragments
     ("--pkt-size 1500", ["--pkt-size", "1500"]),
     ("--pkt-size 1500 --frag 256", ["--pkt-size", "1500", "--frag", "256"]),

@@ -43,6 +43,9 @@ extern int pktpath_logtype;
 /* Polls a worker counts in registers before flushing its Rx counters. */
 #define APP_FLUSH_POLLS 32
 
+/* --mib-devices: a worker's share of the per-device MIBs (devices.c). */
+struct app_dev_acc;
+
 /* One receive loop. Owned by its lcore once launched. */
 struct app_worker {
 	unsigned int idx;		/* 0..n_workers-1, also its MIB block */
@@ -74,6 +77,7 @@ struct app_worker {
 	/* --stage-cycles: this worker's stage counters (stage.h), flushed
 	 * into mib with the Rx counters. */
 	struct app_stage_acc stage_acc;
+	struct app_dev_acc *dev; /* --mib-devices: its share, else NULL */
 	/* --pmu with --stage-cycles: each mark also reads clock->group
 	 * (stage_pmu.h), stored into clock->stage_pmu with the flush. */
 	bool stage_pmu;
@@ -151,6 +155,11 @@ struct app {
 		uint64_t epoch;
 	} pause;
 	struct app_readers *readers;	/* --reader (reader.c) */
+	/* --mib-devices (devices.c): the run's own devices (the ports, or the
+	 * generator's), then the phantom ones; NULL/0 without it */
+	struct mib_devset *devs;
+	char **dev_names; /* n_devs */
+	unsigned int n_devs, n_dev_own;
 	json_t *info;			/* run info (JSON "info") */
 	struct app_conditions cond;	/* the host's conditions (info.conditions) */
 	struct stats_worker_clock *clocks;	/* n_workers, for the stats */
@@ -279,6 +288,23 @@ int app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *er
 		       size_t len);
 /* The ingress mode variant v runs in. */
 enum ingress_mode app_compare_mode(const struct app *a, unsigned int v);
+
+/* devices.c: --mib-devices (main thread, but app_devices_burst()) */
+/* The set, the names and each worker's share, after the MIB blocks; exits
+ * (2 with one line) if it does not fit. Nothing without --mib-devices. */
+void app_devices_setup(struct app *a);
+/* After a burst, on the worker's lcore: what it moved in mib's IPv6
+ * groups, added to the device that received it. */
+void app_devices_burst(struct app_dev_acc *d, const struct mib_block *mib);
+/* At a loop's start, on the worker's lcore: what mib holds now is counted
+ * (a --compare switch may have moved the worker to another block). */
+void app_devices_sync(struct app_dev_acc *d, const struct mib_block *mib);
+/* Serve them (export_devices_register()): 0 or its -errno. */
+int app_devices_register(struct app *a);
+/* Unregister and free (after the endpoints stopped). */
+void app_devices_free(struct app *a);
+/* The mib: line's part ("" without devices), into buf. */
+const char *app_devices_text(const struct app *a, char *buf, size_t len);
 
 /* port.c */
 int app_ports_setup(struct app *a);	/* 0 or -1 (message printed) */

@@ -284,6 +284,10 @@ start_endpoints(struct app *a)
 	if (rc != 0)
 		APP_LOG(WARNING, "telemetry commands: %s", strerror(-rc));
 	export_telemetry_control(a->opt.http_control);
+	rc = app_devices_register(a);
+	if (rc != 0)
+		APP_LOG(WARNING, "per-device MIBs' telemetry commands: %s",
+			strerror(-rc));
 	if (a->opt.http[0] == '\0')
 		return 0;
 	export_http_conf_init(&hc);
@@ -463,6 +467,8 @@ report(struct app *a)
 			json_object_set(root, "compare", a->compare);
 		if (a->cap != NULL)
 			json_object_set_new(root, "capture", app_capture_json(a, fin));
+		if (a->devs != NULL) /* --mib-devices: a last link dump */
+			json_object_set_new(root, "links", export_devices_json());
 		if (a->series != NULL) {
 			/* the history section, as GET /history serves it live */
 			const struct export_history hi = {
@@ -497,6 +503,7 @@ static void
 print_mib(const struct app *a)
 {
 	enum mib_layout l;
+	char devtext[160];
 
 	printf("mib: %u lcores' blocks (%u worker%s, %u phantom), %u bytes each, ",
 	       a->n_workers + a->n_phantom, a->n_workers, a->n_workers == 1 ? "" : "s",
@@ -517,8 +524,9 @@ print_mib(const struct app *a)
 			       : "interleaved, power-of-two stride",
 		       mib_set_bytes(a->mibs) >> 10);
 	}
-	printf(" (%zu KiB of EAL heap)%s\n", a->mib_heap_bytes >> 10,
-	       a->opt.fold_on_read ? "; readers fold" : "");
+	printf(" (%zu KiB of EAL heap)%s%s\n", a->mib_heap_bytes >> 10,
+	       a->opt.fold_on_read ? "; readers fold" : "",
+	       app_devices_text(a, devtext, sizeof(devtext)));
 }
 
 static void
@@ -528,6 +536,7 @@ cleanup(struct app *a)
 
 	export_http_stop(a->http);
 	export_telemetry_unregister();
+	app_devices_free(a);
 	stats_free(a->stats);
 	app_perf_free(a);
 	json_decref(a->info);

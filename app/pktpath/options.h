@@ -68,6 +68,8 @@ struct app_rxq {
 #define APP_MAX_VARIANTS    16
 /* --mib-lcores: Linux's largest CONFIG_NR_CPUS */
 #define APP_MAX_MIB_LCORES 8192
+/* --mib-devices: with the run's own (ports), within MIB_DEV_MAX (4096) */
+#define APP_MAX_MIB_DEVICES 4000
 
 /*
  * --compare KNOB=V1,V2[,...]: the knobs a variant is made of, each an option
@@ -172,8 +174,10 @@ struct app_options {
 	enum mib_layout mib_layout;
 	enum mib_fold fold;
 	unsigned int mib_lcores;	/* 0: the workers' */
+	unsigned int mib_devices;	/* --mib-devices: phantom devices, 0: off */
 	bool fold_on_read;
 	unsigned int readers;		/* --reader: threads reading endlessly */
+	bool reader_links;		/* --reader-links: they dump the links */
 	bool perf_detail;		/* --perf-detail */
 	uint32_t suspicious_us;		/* --suspicious-us, 0: none */
 #define APP_SUSPICIOUS_US_DEFAULT 250

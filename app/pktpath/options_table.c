@@ -144,6 +144,11 @@ const struct app_opt app_opts[] = {
 		  "workers' and N - workers phantom ones (page-aligned, never "
 		  "written, zero in every total) that the stats thread and every "
 		  "fold walk; 0: the workers' only" },
+	{ "mib-devices", "N", UINT(mib_devices, 0, APP_MAX_MIB_DEVICES), .def = "0",
+	  .help = "per-device IPv6 MIBs (Linux's inet6_dev) for the ports, or the "
+		  "generator's device, and N phantom devices veth0..: "
+		  "/dev_snmp6/DEV, the link dump /links (folded with --fold); 0: "
+		  "off" },
 	{ "fold-on-read", NULL, FLAG(fold_on_read),
 	  .help = "every read of /snmp, /netstat, /metrics, /stats.json and "
 		  "/pktpath/mib folds the blocks itself, as procfs does, instead "
@@ -157,6 +162,11 @@ const struct app_opt app_opts[] = {
 		  "their reads/s and ns per fold in the summary and per "
 		  "`--compare` variant; on the control threads' CPUs, never a "
 		  "worker's; see [Paired comparisons](#paired-comparisons---compare)" },
+	{ "reader-links", NULL, FLAG(reader_links),
+	  NEEDS(SET("reader"), NOT("mib-devices", "0")),
+	  .help = "`--reader`'s threads make link dumps instead (`/links`' fold "
+		  "of every device's Ip6 and Icmp6 counters, as `docker run`'s "
+		  "RTM_GETLINK dumps did), counted and timed as its folds" },
 	{ "perf-detail", NULL, FLAG(perf_detail),
 	  .help = "the workers keep log-scale "
 		  "histograms of each busy poll's cycles, packets and cycles per "

@@ -12,6 +12,12 @@
  * each read is counted and timed by lib/stats (read_folds,
  * read_fold_s_sum), which the summary, the JSON and --compare's phases
  * report (reads/s and ns per fold per variant).
+ *
+ * --reader-links: each read is a link dump instead (export_devices_dump():
+ * every device's Ip6 and Icmp6 counters folded, as rtnl_fill_ifinfo folds
+ * them for each link of an RTM_GETLINK dump, the docker thread's cost),
+ * counted and timed as a fold (stats_read_note()), so that the same figures
+ * and --compare fold=field,lcore compare the folds on the dump.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +33,7 @@
 
 struct app_readers {
 	struct stats *stats;
+	bool links; /* --reader-links */
 	unsigned int n;
 	pthread_t *tid;
 	bool stop;	/* atomic: the readers end at their next read */
@@ -43,9 +50,21 @@ __reader_main(void *arg)
 	/* Acquire: pairs with app_readers_stop()'s release; nothing after it
 	 * reads the stats once the flag is seen. */
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		struct stats_snapshot *s = stats_read(r->stats);
-		int zero = 0;
+		struct stats_snapshot *s = NULL;
+		int zero = 0, rc;
+		double ns;
 
+		if (r->links) {
+			rc = export_devices_dump(&ns);
+			if (rc == 0) {
+				stats_read_note(r->stats, ns);
+				n++;
+				continue;
+			}
+			rte_errno = -rc;
+		} else {
+			s = stats_read(r->stats);
+		}
 		if (s == NULL) {
 			/* the first failure is said at the stop */
 			__atomic_compare_exchange_n(&r->err, &zero, rte_errno, false,
@@ -78,6 +97,7 @@ app_readers_start(struct app *a)
 		return -ENOMEM;
 	}
 	r->stats = a->stats;
+	r->links = a->opt.reader_links;
 	a->readers = r;
 	for (i = 0; i < a->opt.readers; i++) {
 		/* i < 64, --reader's range: the name fits */
@@ -91,9 +111,15 @@ app_readers_start(struct app *a)
 		app_readers_stop(a);
 		return rc < 0 ? rc : -rc;
 	}
-	printf("reader: %u thread%s folding back to back through the endpoint's "
-	       "read path (stats_read()), on the control threads' CPUs\n",
-	       r->n, r->n == 1 ? "" : "s");
+	if (r->links)
+		printf("reader: %u thread%s dumping the links back to back (the "
+		       "fold of /links: %u devices), on the control threads' CPUs\n",
+		       r->n, r->n == 1 ? "" : "s", a->n_devs);
+	else
+		printf("reader: %u thread%s folding back to back through the "
+		       "endpoint's read path (stats_read()), on the control "
+		       "threads' CPUs\n",
+		       r->n, r->n == 1 ? "" : "s");
 	fflush(stdout);
 	return 0;
 }
@@ -115,8 +141,10 @@ app_readers_stop(struct app *a)
 	if (err != 0)
 		fprintf(stderr,
 			"pktpath: --reader: a reader stopped after %" PRIu64
-			" reads in all: stats_read: %s\n",
-			__atomic_load_n(&r->reads, __ATOMIC_RELAXED), rte_strerror(err));
+			" reads in all: %s: %s\n",
+			__atomic_load_n(&r->reads, __ATOMIC_RELAXED),
+			r->links ? "export_devices_dump" : "stats_read",
+			rte_strerror(err));
 	free(r->tid);
 	free(r);
 	a->readers = NULL;

@@ -455,6 +455,7 @@ app_setup(struct app *a)
 	if (app_perf_setup(a) != 0)
 		app_oom_exit("the --perf-detail blocks", need, "fewer workers (-l)");
 
+	app_devices_setup(a);
 	app_setup_quit("the MIB blocks");
 	if (app_ingress_setup(a) != 0)
 		app_usage_exit(NULL);

@@ -47,8 +47,9 @@ enum loop_flag {
 	LOOP_STAGES = 1 << 6,	/* --stage-cycles: the stage marks */
 	LOOP_PERF = 1 << 7,	/* --perf-detail: the histograms */
 	LOOP_STAGE_PMU = 1 << 8, /* --pmu with --stage-cycles: marks read it */
+	LOOP_DEVS = 1 << 9,	 /* --mib-devices: each burst to its device */
 };
-#define LOOP_ALL ((unsigned int)LOOP_STAGE_PMU * 2 - 1)
+#define LOOP_ALL ((unsigned int)LOOP_DEVS * 2 - 1)
 
 /* Per-poll Rx counters are kept in registers and flushed to the MIB block
  * every APP_FLUSH_POLLS polls (and when the loop ends): a few microseconds
@@ -373,6 +374,9 @@ __burst(struct loop_ctx *c, const uint64_t t0, const unsigned int f,
 	}
 	if (fused)
 		path_tally_flush(c->tally, mib);
+	/* --mib-devices: the burst's IPv6 counters, all flushed now */
+	if (f & LOOP_DEVS)
+		app_devices_burst(w->dev, mib);
 
 stage_free:
 	/* free: a port's burst as testpmd frees it where its mbufs allow */
@@ -426,6 +430,8 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 	uint16_t n = 0;
 
 	path_tally_init(&tally);
+	if (f & LOOP_DEVS)
+		app_devices_sync(w->dev, mib);
 	/* The first poll counts in the mode the worker is in (it was started
 	 * in it: ingress_worker_start()), not in off. */
 	if (f & LOOP_HOOK)
@@ -506,6 +512,8 @@ __run_flags(const struct app_worker *w)
 			f |= LOOP_PEER;
 		if (w->cap != NULL)
 			f |= LOOP_CAPTURE;
+		if (w->dev != NULL)
+			f |= LOOP_DEVS;
 	}
 	if (w->stage_cycles)
 		f |= LOOP_STAGES;
@@ -532,7 +540,7 @@ __run_flags(const struct app_worker *w)
  */
 #define FIXED_FULL                                                          \
 	(LOOP_FULL | LOOP_PREFETCH | LOOP_HOOK | LOOP_PEER | LOOP_CAPTURE | \
-	 LOOP_STAGES | LOOP_STAGE_PMU)
+	 LOOP_STAGES | LOOP_STAGE_PMU | LOOP_DEVS)
 
 static void
 loop_full_prefetch(struct app_worker *w, unsigned int run)
@@ -577,6 +585,12 @@ loop_full_prefetch_capture(struct app_worker *w, unsigned int run)
 }
 
 static void
+loop_full_prefetch_devs(struct app_worker *w, unsigned int run)
+{
+	__loop(w, run, FIXED_FULL, LOOP_FULL | LOOP_PREFETCH | LOOP_DEVS);
+}
+
+static void
 loop_gen_rx_only(struct app_worker *w, unsigned int run)
 {
 	__loop(w, run, LOOP_ALL, LOOP_GEN);
@@ -602,9 +616,11 @@ loop_generic(struct app_worker *w, unsigned int run)
  * (with --alloc bulk, --mib-layout, --fold, --main-worker, and --source
  * port), full --prefetch off, then --ingress, --peer on, --capture and
  * --path rx-only; port-rx-only is the testpmd comparison's; the -stages
- * rows are the default's and the hook's under --stage-cycles. Every row
- * fixes LOOP_STAGE_PMU off: --pmu with --stage-cycles (each mark reads the
- * group: stage_pmu.h) takes generic, which tests it at each mark. A row of
+ * rows are the default's and the hook's under --stage-cycles; -devs is the
+ * default's under --mib-devices, so that the default keeps no test of it
+ * (its cost a packet: scripts/bench.d/journal/2026-12-02-devapp.md). Every
+ * row fixes LOOP_STAGE_PMU off: --pmu with --stage-cycles (each mark reads
+ * the group: stage_pmu.h) takes generic, which tests it at each mark. A row of
  * its own changed gcc's inlining of the path into the default's variant
  * (callgrind: 275.41 instructions a packet to 273.42, its code no longer
  * the same), which must not move: the journal, 2026-12-02-stagepmu.md.
@@ -628,6 +644,8 @@ static const struct loop_variant {
 	  loop_full_prefetch_peer },
 	{ "full-prefetch-capture", FIXED_FULL, LOOP_FULL | LOOP_PREFETCH | LOOP_CAPTURE,
 	  loop_full_prefetch_capture },
+	{ "full-prefetch-devs", FIXED_FULL, LOOP_FULL | LOOP_PREFETCH | LOOP_DEVS,
+	  loop_full_prefetch_devs },
 	{ "gen-rx-only", LOOP_ALL, LOOP_GEN, loop_gen_rx_only },
 	{ "port-rx-only", LOOP_ALL, 0, loop_port_rx_only },
 	{ "generic", 0, 0, loop_generic }, /* the last: every run */

@@ -39,6 +39,7 @@
 #include "fixture_http.h"
 #include "stats_series.h"
 #include "mib.h"
+#include "mib_dev.h"
 
 #ifndef PKTPATH_SOURCE_ROOT
 #error "PKTPATH_SOURCE_ROOT: the source tree (app/test/meson.build sets it)"
@@ -410,15 +411,21 @@ test_control_refused(void **state)
 
 /* A parameter of the reading rows that take one: one that the fixture
  * serves (NULL: none), a bad one (NULL: none refused here) and its status. */
-static const struct {
+static const struct param_case {
 	const char *name, *good, *bad;
 	int bad_status;
 } params[] = {
-	{ "mib", "Ip", "Nope", 404 },	    { "mib", "Rx,2", "Rx,7", 404 },
-	{ "mib", "Tcp", "Ip,x", 404 },	    { "mib_help", "Ip", "Nope", 404 },
-	{ "mib_help", "IcmpMsg", NULL, 0 }, { "lcores", "1", "7", 404 },
-	{ "lcores", "2", "x", 404 },	    { "pmu", "1", NULL, 0 },
+	{ "mib", "Ip", "Nope", 404 },
+	{ "mib", "Rx,2", "Rx,7", 404 },
+	{ "mib", "Tcp", "Ip,x", 404 },
+	{ "mib_help", "Ip", "Nope", 404 },
+	{ "mib_help", "IcmpMsg", NULL, 0 },
+	{ "lcores", "1", "7", 404 },
+	{ "lcores", "2", "x", 404 },
+	{ "pmu", "1", NULL, 0 },
 	{ "ports", NULL, "0", 404 },
+	{ "dev_snmp6", "veth0", "nope", 404 },
+	{ "dev_snmp6/values", "veth0", "nope", 404 },
 };
 
 /* GET path: the status, the body (malloc'd) in *body, the Content-Type. */
@@ -526,6 +533,51 @@ snmp_same(const char *text)
 	return n;
 }
 
+/* Telemetry's cmd refuses with {"error": LINE naming why, "status": 404}. */
+static void
+tel_refused(const char *cmd, const char *why)
+{
+	json_t *v = tel(cmd);
+
+	if (json_integer_value(json_object_get(v, "status")) != 404 ||
+	    strstr(json_string_value(json_object_get(v, "error")) ?: "", why) == NULL)
+		fail_msg("%s: %s, want a 404 naming '%s'", cmd,
+			 v ? json_dumps(v, JSON_COMPACT) : "null", why);
+	json_decref(v);
+}
+
+/* A reading row served over telemetry only (a page's twin, tel_refusal):
+ * named values, without a parameter and with its good one; its bad one
+ * refused with a dict. */
+static void
+twin_values(const struct export_ctl_cmd *c, const struct param_case *p, size_t n)
+{
+	char cmd[128];
+	json_t *v;
+	size_t k;
+
+	if (c->telemetry == NULL || !c->tel_refusal)
+		fail_msg("%s: a reading command not served over HTTP", c->name);
+	assert_ptr_equal(export_control_by_telemetry(c->telemetry), c);
+	v = tel(c->telemetry);
+	if (!json_is_object(v) || json_object_size(v) == 0 ||
+	    json_object_get(v, "error") != NULL)
+		fail_msg("%s: %s", c->telemetry,
+			 v ? json_dumps(v, JSON_COMPACT) : "null");
+	json_decref(v);
+	for (k = 0; k < n; k++) {
+		if (strcmp(p[k].name, c->name) != 0)
+			continue;
+		snprintf(cmd, sizeof(cmd), "%s,%s", c->telemetry, p[k].good);
+		v = tel(cmd);
+		if (json_object_size(v) < 2 || json_object_get(v, "error") != NULL)
+			fail_msg("%s: %s", cmd, v ? json_dumps(v, JSON_COMPACT) : "null");
+		json_decref(v);
+		snprintf(cmd, sizeof(cmd), "%s,%s", c->telemetry, p[k].bad);
+		tel_refused(cmd, "no device");
+	}
+}
+
 static void
 test_control_reading(void **state)
 {
@@ -535,6 +587,9 @@ test_control_reading(void **state)
 	struct export_http *h;
 	uint16_t port;
 	char path[128], cmd[128], *body, ctype[128];
+	static const char *const dev_names[] = { "gen0", "veth0" };
+	struct mib_devset *ds = mib_devset_create(2, 1, NULL);
+	struct export_devices dv = { .ds = ds, .names = dev_names, .s = st };
 	unsigned int i, k, n, reading = 0;
 	int status;
 
@@ -550,6 +605,8 @@ test_control_reading(void **state)
 	}
 	hk.series = se;
 	assert_int_equal(export_telemetry_register(st, info, &hk), 0);
+	assert_non_null(ds);
+	assert_int_equal(export_devices_register(&dv), 0);
 	h = start(false, &hk, 8, 10);
 	port = export_http_port(h);
 	t = export_control_table(&n);
@@ -559,17 +616,30 @@ test_control_reading(void **state)
 		if (c->change)
 			continue;
 		reading++;
-		if (c->http == NULL)
-			fail_msg("%s: a reading command not served over HTTP", c->name);
+		if (c->http == NULL) {
+			/* the telemetry twin of a page: its refusal a dict */
+			twin_values(c, params, RTE_DIM(params));
+			continue;
+		}
 		/* the other method: 405 */
 		expect(port, "POST", c->http, NULL, NULL, 405, "use GET");
 		if (c->ctype != NULL) {
 			/* a page: HTTP's only (a stopped stats thread: 503) */
 			assert_null(c->telemetry);
-			status = get(port, c->http, &body, ctype, sizeof(ctype));
+			snprintf(path, sizeof(path), "%s", c->http);
+			for (k = 0; k < RTE_DIM(params); k++)
+				if (strcmp(params[k].name, c->name) == 0) {
+					snprintf(path, sizeof(path), "%s/%s", c->http,
+						 params[k].good);
+					refused(port, c->http, 404, NULL);
+					snprintf(cmd, sizeof(cmd), "%s/%s", c->http,
+						 params[k].bad);
+					refused(port, cmd, params[k].bad_status, NULL);
+				}
+			status = get(port, path, &body, ctype, sizeof(ctype));
 			if (status != 200 &&
 			    !(status == 503 && strcmp(c->name, "healthz") == 0))
-				fail_msg("GET %s: %d '%s'", c->http, status, body);
+				fail_msg("GET %s: %d '%s'", path, status, body);
 			if (status == 200)
 				assert_string_equal(ctype, c->ctype);
 			assert_true(strlen(body) > 0);
@@ -613,6 +683,13 @@ test_control_reading(void **state)
 	/* a path that is no row's, even below one that takes a parameter */
 	refused(port, "/snmp/Ip", 404, NULL);
 	refused(port, "/ingress/nope", 404, NULL);
+	/* without devices: the pages 404, their twins a refusal */
+	export_devices_unregister();
+	refused(port, "/links", 404, NULL);
+	refused(port, "/dev_snmp6/veth0", 404, NULL);
+	tel_refused("/pktpath/links", "no per-device MIBs in this run");
+	tel_refused("/pktpath/dev_snmp6,veth0", "no per-device MIBs in this run");
+	mib_devset_free(ds);
 	export_http_stop(h);
 	assert_int_equal(export_telemetry_register(st, info, &rec_hooks), 0);
 	stats_series_free(se);

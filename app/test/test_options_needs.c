@@ -13,6 +13,9 @@
  *    over an INI file is precedence, accepted; a repeatable one (--config)
  *    is read each time.
  */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "test_options.h"
 
 /* Values for the options that have neither a default value nor a type
@@ -122,14 +125,22 @@ __among(const char *w, const char *vals)
 	return false;
 }
 
-/* A value of CHOICE or BOOL d that is not among vals; NULL if none. */
+/* A value of CHOICE, BOOL or UINT d that is not among vals; NULL if none. */
 static const char *
 __value_not(const struct app_opt *d, const char *vals)
 {
 	static const char *const onoff[] = { "on", "off" };
 	const char *const *names = d->type == APP_OPT_CHOICE ? d->names : onoff;
 	unsigned int n = d->type == APP_OPT_CHOICE ? d->n_names : 2, i;
+	static char num[24];
+	uint64_t u;
 
+	/* a number: the lowest of its range that is none of them */
+	for (u = d->lo; d->type == APP_OPT_UINT && u <= d->hi && u < d->lo + 8; u++) {
+		snprintf(num, sizeof(num), "%" PRIu64, u);
+		if (!__among(num, vals))
+			return num;
+	}
 	if (d->type != APP_OPT_CHOICE && d->type != APP_OPT_BOOL)
 		return NULL;
 	for (i = 0; i < n; i++)

@@ -113,4 +113,10 @@ int __ctl_read_pmu(struct export_ctl_ctx *c);
 int __ctl_read_ports(struct export_ctl_ctx *c);
 int __ctl_read_history(struct export_ctl_ctx *c);
 
+/* devices.c: --mib-devices' pages and their telemetry twins. */
+int __ctl_page_dev_snmp6(struct export_ctl_ctx *c);
+int __ctl_page_links(struct export_ctl_ctx *c);
+int __ctl_read_dev_snmp6(struct export_ctl_ctx *c);
+int __ctl_read_links(struct export_ctl_ctx *c);
+
 #endif

@@ -501,6 +501,49 @@ void export_telemetry_unregister(void);
  */
 void export_telemetry_control(bool on);
 
+struct mib_devset;
+
+/** A run's per-device IPv6 MIBs (--mib-devices): what /dev_snmp6/DEV,
+ *  /links and their telemetry commands read. */
+struct export_devices {
+	const struct mib_devset *ds; /**< the devices' blocks (lib/mib/mib_dev.h) */
+	/** Device d's name (its /dev_snmp6/NAME), ds's devices of them; its
+	 *  ifIndex is d + 1. */
+	const char *const *names;
+	struct stats *s; /**< whose fold strategy the reads take */
+};
+
+/**
+ * Serve d's devices: GET /dev_snmp6/DEV (/proc/net/dev_snmp6/DEV's text:
+ * ifIndex, Ip6, Icmp6 without OutRateLimitHost, the messages by type, as
+ * Linux 6.17+ prints it; 404 for a device not in d) and GET /links (JSON:
+ * a link dump, every device's Ip6 and Icmp6 counters folded with the
+ * stats' strategy of the moment as rtnl_fill_ifinfo folds them, timed:
+ * "dump_us", "per_device_us", "fold"), and the telemetry commands
+ * /pktpath/dev_snmp6,DEV and /pktpath/links (registered once per process).
+ * Without a registration both endpoints answer 404. Both read the blocks
+ * at request time and are never cleared, as /proc. d is copied; what it
+ * points to must outlive export_devices_unregister().
+ * @return 0, -EINVAL (d incomplete: nothing registered), or the telemetry
+ * registration's error (the HTTP endpoints serve d all the same).
+ * Thread-safe.
+ */
+int export_devices_register(const struct export_devices *d);
+
+/** A link dump as GET /links makes it, without the document: *ns gets the
+ *  fold's time. 0, -ENODEV (no devices) or -ENOMEM. Thread-safe
+ *  (--reader-links' readers call it back to back). */
+int export_devices_dump(double *ns);
+
+/** GET /links' document, a link dump of the registered devices (the run's
+ *  JSON "links" after the workers stopped); NULL without devices or out of
+ *  memory. Thread-safe. */
+json_t *export_devices_json(void);
+
+/** Stop serving the devices (404 from now on); waits for a read in
+ *  progress. Thread-safe. */
+void export_devices_unregister(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -133,6 +133,9 @@ struct export_ctl_cmd {
 	const char *ctype;     /**< a reading command's page: its HTTP
 				*   Content-Type; NULL: named values (JSON) */
 	const char *telemetry; /**< telemetry command, or NULL */
+	/** A reading command's refusal over telemetry: {"error": LINE,
+	 *  "status": its HTTP status} (a changing command's form), not null. */
+	bool tel_refusal;
 	int signal;	       /**< signal number, or 0 */
 	bool signal_pid;       /**< the signal's source names its sender */
 	const char *what;      /**< a handler's error prefix ("rules"; the mode

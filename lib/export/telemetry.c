@@ -139,7 +139,7 @@ __ctx(struct export_ctl_ctx *c, const char *cmd, char *src, size_t len,
 }
 
 /* The control table's reading commands: the dict (or list) their handler
- * writes, or null when it refuses. */
+ * writes, or null when it refuses (a tel_refusal row: {"error", "status"}). */
 static int
 __cmd_read(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -167,10 +167,16 @@ __cmd_read(const char *cmd, const char *params, struct rte_tel_data *d)
 	rc = export_control_run(t, params, params != NULL ? strlen(params) : 0, false,
 				&c);
 	pthread_mutex_unlock(&tel_lock);
-	if (rc != 0)
-		TEL_LOG(DEBUG, "%s,%s: %s", cmd,
-			base_quote(q, sizeof(q), params != NULL ? params : ""), c.msg);
-	return rc;
+	if (rc == 0)
+		return 0;
+	TEL_LOG(DEBUG, "%s,%s: %s", cmd,
+		base_quote(q, sizeof(q), params != NULL ? params : ""), c.msg);
+	if (!t->tel_refusal)
+		return rc;
+	rte_tel_data_start_dict(d); /* nothing but the refusal */
+	rte_tel_data_add_dict_string(d, "error", c.msg);
+	rte_tel_data_add_dict_int(d, "status", (int)export_control_read_status(rc));
+	return 0;
 }
 
 /* The control table's commands (control.c), parameter the argument: a dict

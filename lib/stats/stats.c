@@ -555,6 +555,30 @@ stats_put(struct stats *s, struct stats_snapshot *snap)
  * during its fold, before it folds under fold_lock. */
 #define READ_FOLD_TRIES 4
 
+/* A read's fold of ns nanoseconds, counted and timed. Under s->lock. */
+static void
+__read_note(struct stats *s, double ns)
+{
+	double sec = ns / 1e9;
+	unsigned int i;
+
+	for (i = 0; i < STATS_READ_BUCKETS - 1; i++)
+		if (sec <= stats_read_fold_bounds_s[i])
+			break;
+	s->read_ring[s->read_folds % STATS_FOLD_RING] = ns;
+	s->read_folds++;
+	s->read_fold_s_sum += sec;
+	s->read_fold_buckets[i]++;
+}
+
+void
+stats_read_note(struct stats *s, double ns)
+{
+	pthread_mutex_lock(&s->lock);
+	__read_note(s, ns);
+	pthread_mutex_unlock(&s->lock);
+}
+
 struct stats_snapshot *
 stats_read(struct stats *s)
 {
@@ -562,9 +586,8 @@ stats_read(struct stats *s)
 	const struct stats_pmu_group *rg;
 	struct stats_pmu_count c0, c1;
 	uint64_t t0, t1, clears;
-	unsigned int b, i, tries;
+	unsigned int b, tries;
 	bool last;
-	double sec;
 
 	if (latest == NULL) {
 		rte_errno = ENOENT;
@@ -633,14 +656,7 @@ stats_read(struct stats *s)
 		stats_pmu_delta(&c0, &c1, &p->fold_pmu);
 	p->read_fold_ns = __div((double)(t1 - t0) * 1e9, (double)s->hz);
 	p->uptime_s = __div((double)(t1 - s->start_tsc), (double)s->hz);
-	sec = p->read_fold_ns / 1e9;
-	for (i = 0; i < STATS_READ_BUCKETS - 1; i++)
-		if (sec <= stats_read_fold_bounds_s[i])
-			break;
-	s->read_ring[s->read_folds % STATS_FOLD_RING] = p->read_fold_ns;
-	s->read_folds++;
-	s->read_fold_s_sum += sec;
-	s->read_fold_buckets[i]++;
+	__read_note(s, p->read_fold_ns);
 	__read_counts(s, p);
 	__stats_pmu_sums(s, p, true);
 	p->seq = latest->seq;

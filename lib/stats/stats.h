@@ -583,6 +583,11 @@ void stats_put(struct stats *s, struct stats_snapshot *snap);
  * the stats thread's fold lock).
  */
 struct stats_snapshot *stats_read(struct stats *s);
+/** A reader's fold made outside stats_read() (--reader-links: a link dump
+ *  of the per-device MIBs), ns long: counted and timed as stats_read()'s
+ *  are (read_folds, read_fold_s_sum, read_fold_buckets, the summary's
+ *  quantiles). Thread-safe. */
+void stats_read_note(struct stats *s, double ns);
 /** Clear by baseline: the next snapshot counts from now. */
 void stats_clear(struct stats *s);
 /** Fold now (outside the thread's schedule) and publish. */
