@@ -634,8 +634,12 @@ __path_ip_defrag_deliver(const struct path_conf *c, struct path_frag *fr,
 	if (hl > 20)
 		iph = __path_read(m, off, hl, hbuf);
 	proto = iph[9];
-	x.saddr = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(iph + 12));
-	x.daddr = rte_be_to_cpu_32(*(const unaligned_uint32_t *)(iph + 16));
+	/* bytewise, as __path_ip_rcv: the header may sit at any address
+	 * (an odd L2 length), and unaligned_uint32_t is aligned on x86 */
+	x.saddr = (uint32_t)iph[12] << 24 | (uint32_t)iph[13] << 16 |
+		  (uint32_t)iph[14] << 8 | iph[15];
+	x.daddr = (uint32_t)iph[16] << 24 | (uint32_t)iph[17] << 16 |
+		  (uint32_t)iph[18] << 8 | iph[19];
 	x.rt = rt;
 	f = __path_ip_defrag(fr, m, off, (uint32_t)iph[2] << 8 | iph[3], iph, hl,
 			     l2->pkt_type, mib, &d);
