@@ -679,6 +679,46 @@ test_clear_lead(void **state)
 		free(perf[w]);
 }
 
+/* A histogram that counts nothing (ingress_cycles without the hook) has no
+ * lead at a clear, whatever RxBursts the worker flushed. */
+static void
+test_clear_lead_empty(void **state)
+{
+	struct stats_perf *perf[NW];
+	struct stats_snapshot *p;
+	struct stats_conf sc;
+	struct mib_set *ms;
+	struct stats *s;
+	struct mib_block b;
+	unsigned int w, i;
+
+	(void)state;
+	ms = mib_set_create(NW + 1, MIB_LAYOUT_PERCPU, NULL);
+	assert_non_null(ms);
+	for (w = 0; w < NW; w++)
+		assert_non_null(perf[w] = calloc(1, sizeof(*perf[w])));
+	fixture_stats_conf(&sc, ms, 3600, 0, 0);
+	sc.perf = perf;
+	s = stats_create(&sc);
+	assert_non_null(s);
+	assert_int_equal(stats_start(s), 0);
+	/* worker 0: 40 polls, 32 flushed, its ingress histogram never fed */
+	b = mib_set_block(ms, 0);
+	for (i = 0; i < 40; i++)
+		stats_hist_add(&perf[0]->h[STATS_PERF_POLL_CYCLES], 100);
+	mib_add(&b, MIB_F(RX, BURSTS), 32);
+	stats_clear(s);
+	p = stats_get(s);
+	assert_int_equal(p->hist_clear_lead[STATS_PERF_POLL_CYCLES], 8);
+	assert_int_equal(p->hist_clear_lead[STATS_PERF_INGRESS_CYCLES], 0);
+	assert_int_equal(stats_hist_count(&p->hist[STATS_PERF_INGRESS_CYCLES]), 0);
+	stats_put(s, p);
+	stats_stop(s);
+	own_stats_free(s, ms);
+	for (w = 0; w < NW; w++)
+		free(perf[w]);
+}
+
 int
 main(void)
 {
@@ -695,6 +735,7 @@ main(void)
 		cmocka_unit_test(test_quantile_read),
 		cmocka_unit_test(test_read_clear_race),
 		cmocka_unit_test(test_clear_lead),
+		cmocka_unit_test(test_clear_lead_empty),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_stats_setup,

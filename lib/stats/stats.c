@@ -694,7 +694,8 @@ stats_read(struct stats *s)
  * flushes RxBursts to its block every few polls, and the fold
  * reads the blocks before the histograms: a preempted stats thread may read
  * them any number of polls apart. A histogram's count since the clear plus
- * its lead is RxBursts since the clear once the workers stopped (under lock).
+ * its lead is RxBursts since the clear once the workers stopped (under lock),
+ * for every histogram that counts the polls (all four with the hook).
  */
 static void
 __hist_clear(struct stats *s, const struct stats_snapshot *p)
@@ -702,13 +703,19 @@ __hist_clear(struct stats *s, const struct stats_snapshot *p)
 	unsigned int w, k;
 	size_t i;
 
+	uint64_t n;
+
 	memcpy(s->base_hist, p->raw_hist, __n_hist(s) * sizeof(*s->base_hist));
 	for (w = 0; w < s->conf.n_workers; w++)
 		for (k = 0; k < STATS_PERF_MAX; k++) {
 			i = (size_t)w * STATS_PERF_MAX + k;
+			n = stats_hist_count(&p->raw_hist[i]);
+			/* An empty histogram counts no polls in this run
+			 * (ingress_cycles without the hook): no lead. */
 			s->hist_clear_lead[i] =
-				(int64_t)(stats_hist_count(&p->raw_hist[i]) -
-					  __blk(p->raw_per_block, w)[MIB_F(RX, BURSTS)]);
+				n == 0 ? 0
+				       : (int64_t)(n - __blk(p->raw_per_block,
+							     w)[MIB_F(RX, BURSTS)]);
 		}
 }
 

@@ -438,7 +438,8 @@ struct stats_snapshot {
 	 * and the fold reads the histograms after the blocks, so the two
 	 * baselines are taken some polls apart: once the workers stopped, a
 	 * histogram's count since the clear plus its lead is exactly RxBursts
-	 * since the clear.
+	 * since the clear. 0 for a histogram empty at the clear: one that
+	 * counts no polls in this run (ingress_cycles without the hook).
 	 */
 	int64_t *hist_clear_lead;
 	/** Each worker's thread at this fold (n_workers; never cleared: lost
