@@ -25,7 +25,7 @@ extern "C" {
 /** The run's history as the sections render it (export_section.history):
  *  what they are given instead of a snapshot. */
 struct export_history {
-	const struct stats_series *se; /**< the series (locked while read) */
+	const struct stats_series *se; /**< the series (copied, then read) */
 	const unsigned int *lcore_ids; /**< n_workers lcores, or NULL */
 	const struct stats_steady *st; /**< the steady state (at the end), or
 					*   NULL (live: "steady" is null) */
@@ -37,9 +37,10 @@ struct export_history {
  * to root -- the series section's "intervals", "events" and
  * "intervals_dropped" (below). --json adds them to its root at the end,
  * GET /history serves them live (the window stats_series_window() keeps).
- * Holds the series' lock (stats_series_lock()) while the sections read
- * it: callable from any thread while the stats thread adds points.
- * @return 0, or -EINVAL (no series).
+ * The sections read a copy of the series (stats_series_copy(), its lock
+ * held only for the copy): callable from any thread while the stats
+ * thread adds points.
+ * @return 0, -EINVAL (no series) or -ENOMEM.
  */
 int export_history_add(json_t *root, const struct export_history *h);
 

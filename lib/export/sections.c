@@ -190,17 +190,25 @@ __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
 int
 export_history_add(json_t *root, const struct export_history *h)
 {
+	struct export_history c;
+	struct stats_series *se;
 	unsigned int i;
 
 	if (root == NULL || h == NULL || h->se == NULL)
 		return -EINVAL;
-	stats_series_lock(h->se);
+	/* The sections read a copy: rendering an endless run's window
+	 * takes long, and the stats thread adds its points meanwhile. */
+	se = stats_series_copy(h->se);
+	if (se == NULL)
+		return -ENOMEM;
+	c = *h;
+	c.se = se;
 	for (i = 0; i < __n_sections(); i++) {
 		const struct export_section *sc = __section(i);
 
 		if (sc->history != NULL)
-			sc->history(root, h);
+			sc->history(root, &c);
 	}
-	stats_series_unlock(h->se);
+	stats_series_free(se);
 	return 0;
 }

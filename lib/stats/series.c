@@ -172,6 +172,53 @@ __series_take(unsigned int n_workers, const struct stats_snapshot *snap,
 	}
 }
 
+struct stats_series *
+stats_series_copy(const struct stats_series *se)
+{
+	struct stats_series *lk = (struct stats_series *)(uintptr_t)se;
+	const size_t row = __row_len(se->n_workers) * sizeof(uint64_t);
+	const size_t pb =
+		(se->n_workers ? se->n_workers : 1) * sizeof(struct stats_pmu_count);
+	struct stats_series *c;
+	bool ok = true;
+	unsigned int i;
+
+	c = stats_series_create(se->n_workers, se->min_gap_s, se->lost_share);
+	if (c == NULL)
+		return NULL;
+	pthread_mutex_lock(&lk->lock);
+	c->hz = se->hz;
+	c->max_points = se->max_points;
+	c->dropped = se->dropped;
+	c->pmu = se->pmu;
+	if (se->n > 0) {
+		c->p = calloc(se->n, sizeof(*c->p));
+		c->cap = se->n;
+		ok = c->p != NULL;
+	}
+	for (i = 0; ok && i < se->n; i++) {
+		const struct __series_point *f = &se->p[i];
+		struct __series_point *t = &c->p[i];
+
+		*t = *f;
+		t->v = malloc(row);
+		t->pmu = f->pmu != NULL ? malloc(pb) : NULL;
+		c->n = i + 1; /* freed with the copy, even half made */
+		ok = t->v != NULL && (f->pmu == NULL || t->pmu != NULL);
+		if (ok) {
+			memcpy(t->v, f->v, row);
+			if (f->pmu != NULL)
+				memcpy(t->pmu, f->pmu, pb);
+		}
+	}
+	pthread_mutex_unlock(&lk->lock);
+	if (!ok) {
+		stats_series_free(c);
+		return NULL;
+	}
+	return c;
+}
+
 static int __series_add(struct stats_series *se, const struct stats_snapshot *snap);
 
 int

@@ -85,6 +85,12 @@ void stats_series_free(struct stats_series *se);
 void stats_series_lock(const struct stats_series *se);
 void stats_series_unlock(const struct stats_series *se);
 
+/** A copy of se, taken under its lock (held only for the copy: a reader
+ *  that renders the whole history, up to the window's points, does not
+ *  hold off the stats thread's stats_series_add() meanwhile). Free with
+ *  stats_series_free(). NULL when out of memory. Thread-safe. */
+struct stats_series *stats_series_copy(const struct stats_series *se);
+
 /** Bytes of the C allocator a history of n_workers workers takes for
  *  points points (the values, the point array at its largest). Thread-safe. */
 uint64_t stats_series_bytes(unsigned int n_workers, uint64_t points);
