@@ -619,6 +619,9 @@ test_generator(void **state)
 		{ PKT_FAMILY_IPV6, PKT_L4_ICMP, 1, { PKT_EXT6_DST }, 600, 16, true },
 		{ PKT_FAMILY_MIXED, PKT_L4_ICMP, 1, { PKT_EXT6_RT }, 2000, 504, true },
 		{ PKT_FAMILY_IPV4, PKT_L4_UDP, 0, { 0 }, 100, 512, false },
+		/* a first fragment 6 bytes longer than the frame (its
+		 * fragment header): the pool's room must hold it */
+		{ PKT_FAMILY_IPV6, PKT_L4_UDP, 0, { 0 }, 2048, 1992, true },
 	};
 	static const unsigned int flows = 16;
 	static const uint8_t a6[16] = { 0x20, 0x01, 0, 0x02, [7] = 0x01, [15] = 0x01 };
@@ -656,6 +659,8 @@ test_generator(void **state)
 				struct rte_mbuf m;
 				struct path_l2 l2;
 
+				/* what sizes the generator's mbufs */
+				assert_true(t->len[j] <= t->max_len);
 				memset(&m, 0, sizeof(m));
 				m.buf_addr = t->data[j];
 				m.buf_len = m.data_len = t->len[j];

@@ -137,7 +137,11 @@ __tpl_build_frag(const struct pkt_flow_conf *c, const struct pkt_limits *lim)
 		errno = t == NULL ? ENOMEM : -n;
 		return NULL;
 	}
+	/* An IPv6 fragment adds its 8-byte header: a first fragment may be
+	 * longer than the datagram's frame (the pool's room follows this). */
 	t->max_len = c->pkt_size;
+	for (i = 0; i < t->n; i++)
+		t->max_len = RTE_MAX(t->max_len, t->len[i]);
 	return t;
 }
 
