@@ -591,6 +591,66 @@ test_memory(void **state)
 	}
 }
 
+/* An IPv4 fragment of id (the first of a 16-byte UDP datagram, MF) to
+ * 198.19.0.1, received through c. */
+static unsigned int
+__p6f_send4(struct run *r, const struct path_conf *c, uint16_t id)
+{
+	uint8_t p[14 + 20 + 8];
+	struct rte_mbuf m;
+	struct path_l2 l2;
+
+	memset(p, 0, sizeof(p));
+	memcpy(p, our_mac, 6);
+	memset(p + 6, 0x02, 6);
+	wire_put16(p + 12, 0x0800);
+	p[14] = 0x45;
+	wire_put16(p + 16, 28);
+	wire_put16(p + 18, id);
+	wire_put16(p + 20, 0x2000); /* MF, offset 0 */
+	p[22] = 64;
+	p[23] = IPPROTO_UDP;
+	wire_put32(p + 26, 0xc6120001);
+	wire_put32(p + 30, 0xc6130001);
+	wire_put16(p + 24, wire_csum(wire_sum(p + 14, 20, 0)));
+	memset(&m, 0, sizeof(m));
+	m.buf_addr = p;
+	m.buf_len = m.data_len = sizeof(p);
+	m.pkt_len = sizeof(p);
+	m.nb_segs = 1;
+	mib_inc(&r->b, MIB_F(RX, PACKETS));
+	mib_add(&r->b, MIB_F(RX, OCTETS), sizeof(p));
+	path_l2(c, &m, &l2, &r->b);
+	return path_rcv_frag(c, &m, &l2, &r->b, r->f);
+}
+
+/* IPv6 queues left empty by parameter problems (a fragment with more to
+ * come not on 8 bytes) fill IPv6's share of the queues, never IPv4's: the
+ * kernel's two fqdirs are apart, and an IPv4 fragment is still queued. */
+static void
+test_families_apart(void **state)
+{
+	struct path_conf c4 = conf;
+	unsigned int k, hdr = 0;
+	struct run r;
+
+	(void)state;
+	assert_int_equal(path_conf_add_local(&c4, 0xc6130001, 24), 0);
+	__p6f_udp(3000);
+	__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
+	for (k = 0; k < 2 * r.f->max_queues; k++)
+		hdr += __p6f_send(&r, k, 0, 1455, true, NOOPT) == HDRERR;
+	assert_int_equal(r.f->fam[1].n_queues, r.f->fam[1].max_queues);
+	assert_int_equal(hdr, r.f->fam[1].max_queues);
+	assert_int_equal(__p6f_rd(&r, MIB_F(IP6, REASMFAILS)),
+			 2 * r.f->max_queues - r.f->fam[1].max_queues);
+	assert_int_equal(__p6f_send4(&r, &c4, 7), MIB_F(PATH, IPFRAGQUEUED));
+	assert_int_equal(r.f->fam[0].n_queues, 1);
+	path_frag_tick(r.f, TIMEOUT6 + TIMEOUT, &r.b);
+	assert_int_equal(r.f->n_queues, 0);
+	__p6f_end(&r);
+}
+
 /* The generator's --frag: every flow's datagram, IPv4 and IPv6, with and
  * without extension headers (unfragmentable, fragmentable), split in every
  * order and sent one template after another, is reassembled once and
@@ -708,11 +768,17 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_orders), cmocka_unit_test(test_overlaps),
-		cmocka_unit_test(test_ends),   cmocka_unit_test(test_atomic),
-		cmocka_unit_test(test_ecn),    cmocka_unit_test(test_max_size),
-		cmocka_unit_test(test_keys),   cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_memory), cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_overlaps),
+		cmocka_unit_test(test_ends),
+		cmocka_unit_test(test_atomic),
+		cmocka_unit_test(test_ecn),
+		cmocka_unit_test(test_max_size),
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_families_apart),
 	};
 
 	return cmocka_run_group_tests(tests, __p6f_setup, NULL);

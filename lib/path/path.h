@@ -298,6 +298,9 @@ struct path_frag_fam {
 	uint64_t high_thresh, timeout; /**< from the conf */
 	uint64_t mem;		       /**< accounted bytes (frag_mem_limit) */
 	uint32_t n_queues;	       /**< live queues */
+	uint32_t max_queues;	       /**< its share of the queues (as many as
+					*   its blocks): one family's queues
+					*   never take the other's */
 	uint32_t oldest, newest;       /**< queues in creation (= deadline) order */
 };
 

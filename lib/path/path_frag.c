@@ -121,10 +121,12 @@ __n_blocks(const struct path_frag_conf *fc)
 	return __n_blocks1(fc->high_thresh) + __n_blocks1(fc->high_thresh6);
 }
 
-/* Queues: as many as blocks. An IPv4 queue holds a block at least (one
- * without is freed at once); an IPv6 one may stay without (ip6_frag_queue's
- * parameter problems leave it to its timer), and past them fq_find fails
- * (ReasmFails) where the kernel would make one more. */
+/* Queues: as many as blocks, each family its share (path_frag_fam's
+ * max_queues). An IPv4 queue holds a block at least (one without is freed
+ * at once); an IPv6 one may stay without (ip6_frag_queue's parameter
+ * problems leave it to its timer), and past its share fq_find fails
+ * (ReasmFails) where the kernel would make one more; the other family's
+ * queues stay free, as the kernel's two fqdirs are apart. */
 static uint32_t
 __n_queues(const struct path_frag_conf *fc)
 {
@@ -215,6 +217,7 @@ path_frag_create(const struct path_frag_conf *fc, int socket)
 		f->fam[i].high_thresh = i == 0 ? fc->high_thresh : fc->high_thresh6;
 		f->fam[i].timeout = i == 0 ? fc->timeout : fc->timeout6;
 		f->fam[i].oldest = f->fam[i].newest = NIL;
+		f->fam[i].max_queues = __n_blocks1(f->fam[i].high_thresh);
 	}
 	for (i = 0; i < f->n_buckets; i++)
 		f->bucket[i] = NIL;
@@ -331,8 +334,9 @@ __path_frag_expire(struct path_frag *f, struct mib_block *mib)
 
 /* ip_find, fq_find: the queue of the key in family fam, or a new one
  * (inet_frag_create: its deadline set once, now + the family's timeout).
- * NIL when none is free, which the memory check before it makes
- * impossible. */
+ * NIL when the family's share is in use: for IPv4 the memory check before
+ * it makes that impossible; IPv6 queues left empty by a parameter problem
+ * can fill it. */
 static uint32_t
 __find(struct path_frag *f, unsigned int fam, const uint32_t key[KEY_WORDS])
 {
@@ -346,7 +350,7 @@ __find(struct path_frag *f, unsigned int fam, const uint32_t key[KEY_WORDS])
 			return qi;
 	}
 	qi = f->free_queue;
-	if (qi == NIL)
+	if (qi == NIL || fa->n_queues >= fa->max_queues)
 		return NIL;
 	q = &f->queue[qi];
 	f->free_queue = q->hnext;
