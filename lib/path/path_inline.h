@@ -615,8 +615,9 @@ __path_ip_deliver(const struct path_conf *c, const struct rte_mbuf *m,
  * terminal), or the datagram it completed goes on in its place. Out of
  * line, and given only what the hot path holds anyway (the fragment's
  * header is read again from m, at l2->l3_off; rt is its route): the
- * unfragmented path pays nothing for it. */
-static __rte_noinline __rte_cold unsigned int
+ * unfragmented path pays nothing for it. Not cold: gcc would build the
+ * reassembled datagram's delivery for size, and --frag measure that. */
+static __rte_noinline unsigned int
 __path_ip_defrag_deliver(const struct path_conf *c, struct path_frag *fr,
 			 const struct rte_mbuf *m, const struct path_l2 *l2,
 			 enum rt_type rt, struct mib_block *mib, struct path_tally *t)
