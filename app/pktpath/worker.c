@@ -466,6 +466,9 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 			 * seconds */
 			if (f & LOOP_FULL)
 				path_frag_tick(c.frag, now, mib);
+			/* what the timer counted, on idle polls too */
+			if (f & LOOP_DEVS)
+				app_devices_burst(w->dev, mib);
 			if (f & LOOP_STAGES)
 				app_stage_flush(mib, &w->stage_acc);
 			if (f & LOOP_STAGE_PMU)
@@ -479,6 +482,8 @@ __loop(struct app_worker *w, unsigned int run, const unsigned int fixed,
 	if (f & LOOP_PERF)
 		stats_perf_finish(w->perf);
 	__flush(mib, &acc);
+	if (f & LOOP_DEVS) /* the loop's start's tick, if no flush came */
+		app_devices_burst(w->dev, mib);
 	if (f & LOOP_STAGES)
 		app_stage_flush(mib, &w->stage_acc);
 	if (f & LOOP_STAGE_PMU)

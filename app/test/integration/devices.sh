@@ -148,6 +148,32 @@ jcheck "$TMP/rd.json" 'd["conservation"]["ok"]' \
 	'all(m["read_fold_ns_median"] > 0 for m in d["compare"]["modes"])' \
 	'd["links"]["devices"] == 51 and d["links"]["lcores"] == 9' || fail "--reader-links: JSON"
 
+# What the reassembly timer counts reaches the devices too, on idle polls:
+# 20 first IPv6 fragments through a port, never completed, then nothing;
+# at the end every device's Ip6 counters sum to the global ones, the
+# timeouts (ReasmTimeout, ReasmFails) included.
+python3 - "$TMP/first6.pcap" <<'PY'
+import struct, sys
+src = bytes.fromhex("20010002000000010000000000000002")
+dst = bytes.fromhex("20010002000000010000000000000001")
+out = open(sys.argv[1], "wb")
+out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+for i in range(20):
+    frag = struct.pack("!BBHI", 17, 0, 1, 1000 + i)      # offset 0, M=1
+    pl = frag + bytes(64)
+    ip = struct.pack("!IHBB", 0x60000000, len(pl), 44, 64) + src + dst
+    eth = bytes.fromhex("027063617000") + bytes.fromhex("020000000002") + b"\x86\xdd"
+    f = eth + ip + pl
+    out.write(struct.pack("<IIII", 0, i, len(f), len(f)) + f)
+PY
+"$PKTPATH" $(eal tmo) --vdev "net_pcap0,rx_pcap=$TMP/first6.pcap" -- --source port \
+	--http off --quiet --mib-devices 1 --local6 2001:2:0:1::1/128 --frag6-time 1 \
+	--duration 3 --json "$TMP/tmo.json" > "$TMP/tmo.out" 2>&1 ||
+	{ cat "$TMP/tmo.out"; fail "reassembly timeouts: exit status"; }
+jcheck "$TMP/tmo.json" 'f("Ip6.ReasmReqds") == 20' 'f("Ip6.ReasmTimeout") > 0' \
+	'all(sum(l["stats6"].get(k, 0) for l in d["links"]["links"]) == f("Ip6." + k[3:]) for k in ("Ip6InReceives", "Ip6ReasmReqds", "Ip6ReasmTimeout", "Ip6ReasmFails"))' ||
+	{ cat "$TMP/tmo.out"; fail "reassembly timeouts: the devices do not sum to the MIB"; }
+
 # Without --mib-devices: no devices, 404
 "$PKTPATH" $(eal none) -- --duration 30 --quiet --http 127.0.0.1:0 > "$TMP/none.out" 2>&1 &
 PID=$!
