@@ -627,8 +627,9 @@ loop_generic(struct app_worker *w, unsigned int run)
  * row fixes LOOP_STAGE_PMU off: --pmu with --stage-cycles (each mark reads
  * the group: stage_pmu.h) takes generic, which tests it at each mark. A row of
  * its own changed gcc's inlining of the path into the default's variant
- * (callgrind: 275.41 instructions a packet to 273.42, its code no longer
- * the same), which must not move: the journal, 2026-12-02-stagepmu.md.
+ * (callgrind, before the reassembly call was shortened: 275.41
+ * instructions a packet to 273.42, its code no longer the same), which
+ * must not move: the journal, 2026-12-02-stagepmu.md.
  */
 static const struct loop_variant {
 	const char *name;
