@@ -614,6 +614,12 @@ test_stage_between(void **state)
 	b.th[1].pmu.known = false;
 	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, -1, MIB_STAGE_IP, &r), 0);
 	assert_false(r.d.known);
+	/* the first one's: still every worker's packets */
+	b.th[1].pmu.known = true;
+	b.th[0].pmu.known = false;
+	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, -1, MIB_STAGE_IP, &r), 0);
+	assert_false(r.d.known);
+	assert_int_equal(r.packets, 80);
 	/* out of range */
 	assert_int_equal(stats_pmu_stage_between(&a.s, &b.s, 2, MIB_STAGE_IP, &r),
 			 -EINVAL);

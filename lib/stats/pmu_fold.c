@@ -258,7 +258,9 @@ stats_pmu_stage_between(const struct stats_snapshot *a, const struct stats_snaps
 	hi = w < 0 ? b->n_workers : (unsigned int)w + 1;
 	r->d.n = (uint8_t)b->pmu->n;
 	r->d.known = b->thread != NULL && lo < hi;
-	for (i = lo; i < hi && r->d.known; i++) {
+	/* every worker's packets, as stats_pmu_between() counts them, even
+	 * when one's group is unknown (the events are then unknown) */
+	for (i = lo; i < hi && b->thread != NULL; i++) {
 		const struct stats_thread *x =
 			a != NULL && a->thread != NULL && a->thread[i].known
 				? &a->thread[i]
@@ -271,13 +273,13 @@ stats_pmu_stage_between(const struct stats_snapshot *a, const struct stats_snaps
 						MIB_STAGE_F(stage, MIB_STAGE_K_PACKETS));
 		if (!y->known || !y->pmu.known) {
 			r->d.known = false;
-			break;
+			continue;
 		}
 		/* The group over the same window: its scale is the stage's. */
 		stats_pmu_delta(x != NULL ? &x->pmu : NULL, &y->pmu, &d);
 		if (!d.known) {
 			r->d.known = false;
-			break;
+			continue;
 		}
 		if (d.scaled)
 			scale = (double)d.enabled_ns / (double)d.running_ns;
