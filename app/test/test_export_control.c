@@ -660,6 +660,9 @@ test_control_reading(void **state)
 			refused(port, path, 404, cmd);
 			continue;
 		}
+		/* an empty parameter after the slash is not the listing */
+		snprintf(path, sizeof(path), "%s/", c->http);
+		refused(port, path, 404, NULL);
 		for (k = 0; k < RTE_DIM(params); k++) {
 			if (strcmp(params[k].name, c->name) != 0)
 				continue;

@@ -366,7 +366,10 @@ export_control_by_get(const char *url, const char **param)
 		    cmds[i].arg != EXPORT_CTL_ARG_WORDS)
 			continue;
 		n = strlen(cmds[i].http);
-		if (strncmp(cmds[i].http, url, n) == 0 && url[n] == '/') {
+		/* "/mib/" names no parameter: no row's (404), not the
+		 * listing that "/mib" is */
+		if (strncmp(cmds[i].http, url, n) == 0 && url[n] == '/' &&
+		    url[n + 1] != '\0') {
 			*param = url + n + 1;
 			return &cmds[i];
 		}
