@@ -273,7 +273,8 @@ const struct app_opt app_opts[] = {
 		  "of at most BYTES of data, a multiple of 8 that holds the "
 		  "upper-layer header and `--ext6`'s; each fragment is a frame "
 		  "(a template), so `--pkt-size` is the datagram's frame before "
-		  "the split; 0: no fragments. See "
+		  "the split, and a datagram of every family sent must need two "
+		  "fragments at least (refused otherwise); 0: no fragments. See "
 		  "[IPv6 reassembly](../../lib/path/README.md#ipv6-reassembly)" },
 	{ "frag-order", NULL, CHOICE(flow.frag_order, pkt_frag_order_names), .def = "in",
 	  NEEDS(IS("source", "gen"), UNSET("template"), SET("frag")),

@@ -219,6 +219,42 @@ setup_path_conf(struct app *a, struct path_conf *pc)
 /* The templates: synthesised (--flows x --pkt-size) or a pcap file's
  * frames (--template), sized against the machine first; a signal stops
  * them between two frames. */
+/* The fragments --frag makes of flow 0's datagram in family fam (0: the
+ * flow description cannot be built, which its own checks report). */
+static uint32_t
+__frag_count(const struct pkt_flow_conf *c, enum pkt_family fam)
+{
+	struct pkt_flow_conf x = *c;
+	struct pkt_templates *t;
+	uint32_t n;
+
+	x.family = (uint8_t)fam;
+	x.flows = 1;
+	t = pkt_templates_build(&x, NULL);
+	n = t != NULL ? t->n : 0;
+	pkt_templates_free(t);
+	return n;
+}
+
+/* --frag: every family the generator sends must be split, or --frag
+ * measures nothing there (exit 2). */
+static void
+setup_frag_check(const struct pkt_flow_conf *c)
+{
+	unsigned int f;
+
+	for (f = 0; c->frag_size != 0 && f < PKT_FAMILY_MIXED; f++)
+		if ((c->family == PKT_FAMILY_MIXED || c->family == f) &&
+		    __frag_count(c, (enum pkt_family)f) == 1)
+			app_usage_exit("pktpath: --frag: %u bytes: an %s datagram of "
+				       "--pkt-size %u fits in one fragment (nothing to "
+				       "reassemble): a smaller --frag or a larger "
+				       "--pkt-size",
+				       c->frag_size,
+				       f == PKT_FAMILY_IPV4 ? "IPv4" : "IPv6",
+				       c->pkt_size);
+}
+
 static void
 setup_templates(struct app *a)
 {
@@ -240,6 +276,7 @@ setup_templates(struct app *a)
 			app_usage_exit("pktpath: --template %s", err);
 		return;
 	}
+	setup_frag_check(&o->flow);
 	/* --frag named only when on (a datagram's fragments are templates) */
 	if (o->flow.frag_size != 0)
 		snprintf(what, sizeof(what),

@@ -48,5 +48,7 @@ refused() { # refused WHAT ARGS...: exit 2, one line naming --frag
 refused "not a multiple of 8" --frag 100
 refused "no room for TCP" --l4 tcp --frag 16
 refused "--ext6 frag" --family ipv6 --ext6 frag --frag 256
+refused "a datagram in one fragment" --pkt-size 1500 --frag 4000
+refused "mixed: IPv6 in one fragment" --family mixed --pkt-size 1500 --frag 1456
 refused "--frag-order without --frag" --frag-order reverse
 echo "frag: ok"
