@@ -145,6 +145,7 @@ const struct app_opt app_opts[] = {
 		  "written, zero in every total) that the stats thread and every "
 		  "fold walk; 0: the workers' only" },
 	{ "mib-devices", "N", UINT(mib_devices, 0, APP_MAX_MIB_DEVICES), .def = "0",
+	  PATH_FULL,
 	  .help = "per-device IPv6 MIBs (Linux's inet6_dev) for the ports, or the "
 		  "generator's device, and N phantom devices veth0..: "
 		  "/dev_snmp6/DEV, the link dump /links (folded with --fold); 0: "
