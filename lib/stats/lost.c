@@ -190,6 +190,10 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 				stats_tcount_attach_pmu(&t->rd, &c->group);
 		}
 		end = __atomic_load_n(&c->end_tsc, __ATOMIC_ACQUIRE);
+		/* the stage events before the group they are compared with:
+		 * the stages' sum is then at most the group's reading */
+		if (c->group.n > 0)
+			__stage_pmu_load(c, o);
 		tsc = rte_rdtsc();
 		stats_tcount_read(&t->rd, &tc);
 		if (!t->ended) {
@@ -204,8 +208,6 @@ __stats_threads_sample(struct stats *s, struct stats_snapshot *p)
 		if (tc.pmu.known)
 			t->pmu = tc.pmu;
 		o->pmu = t->pmu;
-		if (c->group.n > 0)
-			__stage_pmu_load(c, o);
 		o->known = true;
 		o->lost_ns = t->lost_ns;
 		o->run_ns = t->run_ns;
