@@ -69,12 +69,6 @@ __worker(const struct stats_snapshot *snap, const char *txt)
 	return -1;
 }
 
-static unsigned int
-__rd_lcore(const struct stats_snapshot *snap, unsigned int w)
-{
-	return snap->lcore_ids ? snap->lcore_ids[w] : w;
-}
-
 static void
 __group(const struct export_ctl_ctx *c, enum mib_group g, const uint64_t *v)
 {
@@ -246,7 +240,7 @@ __column(const struct export_ctl_ctx *c, const struct stats_snapshot *snap,
 		const struct stats_rate *r = &snap->lcore[w];
 
 		if (is_id) {
-			__ctl_i64(c, NULL, (int)__rd_lcore(snap, w));
+			__ctl_i64(c, NULL, (int)stats_snapshot_lcore(snap, w));
 			continue;
 		}
 		if (is_pps) {
@@ -285,7 +279,7 @@ __ctl_read_lcores(struct export_ctl_ctx *c)
 	} else {
 		const uint64_t *b = snap->per_block + (size_t)w * MIB_FIELD_MAX;
 
-		__ctl_i64(c, "lcore", (int)__rd_lcore(snap, (unsigned int)w));
+		__ctl_i64(c, "lcore", (int)stats_snapshot_lcore(snap, (unsigned int)w));
 		__ctl_i64(c, "worker", w);
 		__rate(c, &snap->lcore[w]);
 		__ctl_u64(c, "total_packets", b[MIB_F(RX, PACKETS)]);
@@ -350,7 +344,7 @@ __rd_pmu_lcore(const struct export_ctl_ctx *c, const struct stats_snapshot *snap
 	unsigned int i;
 	char buf[64];
 
-	__ctl_i64(c, "lcore", (int)__rd_lcore(snap, (unsigned int)k));
+	__ctl_i64(c, "lcore", (int)stats_snapshot_lcore(snap, (unsigned int)k));
 	__ctl_str(c, "known", p->known ? "true" : "false");
 	for (i = 0; p->known && i < pc->n; i++) {
 		__tel_name(buf, sizeof(buf), pc->ev[i].name, "total");

@@ -19,12 +19,6 @@ __pmu_jreal(double x)
 	return isnan(x) || isinf(x) ? json_null() : json_real(x);
 }
 
-static unsigned int
-__pmu_lcore(const struct stats_snapshot *snap, unsigned int w)
-{
-	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
-}
-
 json_t *
 export_pmu_rate_json(const struct stats_pmu_rate *r)
 {
@@ -77,8 +71,9 @@ __pmu_json(const struct stats_snapshot *snap)
 		for (i = 0; i < c->n; i++)
 			json_object_set_new(tot, c->ev[i].name, t && t->pmu.known ?
 				json_real(stats_pmu_scale(&t->pmu, i)) : json_null());
-		o = json_pack("{s:i, s:b, s:o}", "lcore", (int)__pmu_lcore(snap, w),
-			      "known", t && t->pmu.known, "counts", tot);
+		o = json_pack("{s:i, s:b, s:o}", "lcore",
+			      (int)stats_snapshot_lcore(snap, w), "known",
+			      t && t->pmu.known, "counts", tot);
 		if (snap->pmu_iv != NULL)
 			json_object_set_new(o, "interval",
 					    export_pmu_rate_json(&snap->pmu_iv[w]));
@@ -105,7 +100,8 @@ __pmu_summary_json(const struct stats_summary *sum, const struct stats_snapshot 
 
 	for (w = 0; w < sum->n_workers; w++) {
 		o = export_pmu_rate_json(&sum->pmu[w]);
-		json_object_set_new(o, "lcore", json_integer(__pmu_lcore(snap, w)));
+		json_object_set_new(o, "lcore",
+				    json_integer(stats_snapshot_lcore(snap, w)));
 		json_array_append_new(lc, o);
 	}
 	return json_pack("{s:s, s:o, s:o}", "window", sum->pmu_steady ? "after_warmup" : "run",
@@ -150,7 +146,8 @@ __pmu_print_interval(FILE *out, const struct stats_snapshot *snap,
 		if (w == snap->n_workers && snap->n_workers == 1)
 			break;	/* the total is the one lcore */
 		if (w < snap->n_workers)
-			snprintf(label, sizeof(label), "pmu l%u:", __pmu_lcore(snap, w));
+			snprintf(label, sizeof(label),
+				 "pmu l%u:", stats_snapshot_lcore(snap, w));
 		else
 			snprintf(label, sizeof(label), "pmu all:");
 		__pmu_rate_text(text, sizeof(text), &snap->pmu_iv[w]);
@@ -184,7 +181,8 @@ __pmu_print_table(FILE *out, const struct stats_summary *sum,
 		if (w == sum->n_workers && sum->n_workers == 1)
 			break;	/* the total is the one lcore */
 		if (w < sum->n_workers)
-			snprintf(label, sizeof(label), "lcore %u", __pmu_lcore(final, w));
+			snprintf(label, sizeof(label), "lcore %u",
+				 stats_snapshot_lcore(final, w));
 		else
 			snprintf(label, sizeof(label), "total");
 		fprintf(out, "  %-10s", label);
@@ -254,22 +252,28 @@ __pmu_prom(FILE *out, const struct stats_snapshot *snap,
 		const struct stats_pmu_count *p = &snap->thread[w].pmu;
 
 		for (i = 0; p->known && i < c->n; i++)
-			fprintf(out, "pktpath_pmu_events_total{lcore=\"%u\",event=\"%s\"} %"
-				PRIu64 "\n", __pmu_lcore(snap, w), c->ev[i].name, p->v[i]);
+			fprintf(out,
+				"pktpath_pmu_events_total{lcore=\"%u\",event=\"%s\"} %" PRIu64
+				"\n",
+				stats_snapshot_lcore(snap, w), c->ev[i].name, p->v[i]);
 	}
 	__export_prom_family(out, "pmu_enabled_seconds_total", "counter", "Time the "
 		"worker lcore's --pmu group was enabled");
 	for (w = 0; w < snap->n_workers; w++)
 		if (snap->thread[w].pmu.known)
-			fprintf(out, "pktpath_pmu_enabled_seconds_total{lcore=\"%u\"} "
-				"%.9f\n", __pmu_lcore(snap, w),
+			fprintf(out,
+				"pktpath_pmu_enabled_seconds_total{lcore=\"%u\"} "
+				"%.9f\n",
+				stats_snapshot_lcore(snap, w),
 				(double)snap->thread[w].pmu.enabled_ns / 1e9);
 	__export_prom_family(out, "pmu_running_seconds_total", "counter", "Time the "
 		"worker lcore's --pmu group was on the PMU (counting)");
 	for (w = 0; w < snap->n_workers; w++)
 		if (snap->thread[w].pmu.known)
-			fprintf(out, "pktpath_pmu_running_seconds_total{lcore=\"%u\"} "
-				"%.9f\n", __pmu_lcore(snap, w),
+			fprintf(out,
+				"pktpath_pmu_running_seconds_total{lcore=\"%u\"} "
+				"%.9f\n",
+				stats_snapshot_lcore(snap, w),
 				(double)snap->thread[w].pmu.running_ns / 1e9);
 	__export_prom_family(out, "pmu_fold_events_total", "counter", "Events of the "
 		"MIB folds (--pmu): the stats thread's scheduled folds, and the "

@@ -17,12 +17,6 @@
 
 #include "export_pvt.h"
 
-static unsigned int
-__ps_lcore(const struct stats_snapshot *snap, unsigned int w)
-{
-	return snap->lcore_ids != NULL ? snap->lcore_ids[w] : w;
-}
-
 /* Whether stage st ran on worker w (w == n_workers: on any) since start. */
 static bool
 __ps_ran(const struct stats_snapshot *snap, unsigned int w, unsigned int st)
@@ -123,8 +117,8 @@ __ps_json_summary(json_t *summary, const struct stats_summary *sum,
 	}
 	for (w = 0; w < sum->n_workers; w++)
 		json_array_append_new(
-			lc, json_pack("{s:i, s:o}", "lcore", (int)__ps_lcore(snap, w),
-				      "stages",
+			lc, json_pack("{s:i, s:o}", "lcore",
+				      (int)stats_snapshot_lcore(snap, w), "stages",
 				      __ps_stages_json(
 					      snap, w,
 					      &sum->pmu_stage[(size_t)w * MIB_STAGES])));
@@ -189,7 +183,8 @@ __ps_print_summary(FILE *out, const struct stats_summary *sum,
 		"reads between stages in them):\n",
 		sum->pmu_steady ? "after the warm-up" : "whole run");
 	for (w = 0; w < sum->n_workers; w++) {
-		snprintf(title, sizeof(title), "lcore %u", __ps_lcore(final, w));
+		snprintf(title, sizeof(title), "lcore %u",
+			 stats_snapshot_lcore(final, w));
 		__ps_print_table(out, title, final, w,
 				 &sum->pmu_stage[(size_t)w * MIB_STAGES], ipc);
 	}
@@ -225,7 +220,7 @@ __ps_prom(FILE *out, const struct stats_snapshot *snap,
 				fprintf(out,
 					"pktpath_pmu_stage_events_total{lcore=\"%u\","
 					"stage=\"%s\",event=\"%s\"} %" PRIu64 "\n",
-					__ps_lcore(snap, w), mib_stage_name(st),
+					stats_snapshot_lcore(snap, w), mib_stage_name(st),
 					c->ev[i].name, t->stage_pmu[st][i]);
 		}
 	}

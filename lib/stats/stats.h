@@ -480,6 +480,13 @@ struct stats_snapshot {
 	int refcnt;
 };
 
+/** The lcore of snapshot s's worker w (w itself when the run gave none). */
+static inline unsigned int
+stats_snapshot_lcore(const struct stats_snapshot *s, unsigned int w)
+{
+	return s->lcore_ids != NULL ? s->lcore_ids[w] : w;
+}
+
 /**
  * Called by the stats thread after each fold of its schedule (one every
  * interval_s), with the new snapshot and the one before it; not for the
