@@ -11,9 +11,11 @@
  *    expected counters follow the table in path_csum.h, restated below.
  *  - test_partial_only_that_value: with the partial rule on, every wrong
  *    UDP/TCP checksum but the partial value still counts InCsumErrors.
- *  - test_segments: frames of every kind split into 2 and 3 segments at
- *    every offset (headers straddling segments, 1-byte segments) give the
+ *  - test_segments: frames of every kind (IPv4 and IPv6) split into 2 and
+ *    3 segments at every offset (headers straddling segments, 1-byte segments) give the
  *    same outcome and the same counters as the contiguous frame.
+ *  - test_ip_hdr_sum, test_sum_words: the sums of 32-bit words equal
+ *    rte_raw_cksum()'s of 16-bit words (every length, alignment, extreme).
  * No EAL; each segment is a malloc'd buffer of exactly its length (ASan
  * sees an over-read).
  */
@@ -122,6 +124,73 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	}
 	wire_put16(u + off, c);
 	return (uint16_t)(ip + hl + l4n);
+}
+
+static const uint8_t src6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+static const uint8_t dst6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+
+/* Ethernet + IPv6 (+ an 8-byte destination options header when dopt) +
+ * UDP/TCP/ICMPv6 with pay bytes of payload; the L4 checksum over the
+ * IPv6 pseudo header (RFC 8200 8.1) right or wrong (by one bit). Returns
+ * the frame length. */
+static uint16_t
+__frame6(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs, bool dopt)
+{
+	uint32_t ip = 14, ext = dopt ? 8u : 0u, l4h, l4n, i;
+	uint8_t *u, ph[40];
+	uint16_t c, off;
+
+	memset(b, 0, MAXF);
+	memcpy(b, our_mac, 6);
+	memcpy(b + 6, src_mac, 6);
+	wire_put16(b + 12, 0x86dd);
+	u = b + ip + 40 + ext;
+	l4h = proto == IPPROTO_TCP ? 20u : 8u;
+	l4n = l4h + pay;
+	for (i = 0; i < pay; i++)
+		u[l4h + i] = (uint8_t)(i * 29 + 3);
+	if (proto == IPPROTO_UDP) {
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put16(u + 4, l4n);
+		off = 6;
+	} else if (proto == IPPROTO_TCP) {
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put32(u + 4, 12345);
+		u[12] = (uint8_t)((l4h / 4) << 4);
+		u[13] = 0x02; /* SYN */
+		wire_put16(u + 14, 64240);
+		off = 16;
+	} else {
+		u[0] = 128; /* ICMPv6 echo request */
+		wire_put16(u + 4, 77);
+		wire_put16(u + 6, 1);
+		off = 2;
+	}
+	b[ip] = 0x60;
+	wire_put16(b + ip + 4, ext + l4n);
+	b[ip + 6] = dopt ? 60 : proto;
+	b[ip + 7] = 64;
+	memcpy(b + ip + 8, src6, 16);
+	memcpy(b + ip + 24, dst6, 16);
+	if (dopt) { /* next header, length 0, a PadN of 4 bytes */
+		b[ip + 40] = proto;
+		b[ip + 42] = 1;
+		b[ip + 43] = 4;
+	}
+	memcpy(ph, src6, 16);
+	memcpy(ph + 16, dst6, 16);
+	memset(ph + 32, 0, 8);
+	wire_put16(ph + 34, l4n);
+	ph[39] = proto;
+	c = wire_csum(wire_sum(u, l4n, wire_sum(ph, sizeof(ph), 0)));
+	if (proto == IPPROTO_UDP && c == 0)
+		c = 0xffff;
+	if (cs == CS_WRONG)
+		c ^= 0x0010;
+	wire_put16(u + off, c);
+	return (uint16_t)(ip + 40 + ext + l4n);
 }
 
 /* An mbuf chain over frame, cut at the offsets cuts[0..n-1] (increasing,
@@ -378,6 +447,23 @@ __segments(const struct path_conf *c, const uint8_t *frame, uint16_t len,
 	return bad;
 }
 
+/* __segments() of an IPv6 frame whose contiguous run counts 1 in field
+ * (so that no case passes by being dropped before its checksum). */
+static unsigned int
+__segments6(const uint8_t *frame, uint16_t len, unsigned int field, const char *what)
+{
+	uint64_t v[MIB_FIELD_MAX];
+
+	__run_flat(&conf, frame, len, 0, v);
+	if (v[field] != 1) {
+		print_error("%s: %s.%s %" PRIu64 ", not 1\n", what,
+			    mib_group_name(mib_field_group(field)), mib_field_name(field),
+			    v[field]);
+		return 1;
+	}
+	return __segments(&conf, frame, len, what);
+}
+
 static void
 test_segments(void **state)
 {
@@ -405,6 +491,24 @@ test_segments(void **state)
 		false, 40, false), "icmp echo, 40 bytes of options");
 	bad += __segments(&conf, frame, __frame(frame, IPPROTO_ICMP, 0, 33, CS_WRONG,
 		true, 0, false), "icmp, bad ip header checksum");
+	/* IPv6: the checksum is mandatory (path_csum_sum_mbuf() over the
+	 * chain, the pseudo header added first), an odd payload, a
+	 * destination options header before the upper layer. */
+	bad += __segments6(frame, __frame6(frame, IPPROTO_UDP, 9, 41, CS_RIGHT, false),
+			   MIB_F(UDP6, INDATAGRAMS), "udp6, 41 bytes");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_UDP, 9, 40, CS_WRONG, true),
+			   MIB_F(UDP6, INCSUMERRORS),
+			   "udp6, wrong checksum, destination options");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_UDP, 9, 1400, CS_RIGHT, false),
+			   MIB_F(UDP6, INDATAGRAMS), "udp6, 1400 bytes");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_TCP, 80, 3, CS_RIGHT, true),
+			   MIB_F(TCP, INSEGS), "tcp6 syn, destination options");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_TCP, 80, 5, CS_WRONG, false),
+			   MIB_F(TCP, INCSUMERRORS), "tcp6, wrong checksum");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_ICMPV6, 0, 57, CS_RIGHT, false),
+			   MIB_F(ICMP6, INMSGS), "icmp6 echo, 57 bytes");
+	bad += __segments6(frame, __frame6(frame, IPPROTO_ICMPV6, 0, 56, CS_WRONG, false),
+			   MIB_F(ICMP6, INCSUMERRORS), "icmp6 echo, wrong checksum");
 	assert_int_equal(bad, 0);
 }
 
@@ -414,7 +518,8 @@ __csum_eal_setup(void **state)
 	(void)state;
 	path_conf_init(&conf);
 	memcpy(conf.mac.addr_bytes, our_mac, 6);
-	if (path_conf_add_local(&conf, DST, 24) != 0)
+	if (path_conf_add_local(&conf, DST, 24) != 0 ||
+	    path_conf_add_local6(&conf, dst6, 64) != 0)
 		return -1;
 	path_conf_add_udp_ports(&conf, 9, 9);
 	return 0;
@@ -457,6 +562,77 @@ test_ip_hdr_sum(void **state)
 	assert_true(right >= 200000 / 6);
 }
 
+/* The xorshift of test_ip_hdr_sum(): n bytes into b. */
+static void
+__fill(uint64_t *x, uint8_t *b, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		*x ^= *x >> 12;
+		*x ^= *x << 25;
+		*x ^= *x >> 27;
+		b[k] = (uint8_t)((*x * UINT64_C(2685821657736338717)) >> 56);
+	}
+}
+
+/*
+ * path_csum_add() + path_csum_fold() (32-bit words into 64 bits) equal
+ * rte_raw_cksum() (16-bit words) for every length 0..1600, every alignment
+ * 0..7, on random bytes, all ones and all zeros; and path_csum_pseudo6()
+ * equals rte_raw_cksum() of the pseudo header written out byte by byte
+ * (RFC 8200 8.1).
+ */
+static void
+test_sum_words(void **state)
+{
+	uint64_t x = UINT64_C(0x243f6a8885a308d3);
+	uint8_t buf[1600 + 8], ph[40];
+	unsigned int len, al, kind;
+
+	(void)state;
+	for (len = 0; len <= 1600; len++) {
+		for (al = 0; al < 8; al++) {
+			for (kind = 0; kind < 3; kind++) {
+				uint16_t raw;
+
+				if (kind == 0)
+					__fill(&x, buf + al, len);
+				else
+					memset(buf + al, kind == 1 ? 0xff : 0, len);
+				raw = rte_raw_cksum(buf + al, len);
+				assert_int_equal(
+					path_csum_fold(path_csum_add(buf + al, len, 0)),
+					raw);
+			}
+		}
+	}
+	for (len = 0; len < 20000; len++) {
+		uint32_t l;
+		uint8_t proto, s6[16], d6[16];
+		uint16_t want;
+
+		__fill(&x, buf, 5);
+		memcpy(&l, buf, 4);
+		proto = buf[4];
+		__fill(&x, s6, 16);
+		__fill(&x, d6, 16);
+		if (len % 100 == 1) { /* the sums' extremes */
+			l = len % 200 == 1 ? UINT32_MAX : 0;
+			memset(s6, len % 200 == 1 ? 0xff : 0, 16);
+			memset(d6, len % 200 == 1 ? 0xff : 0, 16);
+		}
+		memcpy(ph, s6, 16);
+		memcpy(ph + 16, d6, 16);
+		ph[32] = (uint8_t)(l >> 24), ph[33] = (uint8_t)(l >> 16);
+		ph[34] = (uint8_t)(l >> 8), ph[35] = (uint8_t)l;
+		ph[36] = ph[37] = ph[38] = 0, ph[39] = proto;
+		want = rte_raw_cksum(ph, 40);
+		assert_int_equal(path_csum_fold(path_csum_pseudo6(s6, d6, proto, l)),
+				 want);
+	}
+}
+
 int
 main(void)
 {
@@ -465,6 +641,7 @@ main(void)
 		cmocka_unit_test(test_partial_only_that_value),
 		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_ip_hdr_sum),
+		cmocka_unit_test(test_sum_words),
 	};
 
 	return cmocka_run_group_tests(tests, __csum_eal_setup, NULL);

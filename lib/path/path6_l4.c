@@ -31,24 +31,13 @@ static uint16_t
 __p6_l4_sum(const struct path6_pkt *p, uint32_t off, uint32_t len, uint32_t pseudo_len,
 	    uint8_t proto)
 {
-	uint8_t ph[40];
-	uint16_t raw = 0;
-	uint32_t sum;
+	uint16_t sum = 0;
 
-	memcpy(ph, p->saddr, 16);
-	memcpy(ph + 16, p->daddr, 16);
-	ph[32] = (uint8_t)(pseudo_len >> 24);
-	ph[33] = (uint8_t)(pseudo_len >> 16);
-	ph[34] = (uint8_t)(pseudo_len >> 8);
-	ph[35] = (uint8_t)pseudo_len;
-	ph[36] = ph[37] = ph[38] = 0;
-	ph[39] = proto;
-	if (path_csum_raw_mbuf(p->m, p->nh + off, len, &raw) != 0)
+	if (path_csum_sum_mbuf(p->m, p->nh + off, len,
+			       path_csum_pseudo6(p->saddr, p->daddr, proto, pseudo_len),
+			       &sum) != 0)
 		return 0;
-	sum = (uint32_t)raw + rte_raw_cksum(ph, sizeof(ph));
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
+	return sum;
 }
 
 /*
