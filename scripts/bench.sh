@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--build DIR] [--quick] [SECTION...]
 # SECTIONS: rxonly matrix interval, and one per scripts/bench.d/NAME.sh
-# (ingress kinds pool scrape csum fold devdump detail stages hotpath cachesim
+# (ingress kinds pool scrape csum fold devdump detail stages hotpath ipv6 cachesim
 # instructions pmu stagepmu)
 # (default: all). --quick: shorter phases.
 # --build DIR: measure that existing build (DIR/app/pktpath/pktpath, an
