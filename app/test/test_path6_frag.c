@@ -542,6 +542,85 @@ test_timeout(void **state)
 	__p6f_end(&r);
 }
 
+/* ip6frag_expire_frag_queue: a queue that times out with its first
+ * fragment sends icmpv6_send(head, ICMPV6_TIME_EXCEED, ICMPV6_EXC_FRAGTIME),
+ * counted as icmp6_send counts it: the head (the first fragment as it came,
+ * up to the minimum MTU) quoted, to its source; nothing without the first
+ * fragment, nothing in answer to an ICMPv6 error, the null route's
+ * counters for a source with no route back. Each case: the fragments
+ * (offset, length, MF; the datagram's first header nh) from src, with or
+ * without a destination options header, then the timeout. */
+static void
+test_time_exceeded(void **state)
+{
+	static const uint8_t offlink[16] = { 0x20, 0x01, 0x0d, 0xb9, [15] = 2 };
+	static const struct {
+		const char *name;
+		const uint8_t *src;
+		uint8_t nh; /* IPPROTO_UDP, or ICMPv6 of type icmp */
+		uint8_t icmp;
+		bool opt;
+		unsigned int n;
+		uint32_t off[2], len[2];
+		uint64_t msgs, octets, noroutes, ratelimit;
+	} cases[] = {
+		/* clang-format off */
+		{ "first fragment in", src6, IPPROTO_UDP, 0, NOOPT, 1, { 0 }, { 16 },
+		  1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "first fragment after a destination option", src6, IPPROTO_UDP, 0,
+		  OPT, 1, { 0 }, { 16 }, 1, 40 + 8 + 40 + 8 + 8 + 16, 0, 0 },
+		{ "first and third of three", src6, IPPROTO_UDP, 0, NOOPT, 2,
+		  { 0, 32 }, { 16, 16 }, 1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "no first fragment", src6, IPPROTO_UDP, 0, NOOPT, 1, { 16 }, { 16 },
+		  0, 0, 0, 0 },
+		{ "a first fragment of 1400 bytes, quoted to the minimum MTU", src6,
+		  IPPROTO_UDP, 0, NOOPT, 1, { 0 }, { 1400 }, 1, 1280, 0, 0 },
+		{ "an echo request's first fragment", src6, IPPROTO_ICMPV6, 128, NOOPT,
+		  1, { 0 }, { 16 }, 1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "an ICMPv6 error's first fragment", src6, IPPROTO_ICMPV6, 1, NOOPT, 1,
+		  { 0 }, { 16 }, 0, 0, 0, 0 },
+		{ "no route back to the source", offlink, IPPROTO_UDP, 0, NOOPT, 1, { 0 },
+		  { 16 }, 0, 0, 1, 1 },
+		/* clang-format on */
+	};
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		struct run r;
+
+		if (cases[i].nh == IPPROTO_UDP) {
+			__p6f_udp(2000);
+		} else {
+			__p6f_echo(2000);
+			dgram[0] = cases[i].icmp;
+		}
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		for (k = 0; k < cases[i].n; k++)
+			if (__send_from(&r, cases[i].src, 5, cases[i].nh, cases[i].off[k],
+					cases[i].len[k], true, cases[i].opt, 0) != QUEUED)
+				fail_msg("%s: fragment %u not queued", cases[i].name, k);
+		path_frag_tick(r.f, TIMEOUT6, &r.b);
+		if (__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)) != 1 ||
+		    __p6f_rd(&r, MIB_ICMP6MSG_OUT(3)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(ICMP6, OUTMSGS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTREQUESTS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTTRANSMITS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTOCTETS)) != cases[i].octets ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTNOROUTES)) != cases[i].noroutes ||
+		    __p6f_rd(&r, MIB_F(ICMP6, OUTRATELIMITHOST)) != cases[i].ratelimit)
+			fail_msg("%s: timeout %" PRIu64 ", out type 3 %" PRIu64
+				 ", OutMsgs %" PRIu64 ", OutOctets %" PRIu64
+				 ", OutNoRoutes %" PRIu64,
+				 cases[i].name, __p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)),
+				 __p6f_rd(&r, MIB_ICMP6MSG_OUT(3)),
+				 __p6f_rd(&r, MIB_F(ICMP6, OUTMSGS)),
+				 __p6f_rd(&r, MIB_F(IP6, OUTOCTETS)),
+				 __p6f_rd(&r, MIB_F(IP6, OUTNOROUTES)));
+		__p6f_end(&r);
+	}
+}
+
 /* inet_frag_find: past ip6frag_high_thresh every IPv6 fragment is refused,
  * that of a queue that exists too, until queues go; the memory stays within
  * the limit plus one fragment and its queue, whatever the flood, and it is
@@ -776,6 +855,7 @@ main(void)
 		cmocka_unit_test(test_max_size),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_time_exceeded),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_families_apart),

@@ -260,6 +260,7 @@ __p6_thdr_truncated(const struct path6_pkt *p)
 unsigned int
 __p6_frag_rcv(struct path6_pkt *p)
 {
+	struct path_icmp6_answer te = { .verdict = P6_ANSWER_NONE };
 	uint8_t b[4], pb[2];
 	const uint8_t *h, *plen;
 	struct path_dgram d;
@@ -290,9 +291,13 @@ __p6_frag_rcv(struct path6_pkt *p)
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_INCOMP, false);
 		return MIB_F(IP6, INHDRERRORS);
 	}
+	/* The time exceeded its queue would send on expiry if this is the
+	 * first fragment (ip6frag_expire_frag_queue: icmpv6_send(head)). */
+	if (((h[2] << 8 | h[3]) & 0xfff8) == 0)
+		te = __p6_icmp6_answer(p, ICMPV6_TIME_EXCEED, ICMPV6_EXC_FRAGTIME, false);
 	/* fq_find and ip6_frag_queue, in the worker's queues */
 	f = __path_ipv6_defrag(p->frag, p->m, p->nh, p->len, p->th, p->nhoff, p->pkt_type,
-			       p->mib, &d);
+			       &te, p->mib, &d);
 	if (f == MIB_F(IP6, INHDRERRORS)) {
 		__p6_inc(p, f);
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);
