@@ -701,23 +701,32 @@ def strip_declared(f, devs):
     return f
 
 
-def write_pcap(path, frames):
+def write_pcap(path, frames, secs=None):
+    """Frame i at 1 s + i us, or, with secs, at 1 + secs[i] s + i us: the
+    clock of kdiffpath's reassembly queues, and the pauses the kernel
+    driver makes (read_pcap_secs)."""
     with open(path, "wb") as o:
         o.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
         for i, f in enumerate(frames):
-            o.write(struct.pack("<IIII", 1, i, len(f), len(f)) + f)
+            o.write(struct.pack("<IIII", 1 + (secs[i] if secs else 0), i, len(f),
+                                len(f)) + f)
 
 
-def read_pcap(path):
+def read_pcap_secs(path):
+    """The frames of path with their timestamps' seconds."""
     out = []
     with open(path, "rb") as i:
         d = i.read()
     off = 24
     while off < len(d):
-        _, _, cap, _ = struct.unpack("<IIII", d[off:off + 16])
-        out.append(d[off + 16:off + 16 + cap])
+        sec, _, cap, _ = struct.unpack("<IIII", d[off:off + 16])
+        out.append((d[off + 16:off + 16 + cap], sec))
         off += 16 + cap
     return out
+
+
+def read_pcap(path):
+    return [f for f, _ in read_pcap_secs(path)]
 
 
 def cmd_gen(seed, count, outdir):
