@@ -831,6 +831,96 @@ test_generator(void **state)
 		}
 }
 
+/* ip6_find_1stfragopt (net/ipv6/output_core.c) over the IPv6 packet at ip:
+ * the offset the fragment header goes to. */
+static uint32_t
+__1stfragopt(const uint8_t *ip)
+{
+	uint32_t off = 40;
+	uint8_t nh = ip[6];
+	bool found_rhdr = false;
+
+	for (;;) {
+		switch (nh) {
+		case 0: /* NEXTHDR_HOP */
+			break;
+		case 43: /* NEXTHDR_ROUTING */
+			found_rhdr = true;
+			break;
+		case 60: /* NEXTHDR_DEST */
+			if (found_rhdr)
+				return off;
+			break;
+		default:
+			return off;
+		}
+		nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+}
+
+/* The generator's fragments of every chain of up to three hop-by-hop,
+ * destination options and routing headers are those a Linux sender makes:
+ * the fragment header where ip6_find_1stfragopt puts it in the datagram,
+ * what is before it the datagram's own (the byte naming the next header
+ * and the payload length aside), what is after it a piece of the rest. */
+static void
+test_generator_unfragmentable(void **state)
+{
+	static const uint8_t kinds[3] = { PKT_EXT6_HOP, PKT_EXT6_DST, PKT_EXT6_RT };
+	unsigned int n, code, j, k, l2 = RTE_ETHER_HDR_LEN;
+
+	(void)state;
+	for (n = 1; n <= 3; n++)
+		for (code = 0; code < 27u / (n == 1 ? 9 : n == 2 ? 3 : 1); code++) {
+			struct pkt_templates *whole, *t;
+			struct pkt_flow_conf c;
+			uint32_t u, x = code, done = 0;
+			const uint8_t *d;
+
+			pkt_flow_conf_default(&c);
+			c.family = PKT_FAMILY_IPV6;
+			c.n_ext6 = n;
+			for (k = 0; k < n; k++, x /= 3)
+				c.ext6[k] = kinds[x % 3];
+			c.pkt_size = 600;
+			c.flows = 1;
+			whole = pkt_templates_build(&c, NULL);
+			c.frag_size = 64;
+			t = pkt_templates_build(&c, NULL);
+			assert_non_null(whole);
+			assert_non_null(t);
+			d = whole->data[0] + l2;
+			u = __1stfragopt(d);
+			assert_true(t->n > 1);
+			for (j = 0; j < t->n; j++) {
+				const uint8_t *f = t->data[j] + l2;
+				uint32_t at = __1stfragopt(f), off, nhoff;
+
+				/* where the datagram's header named what now
+				 * follows the fragment header */
+				nhoff = u == 40 ? 6 : u - 8;
+				off = (uint32_t)(f[u + 2] << 8 | f[u + 3]) & ~7u;
+				if (at != u || f[nhoff] != 44 || f[u] != d[nhoff] ||
+				    memcmp(f, d, 4) != 0 ||
+				    memcmp(f + 6, d + 6, nhoff - 6) != 0 ||
+				    memcmp(f + nhoff + 1, d + nhoff + 1, u - nhoff - 1) !=
+					    0 ||
+				    memcmp(f + u + 8, d + u + off,
+					   t->len[j] - l2 - u - 8) != 0)
+					fail_msg(
+						"chain %u %u %u: fragment %u: its header at "
+						"%u, Linux puts it at %u",
+						c.ext6[0], n > 1 ? c.ext6[1] : 0,
+						n > 2 ? c.ext6[2] : 0, j, at, u);
+				done += t->len[j] - l2 - u - 8;
+			}
+			assert_int_equal(done, whole->len[0] - l2 - u);
+			pkt_templates_free(t);
+			pkt_templates_free(whole);
+		}
+}
+
 static int
 __p6f_setup(void **state)
 {
@@ -858,6 +948,7 @@ main(void)
 		cmocka_unit_test(test_time_exceeded),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_generator_unfragmentable),
 		cmocka_unit_test(test_families_apart),
 	};
 
