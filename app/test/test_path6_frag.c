@@ -8,10 +8,10 @@
  * parameter problems (which leave the queue fq_find made to its timer),
  * atomic fragments, mixed ECN, the 65535-byte payload limit, the timeout
  * on a clock the test moves, apart from IPv4's, and the memory limit,
- * apart from IPv4's. After every scenario the conservation laws hold,
- * Ip6 ReasmReqds = Ip6FragQueued + Ip6FragDropped + Ip6 ReasmOKs + the
- * fragments ended by a parameter problem, and a context with no queue left
- * holds no memory.
+ * apart from IPv4's. After every scenario the conservation laws hold (the
+ * reassembly law among them: Ip6 ReasmReqds = Ip6FragQueued +
+ * Ip6FragDropped + Ip6 ReasmOKs + Ip6FragHdrErrors, every fragment a
+ * header check ended), and a context with no queue left holds no memory.
  *
  * No EAL: mbufs on the stack around malloc'd buffers of the frame's exact
  * length, MIB blocks from mib_set_create(..., NULL), contexts made with
@@ -91,10 +91,9 @@ __p6f_end(struct run *r)
 	mib_fold(r->s, MIB_FOLD_LCORE, tot, NULL);
 	if (mib_check_conservation(tot, why, sizeof(why)) != 0)
 		fail_msg("conservation: %s", why);
-	assert_int_equal(tot[MIB_F(IP6, REASMREQDS)],
-			 tot[MIB_F(PATH, IP6FRAGQUEUED)] +
-				 tot[MIB_F(PATH, IP6FRAGDROPPED)] +
-				 tot[MIB_F(IP6, REASMOKS)] + r->hdrerrs);
+	/* the reassembly law (mib_check_conservation's reasm6) counts the
+	 * fragments a header check ended in Ip6FragHdrErrors: all of them */
+	assert_int_equal(tot[MIB_F(PATH, IP6FRAGHDRERRORS)], r->hdrerrs);
 	assert_int_equal(tot[MIB_F(IP6, INHDRERRORS)], r->hdrerrs);
 	if (r->f->fam[1].n_queues == 0)
 		assert_int_equal(r->f->fam[1].mem, 0);
