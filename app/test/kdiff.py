@@ -26,8 +26,16 @@ differs from device to device here: the addresses and routes are the
 host's, the sysctls are set for all and default, 224.0.0.1 is joined on
 every device that is up.
 
+Then a fragment pass (frag_pass): datagrams in fragments, each of f_dgram's
+kinds, then a pause past ipfrag_time (FRAG_TIME, which kdiff.sh sets for
+that pass) and one more frame, in whose deltas both sides count the
+timeout of every queue left (Ip ReasmTimeout, ReasmFails): kdiffpath's
+queues take the frames' pcap timestamps as their clock (--frag-time).
+
 Subcommands:
-  gen SEED COUNT DIR        DIR/pktpath.pcap, DIR/kernel.pcap, DIR/labels.json:
+  gen SEED COUNT DIR        DIR/v4frag.pcap, DIR/v4frag-labels.json (the
+                            fragment pass, frag_pass); DIR/pktpath.pcap,
+                            DIR/kernel.pcap, DIR/labels.json:
                             a fixed prelude (every ICMP type, one frame of
                             each class of issue 12, tag stacks), then COUNT
                             random frames; the second pass's frames
@@ -35,6 +43,7 @@ Subcommands:
                             DIR/declared-devices.pcap (as they are) and
                             DIR/declared-stripped.pcap (strip_declared)
   declared                  the DECLARED stacks, one a line (for kdiff.sh)
+  frag-time                 FRAG_TIME (for kdiff.sh)
   agent-rx                  in the receiver namespace: sockets, snapshots
   agent-tx IFNAME DIR CPU PCAP   in the sender namespace: AF_PACKET sender
   kernel RXNS TXNS IFNAME DIR PCAP OUT   drive both agents: the frames of
@@ -42,7 +51,8 @@ Subcommands:
   compare DIR MODE          kdiffpath's output (DIR/path.txt, and with
                             --vlan DIR/path-vlan.txt) and the pktpath JSON
                             (DIR/pktpath.json, DIR/pktpath-vlan.json) against
-                            DIR/kernel.json and DIR/kernel-vlan.json; MODE
+                            DIR/kernel.json and DIR/kernel-vlan.json, and
+                            DIR/path-frag.txt against DIR/kernel-frag.json; MODE
                             (devices or stripped) says how the second pass
                             ran
 
@@ -56,6 +66,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 
 LOCAL = "10.99.0.1"
 PEER = "10.99.0.2"
@@ -70,7 +81,7 @@ SENTINEL_LEN = 20 + 8 + 13
 # The fields compared: pktpath's Group.Field -> the kernel's Group.Field (the
 # same names: pktpath prints Linux's). Everything pktpath can move on the
 # receive side. Not compared, on purpose (lib/path/README.md, "Where pktpath differs"):
-# Ip ReasmTimeout (the namespace's ipfrag_time outlasts the test), every Out* field and
+# every Out* field and
 # OutTransmits but Tcp's (nothing is transmitted: the resets to segments no
 # socket takes are counted, as Linux counts them, in Tcp OutSegs and
 # OutRsts), Tcp's connection fields (no socket),
@@ -78,7 +89,7 @@ SENTINEL_LEN = 20 + 8 + 13
 # off gives InAddrErrors).
 MAPPING = {}
 for _f in ("InReceives InHdrErrors InAddrErrors InUnknownProtos InDiscards "
-           "InDelivers ReasmReqds ReasmOKs ReasmFails").split():
+           "InDelivers ReasmReqds ReasmOKs ReasmFails ReasmTimeout").split():
     MAPPING["Ip." + _f] = "Ip." + _f
 for _f in ("InTruncatedPkts InMcastPkts InBcastPkts InOctets InMcastOctets "
            "InBcastOctets InCsumErrors InNoECTPkts InECT1Pkts InECT0Pkts "
@@ -109,6 +120,10 @@ MUST_MOVE = ["Ip.InHdrErrors", "Ip.InAddrErrors", "Ip.InUnknownProtos",
              "Tcp.InErrs", "Tcp.InCsumErrors", "Icmp.InErrors",
              "Icmp.InCsumErrors", "IcmpMsg.InType3", "IcmpMsg.InType11",
              "IcmpMsg.InType42", "IcmpMsg.InType43", "IcmpMsg.InType200"]
+
+# What the fragment pass (frag_pass) must move.
+MUST_MOVE_FRAG = ["Ip.ReasmReqds", "Ip.ReasmOKs", "Ip.ReasmFails", "Ip.ReasmTimeout",
+                  "IpExt.ReasmOverlaps", "IpExt.InCEPkts", "Udp.InDatagrams"]
 
 # The VLAN devices of the second pass (pktpath's and kdiffpath's --vlan): an
 # 802.1Q device 5 and an 802.1ad device 7 on the port, and QinQ: an 802.1Q
@@ -484,15 +499,19 @@ class Gen:
         f = self.ip_frame(s, d, 17, body, frag=frag)
         return f, "frag off %d mf %d len %d %s>%s" % (off, mf, len(body), s, d)
 
-    def f_dgram(self):
+    DGRAM_HOWS = ["order", "reverse", "shuffle", "dup", "overlap", "missing", "ecn",
+                  "big"]
+
+    def f_dgram(self, how=None):
         """A datagram in fragments (sent one after the other: the first
         now, the rest by frame()): in order, reversed, shuffled, with a
         duplicate, with an overlap, with one missing, with a Not-ECT and a
-        CE fragment, or 65535 bytes and more."""
+        CE fragment, or 65535 bytes and more (how, or one of them drawn)."""
         r = self.r
         s, d = r.choice([PEER, "192.0.2.7"]), LOCAL
-        how = r.choice(["order", "reverse", "shuffle", "dup", "dup", "overlap",
-                        "overlap", "missing", "ecn", "big"])
+        if how is None:
+            how = r.choice(["order", "reverse", "shuffle", "dup", "dup", "overlap",
+                            "overlap", "missing", "ecn", "big"])
         if how == "big":
             n = r.choice([65515 - 8, 65520 - 8])
             pay = bytes(n)
@@ -701,26 +720,69 @@ def strip_declared(f, devs):
     return f
 
 
-def write_pcap(path, frames):
+def write_pcap(path, frames, secs=None):
+    """Frame i at 1 s + i us, or, with secs, at 1 + secs[i] s + i us: the
+    clock of kdiffpath's reassembly queues, and the pauses the kernel
+    driver makes (read_pcap_secs)."""
     with open(path, "wb") as o:
         o.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
         for i, f in enumerate(frames):
-            o.write(struct.pack("<IIII", 1, i, len(f), len(f)) + f)
+            o.write(struct.pack("<IIII", 1 + (secs[i] if secs else 0), i, len(f),
+                                len(f)) + f)
 
 
-def read_pcap(path):
+def read_pcap_secs(path):
+    """The frames of path with their timestamps' seconds."""
     out = []
     with open(path, "rb") as i:
         d = i.read()
     off = 24
     while off < len(d):
-        _, _, cap, _ = struct.unpack("<IIII", d[off:off + 16])
-        out.append(d[off + 16:off + 16 + cap])
+        sec, _, cap, _ = struct.unpack("<IIII", d[off:off + 16])
+        out.append((d[off + 16:off + 16 + cap], sec))
         off += 16 + cap
     return out
 
 
+def read_pcap(path):
+    return [f for f, _ in read_pcap_secs(path)]
+
+
+# The fragment pass's ipfrag_time (kdiff.sh sets it, kdiffpath gets it as
+# --frag-time) and the pause after its datagrams, long enough for every
+# queue they leave to time out (the timer wheel fires up to 1/8 late).
+FRAG_TIME = 15
+FRAG_PAUSE = FRAG_TIME + 4
+
+
+def frag_pass(seed):
+    """The IPv4 fragment pass: f_dgram's datagrams, each kind three times
+    (65535 bytes once), then a pause past ipfrag_time and one datagram:
+    every queue they leave times out in the pause (ReasmTimeout,
+    ReasmFails), counted in that frame's deltas by both sides. IDs from
+    0x8000: no queue of the first passes is met. [(frame, label, secs)]."""
+    g = Gen(seed * 7919 + 4)
+    g.ident = 0x8000
+    out = []
+    for rep in range(3):
+        for how in Gen.DGRAM_HOWS:
+            if how == "big" and rep:
+                continue
+            out.append(g.f_dgram(how) + (0,))
+            out.extend(p + (0,) for p in g.pending)
+            g.pending = []
+    out.append((eth(MAC_B, 0x0800, ipv4(PEER, LOCAL, 17, udp(PEER, LOCAL, 7, PORT,
+                                                               bytes(20)), ident=1)),
+                "after the timeout", FRAG_PAUSE))
+    return out
+
+
 def cmd_gen(seed, count, outdir):
+    fp = frag_pass(seed)
+    write_pcap(os.path.join(outdir, "v4frag.pcap"), [f for f, _, _ in fp],
+               [t for _, _, t in fp])
+    with open(os.path.join(outdir, "v4frag-labels.json"), "w") as o:
+        json.dump([lab for _, lab, _ in fp], o)
     g = Gen(seed)
     frames, labels = [], []
     for f, lab in g.prelude():
@@ -828,7 +890,8 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert rx.stdout.readline().strip() == "ready"
     assert tx.stdout.readline().strip() == "ready"
-    n = len(read_pcap(os.path.join(outdir, pcap)))
+    secs = [t for _, t in read_pcap_secs(os.path.join(outdir, pcap))]
+    n = len(secs)
 
     def step(cmd, i):
         tx.stdin.write("%s %d\n" % (cmd, i))
@@ -849,9 +912,23 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     noise = {k: cur[k] - prev.get(k, 0) for k in cur if cur[k] != prev.get(k, 0)}
     if noise != {k: v for k, v in SENTINEL_DELTA.items()}:
         sys.exit("kdiff: the namespace's counters move by themselves: %r" % noise)
+    # A frame whose timestamp is later than the one before it is sent that
+    # much later (the fragment pass's pause past ipfrag_time); the frames
+    # before a pause must take less than ipfrag_time, so that none of
+    # their queues times out before it.
     deltas = []
     prev = cur
+    start, first = time.monotonic(), 0
     for i in range(n):
+        if i and secs[i] > secs[i - 1]:
+            took = time.monotonic() - start
+            if took >= FRAG_TIME:
+                sys.exit("kdiff: frames %d to %d took %.1f s, not less than "
+                         "ipfrag_time (%d s): a queue may have timed out before "
+                         "the pause (the machine is too busy; raise FRAG_TIME)" % (
+                             first, i - 1, took, FRAG_TIME))
+            time.sleep(secs[i] - secs[i - 1])
+            start, first = time.monotonic(), i
         cur = step("send", i)
         d = {k: cur[k] - prev.get(k, 0) for k in cur if cur[k] != prev.get(k, 0)}
         for k, v in SENTINEL_DELTA.items():
@@ -903,9 +980,10 @@ def compare_pass(name, kern, path, mib, frames, kframes, labels):
                     print("  kernel got %s" % kframes[i].hex())
                 for x in diff:
                     print("  " + x)
-    # The binary: its totals must be the sums of the kernel's per-frame deltas.
+    # The binary: its totals must be the sums of the kernel's per-frame
+    # deltas (none for the fragment pass: mib None).
     tdiff = []
-    for pf, kf in MAPPING.items():
+    for pf, kf in MAPPING.items() if mib is not None else ():
         g, f = pf.split(".")
         pv = mib.get(g, {}).get(f, 0)
         kv = sum(k.get(kf, 0) for k in kern)
@@ -915,9 +993,11 @@ def compare_pass(name, kern, path, mib, frames, kframes, labels):
         print("%s: pktpath binary totals differ from the kernel's:" % name)
         for x in tdiff:
             print("  " + x)
-    print("kdiff, %s: %d frames, %d disagree %s, %d total fields differ; %d fields "
+    print("kdiff, %s: %d frames, %d disagree %s, %s; %d fields "
           "compared (%d non-zero in the kernel)" % (
-              name, len(kern), bad, json.dumps(classes, sort_keys=True), len(tdiff),
+              name, len(kern), bad, json.dumps(classes, sort_keys=True),
+              "%d total fields differ" % len(tdiff) if mib is not None else
+              "no binary run",
               len(MAPPING), len({kf for k in kern for kf in k if kf in MAPPING.values()})))
     return bad, len(tdiff)
 
@@ -970,7 +1050,18 @@ def cmd_compare(outdir, mode):
     if not taken or not untaken:
         print("kdiff: the tagged frames no longer exercise the VLAN devices")
         bad += 1
-    return 1 if bad or tdiff or b2 or t2 else 0
+    # The fragment pass: kdiffpath alone (its clock is the frames'
+    # timestamps; the binary's is the TSC, its timeouts would not fall on
+    # the same frames).
+    kfrag = load("kernel-frag.json")
+    ffr = read_pcap(os.path.join(outdir, "v4frag.pcap"))
+    b3, _ = compare_pass("fragments", kfrag, read_path(os.path.join(outdir, "path-frag.txt")),
+                         None, ffr, ffr, load("v4frag-labels.json"))
+    unmoved = [f for f in MUST_MOVE_FRAG if not any(k.get(f, 0) for k in kfrag)]
+    if unmoved:
+        print("kdiff, fragments: the frames never moved %s in the kernel" % " ".join(unmoved))
+        b3 += 1
+    return 1 if bad or tdiff or b2 or t2 or b3 else 0
 
 
 def main(argv):
@@ -981,6 +1072,8 @@ def main(argv):
         cmd_agent_rx()
     elif c == "declared":
         print("\n".join(DECLARED))
+    elif c == "frag-time":
+        print(FRAG_TIME)
     elif c == "agent-tx":
         cmd_agent_tx(argv[2], argv[3], int(argv[4]), argv[5])
     elif c == "kernel":

@@ -13,7 +13,12 @@
  * --mcast6 G (IPv6, repeatable), --udp-ports P,
  * --udplite-ports P, --netlabel on|off, --pim on|off, --vlan STACK
  * (repeatable: VLAN devices, as pktpath's --vlan), --frag-high BYTES (as
- * pktpath's; the queues have no clock: none times out). No EAL.
+ * pktpath's), --frag-time S and --frag6-time S (ipfrag_time and
+ * ip6frag_time, 3600 by default as kdiff.sh sets the namespace's). The
+ * queues' clock is the frames' pcap timestamps: before a frame, the queues
+ * whose time has passed by its timestamp time out, as the kernel's timers
+ * fire in the pause before the frame is sent (kdiff6.py's fragment pass).
+ * No EAL.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +33,8 @@
 #include "path.h"
 #include "pkt.h"
 
+#define KDIFF_US_PER_S UINT64_C(1000000) /* the pcap clock */
+
 static int
 __usage(const char *why)
 {
@@ -35,7 +42,8 @@ __usage(const char *why)
 		"kdiffpath: %s\nusage: kdiffpath [--mac MAC] [--local A/L]... "
 		"[--mcast G]... [--local6 A/L]... [--mcast6 G]... [--udp-ports P] "
 		"[--udplite-ports P] [--netlabel on|off] "
-		"[--pim on|off] [--vlan STACK]... [--frag-high BYTES] FILE.pcap\n",
+		"[--pim on|off] [--vlan STACK]... [--frag-high BYTES] "
+		"[--frag-time S] [--frag6-time S] FILE.pcap\n",
 		why);
 	return 2;
 }
@@ -59,10 +67,11 @@ main(int argc, char **argv)
 	char errbuf[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;
 	const u_char *data;
+	/* The clock counts microseconds (the pcap timestamps'). */
 	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
-				     .timeout = 1,
+				     .timeout = 3600 * KDIFF_US_PER_S,
 				     .high_thresh6 = PATH_FRAG_HIGH_DEFAULT,
-				     .timeout6 = 1 };
+				     .timeout6 = 3600 * KDIFF_US_PER_S };
 	struct path_frag *frag;
 	struct mib_set *set;
 	struct mib_block b;
@@ -137,6 +146,21 @@ main(int argc, char **argv)
 			fc.high_thresh = strtoull(v, &end, 10);
 			if (errno != 0 || *end != '\0' || end == v || v[0] == '-')
 				return __usage("bad --frag-high");
+		} else if (strcmp(argv[i - 1], "--frag-time") == 0 ||
+			   strcmp(argv[i - 1], "--frag6-time") == 0) {
+			char *end;
+			unsigned long long secs;
+
+			errno = 0;
+			secs = strtoull(v, &end, 10);
+			if (errno != 0 || *end != '\0' || end == v || v[0] == '-' ||
+			    secs == 0 || secs > 86400)
+				return __usage("bad --frag-time or --frag6-time "
+					       "(seconds, 1 to 86400)");
+			if (argv[i - 1][6] == '6')
+				fc.timeout6 = secs * KDIFF_US_PER_S;
+			else
+				fc.timeout = secs * KDIFF_US_PER_S;
 		} else if (strcmp(argv[i - 1], "--pim") == 0) {
 			if (__onoff(v, &conf.pim) != 0)
 				return __usage("bad --pim");
@@ -161,8 +185,6 @@ main(int argc, char **argv)
 		return 1;
 	}
 	set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
-	/* Reassembly queues with no clock: no queue ever times out (the
-	 * kernel side sets ipfrag_time beyond the test's length). */
 	frag = path_frag_create(&fc, -1);
 	if (set == NULL || frag == NULL)
 		return 1;
@@ -183,6 +205,11 @@ main(int argc, char **argv)
 		mb.pkt_len = h->caplen;
 		mb.nb_segs = 1;
 		mib_fold(set, MIB_FOLD_LCORE, before, NULL);
+		/* the timers that fired before the frame came: its deltas */
+		path_frag_tick(frag,
+			       (uint64_t)h->ts.tv_sec * KDIFF_US_PER_S +
+				       (uint64_t)h->ts.tv_usec,
+			       &b);
 		mib_add(&b, MIB_F(RX, PACKETS), 1);
 		path_l2(&conf, &mb, &l2, &b);
 		path_rcv_frag(&conf, &mb, &l2, &b, frag);

@@ -639,11 +639,24 @@ static const struct term terms[] = {
 	T(UDP6, INDATAGRAMS, 3, 4), T(UDP6, NOPORTS, 1, 4), T(UDP6, INERRORS, 1, 4),
 	T(UDP6, IGNOREDMULTI, 1, 4), T(UDPLITE6, INDATAGRAMS, 1, 4), T(ICMP6, INMSGS, 2, 4),
 	T(PATH, IP6NONEXTHDR, 1, 4),
+	/* ReasmReqds = IpFragQueued + IpFragDropped + ReasmOKs (laws 2 and 6) */
+	T(IP, REASMREQDS, 7, 6), T(IP, REASMOKS, 2, 6),
+	/* Ip6ReasmReqds = Ip6FragQueued + Ip6FragDropped + Ip6ReasmOKs
+	 *                 + Ip6FragHdrErrors (Ip6FragDropped 0) */
+	T(IP6, REASMREQDS, 4, 7), T(IP6, REASMOKS, 1, 7), T(PATH, IP6FRAGHDRERRORS, 2, 7),
 };
 /* clang-format on */
 
-static const char *const law_name[] = { "RxPackets ", "IngressPackets ", "InReceives ",
-					"Ip6InReceives ", "InDelivers + Ip6InDelivers " };
+/* the path laws' left-hand sides (Mode's is not one) */
+static const char *const law_name[MIB_LAW_MAX] = {
+	[MIB_LAW_RX] = "RxPackets ",
+	[MIB_LAW_INGRESS] = "IngressPackets ",
+	[MIB_LAW_IP] = "InReceives ",
+	[MIB_LAW_IP6] = "Ip6InReceives ",
+	[MIB_LAW_L4] = "InDelivers + Ip6InDelivers ",
+	[MIB_LAW_REASM] = "ReasmReqds ",
+	[MIB_LAW_REASM6] = "Ip6ReasmReqds ",
+};
 
 static void
 __consistent(uint64_t *t)
@@ -729,6 +742,8 @@ test_conservation_eval(void **state)
 	for (i = 0; i < RTE_DIM(law_name); i++) {
 		size_t n = strlen(laws[i].lhs_name);
 
+		if (law_name[i] == NULL)
+			continue;
 		assert_int_equal(laws[i].lhs, laws[i].rhs);
 		/* law_name[i] is the name and a blank */
 		assert_int_equal(strlen(law_name[i]), n + 1);
@@ -743,6 +758,8 @@ test_conservation_eval(void **state)
 		for (k = 0; k <= (unsigned int)terms[i].law; k++) {
 			int64_t d = (int64_t)(laws[k].rhs - laws[k].lhs);
 
+			if (k == MIB_LAW_MODE) /* not the path's: broken here */
+				continue;
 			if (k < (unsigned int)terms[i].law)
 				assert_int_equal(d, 0);
 			else

@@ -8,10 +8,10 @@
  * parameter problems (which leave the queue fq_find made to its timer),
  * atomic fragments, mixed ECN, the 65535-byte payload limit, the timeout
  * on a clock the test moves, apart from IPv4's, and the memory limit,
- * apart from IPv4's. After every scenario the conservation laws hold,
- * Ip6 ReasmReqds = Ip6FragQueued + Ip6FragDropped + Ip6 ReasmOKs + the
- * fragments ended by a parameter problem, and a context with no queue left
- * holds no memory.
+ * apart from IPv4's. After every scenario the conservation laws hold (the
+ * reassembly law among them: Ip6 ReasmReqds = Ip6FragQueued +
+ * Ip6FragDropped + Ip6 ReasmOKs + Ip6FragHdrErrors, every fragment a
+ * header check ended), and a context with no queue left holds no memory.
  *
  * No EAL: mbufs on the stack around malloc'd buffers of the frame's exact
  * length, MIB blocks from mib_set_create(..., NULL), contexts made with
@@ -91,10 +91,9 @@ __p6f_end(struct run *r)
 	mib_fold(r->s, MIB_FOLD_LCORE, tot, NULL);
 	if (mib_check_conservation(tot, why, sizeof(why)) != 0)
 		fail_msg("conservation: %s", why);
-	assert_int_equal(tot[MIB_F(IP6, REASMREQDS)],
-			 tot[MIB_F(PATH, IP6FRAGQUEUED)] +
-				 tot[MIB_F(PATH, IP6FRAGDROPPED)] +
-				 tot[MIB_F(IP6, REASMOKS)] + r->hdrerrs);
+	/* the reassembly law (mib_check_conservation's reasm6) counts the
+	 * fragments a header check ended in Ip6FragHdrErrors: all of them */
+	assert_int_equal(tot[MIB_F(PATH, IP6FRAGHDRERRORS)], r->hdrerrs);
 	assert_int_equal(tot[MIB_F(IP6, INHDRERRORS)], r->hdrerrs);
 	if (r->f->fam[1].n_queues == 0)
 		assert_int_equal(r->f->fam[1].mem, 0);
@@ -542,6 +541,85 @@ test_timeout(void **state)
 	__p6f_end(&r);
 }
 
+/* ip6frag_expire_frag_queue: a queue that times out with its first
+ * fragment sends icmpv6_send(head, ICMPV6_TIME_EXCEED, ICMPV6_EXC_FRAGTIME),
+ * counted as icmp6_send counts it: the head (the first fragment as it came,
+ * up to the minimum MTU) quoted, to its source; nothing without the first
+ * fragment, nothing in answer to an ICMPv6 error, the null route's
+ * counters for a source with no route back. Each case: the fragments
+ * (offset, length, MF; the datagram's first header nh) from src, with or
+ * without a destination options header, then the timeout. */
+static void
+test_time_exceeded(void **state)
+{
+	static const uint8_t offlink[16] = { 0x20, 0x01, 0x0d, 0xb9, [15] = 2 };
+	static const struct {
+		const char *name;
+		const uint8_t *src;
+		uint8_t nh; /* IPPROTO_UDP, or ICMPv6 of type icmp */
+		uint8_t icmp;
+		bool opt;
+		unsigned int n;
+		uint32_t off[2], len[2];
+		uint64_t msgs, octets, noroutes, ratelimit;
+	} cases[] = {
+		/* clang-format off */
+		{ "first fragment in", src6, IPPROTO_UDP, 0, NOOPT, 1, { 0 }, { 16 },
+		  1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "first fragment after a destination option", src6, IPPROTO_UDP, 0,
+		  OPT, 1, { 0 }, { 16 }, 1, 40 + 8 + 40 + 8 + 8 + 16, 0, 0 },
+		{ "first and third of three", src6, IPPROTO_UDP, 0, NOOPT, 2,
+		  { 0, 32 }, { 16, 16 }, 1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "no first fragment", src6, IPPROTO_UDP, 0, NOOPT, 1, { 16 }, { 16 },
+		  0, 0, 0, 0 },
+		{ "a first fragment of 1400 bytes, quoted to the minimum MTU", src6,
+		  IPPROTO_UDP, 0, NOOPT, 1, { 0 }, { 1400 }, 1, 1280, 0, 0 },
+		{ "an echo request's first fragment", src6, IPPROTO_ICMPV6, 128, NOOPT,
+		  1, { 0 }, { 16 }, 1, 40 + 8 + 40 + 8 + 16, 0, 0 },
+		{ "an ICMPv6 error's first fragment", src6, IPPROTO_ICMPV6, 1, NOOPT, 1,
+		  { 0 }, { 16 }, 0, 0, 0, 0 },
+		{ "no route back to the source", offlink, IPPROTO_UDP, 0, NOOPT, 1, { 0 },
+		  { 16 }, 0, 0, 1, 1 },
+		/* clang-format on */
+	};
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		struct run r;
+
+		if (cases[i].nh == IPPROTO_UDP) {
+			__p6f_udp(2000);
+		} else {
+			__p6f_echo(2000);
+			dgram[0] = cases[i].icmp;
+		}
+		__p6f_begin(&r, PATH_FRAG_HIGH_DEFAULT);
+		for (k = 0; k < cases[i].n; k++)
+			if (__send_from(&r, cases[i].src, 5, cases[i].nh, cases[i].off[k],
+					cases[i].len[k], true, cases[i].opt, 0) != QUEUED)
+				fail_msg("%s: fragment %u not queued", cases[i].name, k);
+		path_frag_tick(r.f, TIMEOUT6, &r.b);
+		if (__p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)) != 1 ||
+		    __p6f_rd(&r, MIB_ICMP6MSG_OUT(3)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(ICMP6, OUTMSGS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTREQUESTS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTTRANSMITS)) != cases[i].msgs ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTOCTETS)) != cases[i].octets ||
+		    __p6f_rd(&r, MIB_F(IP6, OUTNOROUTES)) != cases[i].noroutes ||
+		    __p6f_rd(&r, MIB_F(ICMP6, OUTRATELIMITHOST)) != cases[i].ratelimit)
+			fail_msg("%s: timeout %" PRIu64 ", out type 3 %" PRIu64
+				 ", OutMsgs %" PRIu64 ", OutOctets %" PRIu64
+				 ", OutNoRoutes %" PRIu64,
+				 cases[i].name, __p6f_rd(&r, MIB_F(IP6, REASMTIMEOUT)),
+				 __p6f_rd(&r, MIB_ICMP6MSG_OUT(3)),
+				 __p6f_rd(&r, MIB_F(ICMP6, OUTMSGS)),
+				 __p6f_rd(&r, MIB_F(IP6, OUTOCTETS)),
+				 __p6f_rd(&r, MIB_F(IP6, OUTNOROUTES)));
+		__p6f_end(&r);
+	}
+}
+
 /* inet_frag_find: past ip6frag_high_thresh every IPv6 fragment is refused,
  * that of a queue that exists too, until queues go; the memory stays within
  * the limit plus one fragment and its queue, whatever the flood, and it is
@@ -752,6 +830,96 @@ test_generator(void **state)
 		}
 }
 
+/* ip6_find_1stfragopt (net/ipv6/output_core.c) over the IPv6 packet at ip:
+ * the offset the fragment header goes to. */
+static uint32_t
+__1stfragopt(const uint8_t *ip)
+{
+	uint32_t off = 40;
+	uint8_t nh = ip[6];
+	bool found_rhdr = false;
+
+	for (;;) {
+		switch (nh) {
+		case 0: /* NEXTHDR_HOP */
+			break;
+		case 43: /* NEXTHDR_ROUTING */
+			found_rhdr = true;
+			break;
+		case 60: /* NEXTHDR_DEST */
+			if (found_rhdr)
+				return off;
+			break;
+		default:
+			return off;
+		}
+		nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+}
+
+/* The generator's fragments of every chain of up to three hop-by-hop,
+ * destination options and routing headers are those a Linux sender makes:
+ * the fragment header where ip6_find_1stfragopt puts it in the datagram,
+ * what is before it the datagram's own (the byte naming the next header
+ * and the payload length aside), what is after it a piece of the rest. */
+static void
+test_generator_unfragmentable(void **state)
+{
+	static const uint8_t kinds[3] = { PKT_EXT6_HOP, PKT_EXT6_DST, PKT_EXT6_RT };
+	unsigned int n, code, j, k, l2 = RTE_ETHER_HDR_LEN;
+
+	(void)state;
+	for (n = 1; n <= 3; n++)
+		for (code = 0; code < 27u / (n == 1 ? 9 : n == 2 ? 3 : 1); code++) {
+			struct pkt_templates *whole, *t;
+			struct pkt_flow_conf c;
+			uint32_t u, x = code, done = 0;
+			const uint8_t *d;
+
+			pkt_flow_conf_default(&c);
+			c.family = PKT_FAMILY_IPV6;
+			c.n_ext6 = n;
+			for (k = 0; k < n; k++, x /= 3)
+				c.ext6[k] = kinds[x % 3];
+			c.pkt_size = 600;
+			c.flows = 1;
+			whole = pkt_templates_build(&c, NULL);
+			c.frag_size = 64;
+			t = pkt_templates_build(&c, NULL);
+			assert_non_null(whole);
+			assert_non_null(t);
+			d = whole->data[0] + l2;
+			u = __1stfragopt(d);
+			assert_true(t->n > 1);
+			for (j = 0; j < t->n; j++) {
+				const uint8_t *f = t->data[j] + l2;
+				uint32_t at = __1stfragopt(f), off, nhoff;
+
+				/* where the datagram's header named what now
+				 * follows the fragment header */
+				nhoff = u == 40 ? 6 : u - 8;
+				off = (uint32_t)(f[u + 2] << 8 | f[u + 3]) & ~7u;
+				if (at != u || f[nhoff] != 44 || f[u] != d[nhoff] ||
+				    memcmp(f, d, 4) != 0 ||
+				    memcmp(f + 6, d + 6, nhoff - 6) != 0 ||
+				    memcmp(f + nhoff + 1, d + nhoff + 1, u - nhoff - 1) !=
+					    0 ||
+				    memcmp(f + u + 8, d + u + off,
+					   t->len[j] - l2 - u - 8) != 0)
+					fail_msg(
+						"chain %u %u %u: fragment %u: its header at "
+						"%u, Linux puts it at %u",
+						c.ext6[0], n > 1 ? c.ext6[1] : 0,
+						n > 2 ? c.ext6[2] : 0, j, at, u);
+				done += t->len[j] - l2 - u - 8;
+			}
+			assert_int_equal(done, whole->len[0] - l2 - u);
+			pkt_templates_free(t);
+			pkt_templates_free(whole);
+		}
+}
+
 static int
 __p6f_setup(void **state)
 {
@@ -776,8 +944,10 @@ main(void)
 		cmocka_unit_test(test_max_size),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_time_exceeded),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_generator_unfragmentable),
 		cmocka_unit_test(test_families_apart),
 	};
 

@@ -6,8 +6,8 @@
  * duplicates, overlaps as the kernel's runs decide them, inconsistent last
  * fragments, mixed ECN, the 65535-byte limit, the timeout on a clock the
  * test moves, and the memory limit under a flood. After every scenario the
- * conservation laws hold, ReasmReqds = IpFragQueued + IpFragDropped +
- * ReasmOKs, and a context with no queue left holds no memory.
+ * conservation laws hold (ReasmReqds = IpFragQueued + IpFragDropped +
+ * ReasmOKs among them), and a context with no queue left holds no memory.
  *
  * No EAL: mbufs on the stack around malloc'd buffers of the frame's exact
  * length, MIB blocks from mib_set_create(..., NULL), contexts made with
@@ -79,12 +79,10 @@ __end(struct run *r)
 	char why[256];
 
 	mib_fold(r->s, MIB_FOLD_LCORE, tot, NULL);
+	/* the reassembly law among them: ReasmReqds = IpFragQueued +
+	 * IpFragDropped + ReasmOKs */
 	if (mib_check_conservation(tot, why, sizeof(why)) != 0)
 		fail_msg("conservation: %s", why);
-	assert_int_equal(tot[MIB_F(IP, REASMREQDS)],
-			 tot[MIB_F(PATH, IPFRAGQUEUED)] +
-				 tot[MIB_F(PATH, IPFRAGDROPPED)] +
-				 tot[MIB_F(IP, REASMOKS)]);
 	if (r->f->n_queues == 0)
 		assert_int_equal(r->f->mem, 0);
 	path_frag_free(r->f);

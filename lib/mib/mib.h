@@ -319,6 +319,7 @@ enum mib_path {
 	MIB_PATH_IPFRAGDROPPED,	    /**< a fragment ip_defrag freed at once */
 	MIB_PATH_IP6FRAGDROPPED,    /**< a fragment ipv6_frag_rcv freed at once */
 	MIB_PATH_IP6REASMOVERLAPS,  /**< info: IPSTATS_MIB_REASM_OVERLAPS (IPv6) */
+	MIB_PATH_IP6FRAGHDRERRORS, /**< info: a fragment ipv6_frag_rcv's header checks ended */
 	MIB_PATH_MAX
 };
 
@@ -631,6 +632,9 @@ enum mib_law_id {
 	MIB_LAW_IP6,	 /**< Ip6InReceives = Ip6InDelivers + IPv6-level terminals */
 	MIB_LAW_L4,	 /**< InDelivers + Ip6InDelivers = the L4 outcomes */
 	MIB_LAW_MODE,	 /**< RxPackets = the Mode group's packets */
+	MIB_LAW_REASM,	 /**< ReasmReqds = IpFragQueued + IpFragDropped + ReasmOKs */
+	MIB_LAW_REASM6,	 /**< Ip6ReasmReqds = Ip6FragQueued + Ip6FragDropped
+			  *   + Ip6ReasmOKs + Ip6FragHdrErrors */
 	MIB_LAW_MAX
 };
 
@@ -665,7 +669,7 @@ struct mib_field {
 	uint8_t group;		/**< enum mib_group */
 	uint8_t kind;		/**< enum mib_kind */
 	uint8_t role;		/**< enum mib_role */
-	uint8_t laws;		/**< MIB_LAW_BIT() of every law it is a term of */
+	uint16_t laws;		/**< MIB_LAW_BIT() of every law it is a term of */
 };
 
 /** The field table, by flat index (constant; thread-safe). */
@@ -948,7 +952,12 @@ uint64_t mib_drops_total(const uint64_t *v);
  *   InReceives     = InDelivers + IP drops (InHdrErrors, ..., Path IpSrcRoute)
  *   Ip6InReceives  = Ip6InDelivers + IPv6 drops (Ip6 InHdrErrors, ...)
  *   InDelivers + Ip6InDelivers = L4 outcomes (Udp InDatagrams, ..., Udp6 ...)
- * each right-hand side being every field whose row names the law.
+ *   ReasmReqds     = IpFragQueued + IpFragDropped + ReasmOKs
+ *   Ip6ReasmReqds  = Ip6FragQueued + Ip6FragDropped + Ip6ReasmOKs
+ *                    + Ip6FragHdrErrors
+ * each right-hand side being every field whose row names the law (the two
+ * reassembly laws: every fragment ip_defrag or ipv6_frag_rcv takes is
+ * queued, dropped, completes its datagram or, IPv6, fails a header check).
  * Only meaningful when no worker is mid-burst (at the end of a run, or in a
  * test). Returns 0, or -1 with a one-line description of the first broken law
  * in why (if non-NULL): "InDelivers 50 != L4 outcomes 51".
@@ -965,14 +974,15 @@ struct mib_law {
 
 /**
  * Evaluate every law on totals t (no verdict: the caller decides how far
- * a live snapshot may be off), indexed by enum mib_law_id: the five of
+ * a live snapshot may be off), indexed by enum mib_law_id: the five first of
  * mib_check_conservation(), in its order, then RxPackets = the sum of the
- * Mode group's packets, which only the application's workers fill.
- * Thread-safe.
+ * Mode group's packets, which only the application's workers fill, then its
+ * two reassembly laws. Thread-safe.
  */
 void mib_conservation_eval(const uint64_t *t, struct mib_law laws[MIB_N_LAWS]);
 
-/** Short name of law l ("rx", "ingress", "ip", "ip6", "l4", "mode"), or "?". */
+/** Short name of law l ("rx", "ingress", "ip", "ip6", "l4", "mode", "reasm",
+ *  "reasm6"), or "?". */
 const char *mib_law_name(enum mib_law_id l);
 /** The first field of law l's left-hand side (a flat field index), or
  *  MIB_FIELD_MAX. */

@@ -67,7 +67,7 @@
 	  "reassembly queues freed by ipfrag_time (within ReasmFails)") \
 	F(G, REASMREQDS, "ReasmReqds", SUM, 0, INFO, 0, \
 	  "fragments for this host ip_defrag took") \
-	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, 0, \
+	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, LAW(REASM), \
 	  "datagrams reassembled, delivered in place of their last fragment") \
 	F(G, REASMFAILS, "ReasmFails", SUM, 0, INFO, 0, \
 	  "reassembly failures: queues dropped, timed out, fragments over the memory") \
@@ -272,7 +272,7 @@
 	  "reassemblies timed out") \
 	F(G, REASMREQDS, "ReasmReqds", SUM, 0, INFO, 0, \
 	  "fragment headers ipv6_frag_rcv took, atomic and refused ones included") \
-	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, 0, \
+	F(G, REASMOKS, "ReasmOKs", SUM, 0, INFO, LAW(REASM6), \
 	  "packets reassembled") \
 	F(G, REASMFAILS, "ReasmFails", SUM, 0, INFO, 0, \
 	  "reassembly failures: bad fragments, overlaps, timeouts, memory limit") \
@@ -417,16 +417,18 @@
 	  "IPv6 packets with a segment routing header, seg6_enabled and rpl_seg_enabled 0") \
 	F(G, IP6NONEXTHDR, "Ip6NoNextHdr", SUM, 0, DELIVER, LAW(L4), \
 	  "IPv6 packets whose next header is 59, none: delivered to dst_discard") \
-	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6), \
+	F(G, IP6FRAGQUEUED, "Ip6FragQueued", SUM, 0, SINK, LAW(IP6) | LAW(REASM6), \
 	  "IPv6 fragments ipv6_frag_rcv kept (then reassembled, timed out or dropped)") \
-	F(G, IPFRAGQUEUED, "IpFragQueued", SUM, 0, SINK, LAW(IP), \
+	F(G, IPFRAGQUEUED, "IpFragQueued", SUM, 0, SINK, LAW(IP) | LAW(REASM), \
 	  "IPv4 fragments ip_defrag kept (then reassembled, timed out or dropped)") \
-	F(G, IPFRAGDROPPED, "IpFragDropped", SUM, 0, DROP, LAW(IP), \
+	F(G, IPFRAGDROPPED, "IpFragDropped", SUM, 0, DROP, LAW(IP) | LAW(REASM), \
 	  "IPv4 fragments ip_defrag freed at once: duplicate, bad end, overlap, memory") \
-	F(G, IP6FRAGDROPPED, "Ip6FragDropped", SUM, 0, DROP, LAW(IP6), \
+	F(G, IP6FRAGDROPPED, "Ip6FragDropped", SUM, 0, DROP, LAW(IP6) | LAW(REASM6), \
 	  "IPv6 fragments ipv6_frag_rcv freed at once: duplicate, bad end, overlap, memory") \
 	F(G, IP6REASMOVERLAPS, "Ip6ReasmOverlaps", SUM, 0, INFO, 0, \
-	  "IPv6 fragments overlapping a queued one (RFC 5722; snmp6 does not print it)")
+	  "IPv6 fragments overlapping a queued one (RFC 5722; snmp6 does not print it)") \
+	F(G, IP6FRAGHDRERRORS, "Ip6FragHdrErrors", SUM, 0, INFO, LAW(REASM6), \
+	  "IPv6 fragments ipv6_frag_rcv took and its header checks ended (Ip6 InHdrErrors)")
 
 #define MIB_INGRESS_TABLE(F, G) \
 	F(G, PACKETS, "IngressPackets", SUM, 0, INFO, 0, \
@@ -905,6 +907,8 @@ static const struct {
 			 "L4 outcomes",
 			 false },
 	[MIB_LAW_MODE] = { "mode", { MIB_F(RX, PACKETS), NO_LHS }, "Mode packets", true },
+	[MIB_LAW_REASM] = { "reasm", { MIB_F(IP, REASMREQDS), NO_LHS }, NULL, false },
+	[MIB_LAW_REASM6] = { "reasm6", { MIB_F(IP6, REASMREQDS), NO_LHS }, NULL, false },
 };
 static_assert(RTE_DIM(law_defs) == MIB_LAW_MAX, "law table and enum disagree");
 

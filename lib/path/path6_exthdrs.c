@@ -260,6 +260,7 @@ __p6_thdr_truncated(const struct path6_pkt *p)
 unsigned int
 __p6_frag_rcv(struct path6_pkt *p)
 {
+	struct path_icmp6_answer te = { .verdict = P6_ANSWER_NONE };
 	uint8_t b[4], pb[2];
 	const uint8_t *h, *plen;
 	struct path_dgram d;
@@ -270,9 +271,9 @@ __p6_frag_rcv(struct path6_pkt *p)
 	__p6_inc(p, MIB_F(IP6, REASMREQDS));
 	plen = __p6_read(p, 4, 2, pb);
 	if ((plen[0] | plen[1]) == 0) /* a jumbogram cannot be fragmented */
-		goto fail_hdr;
+		goto fail_frag_hdr;
 	if (!__p6_may_pull(p, 8))
-		goto fail_hdr;
+		goto fail_frag_hdr;
 	h = __p6_read(p, p->th, 4, b);
 	if (((h[2] << 8 | h[3]) & 0xfff9) == 0) { /* IP6_OFFSET | IP6_MF */
 		/* Offset 0 and no more fragments: an atomic fragment, the
@@ -286,14 +287,20 @@ __p6_frag_rcv(struct path6_pkt *p)
 	/* RFC 8200 4.5: a first fragment without every header up to the
 	 * upper-layer one. */
 	if (__p6_thdr_truncated(p)) {
+		__p6_inc(p, MIB_F(PATH, IP6FRAGHDRERRORS));
 		__p6_inc(p, MIB_F(IP6, INHDRERRORS));
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_INCOMP, false);
 		return MIB_F(IP6, INHDRERRORS);
 	}
+	/* The time exceeded its queue would send on expiry if this is the
+	 * first fragment (ip6frag_expire_frag_queue: icmpv6_send(head)). */
+	if (((h[2] << 8 | h[3]) & 0xfff8) == 0)
+		te = __p6_icmp6_answer(p, ICMPV6_TIME_EXCEED, ICMPV6_EXC_FRAGTIME, false);
 	/* fq_find and ip6_frag_queue, in the worker's queues */
 	f = __path_ipv6_defrag(p->frag, p->m, p->nh, p->len, p->th, p->nhoff, p->pkt_type,
-			       p->mib, &d);
+			       &te, p->mib, &d);
 	if (f == MIB_F(IP6, INHDRERRORS)) {
+		__p6_inc(p, MIB_F(PATH, IP6FRAGHDRERRORS));
 		__p6_inc(p, f);
 		__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);
 		return f;
@@ -310,6 +317,8 @@ __p6_frag_rcv(struct path6_pkt *p)
 	p->hop_limit = *__p6_read(p, 7, 1, b);
 	p->flags |= P6_FRAGMENTED;
 	return P6_RESUBMIT;
+fail_frag_hdr: /* after ReasmReqds: the reassembly law's fourth term */
+	__p6_inc(p, MIB_F(PATH, IP6FRAGHDRERRORS));
 fail_hdr:
 	__p6_inc(p, MIB_F(IP6, INHDRERRORS));
 	__p6_icmp6_send(p, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, false);

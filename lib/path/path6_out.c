@@ -179,9 +179,10 @@ __p6_ratemask(uint8_t type)
 	return type <= 1 || (type >= 3 && type <= 127);
 }
 
-void
-__p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_unrec)
+struct path_icmp6_answer
+__p6_icmp6_answer(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_unrec)
 {
+	struct path_icmp6_answer a = { .verdict = P6_ANSWER_NONE, .type = type };
 	bool lo;
 
 	/* Not to a multicast destination, nor for a frame not to the host,
@@ -190,31 +191,34 @@ __p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_
 	if (__p6_mcast(p->daddr) || p->pkt_type != PATH_PKT_HOST) {
 		if (type != ICMPV6_PKT_TOOBIG &&
 		    !(type == ICMPV6_PARAMPROB && code == ICMPV6_UNK_OPTION && opt_unrec))
-			return;
+			return a;
 	}
 	/* Nor to a source that is not one node (RFC 4443 2.4 (e.4)). */
 	if (__p6_any(p->saddr) || __p6_mcast(p->saddr))
-		return;
+		return a;
 	if (__p6_ineligible(p))
-		return;
+		return a;
 	/* icmpv6_global_allow: no global limit. icmpv6_xrlim_allow: the types
 	 * of the ratemask look the route back up first; none is a host rate
-	 * limit (the ICMP error is not sent), counted on the null route. */
-	if (__p6_ratemask(type) && !__p6_route_out(p->c, p->saddr, &lo)) {
-		__p6_inc(p, MIB_F(IP6, OUTNOROUTES));
-		__p6_inc(p, MIB_F(ICMP6, OUTRATELIMITHOST));
-		return;
-	}
-	/* icmpv6_route_lookup -> ip6_dst_lookup: -ENETUNREACH. */
+	 * limit (the ICMP error is not sent), counted on the null route.
+	 * Otherwise icmpv6_route_lookup -> ip6_dst_lookup: -ENETUNREACH. */
 	if (!__p6_route_out(p->c, p->saddr, &lo)) {
-		__p6_inc(p, MIB_F(IP6, OUTNOROUTES));
-		return;
+		a.verdict = __p6_ratemask(type) ? P6_ANSWER_RATELIMIT : P6_ANSWER_NOROUTE;
+		return a;
 	}
 	/* The offending packet, as far as it fits the minimum MTU. */
-	__p6_xmit_icmp(
-		p, type,
-		40 + ICMP6_HLEN +
-			RTE_MIN(p->len, (uint32_t)(IPV6_MIN_MTU - 40 - ICMP6_HLEN)));
+	a.verdict = P6_ANSWER_SEND;
+	a.len = (uint16_t)(40 + ICMP6_HLEN +
+			   RTE_MIN(p->len, (uint32_t)(IPV6_MIN_MTU - 40 - ICMP6_HLEN)));
+	return a;
+}
+
+void
+__p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_unrec)
+{
+	struct path_icmp6_answer a = __p6_icmp6_answer(p, type, code, opt_unrec);
+
+	__path_icmp6_count(p->mib, &a);
 }
 
 void

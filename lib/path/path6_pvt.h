@@ -51,6 +51,8 @@
 /* ICMPV6_DEST_UNREACH codes */
 #define ICMPV6_NOROUTE	    0
 #define ICMPV6_PORT_UNREACH 4
+/* ICMPV6_TIME_EXCEED codes */
+#define ICMPV6_EXC_FRAGTIME 1
 /* ICMPV6_PARAMPROB codes */
 #define ICMPV6_HDR_FIELD    0
 #define ICMPV6_UNK_NEXTHDR  1
@@ -197,6 +199,9 @@ unsigned int __p6_icmp_rcv(struct path6_pkt *p);
  * multicast" (opt_unrec()). */
 void __p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code,
 		     bool opt_unrec);
+/* What __p6_icmp6_send(p, ...) counts, decided and not counted. */
+struct path_icmp6_answer __p6_icmp6_answer(const struct path6_pkt *p, uint8_t type,
+					   uint8_t code, bool opt_unrec);
 /* icmpv6_echo_reply for an echo request of icmp_len bytes. */
 void __p6_echo_reply(const struct path6_pkt *p, uint32_t icmp_len);
 /* ndisc_send_na: a neighbour advertisement of len bytes (IPv6 header

@@ -76,6 +76,8 @@ struct path_frag_queue {
 	uint8_t pkt_type; /* the first fragment's */
 	uint8_t hl;	  /* the first fragment's header length */
 	uint8_t hdr[60];  /* the first fragment's header */
+	/* IPv6: the time exceeded the first fragment's expiry sends */
+	struct path_icmp6_answer te;
 };
 
 /* One queued fragment. */
@@ -319,15 +321,21 @@ __path_frag_expire(struct path_frag *f, struct mib_block *mib)
 	unsigned int i;
 
 	/* ip_expire, ip6_frag_expire: the queue's timer fired (an IPv6 one
-	 * without its first fragment too; the time exceeded message the
-	 * kernel sends when it has it is not modelled) */
+	 * without its first fragment too). ip6frag_expire_frag_queue sends
+	 * a time exceeded when the first fragment is in, decided when it
+	 * came (q->te); ip_expire's IPv4 one is not counted (pktpath counts
+	 * no IPv4 message it would send: lib/path/README.md). */
 	for (i = 0; i < 2; i++) {
 		struct path_frag_fam *fa = &f->fam[i];
 
 		while (fa->oldest != NIL && f->queue[fa->oldest].deadline <= f->now) {
-			__kill(f, fa->oldest);
+			struct path_frag_queue *q = &f->queue[fa->oldest];
+
 			mib_inc(mib, fails[i]);
 			mib_inc(mib, timeouts[i]);
+			if (i == 1 && (q->flags & FIRST_IN))
+				__path_icmp6_count(mib, &q->te);
+			__kill(f, fa->oldest);
 		}
 	}
 }
@@ -699,7 +707,8 @@ __reasm6(struct path_frag *f, uint32_t qi, struct mib_block *mib, struct path_dg
 unsigned int
 __path_ipv6_defrag(struct path_frag *f, const struct rte_mbuf *m, uint32_t nh,
 		   uint32_t len, uint32_t fh, uint32_t nhoff, uint8_t pkt_type,
-		   struct mib_block *mib, struct path_dgram *d)
+		   const struct path_icmp6_answer *te, struct mib_block *mib,
+		   struct path_dgram *d)
 {
 	uint8_t hbuf[40], fbuf[8];
 	const uint8_t *h = rte_pktmbuf_read(m, nh, 40, hbuf);
@@ -761,6 +770,7 @@ __path_ipv6_defrag(struct path_frag *f, const struct rte_mbuf *m, uint32_t nh,
 		q->flags |= FIRST_IN;
 		q->nhoff = (uint16_t)nhoff;
 		q->pkt_type = pkt_type;
+		q->te = *te;
 	}
 	if (q->flags == (FIRST_IN | LAST_IN) && q->meat == q->len)
 		return __reasm6(f, qi, mib, d);

@@ -107,16 +107,64 @@ unsigned int __path_ip_defrag(struct path_frag *f, const struct rte_mbuf *m, uin
 			      uint32_t len, const uint8_t *iph, uint32_t hl,
 			      uint8_t pkt_type, struct mib_block *mib,
 			      struct path_dgram *d);
+/* What icmp6_send would count for one message, decided when its cause was
+ * received (path6_out.c: __p6_icmp6_answer) and counted then or later (a
+ * reassembly queue's time exceeded, when its timer fires: path_frag.c).
+ * The decision depends on nothing that changes in between: the packet,
+ * the host's addresses and routes. */
+enum path_icmp6_verdict {
+	P6_ANSWER_NONE,	     /* not sent, nothing counted */
+	P6_ANSWER_SEND,	     /* sent: Icmp6MsgOutType, OutMsgs, the Ip6 Out* */
+	P6_ANSWER_NOROUTE,   /* ip6_dst_lookup failed: Ip6 OutNoRoutes */
+	P6_ANSWER_RATELIMIT, /* icmpv6_xrlim_allow's lookup failed: Ip6
+			      * OutNoRoutes and Icmp6 OutRateLimitHost */
+};
+struct path_icmp6_answer {
+	uint8_t verdict; /* enum path_icmp6_verdict */
+	uint8_t type;	 /* the ICMPv6 type */
+	uint16_t len;	 /* the message's bytes, its IPv6 header included */
+};
+
+/* Count answer a in mib as icmp6_send does (a no-op for P6_ANSWER_NONE).
+ * Single writer: mib's owner. */
+static inline void
+__path_icmp6_count(struct mib_block *mib, const struct path_icmp6_answer *a)
+{
+	switch (a->verdict) {
+	case P6_ANSWER_SEND:
+		/* icmpv6_push_pending_frames: ICMP6MSGOUT_INC_STATS, OutMsgs;
+		 * ip6_local_out and ip6_output: OutRequests, OutOctets,
+		 * OutTransmits (a unicast destination) */
+		mib_inc(mib, MIB_ICMP6MSG_OUT(a->type));
+		mib_inc(mib, MIB_F(ICMP6, OUTMSGS));
+		mib_inc(mib, MIB_F(IP6, OUTREQUESTS));
+		mib_add(mib, MIB_F(IP6, OUTOCTETS), a->len);
+		mib_inc(mib, MIB_F(IP6, OUTTRANSMITS));
+		break;
+	case P6_ANSWER_RATELIMIT:
+		mib_inc(mib, MIB_F(ICMP6, OUTRATELIMITHOST));
+		/* fall through */
+	case P6_ANSWER_NOROUTE:
+		mib_inc(mib, MIB_F(IP6, OUTNOROUTES));
+		break;
+	default:
+		break;
+	}
+}
+
 /* ip6_frag_queue (path_frag.c) for the IPv6 packet at nh in m, len bytes
  * (40 + payload_len), whose fragment header is at fh from nh and named by
  * the byte at nhoff: 0 with *d when it completed a datagram (its upper-layer
  * header at d->hl, named at d->nhoff), else its terminal, counted (Path
  * Ip6FragQueued or Ip6FragDropped), or Ip6 InHdrErrors NOT counted: the
- * parameter problem ip6_frag_queue asks of ipv6_frag_rcv. f may be NULL. */
+ * parameter problem ip6_frag_queue asks of ipv6_frag_rcv. f may be NULL.
+ * te: the time exceeded (ICMPV6_EXC_FRAGTIME) icmp6_send would count for
+ * this packet, kept with its queue when it is the first fragment and
+ * counted if the queue times out with it (ip6frag_expire_frag_queue). */
 unsigned int __path_ipv6_defrag(struct path_frag *f, const struct rte_mbuf *m,
 				uint32_t nh, uint32_t len, uint32_t fh, uint32_t nhoff,
-				uint8_t pkt_type, struct mib_block *mib,
-				struct path_dgram *d);
+				uint8_t pkt_type, const struct path_icmp6_answer *te,
+				struct mib_block *mib, struct path_dgram *d);
 /* path_tally_flush()'s IPv6 half (path6.c). */
 void __path6_tally_flush(struct path_tally *t, struct mib_block *mib);
 

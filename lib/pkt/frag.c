@@ -7,7 +7,7 @@
  * IPv4: the header (20 bytes, the generator's) copied into each fragment,
  * tot_len, the offset and MF set, DF cleared, the checksum redone.
  * IPv6: the unfragmentable part (the IPv6 header, then the extension
- * headers up to the last hop-by-hop or routing header, RFC 8200 4.5) copied
+ * headers ip6_find_1stfragopt keeps before the fragment header) copied
  * into each fragment, then a fragment header (its next header the byte
  * that named it, which now names 44), then the fragment's data; payload
  * length set. Every fragment but the last carries a multiple of 8 bytes.
@@ -70,17 +70,24 @@ __order(uint8_t order, uint32_t *idx, uint32_t k, uint32_t seed)
 	}
 }
 
-/* The unfragmentable extension headers of c's IPv6 frames: up to the last
- * hop-by-hop or routing header. */
+/* The unfragmentable extension headers of c's IPv6 frames, where Linux's
+ * ip6_find_1stfragopt (net/ipv6/output_core.c) puts the fragment header:
+ * hop-by-hop and routing headers, and destination options before any
+ * routing header, up to the first other header or the first destination
+ * options after a routing header (RFC 8200 4.5). */
 static uint32_t
 __unfrag6(const struct pkt_flow_conf *c)
 {
-	uint32_t j, n = 0;
+	bool rt = false;
+	uint32_t j;
 
-	for (j = 0; j < c->n_ext6; j++)
-		if (c->ext6[j] == PKT_EXT6_HOP || c->ext6[j] == PKT_EXT6_RT)
-			n = j + 1;
-	return n;
+	for (j = 0; j < c->n_ext6; j++) {
+		if (c->ext6[j] == PKT_EXT6_RT)
+			rt = true;
+		else if (c->ext6[j] != PKT_EXT6_HOP && (c->ext6[j] != PKT_EXT6_DST || rt))
+			break;
+	}
+	return j;
 }
 
 int

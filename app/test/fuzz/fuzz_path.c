@@ -3,7 +3,10 @@
  * libFuzzer: any bytes as one frame through the receive path. No crash, no
  * read beyond the frame (the frame is copied into an exactly-sized heap
  * buffer so that AddressSanitizer sees any over-read), exactly one terminal
- * outcome, and the conservation laws after every input.
+ * outcome, and the conservation laws after every input (the reassembly
+ * laws among them: every fragment ip_defrag or ipv6_frag_rcv takes is
+ * queued, dropped, completes its datagram or fails a header check, and a
+ * queue's expiry moves none of those).
  *
  * The path is the workers' (path_rcv_frag()) with IPv4 and IPv6
  * reassembly queues that live across inputs, so that fragments of different inputs meet in

@@ -64,7 +64,7 @@ jcheck "$TMP/steady.json" 'd["summary"]["steady"] is None' \
 	'"less than one stats interval (1.00 s)" in d["summary"]["steady_reason"] or "ended before the warm-up" in d["summary"]["steady_reason"]' \
 	'all(l["steady"] is None for l in d["lcores"])' 'd["summary"]["run"]["packets"] > 0' \
 	'd["conservation"]["ok"] and d["conservation"]["exact"] and d["conservation"]["tolerance"] == 0' \
-	'len(d["conservation"]["laws"]) == 6 and all(l["diff"] == 0 for l in d["conservation"]["laws"])' \
+	'len(d["conservation"]["laws"]) == 8 and all(l["diff"] == 0 for l in d["conservation"]["laws"])' \
 	'f("Mode.ModeOffPackets") == f("Rx.RxPackets")' \
 	'f("Mode.ModeOffBusyCycles") == f("Rx.BusyCycles") and f("Mode.ModeOffIdleCycles") == f("Rx.IdleCycles")' \
 	'f("Mode.ModeOffLostCycles") == f("Rx.LostCycles")'

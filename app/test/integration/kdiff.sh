@@ -57,8 +57,8 @@ nsx "$RX" sysctl -qw net.ipv6.conf."$VB".disable_ipv6=1 net.ipv4.ip_forward=0 \
 	net.ipv4.conf."$VB".rp_filter=0 net.ipv4.conf.all.accept_source_route=0 \
 	net.ipv4.conf.all.accept_local=0 net.ipv4.conf.all.route_localnet=0 \
 	net.ipv4.icmp_echo_ignore_broadcasts=1 net.ipv4.icmp_ignore_bogus_error_responses=1
-# Fragment queues that outlive the test (no ReasmTimeout in the middle of
-# it) and room for every fragment it leaves queued, in the kernel and in
+# Fragment queues that outlive the first passes (no ReasmTimeout in the
+# middle of them; the fragment pass sets its own ipfrag_time) and room for every fragment it leaves queued, in the kernel and in
 # pktpath (--frag-high): their memory is counted differently.
 nsx "$RX" sysctl -qw net.ipv4.ipfrag_time=3600 net.ipv4.ipfrag_high_thresh=33554432
 nsx "$TX" sysctl -qw net.ipv6.conf."$VA".disable_ipv6=1
@@ -116,13 +116,19 @@ else
 fi
 "$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" "declared-$MODE.pcap" kernel-vlan.json ||
 	fail "kernel side, --vlan"
+# The IPv4 fragment pass: queues that time out in the pass's pause
+# (ipfrag_time small now; the earlier passes' queues keep their timers).
+FRAG_TIME=$("$PY" "$KDIFF" frag-time)
+nsx "$RX" sysctl -qw net.ipv4.ipfrag_time="$FRAG_TIME"
+"$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" v4frag.pcap kernel-frag.json ||
+	fail "kernel side, fragments"
 
 # The IPv6 pass (kdiff6.py): IPv6 on the receiver's port now, as
 # test_path6.c has it: fd70::1/64, the link-local address from its MAC, the
 # neighbours fd70::2 and fe80::2, no default route, no router solicitation,
 # no duplicate address detection, no ICMPv6 rate limit, fragment queues that
-# outlive the test (ip6frag_time: no timeout sends a time exceeded in the
-# middle of it); and no neighbour
+# outlive the main pass (ip6frag_time: no timeout sends a time exceeded in
+# the middle of it; the fragment pass after it sets its own); and no neighbour
 # ever solicited (a reply to an unknown neighbour is counted and dropped,
 # as pktpath counts what it would send), so that nothing moves the
 # counters on a timer.
@@ -138,6 +144,11 @@ for n in fd70::2 fe80::2; do
 done
 "$PY" "$KDIFF6" gen "$SEED" "$COUNT" "$DIR" || fail "IPv6 frame generation"
 "$PY" "$KDIFF6" kernel "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6"
+# The IPv6 fragment pass: queues that time out in the pass's pause
+# (ip6frag_time small now; the main pass's queues keep their timers).
+FRAG6_TIME=$("$PY" "$KDIFF6" frag-time)
+nsx "$RX" sysctl -qw net.ipv6.ip6frag_time="$FRAG6_TIME"
+"$PY" "$KDIFF6" kernel-frag "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6 fragments"
 
 OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242 --frag-high 33554432)
 VLAN=$(IFS=,; echo "${DECLARED[*]}")
@@ -147,6 +158,8 @@ for st in "${DECLARED[@]}"; do KVLAN+=(--vlan "$st"); done
 	fail "kdiffpath"
 "$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS[@]}" "${KVLAN[@]}" "$DIR/pktpath.pcap" \
 	> "$DIR/path-vlan.txt" || fail "kdiffpath --vlan"
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS[@]}" --frag-time "$FRAG_TIME" \
+	"$DIR/v4frag.pcap" > "$DIR/path-frag.txt" || fail "kdiffpath, fragments"
 for run in pktpath:none pktpath-vlan:"$VLAN"; do
 	out=${run%%:*}
 	"$PKTPATH" $(eal "kdiff-$out") --vdev "net_pcap0,rx_pcap=$DIR/pktpath.pcap" -- --http off \
@@ -159,6 +172,8 @@ done
 OPTS6=(--local6 fd70::1/64 --udp-ports 9 --udplite-ports 9)
 "$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "$DIR/v6.pcap" > "$DIR/path6.txt" ||
 	fail "kdiffpath, IPv6"
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" --frag6-time "$FRAG6_TIME" \
+	"$DIR/v6frag.pcap" > "$DIR/path6frag.txt" || fail "kdiffpath, IPv6 fragments"
 "$PKTPATH" $(eal "kdiff-pktpath6") --vdev "net_pcap0,rx_pcap=$DIR/v6.pcap" -- --http off \
 	--source port --duration 1 --warmup 0 --quiet "${OPTS6[@]}" \
 	--json "$DIR/pktpath6.json" > "$DIR/pktpath6.txt" 2>&1 ||
