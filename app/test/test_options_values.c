@@ -319,6 +319,16 @@ test_compare(void **state)
 		assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
 				    knobs[i].n1);
 		assert_int_equal(o.cmp.base, 0);
+		/* one value compares nothing: refused, and with a second knob */
+		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].n0);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare: %s: '%s' alone compares nothing: give "
+			 "two values or more, or --%s %s to run with it",
+			 k, knobs[i].n0, k, knobs[i].n0);
+		BAD(line, "--compare", arg, w, wv);
+		BAD(line, "--compare", arg, "--compare",
+		    knobs[i].knob == APP_KNOB_FOLD ? "burst=16,32" : "fold=field,lcore",
+		    w, wv);
 		/* the hook only for the knobs that need it */
 		assert_int_equal(app_options_want_ingress(&o),
 				 knobs[i].knob <= APP_KNOB_LOCK_SCOPE);
@@ -359,7 +369,10 @@ test_compare(void **state)
 	assert_int_equal(o.cmp.n_knobs, 1);
 	assert_int_equal(o.cmp.n, 3);
 	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_BURST);
-	/* the shorthand: ingress modes */
+	/* the shorthand: ingress modes; one is refused as the knob's is */
+	BAD("pktpath: --compare: ingress: 'none' alone compares nothing: give two "
+	    "values or more, or --ingress none to run with it",
+	    "--compare", "none");
 	OK("--compare", "off,rcu,lock");
 	assert_int_equal(o.cmp.n, 3);
 	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_INGRESS);
@@ -459,7 +472,7 @@ test_checks(void **state)
 	    "full)", "--path", "rx-only", "--update-rate", "10");
 	BAD("pktpath: --compare ingress=...: the knob has no effect (it needs --path "
 	    "full)",
-	    "--path", "rx-only", "--compare", "off");
+	    "--path", "rx-only", "--compare", "off,rcu");
 	BAD("pktpath: --rxq 1:0.0 has no effect with --source gen (it needs --source "
 	    "port)", "--rxq", "1:0.0");
 	BAD("pktpath: --mtu 9000 has no effect with --source gen (it needs --source port)",
