@@ -294,6 +294,30 @@ static const struct {
 /* clang-format on */
 static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
 
+/* The run information (app_options_value()) of the last parse says
+ * option name's value is text (it is there, as text). */
+static void
+__info_says(const char *name, const char *text)
+{
+	struct app_option_value v;
+	char key[48];
+	unsigned int i;
+	char *c;
+	int rc;
+
+	snprintf(key, sizeof(key), "%s", name);
+	for (c = key; *c != '\0'; c++)
+		if (*c == '-')
+			*c = '_';
+	for (i = 0; (rc = app_options_value(&o, i, &v)) >= 0; i++)
+		if (rc == 1 && strcmp(v.key, key) == 0) {
+			assert_int_equal(v.type, APP_VAL_TEXT);
+			assert_string_equal(v.text, text);
+			return;
+		}
+	fail_msg("info.config has no %s", key);
+}
+
 void
 test_compare(void **state)
 {
@@ -319,6 +343,9 @@ test_compare(void **state)
 		assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
 				    knobs[i].n1);
 		assert_int_equal(o.cmp.base, 0);
+		/* info.config says the values the phases ran, not the default */
+		snprintf(line, sizeof(line), "%s,%s", knobs[i].n0, knobs[i].n1);
+		__info_says(k, line);
 		/* one value compares nothing: refused, and with a second knob */
 		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].n0);
 		snprintf(line, sizeof(line),
@@ -374,6 +401,7 @@ test_compare(void **state)
 	    "values or more, or --ingress none to run with it",
 	    "--compare", "none");
 	OK("--compare", "off,rcu,lock");
+	__info_says("ingress", "off,rcu,lock");
 	assert_int_equal(o.cmp.n, 3);
 	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_INGRESS);
 	assert_int_equal(app_compare_value(&o.cmp, 0, 1), INGRESS_RCU);
