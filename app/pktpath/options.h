@@ -14,8 +14,10 @@
  * and --help-markdown (app/pktpath/README.md's options table) all come from it; the
  * integration test options.sh fails when the shipped files differ from it.
  * Files: options.c (getopt, INI, defaults), options_table.c (the table and
- * the app's enum names), options_value.c (value parsers), options_check.c
- * (checks across options), options_help.c (the generated texts).
+ * the app's enum names), options_value.c (the types' value parsers),
+ * options_set.c (the setters of the options with a parser of their own),
+ * options_check.c (checks across options), options_help.c (the generated
+ * texts), options_compare.c (--compare), options_info.c (info.config).
  * Nothing here is thread-safe: options are parsed once, before any thread.
  */
 
