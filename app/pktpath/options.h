@@ -14,8 +14,10 @@
  * and --help-markdown (app/pktpath/README.md's options table) all come from it; the
  * integration test options.sh fails when the shipped files differ from it.
  * Files: options.c (getopt, INI, defaults), options_table.c (the table and
- * the app's enum names), options_value.c (value parsers), options_check.c
- * (checks across options), options_help.c (the generated texts).
+ * the app's enum names), options_value.c (the types' value parsers),
+ * options_set.c (the setters of the options with a parser of their own),
+ * options_check.c (checks across options), options_help.c (the generated
+ * texts), options_compare.c (--compare), options_info.c (info.config).
  * Nothing here is thread-safe: options are parsed once, before any thread.
  */
 
@@ -282,7 +284,8 @@ struct app_option_value {
 	uint64_t u;
 	double d;
 	bool b;
-	const char *text;
+	const char *text;		 /* in the table, in o, or in list */
+	char list[APP_MAX_COMPARE * 16]; /* a compared knob's values */
 };
 
 /*
@@ -291,6 +294,9 @@ struct app_option_value {
  * that has an effect in o (its needs met, as far as o says: an option
  * whose need is another's being given counts as not met) and is not the
  * run's own output: 1 with *v; 0 for an option without; -1 past the last.
+ * A knob of --compare is the values the phases ran, whatever the
+ * option's type: text, its values as --compare lists them ("field,lcore",
+ * "16,32"), not the option's default, which no phase may have run.
  */
 int app_options_value(const struct app_options *o, unsigned int i,
 		      struct app_option_value *v);

@@ -4,8 +4,10 @@
  * app_compare): a knob is an option of the table, by its name, and its
  * values are parsed by that option's own parser, so a knob takes exactly
  * what the option takes and refuses what it refuses, in its words. The
- * shorthand --compare MODE,... is the ingress knob. Given twice, the
- * option gives two knobs, whose product is the variants (a 2x2).
+ * shorthand --compare MODE,... is the ingress knob. A knob takes two
+ * values or more: one compares nothing, and a value to run with is its
+ * option's (--alloc slab). Given twice, the option gives two knobs, whose
+ * product is the variants (a 2x2).
  * Checked after both passes (__opt_check_compare()): a knob that has no
  * effect in this run (its option's needs, as the table says them) is
  * refused with one line, as is a knob whose option is given too (the
@@ -145,6 +147,15 @@ __opt_set_compare(struct app_options *o, const char *v, char *err)
 	c->k[c->n_knobs++].knob = (enum app_knob)k;
 	if (__opt_list(v, __compare_item, o, err) != 0)
 		return -1;
+	if (c->k[c->n_knobs - 1].n < 2) { /* nothing to pair it with */
+		const char *one = c->k[c->n_knobs - 1].name[0];
+
+		snprintf(err, ERR_LEN,
+			 "%s: '%s' alone compares nothing: give two values or "
+			 "more, or --%s %s to run with it",
+			 app_knob_names[k], one, app_knob_names[k], one);
+		return -1;
+	}
 	for (i = 0, n = 1; i < c->n_knobs; i++)
 		n *= c->k[i].n;
 	if (n > APP_MAX_VARIANTS) {

@@ -2,7 +2,8 @@
 /*
  * What a run says of its options, from the option table: the JSON's run
  * information ("info.config": every option with a value of its own that
- * has an effect, app_options_value()) and the banner's variant knobs
+ * has an effect, app_options_value(); a compared knob: the values its
+ * phases ran, "field,lcore") and the banner's variant knobs
  * (app_options_variant_text()). No second list of the options: a row
  * added to the table is in both. Main thread only (options.h).
  */
@@ -33,24 +34,60 @@ __has_effect(const struct app_opt *d, const struct app_options *o)
 	return g != NULL && __opt_needs_met(d, o, g);
 }
 
-int
-app_options_value(const struct app_options *o, unsigned int i, struct app_option_value *v)
+/* The key of option d in info.config. */
+static void
+__value_key(const struct app_opt *d, struct app_option_value *v)
 {
-	const struct app_opt *d;
 	char *c;
 
-	if (i >= app_n_opts)
-		return -1;
-	d = &app_opts[i];
-	if (d->no_ini || d->no_info || d->type == APP_OPT_FN || d->type == APP_OPT_HELP ||
-	    !__has_effect(d, o))
-		return 0;
-	memset(v, 0, sizeof(*v));
 	snprintf(v->key, sizeof(v->key), "%s%s", d->name,
 		 d->arg != NULL && strcmp(d->arg, "SECONDS") == 0 ? "_s" : "");
 	for (c = v->key; *c != '\0'; c++)
 		if (*c == '-')
 			*c = '_';
+}
+
+/* If d is a knob of o's --compare: true, *v its values as --compare
+ * lists them (the knob was checked to have an effect when parsed). */
+static bool
+__compared(const struct app_opt *d, const struct app_options *o,
+	   struct app_option_value *v)
+{
+	int k = base_name_index(app_knob_names, APP_KNOB_MAX, d->name);
+	int ki = k >= 0 ? app_compare_knob(&o->cmp, (enum app_knob)k) : -1;
+	unsigned int j;
+
+	if (ki < 0)
+		return false;
+	memset(v, 0, sizeof(*v));
+	__value_key(d, v);
+	for (j = 0; j < o->cmp.k[ki].n; j++) {
+		size_t at = strlen(v->list);
+
+		snprintf(v->list + at, sizeof(v->list) - at, "%s%s", j ? "," : "",
+			 o->cmp.k[ki].name[j]);
+	}
+	v->type = APP_VAL_TEXT;
+	v->text = v->list;
+	return true;
+}
+
+int
+app_options_value(const struct app_options *o, unsigned int i, struct app_option_value *v)
+{
+	const struct app_opt *d;
+
+	if (i >= app_n_opts)
+		return -1;
+	d = &app_opts[i];
+	if (d->no_ini || d->no_info)
+		return 0;
+	if (__compared(d, o, v))
+		return 1;
+	if (d->type == APP_OPT_FN || d->type == APP_OPT_HELP || !__has_effect(d, o))
+		return 0;
+	memset(v, 0, sizeof(*v));
+	__value_key(d, v);
 	switch (d->type) {
 	case APP_OPT_UINT:
 		v->type = APP_VAL_UINT;

@@ -139,6 +139,12 @@ const char *__opt_needs_text(const struct app_opt *d, char *buf, size_t len);
 void __opt_store(const struct app_opt *d, struct app_options *o, uint64_t x);
 uint64_t __opt_load(const struct app_opt *d, const struct app_options *o);
 
+/* The types' parsers the setters use too (options_value.c): a decimal
+ * number in lo..hi, on/off (yes/no, true/false, 1/0). 0, or -1 with the
+ * reason in err. */
+int __opt_double(const char *v, double lo, double hi, double *out, char *err);
+int __opt_bool(const char *v, bool *out, char *err);
+
 /* names[0..n-1] joined with '|' into buf (len bytes); buf. */
 const char *__opt_join(const char *const *names, unsigned int n, char *buf, size_t len);
 
@@ -152,7 +158,7 @@ int __opt_list(const char *v, int (*item)(struct app_options *, const char *, ch
  * baseline); 0 or -1 with the line printed. */
 int __opt_check_compare(struct app_options *o, const struct app_opt_given *g);
 
-/* The setters of the APP_OPT_FN options (options_value.c). */
+/* The setters of the APP_OPT_FN options (options_set.c). */
 int __opt_set_warmup(struct app_options *o, const char *v, char *err);
 int __opt_set_src(struct app_options *o, const char *v, char *err);
 int __opt_set_dst(struct app_options *o, const char *v, char *err);

@@ -294,6 +294,30 @@ static const struct {
 /* clang-format on */
 static_assert(RTE_DIM(knobs) == APP_KNOB_MAX, "a case per knob");
 
+/* The run information (app_options_value()) of the last parse says
+ * option name's value is text (it is there, as text). */
+static void
+__info_says(const char *name, const char *text)
+{
+	struct app_option_value v;
+	char key[48];
+	unsigned int i;
+	char *c;
+	int rc;
+
+	snprintf(key, sizeof(key), "%s", name);
+	for (c = key; *c != '\0'; c++)
+		if (*c == '-')
+			*c = '_';
+	for (i = 0; (rc = app_options_value(&o, i, &v)) >= 0; i++)
+		if (rc == 1 && strcmp(v.key, key) == 0) {
+			assert_int_equal(v.type, APP_VAL_TEXT);
+			assert_string_equal(v.text, text);
+			return;
+		}
+	fail_msg("info.config has no %s", key);
+}
+
 void
 test_compare(void **state)
 {
@@ -319,6 +343,19 @@ test_compare(void **state)
 		assert_string_equal(app_compare_name(&o.cmp, 1, name, sizeof(name)),
 				    knobs[i].n1);
 		assert_int_equal(o.cmp.base, 0);
+		/* info.config says the values the phases ran, not the default */
+		snprintf(line, sizeof(line), "%s,%s", knobs[i].n0, knobs[i].n1);
+		__info_says(k, line);
+		/* one value compares nothing: refused, and with a second knob */
+		snprintf(arg, sizeof(arg), "%s=%s", k, knobs[i].n0);
+		snprintf(line, sizeof(line),
+			 "pktpath: --compare: %s: '%s' alone compares nothing: give "
+			 "two values or more, or --%s %s to run with it",
+			 k, knobs[i].n0, k, knobs[i].n0);
+		BAD(line, "--compare", arg, w, wv);
+		BAD(line, "--compare", arg, "--compare",
+		    knobs[i].knob == APP_KNOB_FOLD ? "burst=16,32" : "fold=field,lcore",
+		    w, wv);
 		/* the hook only for the knobs that need it */
 		assert_int_equal(app_options_want_ingress(&o),
 				 knobs[i].knob <= APP_KNOB_LOCK_SCOPE);
@@ -359,8 +396,12 @@ test_compare(void **state)
 	assert_int_equal(o.cmp.n_knobs, 1);
 	assert_int_equal(o.cmp.n, 3);
 	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_BURST);
-	/* the shorthand: ingress modes */
+	/* the shorthand: ingress modes; one is refused as the knob's is */
+	BAD("pktpath: --compare: ingress: 'none' alone compares nothing: give two "
+	    "values or more, or --ingress none to run with it",
+	    "--compare", "none");
 	OK("--compare", "off,rcu,lock");
+	__info_says("ingress", "off,rcu,lock");
 	assert_int_equal(o.cmp.n, 3);
 	assert_int_equal(o.cmp.k[0].knob, APP_KNOB_INGRESS);
 	assert_int_equal(app_compare_value(&o.cmp, 0, 1), INGRESS_RCU);
@@ -459,7 +500,7 @@ test_checks(void **state)
 	    "full)", "--path", "rx-only", "--update-rate", "10");
 	BAD("pktpath: --compare ingress=...: the knob has no effect (it needs --path "
 	    "full)",
-	    "--path", "rx-only", "--compare", "off");
+	    "--path", "rx-only", "--compare", "off,rcu");
 	BAD("pktpath: --rxq 1:0.0 has no effect with --source gen (it needs --source "
 	    "port)", "--rxq", "1:0.0");
 	BAD("pktpath: --mtu 9000 has no effect with --source gen (it needs --source port)",

@@ -149,6 +149,13 @@ struct stats {
 	struct stats_pmu_reader pmu_readers[STATS_PMU_READERS];
 };
 
+/* --perf-detail's histograms of a stats object: STATS_PERF_MAX a worker. */
+static inline size_t
+__n_hist(const struct stats *s)
+{
+	return (size_t)(s->conf.n_workers ? s->conf.n_workers : 1) * STATS_PERF_MAX;
+}
+
 /*
  * A sampler: what the stats thread reads beside the MIB blocks at each
  * fold (the ports' counters, the workers' thread accounting), with its

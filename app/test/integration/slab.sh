@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --alloc slab (lib/slab; issue 23): a run, --compare alloc=reuse,slab and
-# --compare alloc=slab --compare prefetch=off,on, each with every packet
+# --alloc slab --compare prefetch=off,on, each with every packet
 # counted once in one outcome (conservation, exact) and no allocation
 # failed (RxNoMbuf 0), every phase of a compare with packets; the banner
 # and the JSON say alloc slab; bad values refused in one line, exit 2.
@@ -35,8 +35,8 @@ compare() {
 want='["reuse", "slab"]' compare alloc --compare alloc=reuse,slab
 grep -Eq "^  round [12] slab .*\(switch [0-9.]+ s, excluded\)" "$TMP/alloc.out" ||
 	{ cat "$TMP/alloc.out"; fail "alloc: no switch said"; }
-want='["slab/off", "slab/on"]' compare prefetch --compare alloc=slab --compare prefetch=off,on
-grep -q "alloc slab (compared), prefetch off|on (compared)" "$TMP/prefetch.out" ||
+want='["off", "on"]' compare prefetch --alloc slab --compare prefetch=off,on
+grep -q "alloc slab, prefetch off|on (compared)" "$TMP/prefetch.out" ||
 	{ cat "$TMP/prefetch.out"; fail "prefetch: banner"; }
 
 # bad values: one line, exit 2
@@ -55,4 +55,6 @@ bad "--alloc: 'slub' is not one of reuse|bulk|slab" --alloc slub
 bad "--alloc: 'Slab' is not one of reuse|bulk|slab" --alloc Slab
 bad "--compare: alloc: 'slub' is not one of reuse|bulk|slab" --compare alloc=reuse,slub
 bad "--compare: alloc: 'slab' is listed twice" --compare alloc=slab,slab
+bad "--compare: alloc: 'slab' alone compares nothing: give two values or more, or --alloc slab to run with it" \
+	--compare alloc=slab --compare prefetch=off,on
 echo "slab: ok"
