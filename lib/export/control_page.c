@@ -166,7 +166,8 @@ __ctl_page_json(struct export_ctl_ctx *c)
 						: json_pack("{s:s}", "mode", "off"));
 	else
 		json_decref(ing);
-	rc = root == NULL ? -1 : json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	rc = root == NULL ? -1
+			  : export_json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
 	__ctl_info_unlock(c);
 	stats_put(c->s, snap);
@@ -201,7 +202,9 @@ __ctl_page_history(struct export_ctl_ctx *c)
 	root = json_object();
 	rc = root == NULL ? -ENOMEM : export_history_add(root, &hi);
 	if (rc == 0)
-		rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -EIO;
+		rc = export_json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0
+			     ? 0
+			     : -EIO;
 	json_decref(root);
 	json_decref(flips);
 	fputc('\n', f);

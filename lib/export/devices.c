@@ -180,7 +180,7 @@ __links_json(int *rc)
 			json_object_set_new(st,
 					    mib_field_linux_name(MIB_BASE_IP6 + i, name,
 								 sizeof(name)),
-					    json_integer((json_int_t)v[i]));
+					    export_json_u64(v[i]));
 		json_array_append_new(links,
 				      json_pack("{s:i, s:s, s:o*}", "ifindex", (int)d + 1,
 						"name", devs.names[d], "stats6", st));
@@ -311,7 +311,7 @@ __ctl_page_links(struct export_ctl_ctx *c)
 	j = __links_json(&rc);
 	if (rc != 0)
 		return __links_refused(c, rc);
-	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+	if (export_json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
 	    fputc('\n', f) == EOF) {
 		snprintf(c->msg, sizeof(c->msg), "cannot write the page");
 		rc = -EIO;

@@ -144,7 +144,7 @@ __jstr(void *arg, const char *key, const char *v)
 static void
 __ju64(void *arg, const char *key, uint64_t v)
 {
-	__jput(arg, key, json_integer((json_int_t)v));
+	__jput(arg, key, export_json_u64(v));
 }
 
 static void
@@ -239,7 +239,8 @@ __serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl
 	if (rc == 0 && jo.failed)
 		rc = -ENOMEM;
 	if (rc == 0 && cmd->ctype == NULL)
-		rc = json_dumpf(jo.root, f, JSON_INDENT(2)) == 0 && fputc('\n', f) != EOF
+		rc = export_json_dumpf(jo.root, f, JSON_INDENT(2)) == 0 &&
+				     fputc('\n', f) != EOF
 			     ? 0
 			     : -ENOMEM;
 	json_decref(jo.root);

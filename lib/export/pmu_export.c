@@ -32,10 +32,10 @@ export_pmu_rate_json(const struct stats_pmu_rate *r)
 		json_object_set_new(cnt, r->conf->ev[i].name, known ?
 				    json_real(r->d.v[i]) : json_null());
 	}
-	return json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}", "known", known,
-			 "scaled", known && r->d.scaled, "packets", (json_int_t)r->packets,
-			 "per_pkt", per, "counts", cnt, "ipc", known ? __pmu_jreal(r->ipc) :
-			 json_null());
+	return json_pack("{s:b, s:b, s:o, s:o, s:o, s:o}", "known", known, "scaled",
+			 known && r->d.scaled, "packets", export_json_u64(r->packets),
+			 "per_pkt", per, "counts", cnt, "ipc",
+			 known ? __pmu_jreal(r->ipc) : json_null());
 }
 
 /* One fold's (or the mean fold's) counts: {"known", "scaled", ev: n...}. */
@@ -83,12 +83,15 @@ __pmu_json(const struct stats_snapshot *snap)
 	if (snap->pmu_iv != NULL)
 		json_object_set_new(o, "interval", export_pmu_rate_json(
 			&snap->pmu_iv[snap->n_workers]));
-	json_object_set_new(o, "fold", json_pack("{s:o, s:I, s:o, s:I, s:o}",
-		"last", __pmu_fold_json(c, &snap->fold_pmu, 1),
-		"scheduled_folds", (json_int_t)snap->fold_pmu_n,
-		"scheduled_per_fold", __pmu_fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
-		"read_folds", (json_int_t)snap->read_pmu_n,
-		"read_per_fold", __pmu_fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
+	json_object_set_new(
+		o, "fold",
+		json_pack("{s:o, s:o, s:o, s:o, s:o}", "last",
+			  __pmu_fold_json(c, &snap->fold_pmu, 1), "scheduled_folds",
+			  export_json_u64(snap->fold_pmu_n), "scheduled_per_fold",
+			  __pmu_fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
+			  "read_folds", export_json_u64(snap->read_pmu_n),
+			  "read_per_fold",
+			  __pmu_fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
 	return o;
 }
 

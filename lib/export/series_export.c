@@ -42,13 +42,14 @@ __mode_json(const struct stats_series *se, unsigned int k)
 static json_t *
 __lost_json(const struct stats_rate *r)
 {
-	return json_pack("{s:b, s:b, s:f, s:o, s:I, s:I, s:f}",
-		"flagged", stats_rate_lost(r), "known", r->lost_known,
-		"seconds", r->lost_s, "cause", r->lost_cause ?
-		json_string(stats_lost_cause_name(r->lost_cause)) : json_null(),
-		"involuntary_switches", (json_int_t)r->involuntary_switches,
-		"stalled_polls", (json_int_t)r->stalled_polls,
-		"stalled_seconds", r->stalled_s);
+	return json_pack("{s:b, s:b, s:f, s:o, s:o, s:o, s:f}", "flagged",
+			 stats_rate_lost(r), "known", r->lost_known, "seconds", r->lost_s,
+			 "cause",
+			 r->lost_cause ? json_string(stats_lost_cause_name(r->lost_cause))
+				       : json_null(),
+			 "involuntary_switches", export_json_u64(r->involuntary_switches),
+			 "stalled_polls", export_json_u64(r->stalled_polls),
+			 "stalled_seconds", r->stalled_s);
 }
 
 json_t *
@@ -93,10 +94,12 @@ export_intervals_json(const struct stats_series *se,
 		json_object_set_new(o, "steady", st != NULL && st->iv != NULL &&
 				    k < st->intervals ? json_string(stats_iv_use_name(
 				    (enum stats_iv_use)st->iv[k])) : json_null());
-		json_object_set_new(o, "mode_flips", json_integer((json_int_t)
-			__series_delta(se, k, STATS_SERIES_MODEFLIPS)));
-		json_object_set_new(o, "rule_updates", json_integer((json_int_t)
-			__series_delta(se, k, STATS_SERIES_RULEUPDATES)));
+		json_object_set_new(
+			o, "mode_flips",
+			export_json_u64(__series_delta(se, k, STATS_SERIES_MODEFLIPS)));
+		json_object_set_new(
+			o, "rule_updates",
+			export_json_u64(__series_delta(se, k, STATS_SERIES_RULEUPDATES)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -123,9 +126,10 @@ export_events_json(const struct stats_series *se, const json_t *flips)
 		double t0 = stats_series_uptime(se, k), t1 = stats_series_uptime(se, k + 1);
 
 		if (upd > 0)
-			json_array_append_new(arr, json_pack("{s:s, s:f, s:f, s:I}",
-				"kind", "rule-updates", "t0_s", t0, "t_s", t1,
-				"count", (json_int_t)upd));
+			json_array_append_new(
+				arr, json_pack("{s:s, s:f, s:f, s:o}", "kind",
+					       "rule-updates", "t0_s", t0, "t_s", t1,
+					       "count", export_json_u64(upd)));
 	}
 	for (i = 0; flips != NULL && i < json_array_size(flips); i++)
 		json_array_append(arr, json_array_get(flips, i));
