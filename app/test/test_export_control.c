@@ -29,7 +29,6 @@
 #include <cmocka.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -164,22 +163,7 @@ static int tel_fd = -1;
 static json_t *
 tel(const char *cmd)
 {
-	char buf[16384 + 1], name[64];
-	json_error_t jerr;
-	json_t *j, *v;
-	ssize_t n;
-
-	assert_int_equal(send(tel_fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
-	n = recv(tel_fd, buf, sizeof(buf) - 1, 0);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	j = json_loads(buf, 0, &jerr);
-	if (j == NULL)
-		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
-	v = json_incref(json_object_get(j, name));
-	json_decref(j);
-	return v;
+	return tel_query(tel_fd, cmd);
 }
 
 static json_t *
@@ -758,20 +742,13 @@ test_control_readme(void **state)
 static int
 setup(void **state)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char buf[1024];
-
 	if (fixture_export_setup(state) != 0)
 		return -1;
 	export_control_signals_install();
 	if (export_telemetry_register(st, info, &rec_hooks) != 0)
 		return -1;
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	tel_fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (tel_fd < 0 || connect(tel_fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		return -1;
-	return recv(tel_fd, buf, sizeof(buf), 0) > 0 ? 0 : -1; /* the banner */
+	tel_fd = tel_connect();
+	return 0;
 }
 
 static int

@@ -21,7 +21,6 @@
 #include <time.h>
 #include <cmocka.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -270,44 +269,6 @@ test_devices_readers_share(void **state)
 }
 
 /* ---- telemetry, over its socket ---- */
-
-static int
-tel_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char buf[1024];
-	int fd;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		fail_msg("no telemetry socket %s: %s", sun.sun_path, strerror(errno));
-	assert_true(recv(fd, buf, sizeof(buf), 0) > 0); /* the info banner */
-	return fd;
-}
-
-/* Send cmd; the reply's value of {"cmd": value} (a new reference). */
-static json_t *
-tel_query(int fd, const char *cmd)
-{
-	char buf[16384 + 1], name[64];
-	json_error_t jerr;
-	json_t *j, *v;
-	ssize_t n;
-
-	assert_int_equal(send(fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
-	n = recv(fd, buf, sizeof(buf) - 1, 0);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	j = json_loads(buf, 0, &jerr);
-	if (j == NULL)
-		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
-	v = json_incref(json_object_get(j, name));
-	json_decref(j);
-	return v;
-}
 
 /* The ingress state, held on its first call. */
 static json_t *

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <cmocka.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -93,37 +92,6 @@ __u64_check(const char *what, const char *text, const char *sep, unsigned int r,
 	}
 	assert_true(n > 0);
 	free(flat);
-}
-
-/* Telemetry's reply to cmd, as text. */
-static char *
-__u64_tel(int fd, const char *cmd)
-{
-	char *buf = malloc(16384 + 1);
-	ssize_t n;
-
-	assert_non_null(buf);
-	assert_int_equal(send(fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
-	n = recv(fd, buf, 16384, 0);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	return buf;
-}
-
-static int
-__u64_tel_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char buf[1024];
-	int fd;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		fail_msg("no telemetry socket %s: %s", sun.sun_path, strerror(errno));
-	assert_true(recv(fd, buf, sizeof(buf), 0) > 0); /* the info banner */
-	return fd;
 }
 
 /* The line "name<spaces>VALUE" of a /proc-like text: 1 if its value is
@@ -206,7 +174,7 @@ test_u64_every_output(void **state)
 	hc.lcore_mib = true;
 	h = start_stats(s, &hc);
 	port = export_http_port(h);
-	fd = __u64_tel_connect();
+	fd = tel_connect();
 	b = mib_set_block(ms, 0);
 	for (r = 0; r < 2; r++) {
 		for (f = 0; f < MIB_FIELD_MAX; f++) {
@@ -278,7 +246,7 @@ test_u64_every_output(void **state)
 			free(text);
 			snprintf(path, sizeof(path), "/pktpath/mib,%s",
 				 mib_group_name((enum mib_group)g));
-			text = __u64_tel(fd, path);
+			text = tel_text(fd, path);
 			__u64_check(path, text, ":", r, g);
 			free(text);
 		}
@@ -297,7 +265,7 @@ test_u64_every_output(void **state)
 					 __u64_want(r, MIB_BASE_IP6 + f));
 		}
 		free(text);
-		text = __u64_tel(fd, "/pktpath/dev_snmp6,gen0");
+		text = tel_text(fd, "/pktpath/dev_snmp6,gen0");
 		__u64_dev_check("/pktpath/dev_snmp6,gen0", text, "\"", ":", r,
 				MIB_DEV_LINK_FIELDS - 1);
 		free(text);

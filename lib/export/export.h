@@ -114,6 +114,8 @@ json_t *export_perf_event_json(const struct stats_perf_event *ev,
  * "stalled_polls", "stalled_seconds"}.
  */
 json_t *export_rate_json(const struct stats_rate *r);
+/** A rate's "lost" object alone (the history's intervals carry it). */
+json_t *export_rate_lost_json(const struct stats_rate *r);
 
 /**
  * Counters above 2^63 (json_u64.c): jansson's integer is signed, so every

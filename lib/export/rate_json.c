@@ -20,16 +20,19 @@ export_rate_json(const struct stats_rate *r)
 			  r->gbps, "ns_per_pkt", r->ns_per_pkt, "cycles_per_pkt",
 			  r->cycles_per_pkt, "busy_pct", r->busy_pct);
 
-	json_object_set_new(
-		o, "lost",
-		json_pack(
-			"{s:b, s:b, s:f, s:o, s:o, s:o, s:f}", "flagged",
-			stats_rate_lost(r), "known", r->lost_known, "seconds", r->lost_s,
-			"cause",
-			r->lost_cause ? json_string(stats_lost_cause_name(r->lost_cause))
-				      : json_null(),
-			"involuntary_switches", export_json_u64(r->involuntary_switches),
-			"stalled_polls", export_json_u64(r->stalled_polls),
-			"stalled_seconds", r->stalled_s));
+	json_object_set_new(o, "lost", export_rate_lost_json(r));
 	return o;
+}
+
+json_t *
+export_rate_lost_json(const struct stats_rate *r)
+{
+	return json_pack("{s:b, s:b, s:f, s:o, s:o, s:o, s:f}", "flagged",
+			 stats_rate_lost(r), "known", r->lost_known, "seconds", r->lost_s,
+			 "cause",
+			 r->lost_cause ? json_string(stats_lost_cause_name(r->lost_cause))
+				       : json_null(),
+			 "involuntary_switches", export_json_u64(r->involuntary_switches),
+			 "stalled_polls", export_json_u64(r->stalled_polls),
+			 "stalled_seconds", r->stalled_s);
 }
