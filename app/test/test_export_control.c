@@ -455,24 +455,40 @@ same_values(uint16_t port, const char *path, const char *cmd)
 	free(body);
 }
 
-/* GET path is refused with status and one line; telemetry's cmd is null. */
+/* GET path is refused with status and one line; telemetry's cmd with
+ * {"error": the same line, "status": the same status}. */
 static void
 refused(uint16_t port, const char *path, int status, const char *cmd)
 {
 	char *body, ctype[128];
+	const char *why;
 	json_t *v;
 
 	if (get(port, path, &body, ctype, sizeof(ctype)) != status)
 		fail_msg("GET %s: '%s', want %d", path, body, status);
 	if (strchr(body, '\n') != body + strlen(body) - 1)
 		fail_msg("GET %s: not one line: '%s'", path, body);
-	free(body);
-	if (cmd == NULL)
+	if (cmd == NULL) {
+		free(body);
 		return;
+	}
+	/* telemetry: the same line and status; where HTTP has no row at the
+	 * path (a parameter to a row that takes none), a 400 of its own */
+	body[strlen(body) - 1] = '\0';
+	why = body; /* the line without its request, which each names its way */
+	if (strncmp(why, "GET ", 4) == 0 && strchr(why + 4, ' ') != NULL)
+		why = strchr(why + 4, ' ');
+	if (strncmp(body, "no such endpoint", 16) == 0) {
+		status = 400;
+		why = "";
+	}
 	v = tel(cmd);
-	if (!json_is_null(v))
-		fail_msg("%s: %s, want null", cmd, json_dumps(v, JSON_COMPACT));
+	if (json_integer_value(json_object_get(v, "status")) != status ||
+	    strstr(json_string_value(json_object_get(v, "error")) ?: "", why) == NULL)
+		fail_msg("%s: %s, want {\"error\": \"...%s\", \"status\": %d}", cmd,
+			 v ? json_dumps(v, JSON_COMPACT) : "null", why, status);
 	json_decref(v);
+	free(body);
 }
 
 /* Each group of the two-line text of /snmp or /netstat that is a MIB group
@@ -530,7 +546,7 @@ tel_refused(const char *cmd, const char *why)
 	json_decref(v);
 }
 
-/* A reading row served over telemetry only (a page's twin, tel_refusal):
+/* A reading row served over telemetry only (a page's twin):
  * named values, without a parameter and with its good one; its bad one
  * refused with a dict. */
 static void
@@ -540,7 +556,7 @@ twin_values(const struct export_ctl_cmd *c, const struct param_case *p, size_t n
 	json_t *v;
 	size_t k;
 
-	if (c->telemetry == NULL || !c->tel_refusal)
+	if (c->telemetry == NULL)
 		fail_msg("%s: a reading command not served over HTTP", c->name);
 	assert_ptr_equal(export_control_by_telemetry(c->telemetry), c);
 	v = tel(c->telemetry);

@@ -109,13 +109,22 @@ test_telemetry(void **state)
 					    mib_field_name(f))), mib_field_help(f));
 		json_decref(v);
 	}
-	/* Bad parameters, then detached: null, never a crash. */
+	/* Bad parameters: a refusal with its HTTP status; then detached:
+	 * null, never a crash. */
 	for (i = 0; i < 4; i++) {
-		static const char *const bad[] = { "/pktpath/mib,Nope",
-			"/pktpath/lcores,7", "/pktpath/rates,x", "/pktpath/mib_help,Nope" };
+		static const struct {
+			const char *cmd;
+			int status;
+		} bad[] = { { "/pktpath/mib,Nope", 404 },
+			    { "/pktpath/lcores,7", 404 },
+			    { "/pktpath/rates,x", 400 },
+			    { "/pktpath/mib_help,Nope", 404 } };
 
-		v = tel_query(fd, bad[i]);
-		assert_true(json_is_null(v));
+		v = tel_query(fd, bad[i].cmd);
+		assert_int_equal(json_object_size(v), 2);
+		assert_int_equal(json_integer_value(json_object_get(v, "status")),
+				 bad[i].status);
+		assert_true(json_is_string(json_object_get(v, "error")));
 		json_decref(v);
 	}
 	export_telemetry_unregister();

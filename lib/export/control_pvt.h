@@ -55,6 +55,28 @@ __ctl_end(const struct export_ctl_ctx *c)
 	return c->out != NULL && c->out->end != NULL ? c->out->end(c->out->arg) : 0;
 }
 
+/* A page's stream (the writer's text), or NULL with *rc -ENOTSUP and the
+ * line in c->msg: pages are HTTP's only (a telemetry reply is a dict). */
+static inline FILE *
+__ctl_page(struct export_ctl_ctx *c, int *rc)
+{
+	if (c->out == NULL || c->out->text == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
+			 c->request);
+		*rc = -ENOTSUP;
+		return NULL;
+	}
+	return c->out->text;
+}
+
+/* The ingress state the hooks h report now (a new reference), or NULL
+ * without hooks or ingress_state. */
+static inline json_t *
+__ctl_ingress_state(const struct export_hooks *h)
+{
+	return h != NULL && h->ingress_state != NULL ? h->ingress_state(h->arg) : NULL;
+}
+
 /* Around every use of c->info. */
 static inline void
 __ctl_info_lock(const struct export_ctl_ctx *c)

@@ -273,15 +273,12 @@ __dev_values(struct export_ctl_ctx *c)
 int
 __ctl_page_dev_snmp6(struct export_ctl_ctx *c)
 {
-	FILE *f = c->out != NULL ? c->out->text : NULL;
 	uint64_t *v = NULL;
-	int d, rc;
+	int d, rc = 0;
+	FILE *f = __ctl_page(c, &rc);
 
-	if (f == NULL) {
-		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
-			 c->request);
-		return -ENOTSUP;
-	}
+	if (f == NULL)
+		return rc;
 	v = __dev_values(c);
 	if (v == NULL)
 		return -ENOMEM;
@@ -299,15 +296,12 @@ __ctl_page_dev_snmp6(struct export_ctl_ctx *c)
 int
 __ctl_page_links(struct export_ctl_ctx *c)
 {
-	FILE *f = c->out != NULL ? c->out->text : NULL;
+	int rc = 0;
+	FILE *f = __ctl_page(c, &rc);
 	json_t *j;
-	int rc;
 
-	if (f == NULL) {
-		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
-			 c->request);
-		return -ENOTSUP;
-	}
+	if (f == NULL)
+		return rc;
 	j = __links_json(&rc);
 	if (rc != 0)
 		return __links_refused(c, rc);

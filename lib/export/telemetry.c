@@ -10,9 +10,11 @@
  * callbacks there; the handlers read one snapshot reference each, never
  * worker memory. The 22.11 callback has no user argument, so the state is
  * one static struct behind a readers-writer lock (clients share it),
- * which export_telemetry_unregister() clears (the callbacks then answer null, DPDK's convention for "no
- * data"). A reading command's refusal is null too, its reason in the
- * debug log (--log-level=pktpath.telemetry:debug). The limits of a reply
+ * which export_telemetry_unregister() clears (the callbacks then answer
+ * null, DPDK's convention for "no data"). Every refusal, of a reading or
+ * a changing command, is {"error": LINE, "status": N}: the line and the
+ * HTTP status the same request gets over HTTP (a reading command's also
+ * in the debug log, --log-level=pktpath.telemetry:debug). The limits of a reply
  * (control_read.c) are the handlers' to respect: the library silently
  * drops what does not fit.
  */
@@ -182,42 +184,18 @@ __run_begin(struct tel_run *x, const char *cmd, struct rte_tel_data *d)
 	return 0;
 }
 
-/* The control table's reading commands: the dict (or list) their handler
- * writes, or null when it refuses (a tel_refusal row: {"error", "status"}). */
+/* Every command of the control table (control.c), parameter the
+ * argument: a reading command's dict (or list) of named values, a
+ * changing command's {"result": LINE, named values...}; a refusal of
+ * either, {"error": LINE, "status": the HTTP status the same refusal
+ * gets}; changing commands only with export_telemetry_control() (403).
+ * Unregistered: null. */
 static int
-__cmd_read(const char *cmd, const char *params, struct rte_tel_data *d)
+__cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct tel_run x;
 	char q[BASE_QUOTE_LEN];
-	int rc;
-
-	rc = __run_begin(&x, cmd, d);
-	if (rc != 0)
-		return rc;
-	rc = export_control_run(x.t, params, params != NULL ? strlen(params) : 0, false,
-				&x.c);
-	pthread_rwlock_unlock(&tel_lock);
-	if (rc == 0)
-		return 0;
-	TEL_LOG(DEBUG, "%s,%s: %s", cmd,
-		base_quote(q, sizeof(q), params != NULL ? params : ""), x.c.msg);
-	if (!x.t->tel_refusal)
-		return rc;
-	rte_tel_data_start_dict(d); /* nothing but the refusal */
-	rte_tel_data_add_dict_string(d, "error", x.c.msg);
-	rte_tel_data_add_dict_int(d, "status", (int)export_control_read_status(rc));
-	return 0;
-}
-
-/* The control table's commands (control.c), parameter the argument: a dict
- * {"result": LINE, named values...}, or {"error": LINE, "status": the HTTP
- * status the same refusal gets}; changing commands only with
- * export_telemetry_control(). */
-static int
-__cmd_control(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct tel_run x;
 	unsigned int status;
+	struct tel_run x;
 	int rc;
 
 	rc = __run_begin(&x, cmd, d);
@@ -232,15 +210,19 @@ __cmd_control(const char *cmd, const char *params, struct rte_tel_data *d)
 	} else {
 		rc = export_control_run(x.t, params, params != NULL ? strlen(params) : 0,
 					false, &x.c);
-		status = rc == 0 ? 200 : export_control_status(rc);
+		status = export_control_status(rc);
 	}
 	pthread_rwlock_unlock(&tel_lock);
-	TEL_LOG(INFO, "%s: %s", x.src, x.c.msg);
+	if (x.t->change)
+		TEL_LOG(INFO, "%s: %s", x.src, x.c.msg);
+	else if (rc != 0)
+		TEL_LOG(DEBUG, "%s,%s: %s", cmd,
+			base_quote(q, sizeof(q), params != NULL ? params : ""), x.c.msg);
 	if (rc != 0) {
 		rte_tel_data_start_dict(d); /* nothing but the refusal */
 		rte_tel_data_add_dict_string(d, "error", x.c.msg);
 		rte_tel_data_add_dict_int(d, "status", (int)status);
-	} else {
+	} else if (x.t->change) {
 		rte_tel_data_add_dict_string(d, "result", x.c.msg);
 	}
 	return 0;
@@ -265,9 +247,8 @@ export_telemetry_register(struct stats *s, const json_t *info,
 	/* the control table's rows that telemetry serves, once per process */
 	for (i = tel.n_registered; i < n_ctl && rc == 0; i++) {
 		if (ctl[i].telemetry != NULL)
-			rc = rte_telemetry_register_cmd(
-				ctl[i].telemetry,
-				ctl[i].change ? __cmd_control : __cmd_read, ctl[i].help);
+			rc = rte_telemetry_register_cmd(ctl[i].telemetry, __cmd,
+							ctl[i].help);
 		if (rc == 0)
 			tel.n_registered = i + 1;
 		else
