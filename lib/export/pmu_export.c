@@ -158,6 +158,47 @@ __pmu_print_interval(FILE *out, const struct stats_snapshot *snap,
 	}
 }
 
+bool
+__export_pmu_ipc_column(const struct stats_pmu_conf *c)
+{
+	/* stats_pmu_ipc()'s events, whatever this window counted */
+	return stats_pmu_conf_find(c, "cycles") >= 0 &&
+	       stats_pmu_conf_find(c, "instructions") >= 0;
+}
+
+void
+__export_pmu_head(FILE *out, const struct stats_pmu_conf *c, unsigned int *wd)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		wd[i] = RTE_MAX((unsigned int)strlen(c->ev[i].name), 10u);
+		fprintf(out, " %*s", (int)wd[i], c->ev[i].name);
+	}
+	fprintf(out, "%s\n", __export_pmu_ipc_column(c) ? "     IPC" : "");
+}
+
+void
+__export_pmu_cells(FILE *out, const struct stats_pmu_conf *c, const unsigned int *wd,
+		   const struct stats_pmu_rate *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		if (r->d.known && r->packets)
+			fprintf(out, " %*.4g", (int)wd[i], r->per_pkt[i]);
+		else
+			fprintf(out, " %*s", (int)wd[i], "unknown");
+	}
+	if (__export_pmu_ipc_column(c)) {
+		if (isnan(r->ipc))
+			fprintf(out, " %7s", "unknown");
+		else
+			fprintf(out, " %7.2f", r->ipc);
+	}
+	fprintf(out, "%s\n", r->d.known && r->d.scaled ? "  (scaled)" : "");
+}
+
 /* The summary's table: a row per lcore (and all), a column per event (per
  * packet), and IPC when the group has cycles and instructions. */
 static void
@@ -165,19 +206,13 @@ __pmu_print_table(FILE *out, const struct stats_summary *sum,
 	      const struct stats_snapshot *final)
 {
 	const struct stats_pmu_conf *c = final->pmu;
-	const struct stats_pmu_rate *t = &sum->pmu[sum->n_workers];
-	unsigned int i, w, wd[STATS_PMU_MAX];
-	bool ipc = !isnan(t->ipc);
+	unsigned int w, wd[STATS_PMU_MAX];
 	char label[32];
 
 	fprintf(out, "pmu (%s, per packet%s):\n  %-10s", sum->pmu_steady ?
 		"after the warm-up" : "whole run", stats_pmu_conf_has_hw(c) ?
 		"; hardware events in user space" : "", "");
-	for (i = 0; i < c->n; i++) {
-		wd[i] = RTE_MAX((unsigned int)strlen(c->ev[i].name), 10u);
-		fprintf(out, " %*s", (int)wd[i], c->ev[i].name);
-	}
-	fprintf(out, "%s\n", ipc ? "    IPC" : "");
+	__export_pmu_head(out, c, wd);
 	for (w = 0; w <= sum->n_workers; w++) {
 		const struct stats_pmu_rate *r = &sum->pmu[w];
 
@@ -189,15 +224,7 @@ __pmu_print_table(FILE *out, const struct stats_summary *sum,
 		else
 			snprintf(label, sizeof(label), "total");
 		fprintf(out, "  %-10s", label);
-		for (i = 0; i < c->n; i++) {
-			if (r->d.known && r->packets)
-				fprintf(out, " %*.4g", (int)wd[i], r->per_pkt[i]);
-			else
-				fprintf(out, " %*s", (int)wd[i], "unknown");
-		}
-		if (ipc)
-			fprintf(out, " %6.2f", r->ipc);
-		fprintf(out, "%s\n", r->d.known && r->d.scaled ? "  (scaled)" : "");
+		__export_pmu_cells(out, c, wd, r);
 	}
 }
 
