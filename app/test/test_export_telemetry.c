@@ -131,6 +131,20 @@ test_telemetry(void **state)
 	v = tel_query(fd, "/pktpath/rates");
 	assert_true(json_is_null(v));
 	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib,Ip"); /* a snapshot's: null too */
+	assert_true(json_is_null(v));
+	json_decref(v);
+	/* what needs no run still answers: the groups, what fields count */
+	v = tel_query(fd, "/pktpath/mib");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib_help");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib_help,Ip");
+	assert_string_equal(json_string_value(json_object_get(v, "InReceives")),
+			    mib_field_help(MIB_F(IP, INRECEIVES)));
+	json_decref(v);
 	close(fd);
 }
 

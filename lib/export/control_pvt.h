@@ -94,11 +94,19 @@ __ctl_info_unlock(const struct export_ctl_ctx *c)
 
 /* The latest snapshot of c->s (read: stats_read()'s, folded for this
  * request with --fold-on-read, its cost then in c->read_fold_ns), or NULL
- * with *rc -EAGAIN and the reason in c->msg. */
+ * with *rc -EAGAIN and the reason in c->msg; -ENODEV without a run (c->s
+ * NULL: a no_run row served after the run unregistered). */
 static inline struct stats_snapshot *
 __ctl_snap(struct export_ctl_ctx *c, bool read, int *rc)
 {
-	struct stats_snapshot *snap = read ? stats_read(c->s) : stats_get(c->s);
+	struct stats_snapshot *snap;
+
+	if (c->s == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "no run: its state is unregistered");
+		*rc = -ENODEV;
+		return NULL;
+	}
+	snap = read ? stats_read(c->s) : stats_get(c->s);
 
 	if (snap == NULL) {
 		snprintf(c->msg, sizeof(c->msg), "%s",

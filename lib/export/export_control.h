@@ -133,6 +133,10 @@ struct export_ctl_cmd {
 	const char *ctype;     /**< a reading command's page: its HTTP
 				*   Content-Type; NULL: named values (JSON) */
 	const char *telemetry; /**< telemetry command, or NULL */
+	/** Answers without a run (the field table's groups and help):
+	 *  telemetry serves it after export_telemetry_unregister() too, with
+	 *  no stats object; what needs a snapshot then answers null. */
+	bool no_run;
 	int signal;	       /**< signal number, or 0 */
 	bool signal_pid;       /**< the signal's source names its sender */
 	const char *what;      /**< a handler's error prefix ("rules"; the mode

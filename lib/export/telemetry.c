@@ -11,12 +11,13 @@
  * worker memory. The 22.11 callback has no user argument, so the state is
  * one static struct behind a readers-writer lock (clients share it),
  * which export_telemetry_unregister() clears (the callbacks then answer
- * null, DPDK's convention for "no data"). Every refusal, of a reading or
- * a changing command, is {"error": LINE, "status": N}: the line and the
- * HTTP status the same request gets over HTTP (a reading command's also
- * in the debug log, --log-level=pktpath.telemetry:debug). The limits of a reply
- * (control_read.c) are the handlers' to respect: the library silently
- * drops what does not fit.
+ * null, DPDK's convention for "no data", but the rows that need no run,
+ * no_run: the MIB's groups and field help). Every refusal, of a reading
+ * or a changing command, is {"error": LINE, "status": N}: the line and
+ * the HTTP status the same request gets over HTTP (a reading command's
+ * also in the debug log, --log-level=pktpath.telemetry:debug). The
+ * limits of a reply (control_read.c) are the handlers' to respect: the
+ * library silently drops what does not fit.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -151,7 +152,7 @@ struct tel_run {
 
 /* Start running cmd into d: 0 with tel_lock's read side held (the
  * caller's to release), -EINVAL (no such command) or -ENODEV
- * (unregistered: null), not held. */
+ * (unregistered, and the row needs a run: null), not held. */
 static int
 __run_begin(struct tel_run *x, const char *cmd, struct rte_tel_data *d)
 {
@@ -159,7 +160,7 @@ __run_begin(struct tel_run *x, const char *cmd, struct rte_tel_data *d)
 	if (x->t == NULL)
 		return -EINVAL;
 	pthread_rwlock_rdlock(&tel_lock);
-	if (tel.s == NULL) {
+	if (tel.s == NULL && !x->t->no_run) {
 		pthread_rwlock_unlock(&tel_lock);
 		return -ENODEV;
 	}
@@ -213,6 +214,8 @@ __cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 		status = export_control_status(rc);
 	}
 	pthread_rwlock_unlock(&tel_lock);
+	if (rc == -ENODEV)
+		return rc; /* no run any more: null, "no data" */
 	if (x.t->change)
 		TEL_LOG(INFO, "%s: %s", x.src, x.c.msg);
 	else if (rc != 0)
