@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "export_control.h"
 #include "options_pvt.h"
 
 #define TEXT_MAX 2048
@@ -45,6 +46,33 @@ __help_plain(const char *s, char *buf, size_t len)
 			buf[n] = '\0';
 		}
 	}
+	return buf;
+}
+
+/* What an option's help writes for the HTTP endpoint's reading paths:
+ * replaced by the control table's (export_control.h), so that the help
+ * lists what the endpoint serves. */
+#define HELP_HTTP_GET "{GET paths}"
+
+/* help, HELP_HTTP_GET in it replaced by "/, /healthz, /metrics, ..." */
+static const char *
+__help_expand(const char *help, char *buf, size_t len)
+{
+	const char *m = strstr(help, HELP_HTTP_GET);
+	const struct export_ctl_cmd *t;
+	size_t o, start;
+	unsigned int i, n;
+
+	if (m == NULL)
+		return help;
+	start = o = (size_t)snprintf(buf, len, "%.*s", (int)(m - help), help);
+	t = export_control_table(&n);
+	for (i = 0; i < n && o < len; i++)
+		if (!t[i].change && t[i].http != NULL)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      o > start ? ", " : "", t[i].http);
+	if (o < len)
+		snprintf(buf + o, len - o, "%s", m + strlen(HELP_HTTP_GET));
 	return buf;
 }
 
@@ -80,10 +108,12 @@ __help_range(const struct app_opt *d, char *buf, size_t len)
 static const char *
 __help_text(const struct app_opt *d, bool with_default, char *buf, size_t len)
 {
-	char range[80], plain[TEXT_MAX], needs[512];
+	char range[80], plain[TEXT_MAX], needs[512], exp[TEXT_MAX];
 	const char *sep = " (";
 
-	snprintf(buf, len, "%s", __help_plain(d->help, plain, sizeof(plain)));
+	snprintf(buf, len, "%s",
+		 __help_plain(__help_expand(d->help, exp, sizeof(exp)), plain,
+			      sizeof(plain)));
 	if (__help_range(d, range, sizeof(range))[0] != '\0') {
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", sep, range);
 		sep = "; ";
@@ -226,7 +256,7 @@ __help_cell(FILE *f, const char *s)
 void
 app_options_markdown(FILE *f)
 {
-	char arg[128], range[80], needs[512];
+	char arg[128], range[80], needs[512], exp[TEXT_MAX];
 	const char *sep;
 	unsigned int i;
 
@@ -244,7 +274,7 @@ app_options_markdown(FILE *f)
 			__help_cell(f, d->def != NULL ? d->def : d->def_doc);
 		}
 		fprintf(f, " | ");
-		__help_cell(f, d->help);
+		__help_cell(f, __help_expand(d->help, exp, sizeof(exp)));
 		sep = " (";
 		if (__help_range(d, range, sizeof(range))[0] != '\0') {
 			fprintf(f, "%s%s", sep, range);

@@ -526,8 +526,8 @@ const struct app_opt app_opts[] = {
 		  "(blocks of one source address per worker, PCT of every 100 "
 		  "blocks shared; see lib/path/README.md)" },
 	{ "http", "ADDR:PORT|off", FN(__opt_set_http), .def = "127.0.0.1:9120",
-	  .help = "stats endpoint (/metrics, /snmp, /netstat, /stats.json); port 0 "
-		  "picks a free one; IPv6 as [::1]:PORT; see "
+	  .help = "stats endpoint: GET {GET paths}; POST with --http-control; "
+		  "port 0 picks a free one; IPv6 as [::1]:PORT; see "
 		  "[Stats endpoint](#stats-endpoint-prometheus-snmp-json-dpdk-telemetry)" },
 	{ "http-control", NULL, FLAG(http_control),
 	  NEEDS(NOT("http", "off")),

@@ -51,7 +51,7 @@ app_json_write(const struct app *a, const json_t *root)
 	char err[512], *text, q[2 * BASE_QUOTE_LEN];
 	int rc;
 
-	text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+	text = export_json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
 	if (text == NULL) {
 		fprintf(stderr, "pktpath: --json %s: out of memory\n",
 			base_quote(q, sizeof(q), a->opt.json));

@@ -11,6 +11,10 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <rte_eal.h>
 
 #include "fixture_export.h"
 
@@ -224,6 +228,53 @@ promtool_ok(const char *text)
 	unlink(path);
 	if (rc != 0)
 		fail_msg("promtool check metrics: %s", out);
+}
+
+int
+tel_connect(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char buf[1024];
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
+		fail_msg("no telemetry socket %s: %s", sun.sun_path, strerror(errno));
+	assert_true(recv(fd, buf, sizeof(buf), 0) > 0); /* the info banner */
+	return fd;
+}
+
+char *
+tel_text(int fd, const char *cmd)
+{
+	char *buf = malloc(16384 + 1);
+	ssize_t n;
+
+	assert_non_null(buf);
+	assert_int_equal(send(fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
+	n = recv(fd, buf, 16384, 0);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+json_t *
+tel_query(int fd, const char *cmd)
+{
+	char *buf = tel_text(fd, cmd), name[64];
+	json_error_t jerr;
+	json_t *j, *v;
+
+	j = json_loads(buf, 0, &jerr);
+	if (j == NULL)
+		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
+	free(buf);
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
+	v = json_incref(json_object_get(j, name));
+	json_decref(j);
+	return v;
 }
 
 char *

@@ -45,6 +45,14 @@ void prom_monotonic(const char *a, const char *b);
 /* promtool check metrics accepts text (skipped with a message if absent). */
 void promtool_ok(const char *text);
 
+/* A client of this process's telemetry socket, its banner read (fails the
+ * test if there is none). */
+int tel_connect(void);
+/* Send cmd (with ",PARAM") on fd: the reply's text (malloc'd). */
+char *tel_text(int fd, const char *cmd);
+/* Send cmd: the value of the reply {"cmd": value} (a new reference). */
+json_t *tel_query(int fd, const char *cmd);
+
 /* fn over the latest snapshot of st into a malloc'd string. */
 char *render(int (*fn)(FILE *, const struct stats_snapshot *, const void *),
 	     const void *arg);

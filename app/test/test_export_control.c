@@ -29,7 +29,6 @@
 #include <cmocka.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -164,22 +163,7 @@ static int tel_fd = -1;
 static json_t *
 tel(const char *cmd)
 {
-	char buf[16384 + 1], name[64];
-	json_error_t jerr;
-	json_t *j, *v;
-	ssize_t n;
-
-	assert_int_equal(send(tel_fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
-	n = recv(tel_fd, buf, sizeof(buf) - 1, 0);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	j = json_loads(buf, 0, &jerr);
-	if (j == NULL)
-		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
-	v = json_incref(json_object_get(j, name));
-	json_decref(j);
-	return v;
+	return tel_query(tel_fd, cmd);
 }
 
 static json_t *
@@ -471,24 +455,40 @@ same_values(uint16_t port, const char *path, const char *cmd)
 	free(body);
 }
 
-/* GET path is refused with status and one line; telemetry's cmd is null. */
+/* GET path is refused with status and one line; telemetry's cmd with
+ * {"error": the same line, "status": the same status}. */
 static void
 refused(uint16_t port, const char *path, int status, const char *cmd)
 {
 	char *body, ctype[128];
+	const char *why;
 	json_t *v;
 
 	if (get(port, path, &body, ctype, sizeof(ctype)) != status)
 		fail_msg("GET %s: '%s', want %d", path, body, status);
 	if (strchr(body, '\n') != body + strlen(body) - 1)
 		fail_msg("GET %s: not one line: '%s'", path, body);
-	free(body);
-	if (cmd == NULL)
+	if (cmd == NULL) {
+		free(body);
 		return;
+	}
+	/* telemetry: the same line and status; where HTTP has no row at the
+	 * path (a parameter to a row that takes none), a 400 of its own */
+	body[strlen(body) - 1] = '\0';
+	why = body; /* the line without its request, which each names its way */
+	if (strncmp(why, "GET ", 4) == 0 && strchr(why + 4, ' ') != NULL)
+		why = strchr(why + 4, ' ');
+	if (strncmp(body, "no such endpoint", 16) == 0) {
+		status = 400;
+		why = "";
+	}
 	v = tel(cmd);
-	if (!json_is_null(v))
-		fail_msg("%s: %s, want null", cmd, json_dumps(v, JSON_COMPACT));
+	if (json_integer_value(json_object_get(v, "status")) != status ||
+	    strstr(json_string_value(json_object_get(v, "error")) ?: "", why) == NULL)
+		fail_msg("%s: %s, want {\"error\": \"...%s\", \"status\": %d}", cmd,
+			 v ? json_dumps(v, JSON_COMPACT) : "null", why, status);
 	json_decref(v);
+	free(body);
 }
 
 /* Each group of the two-line text of /snmp or /netstat that is a MIB group
@@ -546,7 +546,7 @@ tel_refused(const char *cmd, const char *why)
 	json_decref(v);
 }
 
-/* A reading row served over telemetry only (a page's twin, tel_refusal):
+/* A reading row served over telemetry only (a page's twin):
  * named values, without a parameter and with its good one; its bad one
  * refused with a dict. */
 static void
@@ -556,7 +556,7 @@ twin_values(const struct export_ctl_cmd *c, const struct param_case *p, size_t n
 	json_t *v;
 	size_t k;
 
-	if (c->telemetry == NULL || !c->tel_refusal)
+	if (c->telemetry == NULL)
 		fail_msg("%s: a reading command not served over HTTP", c->name);
 	assert_ptr_equal(export_control_by_telemetry(c->telemetry), c);
 	v = tel(c->telemetry);
@@ -758,20 +758,13 @@ test_control_readme(void **state)
 static int
 setup(void **state)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char buf[1024];
-
 	if (fixture_export_setup(state) != 0)
 		return -1;
 	export_control_signals_install();
 	if (export_telemetry_register(st, info, &rec_hooks) != 0)
 		return -1;
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	tel_fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (tel_fd < 0 || connect(tel_fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		return -1;
-	return recv(tel_fd, buf, sizeof(buf), 0) > 0 ? 0 : -1; /* the banner */
+	tel_fd = tel_connect();
+	return 0;
 }
 
 static int

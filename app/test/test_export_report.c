@@ -6,6 +6,7 @@
  * registered (export_section.h) in every output, at each of its places.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,8 +17,10 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include "export_pvt.h"
 #include "export_section.h"
 #include "fixture_export.h"
+#include "stats_pmu.h"
 
 /* No steady part (a window far shorter than one interval after the
  * warm-up): "steady" null and the reason, in the summary and per lcore. */
@@ -552,6 +555,59 @@ test_section_registered(void **state)
 	own_stats_free(s, ms);
 }
 
+/* --pmu's summary tables: the IPC column is there when the group counts
+ * cycles and instructions, whatever the window counted (a total the PMU
+ * did not count prints unknown, the lcores their IPC), and not without. */
+static void
+test_pmu_ipc_column(void **state)
+{
+	static const struct {
+		const char *events;
+		bool ipc;
+	} t[] = {
+		{ "cycles,instructions", true },
+		{ "task-clock,instructions,cpu-cycles", true },
+		{ "cycles,task-clock", false },
+		{ "task-clock", false },
+	};
+	struct stats_pmu_rate r[3];
+	struct stats_summary sum = { .n_workers = 2, .pmu = r };
+	struct stats_pmu_conf conf;
+	struct stats_snapshot final = { .n_workers = 2, .pmu = &conf };
+	char err[256], *buf = NULL;
+	unsigned int i, k;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(t); k++) {
+		assert_int_equal(stats_pmu_parse(t[k].events, &conf, err, sizeof(err)),
+				 0);
+		memset(r, 0, sizeof(r));
+		for (i = 0; i < 2; i++) { /* the lcores counted, the total not */
+			r[i].conf = &conf;
+			r[i].d.known = true;
+			r[i].packets = 100;
+			r[i].ipc = t[k].ipc ? 1.25 * (i + 1) : NAN;
+		}
+		r[2].conf = &conf;
+		r[2].ipc = NAN;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		__export_section_pmu.summary(f, &sum, &final);
+		fclose(f);
+		if ((strstr(buf, " IPC\n") != NULL) != t[k].ipc)
+			fail_msg("--pmu %s: IPC column %s:\n%s", t[k].events,
+				 t[k].ipc ? "missing" : "extra", buf);
+		if (t[k].ipc && (strstr(buf, "    1.25\n") == NULL ||
+				 strstr(buf, "    2.50\n") == NULL ||
+				 strstr(buf, " unknown\n") == NULL))
+			fail_msg("--pmu %s: IPC cells:\n%s", t[k].events, buf);
+		free(buf);
+		buf = NULL;
+	}
+}
+
 int
 main(void)
 {
@@ -561,6 +617,7 @@ main(void)
 		cmocka_unit_test(test_console),
 		cmocka_unit_test(test_stages),
 		cmocka_unit_test(test_section_registered),
+		cmocka_unit_test(test_pmu_ipc_column),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_export_setup,

@@ -16,41 +16,15 @@
 #include <inttypes.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
 
 #include "fixture_export.h"
 
-/* ---- telemetry, over its socket ---- */
-
-/* Send cmd, return the value of the reply {"cmd": value} (a new ref). */
-static json_t *
-tel_query(int fd, const char *cmd)
-{
-	char buf[16384 + 1], name[64];
-	json_error_t jerr;
-	json_t *j, *v;
-	ssize_t n;
-
-	assert_int_equal(send(fd, cmd, strlen(cmd), 0), (ssize_t)strlen(cmd));
-	n = recv(fd, buf, sizeof(buf) - 1, 0);
-	assert_true(n > 0);
-	buf[n] = '\0';
-	j = json_loads(buf, 0, &jerr);
-	if (j == NULL)
-		fail_msg("%s: invalid JSON '%s': %s", cmd, buf, jerr.text);
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(cmd, ","), cmd);
-	v = json_incref(json_object_get(j, name));
-	json_decref(j);
-	return v;
-}
-
 static void
 test_telemetry(void **state)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct stats_snapshot *snap;
 	json_t *v;
 	char buf[1024];
@@ -60,13 +34,7 @@ test_telemetry(void **state)
 	(void)state;
 	assert_int_equal(export_telemetry_register(st, info, &hooks), 0);
 	assert_int_equal(export_telemetry_register(st, info, &hooks), 0); /* again */
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		fail_msg("no telemetry socket %s: %s", sun.sun_path,
-			 strerror(errno));
-	assert_true(recv(fd, buf, sizeof(buf), 0) > 0);	/* the info banner */
+	fd = tel_connect();
 	fill(0, 100, 0);
 	stats_fold_now(st);
 	snap = stats_get(st);
@@ -141,18 +109,41 @@ test_telemetry(void **state)
 					    mib_field_name(f))), mib_field_help(f));
 		json_decref(v);
 	}
-	/* Bad parameters, then detached: null, never a crash. */
+	/* Bad parameters: a refusal with its HTTP status; then detached:
+	 * null, never a crash. */
 	for (i = 0; i < 4; i++) {
-		static const char *const bad[] = { "/pktpath/mib,Nope",
-			"/pktpath/lcores,7", "/pktpath/rates,x", "/pktpath/mib_help,Nope" };
+		static const struct {
+			const char *cmd;
+			int status;
+		} bad[] = { { "/pktpath/mib,Nope", 404 },
+			    { "/pktpath/lcores,7", 404 },
+			    { "/pktpath/rates,x", 400 },
+			    { "/pktpath/mib_help,Nope", 404 } };
 
-		v = tel_query(fd, bad[i]);
-		assert_true(json_is_null(v));
+		v = tel_query(fd, bad[i].cmd);
+		assert_int_equal(json_object_size(v), 2);
+		assert_int_equal(json_integer_value(json_object_get(v, "status")),
+				 bad[i].status);
+		assert_true(json_is_string(json_object_get(v, "error")));
 		json_decref(v);
 	}
 	export_telemetry_unregister();
 	v = tel_query(fd, "/pktpath/rates");
 	assert_true(json_is_null(v));
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib,Ip"); /* a snapshot's: null too */
+	assert_true(json_is_null(v));
+	json_decref(v);
+	/* what needs no run still answers: the groups, what fields count */
+	v = tel_query(fd, "/pktpath/mib");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib_help");
+	assert_int_equal(json_array_size(v), MIB_GRP_MAX);
+	json_decref(v);
+	v = tel_query(fd, "/pktpath/mib_help,Ip");
+	assert_string_equal(json_string_value(json_object_get(v, "InReceives")),
+			    mib_field_help(MIB_F(IP, INRECEIVES)));
 	json_decref(v);
 	close(fd);
 }
@@ -162,13 +153,11 @@ test_telemetry(void **state)
 static void
 test_telemetry_fold_on_read(void **state)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	struct stats_snapshot *snap, *rd;
 	struct mib_set *ms = mib_set_create(NW + 1 + 13, MIB_LAYOUT_PERCPU, NULL);
 	struct mib_block b;
 	struct stats_conf sc;
 	struct stats *s;
-	char buf[1024];
 	json_t *v;
 	int fd;
 
@@ -181,13 +170,7 @@ test_telemetry_fold_on_read(void **state)
 	assert_non_null(s);
 	assert_int_equal(stats_start(s), 0);
 	assert_int_equal(export_telemetry_register(s, info, &hooks), 0);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0)
-		fail_msg("no telemetry socket %s: %s", sun.sun_path,
-			 strerror(errno));
-	assert_true(recv(fd, buf, sizeof(buf), 0) > 0);	/* the info banner */
+	fd = tel_connect();
 	b = mib_set_block(ms, 1);
 	mib_add(&b, MIB_F(IP, INRECEIVES), 77);
 	stats_clear(s);

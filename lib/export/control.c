@@ -57,7 +57,7 @@ __always(const struct export_hooks *h)
 static void
 __mode_now(const struct export_hooks *h, char *buf, size_t len)
 {
-	json_t *st = h->ingress_state != NULL ? h->ingress_state(h->arg) : NULL;
+	json_t *st = __ctl_ingress_state(h);
 	const char *m = json_string_value(json_object_get(st, "mode"));
 
 	snprintf(buf, len, "%s", m != NULL ? m : "?");
@@ -201,6 +201,7 @@ static const struct export_ctl_cmd cmds[] = {
 	  .arg = EXPORT_CTL_ARG_WORDS,
 	  .http = "/mib",
 	  .telemetry = "/pktpath/mib",
+	  .no_run = true,
 	  .http_arg = "GROUP[,LCORE]",
 	  .avail = __always,
 	  .run = __ctl_read_mib,
@@ -209,6 +210,7 @@ static const struct export_ctl_cmd cmds[] = {
 	  .arg = EXPORT_CTL_ARG_WORDS,
 	  .http = "/mib_help",
 	  .telemetry = "/pktpath/mib_help",
+	  .no_run = true,
 	  .http_arg = "GROUP",
 	  .avail = __always,
 	  .run = __ctl_read_mib_help,
@@ -269,7 +271,6 @@ static const struct export_ctl_cmd cmds[] = {
 	  .arg = EXPORT_CTL_ARG_WORDS,
 	  .telemetry = "/pktpath/dev_snmp6",
 	  .http_arg = "DEV",
-	  .tel_refusal = true,
 	  .avail = __always,
 	  .run = __ctl_read_dev_snmp6,
 	  .help = "--mib-devices: the devices; param DEV: GET /dev_snmp6/DEV's lines" },
@@ -282,7 +283,6 @@ static const struct export_ctl_cmd cmds[] = {
 		  "Icmp6 counters; else 404" },
 	{ .name = "links/values",
 	  .telemetry = "/pktpath/links",
-	  .tel_refusal = true,
 	  .avail = __always,
 	  .run = __ctl_read_links,
 	  .help = "--mib-devices: a timed link dump of every device (GET /links' "
@@ -554,24 +554,11 @@ export_control_status(int rc)
 	switch (rc) {
 	case -EINVAL:
 		return 400;
+	case -ENOENT:
+		return 404;
 	case -EPERM:
 	case -EBUSY:
 		return 409;
-	case -ENOTSUP:
-		return 501;
-	default:
-		return 500;
-	}
-}
-
-unsigned int
-export_control_read_status(int rc)
-{
-	switch (rc) {
-	case -EINVAL:
-		return 400;
-	case -ENOENT:
-		return 404;
 	case -ENOTSUP:
 		return 501;
 	case -EAGAIN:
@@ -587,14 +574,11 @@ __run_index(struct export_ctl_ctx *c)
 {
 	struct stats_snapshot *snap;
 	unsigned int i, k;
-	FILE *f = c->out != NULL ? c->out->text : NULL;
 	int rc = 0;
+	FILE *f = __ctl_page(c, &rc);
 
-	if (f == NULL) {
-		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
-			 c->request);
-		return -ENOTSUP;
-	}
+	if (f == NULL)
+		return rc;
 	/* served once the stats thread has started, as every page */
 	if ((snap = __ctl_snap(c, false, &rc)) == NULL)
 		return rc;

@@ -18,18 +18,6 @@
 #include "control_pvt.h"
 #include "export_series.h"
 
-static FILE *
-__page(struct export_ctl_ctx *c, int *rc)
-{
-	if (c->out == NULL || c->out->text == NULL) {
-		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
-			 c->request);
-		*rc = -ENOTSUP;
-		return NULL;
-	}
-	return c->out->text;
-}
-
 /* A writer's result as the handler's: 0, or -errno with the line. */
 static int
 __rendered(struct export_ctl_ctx *c, int rc)
@@ -52,7 +40,7 @@ __ctl_page_healthz(struct export_ctl_ctx *c)
 	uint64_t seq;
 	int rc = 0;
 
-	if ((f = __page(c, &rc)) == NULL)
+	if ((f = __ctl_page(c, &rc)) == NULL)
 		return rc;
 	snap = stats_get(c->s);
 	running = stats_running(c->s);
@@ -91,10 +79,9 @@ __ctl_page_metrics(struct export_ctl_ctx *c)
 	FILE *f;
 	int rc = 0;
 
-	if ((f = __page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
+	if ((f = __ctl_page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
 		return rc;
-	if (h != NULL && h->ingress_state != NULL)
-		ing = h->ingress_state(h->arg);
+	ing = __ctl_ingress_state(h);
 	o.ingress = ing;
 	/* Read before the body grows: the heaps then hold what the process
 	 * keeps, not this response. */
@@ -118,7 +105,7 @@ __snmp(struct export_ctl_ctx *c, enum export_snmp_file which)
 	FILE *f;
 	int rc = 0;
 
-	if ((f = __page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
+	if ((f = __ctl_page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
 		return rc;
 	rc = export_snmp_write(f, snap, which);
 	stats_put(c->s, snap);
@@ -153,10 +140,9 @@ __ctl_page_json(struct export_ctl_ctx *c)
 	FILE *f;
 	int rc = 0;
 
-	if ((f = __page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
+	if ((f = __ctl_page(c, &rc)) == NULL || (snap = __ctl_snap(c, true, &rc)) == NULL)
 		return rc;
-	if (h != NULL && h->ingress_state != NULL)
-		ing = h->ingress_state(h->arg);
+	ing = __ctl_ingress_state(h);
 	/* export_json() takes a reference on info: held until root is gone */
 	__ctl_info_lock(c);
 	root = export_json(snap, NULL, (json_t *)(uintptr_t)c->info, c->lcore_mib);
@@ -166,7 +152,8 @@ __ctl_page_json(struct export_ctl_ctx *c)
 						: json_pack("{s:s}", "mode", "off"));
 	else
 		json_decref(ing);
-	rc = root == NULL ? -1 : json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	rc = root == NULL ? -1
+			  : export_json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
 	__ctl_info_unlock(c);
 	stats_put(c->s, snap);
@@ -186,7 +173,7 @@ __ctl_page_history(struct export_ctl_ctx *c)
 	FILE *f;
 	int rc = 0;
 
-	if ((f = __page(c, &rc)) == NULL)
+	if ((f = __ctl_page(c, &rc)) == NULL)
 		return rc;
 	if (h == NULL || h->series == NULL) {
 		snprintf(c->msg, sizeof(c->msg), "%s: no history in this run",
@@ -201,7 +188,9 @@ __ctl_page_history(struct export_ctl_ctx *c)
 	root = json_object();
 	rc = root == NULL ? -ENOMEM : export_history_add(root, &hi);
 	if (rc == 0)
-		rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -EIO;
+		rc = export_json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0
+			     ? 0
+			     : -EIO;
 	json_decref(root);
 	json_decref(flips);
 	fputc('\n', f);

@@ -55,6 +55,28 @@ __ctl_end(const struct export_ctl_ctx *c)
 	return c->out != NULL && c->out->end != NULL ? c->out->end(c->out->arg) : 0;
 }
 
+/* A page's stream (the writer's text), or NULL with *rc -ENOTSUP and the
+ * line in c->msg: pages are HTTP's only (a telemetry reply is a dict). */
+static inline FILE *
+__ctl_page(struct export_ctl_ctx *c, int *rc)
+{
+	if (c->out == NULL || c->out->text == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "%s: a page, served over HTTP only",
+			 c->request);
+		*rc = -ENOTSUP;
+		return NULL;
+	}
+	return c->out->text;
+}
+
+/* The ingress state the hooks h report now (a new reference), or NULL
+ * without hooks or ingress_state. */
+static inline json_t *
+__ctl_ingress_state(const struct export_hooks *h)
+{
+	return h != NULL && h->ingress_state != NULL ? h->ingress_state(h->arg) : NULL;
+}
+
 /* Around every use of c->info. */
 static inline void
 __ctl_info_lock(const struct export_ctl_ctx *c)
@@ -72,11 +94,19 @@ __ctl_info_unlock(const struct export_ctl_ctx *c)
 
 /* The latest snapshot of c->s (read: stats_read()'s, folded for this
  * request with --fold-on-read, its cost then in c->read_fold_ns), or NULL
- * with *rc -EAGAIN and the reason in c->msg. */
+ * with *rc -EAGAIN and the reason in c->msg; -ENODEV without a run (c->s
+ * NULL: a no_run row served after the run unregistered). */
 static inline struct stats_snapshot *
 __ctl_snap(struct export_ctl_ctx *c, bool read, int *rc)
 {
-	struct stats_snapshot *snap = read ? stats_read(c->s) : stats_get(c->s);
+	struct stats_snapshot *snap;
+
+	if (c->s == NULL) {
+		snprintf(c->msg, sizeof(c->msg), "no run: its state is unregistered");
+		*rc = -ENODEV;
+		return NULL;
+	}
+	snap = read ? stats_read(c->s) : stats_get(c->s);
 
 	if (snap == NULL) {
 		snprintf(c->msg, sizeof(c->msg), "%s",

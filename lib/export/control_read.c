@@ -448,14 +448,6 @@ __flatten(const struct export_ctl_ctx *c, const json_t *o, const char *prefix)
 	}
 }
 
-static json_t *
-__ingress_state(const struct export_ctl_ctx *c)
-{
-	const struct export_hooks *h = c->hooks;
-
-	return h != NULL && h->ingress_state != NULL ? h->ingress_state(h->arg) : NULL;
-}
-
 /* ingress */
 int
 __ctl_read_ingress(struct export_ctl_ctx *c)
@@ -467,7 +459,7 @@ __ctl_read_ingress(struct export_ctl_ctx *c)
 	snap = __ctl_snap(c, false, &rc);
 	if (snap == NULL)
 		return rc;
-	st = __ingress_state(c);
+	st = __ctl_ingress_state(c->hooks);
 	if (st != NULL)
 		__flatten(c, st, "");
 	else
@@ -488,7 +480,7 @@ __ctl_read_config(struct export_ctl_ctx *c)
 	if (c->info != NULL)
 		__flatten(c, c->info, "");
 	__ctl_info_unlock(c);
-	st = __ingress_state(c);
+	st = __ctl_ingress_state(c->hooks);
 	if (st != NULL) {
 		const json_t *m = json_object_get(st, "mode");
 		const json_t *ms = json_object_get(st, "modes");

@@ -114,6 +114,24 @@ json_t *export_perf_event_json(const struct stats_perf_event *ev,
  * "stalled_polls", "stalled_seconds"}.
  */
 json_t *export_rate_json(const struct stats_rate *r);
+/** A rate's "lost" object alone (the history's intervals carry it). */
+json_t *export_rate_lost_json(const struct stats_rate *r);
+
+/**
+ * Counters above 2^63 (json_u64.c): jansson's integer is signed, so every
+ * unsigned counter of a JSON output is made by export_json_u64() and the
+ * document printed by export_json_dumps() or export_json_dumpf(), which
+ * print it as its unsigned decimal, the number telemetry and /metrics
+ * print. export_json_u64(v) is json_integer(v) up to INT64_MAX; above, a
+ * placeholder string that only these printers turn into the number
+ * (json_integer_value() of it is 0: a reader of the document in memory
+ * reads it with json_string_value(), a NUL and the digits).
+ * export_json_dumps(): json_dumps()'s text (free() it), NULL out of
+ * memory; export_json_dumpf(): json_dumpf()'s 0 or -1. Thread-safe.
+ */
+json_t *export_json_u64(uint64_t v);
+char *export_json_dumps(const json_t *j, size_t flags);
+int export_json_dumpf(const json_t *j, FILE *f, size_t flags);
 
 /**
  * --pmu: events over a window as JSON: {"known", "scaled" (the PMU was

@@ -133,9 +133,10 @@ struct export_ctl_cmd {
 	const char *ctype;     /**< a reading command's page: its HTTP
 				*   Content-Type; NULL: named values (JSON) */
 	const char *telemetry; /**< telemetry command, or NULL */
-	/** A reading command's refusal over telemetry: {"error": LINE,
-	 *  "status": its HTTP status} (a changing command's form), not null. */
-	bool tel_refusal;
+	/** Answers without a run (the field table's groups and help):
+	 *  telemetry serves it after export_telemetry_unregister() too, with
+	 *  no stats object; what needs a snapshot then answers null. */
+	bool no_run;
 	int signal;	       /**< signal number, or 0 */
 	bool signal_pid;       /**< the signal's source names its sender */
 	const char *what;      /**< a handler's error prefix ("rules"; the mode
@@ -178,12 +179,13 @@ const struct export_ctl_cmd *export_control_by_signal(int sig);
 int export_control_run(const struct export_ctl_cmd *cmd, const char *raw, size_t len,
 		       bool by_number, struct export_ctl_ctx *c);
 
-/** A changing handler's -errno as an HTTP status (400, 409, 501, 500). */
+/** A handler's -errno, reading or changing, as an HTTP status (telemetry's
+ *  "status" of a refusal too): 400 (-EINVAL: a bad argument), 404
+ *  (-ENOENT: no such group, lcore, port or device), 409 (-EPERM, -EBUSY:
+ *  the run refuses the change now), 501 (-ENOTSUP: not served in this
+ *  run), 503 (-EAGAIN: no snapshot yet, a stale one, no memory for a
+ *  fold), 500 (any other). Thread-safe. */
 unsigned int export_control_status(int rc);
-/** A reading handler's -errno as an HTTP status: 400 (-EINVAL), 404
- *  (-ENOENT: no such group, lcore or port), 503 (-EAGAIN: no snapshot
- *  yet, a stale one, no memory for a fold), 501 (-ENOTSUP), 500. */
-unsigned int export_control_read_status(int rc);
 
 /** Write the reference (lib/export/README.md, "Control commands"): one
  *  markdown table row per command. Thread-safe. */

@@ -43,6 +43,17 @@ void __export_sections_prom(FILE *out, const struct stats_snapshot *snap,
 void __export_sections_snmp(FILE *out, const struct stats_snapshot *snap,
 			    enum export_snmp_file which);
 
+/* pmu_export.c: the columns of --pmu's summary tables (the lcores' and,
+ * in pmu_stage_export.c, the stages'): the events' names (their widths
+ * into wd), then IPC when the group counts cycles and instructions
+ * (__export_pmu_ipc_column(): the group decides, not a window's counts,
+ * so every table of a run has the same columns); a row's cells: each
+ * event per packet, IPC, "unknown" for what the window did not count. */
+bool __export_pmu_ipc_column(const struct stats_pmu_conf *c);
+void __export_pmu_head(FILE *out, const struct stats_pmu_conf *c, unsigned int *wd);
+void __export_pmu_cells(FILE *out, const struct stats_pmu_conf *c, const unsigned int *wd,
+			const struct stats_pmu_rate *r);
+
 /* snmp6.c: /proc/net/snmp6's layout of the MIB totals v (export_snmp_write's
  * EXPORT_SNMP6), and its ICMPv6 message lines of the 512 counters msg. */
 int __export_snmp6(FILE *out, const uint64_t *v);

@@ -144,7 +144,7 @@ __jstr(void *arg, const char *key, const char *v)
 static void
 __ju64(void *arg, const char *key, uint64_t v)
 {
-	__jput(arg, key, json_integer((json_int_t)v));
+	__jput(arg, key, export_json_u64(v));
 }
 
 static void
@@ -194,7 +194,7 @@ __prom_tail(void *arg, FILE *f)
 
 /* Run the reading row cmd (param: its parameter, or NULL) and queue its
  * answer: a page in the row's Content-Type, named values as JSON, or the
- * refusal's one line (export_control_read_status()). A MIB read with
+ * refusal's one line (export_control_status()). A MIB read with
  * --fold-on-read says how long its fold took in X-Pktpath-Fold-Ns. */
 static enum MHD_Result
 __serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl_cmd *cmd,
@@ -239,7 +239,8 @@ __serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl
 	if (rc == 0 && jo.failed)
 		rc = -ENOMEM;
 	if (rc == 0 && cmd->ctype == NULL)
-		rc = json_dumpf(jo.root, f, JSON_INDENT(2)) == 0 && fputc('\n', f) != EOF
+		rc = export_json_dumpf(jo.root, f, JSON_INDENT(2)) == 0 &&
+				     fputc('\n', f) != EOF
 			     ? 0
 			     : -ENOMEM;
 	json_decref(jo.root);
@@ -254,8 +255,7 @@ __serve(struct export_http *h, struct MHD_Connection *c, const struct export_ctl
 		free(buf);
 		if (rc == -ENOMEM && x.msg[0] == '\0')
 			snprintf(x.msg, sizeof(x.msg), "out of memory");
-		return __replyf(h, c, export_control_read_status(rc), NULL, "%s\n",
-				x.msg);
+		return __replyf(h, c, export_control_status(rc), NULL, "%s\n", x.msg);
 	}
 	return __reply_fold(h, c, MHD_HTTP_OK, cmd->ctype != NULL ? cmd->ctype : CT_JSON,
 			    buf, len, NULL, fold_ns[0] != '\0' ? fold_ns : NULL);

@@ -74,19 +74,21 @@ export_hist_json(const struct stats_hist *h)
 	for (i = 0; i < STATS_HIST_BINS; i++) {
 		if (h->bins[i] == 0)
 			continue;
-		json_array_append_new(bins, json_pack("[I, o, I]",
-			(json_int_t)stats_hist_lower(i),
-			i < STATS_HIST_BINS - 1 ?
-			json_integer((json_int_t)stats_hist_upper(i)) : json_null(),
-			(json_int_t)h->bins[i]));
+		json_array_append_new(
+			bins, json_pack("[o, o, o]", export_json_u64(stats_hist_lower(i)),
+					i < STATS_HIST_BINS - 1
+						? export_json_u64(stats_hist_upper(i))
+						: json_null(),
+					export_json_u64(h->bins[i])));
 	}
 	for (i = 0; i < STATS_HIST_N_PCT; i++)
-		json_object_set_new(pct, stats_hist_pct_names[i], json_integer(
-			(json_int_t)stats_hist_percentile(h, stats_hist_pct_ppm[i])));
-	o = json_pack("{s:I, s:I, s:f, s:o, s:o}", "count", (json_int_t)n,
-		      "sum", (json_int_t)h->sum,
-		      "mean", n ? (double)h->sum / (double)n : 0.0,
-		      "percentiles", pct, "bins", bins);
+		json_object_set_new(
+			pct, stats_hist_pct_names[i],
+			export_json_u64(stats_hist_percentile(h, stats_hist_pct_ppm[i])));
+	o = json_pack("{s:o, s:o, s:f, s:o, s:o}", "count", export_json_u64(n), "sum",
+		      export_json_u64(h->sum), "mean",
+		      n ? (double)h->sum / (double)n : 0.0, "percentiles", pct, "bins",
+		      bins);
 	return o;
 }
 
@@ -257,16 +259,15 @@ export_perf_event_json(const struct stats_perf_event *ev, unsigned int lcore,
 	snprintf(c0, sizeof(c0), "%#" PRIx64, ev->ctl_start);
 	snprintf(c1, sizeof(c1), "%#" PRIx64, ev->ctl_end);
 	for (i = 0; i < n && i < RTE_DIM(ev->win); i++)
-		json_array_append_new(win, json_pack("{s:i, s:I, s:i}",
-			"offset", (int)i - (int)ev->n_before,
-			"cycles", (json_int_t)ev->win[i].cycles,
-			"packets", (int)ev->win[i].packets));
-	return json_pack("{s:i, s:f, s:I, s:f, s:I, s:i, s:s, s:s, s:s, s:s, s:i, s:o}",
-		"lcore", (int)lcore, "uptime_s", uptime_s,
-		"cycles", (json_int_t)ev->cycles,
-		"us", hz ? (double)ev->cycles * 1e6 / (double)hz : 0.0,
-		"poll", (json_int_t)ev->poll, "packets", (int)ev->packets,
-		"mode", mode, "control", activity,
-		"control_word_start", c0, "control_word_end", c1,
+		json_array_append_new(win, json_pack("{s:i, s:o, s:i}", "offset",
+						     (int)i - (int)ev->n_before, "cycles",
+						     export_json_u64(ev->win[i].cycles),
+						     "packets", (int)ev->win[i].packets));
+	return json_pack(
+		"{s:i, s:f, s:o, s:f, s:o, s:i, s:s, s:s, s:s, s:s, s:i, s:o}", "lcore",
+		(int)lcore, "uptime_s", uptime_s, "cycles", export_json_u64(ev->cycles),
+		"us", hz ? (double)ev->cycles * 1e6 / (double)hz : 0.0, "poll",
+		export_json_u64(ev->poll), "packets", (int)ev->packets, "mode", mode,
+		"control", activity, "control_word_start", c0, "control_word_end", c1,
 		"suspicious_in_window", (int)ev->suspicious, "window", win);
 }

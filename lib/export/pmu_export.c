@@ -32,10 +32,10 @@ export_pmu_rate_json(const struct stats_pmu_rate *r)
 		json_object_set_new(cnt, r->conf->ev[i].name, known ?
 				    json_real(r->d.v[i]) : json_null());
 	}
-	return json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}", "known", known,
-			 "scaled", known && r->d.scaled, "packets", (json_int_t)r->packets,
-			 "per_pkt", per, "counts", cnt, "ipc", known ? __pmu_jreal(r->ipc) :
-			 json_null());
+	return json_pack("{s:b, s:b, s:o, s:o, s:o, s:o}", "known", known, "scaled",
+			 known && r->d.scaled, "packets", export_json_u64(r->packets),
+			 "per_pkt", per, "counts", cnt, "ipc",
+			 known ? __pmu_jreal(r->ipc) : json_null());
 }
 
 /* One fold's (or the mean fold's) counts: {"known", "scaled", ev: n...}. */
@@ -83,12 +83,15 @@ __pmu_json(const struct stats_snapshot *snap)
 	if (snap->pmu_iv != NULL)
 		json_object_set_new(o, "interval", export_pmu_rate_json(
 			&snap->pmu_iv[snap->n_workers]));
-	json_object_set_new(o, "fold", json_pack("{s:o, s:I, s:o, s:I, s:o}",
-		"last", __pmu_fold_json(c, &snap->fold_pmu, 1),
-		"scheduled_folds", (json_int_t)snap->fold_pmu_n,
-		"scheduled_per_fold", __pmu_fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
-		"read_folds", (json_int_t)snap->read_pmu_n,
-		"read_per_fold", __pmu_fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
+	json_object_set_new(
+		o, "fold",
+		json_pack("{s:o, s:o, s:o, s:o, s:o}", "last",
+			  __pmu_fold_json(c, &snap->fold_pmu, 1), "scheduled_folds",
+			  export_json_u64(snap->fold_pmu_n), "scheduled_per_fold",
+			  __pmu_fold_json(c, &snap->fold_pmu_sum, snap->fold_pmu_n),
+			  "read_folds", export_json_u64(snap->read_pmu_n),
+			  "read_per_fold",
+			  __pmu_fold_json(c, &snap->read_pmu_sum, snap->read_pmu_n)));
 	return o;
 }
 
@@ -155,6 +158,47 @@ __pmu_print_interval(FILE *out, const struct stats_snapshot *snap,
 	}
 }
 
+bool
+__export_pmu_ipc_column(const struct stats_pmu_conf *c)
+{
+	/* stats_pmu_ipc()'s events, whatever this window counted */
+	return stats_pmu_conf_find(c, "cycles") >= 0 &&
+	       stats_pmu_conf_find(c, "instructions") >= 0;
+}
+
+void
+__export_pmu_head(FILE *out, const struct stats_pmu_conf *c, unsigned int *wd)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		wd[i] = RTE_MAX((unsigned int)strlen(c->ev[i].name), 10u);
+		fprintf(out, " %*s", (int)wd[i], c->ev[i].name);
+	}
+	fprintf(out, "%s\n", __export_pmu_ipc_column(c) ? "     IPC" : "");
+}
+
+void
+__export_pmu_cells(FILE *out, const struct stats_pmu_conf *c, const unsigned int *wd,
+		   const struct stats_pmu_rate *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		if (r->d.known && r->packets)
+			fprintf(out, " %*.4g", (int)wd[i], r->per_pkt[i]);
+		else
+			fprintf(out, " %*s", (int)wd[i], "unknown");
+	}
+	if (__export_pmu_ipc_column(c)) {
+		if (isnan(r->ipc))
+			fprintf(out, " %7s", "unknown");
+		else
+			fprintf(out, " %7.2f", r->ipc);
+	}
+	fprintf(out, "%s\n", r->d.known && r->d.scaled ? "  (scaled)" : "");
+}
+
 /* The summary's table: a row per lcore (and all), a column per event (per
  * packet), and IPC when the group has cycles and instructions. */
 static void
@@ -162,19 +206,13 @@ __pmu_print_table(FILE *out, const struct stats_summary *sum,
 	      const struct stats_snapshot *final)
 {
 	const struct stats_pmu_conf *c = final->pmu;
-	const struct stats_pmu_rate *t = &sum->pmu[sum->n_workers];
-	unsigned int i, w, wd[STATS_PMU_MAX];
-	bool ipc = !isnan(t->ipc);
+	unsigned int w, wd[STATS_PMU_MAX];
 	char label[32];
 
 	fprintf(out, "pmu (%s, per packet%s):\n  %-10s", sum->pmu_steady ?
 		"after the warm-up" : "whole run", stats_pmu_conf_has_hw(c) ?
 		"; hardware events in user space" : "", "");
-	for (i = 0; i < c->n; i++) {
-		wd[i] = RTE_MAX((unsigned int)strlen(c->ev[i].name), 10u);
-		fprintf(out, " %*s", (int)wd[i], c->ev[i].name);
-	}
-	fprintf(out, "%s\n", ipc ? "    IPC" : "");
+	__export_pmu_head(out, c, wd);
 	for (w = 0; w <= sum->n_workers; w++) {
 		const struct stats_pmu_rate *r = &sum->pmu[w];
 
@@ -186,15 +224,7 @@ __pmu_print_table(FILE *out, const struct stats_summary *sum,
 		else
 			snprintf(label, sizeof(label), "total");
 		fprintf(out, "  %-10s", label);
-		for (i = 0; i < c->n; i++) {
-			if (r->d.known && r->packets)
-				fprintf(out, " %*.4g", (int)wd[i], r->per_pkt[i]);
-			else
-				fprintf(out, " %*s", (int)wd[i], "unknown");
-		}
-		if (ipc)
-			fprintf(out, " %6.2f", r->ipc);
-		fprintf(out, "%s\n", r->d.known && r->d.scaled ? "  (scaled)" : "");
+		__export_pmu_cells(out, c, wd, r);
 	}
 }
 

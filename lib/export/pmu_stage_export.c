@@ -134,32 +134,20 @@ __ps_json_summary(json_t *summary, const struct stats_summary *sum,
 /* One table: a row per stage of rates (worker w's), a column per event. */
 static void
 __ps_print_table(FILE *out, const char *title, const struct stats_snapshot *final,
-		 unsigned int w, const struct stats_pmu_rate *rates, bool ipc)
+		 unsigned int w, const struct stats_pmu_rate *rates)
 {
 	const struct stats_pmu_conf *c = final->pmu;
-	unsigned int i, st, wd[STATS_PMU_MAX];
+	unsigned int st, wd[STATS_PMU_MAX];
 
 	fprintf(out, "  %-10s %12s", title, "packets");
-	for (i = 0; i < c->n; i++) {
-		wd[i] = RTE_MAX((unsigned int)strlen(c->ev[i].name), 10u);
-		fprintf(out, " %*s", (int)wd[i], c->ev[i].name);
-	}
-	fprintf(out, "%s\n", ipc ? "    IPC" : "");
+	__export_pmu_head(out, c, wd);
 	for (st = 0; st < MIB_STAGES; st++) {
 		const struct stats_pmu_rate *r = &rates[st];
 
 		if (!__ps_ran(final, w, st))
 			continue;
 		fprintf(out, "    %-8s %12" PRIu64, mib_stage_name(st), r->packets);
-		for (i = 0; i < c->n; i++) {
-			if (r->d.known && r->packets)
-				fprintf(out, " %*.4g", (int)wd[i], r->per_pkt[i]);
-			else
-				fprintf(out, " %*s", (int)wd[i], "unknown");
-		}
-		if (ipc)
-			fprintf(out, " %6.2f", r->ipc);
-		fprintf(out, "%s\n", r->d.known && r->d.scaled ? "  (scaled)" : "");
+		__export_pmu_cells(out, c, wd, r);
 	}
 }
 
@@ -171,13 +159,10 @@ __ps_print_summary(FILE *out, const struct stats_summary *sum,
 	const struct stats_pmu_rate *t;
 	char title[32];
 	unsigned int w;
-	bool ipc;
 
 	if (sum->pmu_stage == NULL || !__ps_on(final))
 		return;
 	t = &sum->pmu_stage[(size_t)sum->n_workers * MIB_STAGES];
-	ipc = stats_pmu_conf_find(final->pmu, "cycles") >= 0 &&
-	      stats_pmu_conf_find(final->pmu, "instructions") >= 0;
 	fprintf(out,
 		"pmu per stage (%s, per packet that entered the stage; the "
 		"reads between stages in them):\n",
@@ -186,10 +171,10 @@ __ps_print_summary(FILE *out, const struct stats_summary *sum,
 		snprintf(title, sizeof(title), "lcore %u",
 			 stats_snapshot_lcore(final, w));
 		__ps_print_table(out, title, final, w,
-				 &sum->pmu_stage[(size_t)w * MIB_STAGES], ipc);
+				 &sum->pmu_stage[(size_t)w * MIB_STAGES]);
 	}
 	if (sum->n_workers > 1)
-		__ps_print_table(out, "total", final, sum->n_workers, t, ipc);
+		__ps_print_table(out, "total", final, sum->n_workers, t);
 }
 
 /* /metrics: per lcore, stage and event, raw since the worker began. */

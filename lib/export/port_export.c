@@ -96,33 +96,29 @@ __port_json(const struct stats_snapshot *snap)
 		for (f = 0; f < STATS_PORT_F_MAX; f++)
 			if (__has_kernel(p, f))
 				json_object_set_new(st, stats_port_field_name(f),
-					json_integer((json_int_t)p->v[f]));
+						    export_json_u64(p->v[f]));
 		for (q = 0; q < p->nb_rxq; q++) {
 			json_t *o = json_pack("{s:i}", "queue", (int)q);
 
 			for (f = 0; f < STATS_PORT_Q_MAX; f++)
 				json_object_set_new(o, stats_port_qfield_name(f),
-					json_integer((json_int_t)p->q[q][f]));
+						    export_json_u64(p->q[q][f]));
 			json_array_append_new(qs, o);
 		}
 		for (x = 0; x < p->n_xstats; x++)
 			json_object_set_new(xs, p->xstat_names[x],
-				json_integer((json_int_t)p->xstats[x]));
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:s, s:o, s:I, "
-			"s:I, s:I, s:o, s:o, s:o, s:i, s:i}",
-			"port", (int)p->port_id,
-			"driver", p->driver,
-			"name", p->name,
-			"iface", p->iface,
-			"kernel", p->kernel ? json_string(p->kernel) : json_null(),
-			"dropped", (json_int_t)stats_port_dropped(p->v),
-			"rx_packets", (json_int_t)p->rx_packets_v,
-			"rx_packets_raw", (json_int_t)p->rx_packets,
-			"stats", st,
-			"queues", qs,
-			"xstats", xs,
-			"nb_rxq", (int)p->nb_rxq,
-			"nb_rxd", (int)p->nb_rxd));
+					    export_json_u64(p->xstats[x]));
+		json_array_append_new(
+			a, json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, "
+				     "s:o, s:o, s:o, s:o, s:o, s:i, s:i}",
+				     "port", (int)p->port_id, "driver", p->driver, "name",
+				     p->name, "iface", p->iface, "kernel",
+				     p->kernel ? json_string(p->kernel) : json_null(),
+				     "dropped", export_json_u64(stats_port_dropped(p->v)),
+				     "rx_packets", export_json_u64(p->rx_packets_v),
+				     "rx_packets_raw", export_json_u64(p->rx_packets),
+				     "stats", st, "queues", qs, "xstats", xs, "nb_rxq",
+				     (int)p->nb_rxq, "nb_rxd", (int)p->nb_rxd));
 	}
 	return a;
 }

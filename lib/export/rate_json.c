@@ -11,24 +11,28 @@
 json_t *
 export_rate_json(const struct stats_rate *r)
 {
-	json_t *o = json_pack("{s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
-			      "seconds", r->seconds, "packets", (json_int_t)r->packets,
-			      "octets", (json_int_t)r->octets, "busy_cycles",
-			      (json_int_t)r->busy_cycles, "idle_cycles",
-			      (json_int_t)r->idle_cycles, "mpps", r->pps / 1e6, "gbps",
-			      r->gbps, "ns_per_pkt", r->ns_per_pkt, "cycles_per_pkt",
-			      r->cycles_per_pkt, "busy_pct", r->busy_pct);
+	json_t *o =
+		json_pack("{s:f, s:o, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f}", "seconds",
+			  r->seconds, "packets", export_json_u64(r->packets), "octets",
+			  export_json_u64(r->octets), "busy_cycles",
+			  export_json_u64(r->busy_cycles), "idle_cycles",
+			  export_json_u64(r->idle_cycles), "mpps", r->pps / 1e6, "gbps",
+			  r->gbps, "ns_per_pkt", r->ns_per_pkt, "cycles_per_pkt",
+			  r->cycles_per_pkt, "busy_pct", r->busy_pct);
 
-	json_object_set_new(
-		o, "lost",
-		json_pack("{s:b, s:b, s:f, s:o, s:I, s:I, s:f}", "flagged",
-			  stats_rate_lost(r), "known", r->lost_known, "seconds",
-			  r->lost_s, "cause",
-			  r->lost_cause
-				  ? json_string(stats_lost_cause_name(r->lost_cause))
-				  : json_null(),
-			  "involuntary_switches", (json_int_t)r->involuntary_switches,
-			  "stalled_polls", (json_int_t)r->stalled_polls,
-			  "stalled_seconds", r->stalled_s));
+	json_object_set_new(o, "lost", export_rate_lost_json(r));
 	return o;
+}
+
+json_t *
+export_rate_lost_json(const struct stats_rate *r)
+{
+	return json_pack("{s:b, s:b, s:f, s:o, s:o, s:o, s:f}", "flagged",
+			 stats_rate_lost(r), "known", r->lost_known, "seconds", r->lost_s,
+			 "cause",
+			 r->lost_cause ? json_string(stats_lost_cause_name(r->lost_cause))
+				       : json_null(),
+			 "involuntary_switches", export_json_u64(r->involuntary_switches),
+			 "stalled_polls", export_json_u64(r->stalled_polls),
+			 "stalled_seconds", r->stalled_s);
 }

@@ -213,8 +213,12 @@ __mib_json(const uint64_t *v)
 			/* IcmpMsg: only the non-zero types, as Linux prints it. */
 			if (v[first + i] == 0 && mib_group_sparse((enum mib_group)g))
 				continue;
-			json_object_set_new(grp, mib_field_name(first + i),
-				json_integer((json_int_t)v[first + i]));
+			/* Linux prints the constants signed (Tcp MaxConn is -1) */
+			json_object_set_new(
+				grp, mib_field_name(first + i),
+				mib_field_kind(first + i) == MIB_KIND_CONST
+					? json_integer((json_int_t)v[first + i])
+					: export_json_u64(v[first + i]));
 		}
 		json_object_set_new(o, mib_group_name((enum mib_group)g), grp);
 	}
@@ -246,15 +250,18 @@ __conservation_json(const struct stats_snapshot *snap)
 
 		snprintf(text, sizeof(text), "%s = %s", laws[i].lhs_name,
 			 laws[i].rhs_name);
-		json_array_append_new(jl, json_pack("{s:s, s:I, s:I, s:I}",
-			"law", text, "lhs", (json_int_t)laws[i].lhs,
-			"rhs", (json_int_t)laws[i].rhs,
-			"diff", (json_int_t)(laws[i].lhs - laws[i].rhs)));
+		json_array_append_new(
+			jl, json_pack("{s:s, s:o, s:o, s:I}", "law", text, "lhs",
+				      export_json_u64(laws[i].lhs), "rhs",
+				      export_json_u64(laws[i].rhs), "diff",
+				      (json_int_t)(laws[i].lhs - laws[i].rhs)));
 	}
-	return json_pack("{s:b, s:s, s:b, s:I, s:o, s:s, s:I}", "ok", ok,
-			 "detail", why[0] != '\0' ? why : prc != 0 ? ports : "",
-			 "exact", snap->final, "tolerance", (json_int_t)tol,
-			 "laws", jl, "line", line, "port_dropped", (json_int_t)dropped);
+	return json_pack("{s:b, s:s, s:b, s:o, s:o, s:s, s:o}", "ok", ok, "detail",
+			 why[0] != '\0' ? why
+			 : prc != 0	? ports
+					: "",
+			 "exact", snap->final, "tolerance", export_json_u64(tol), "laws",
+			 jl, "line", line, "port_dropped", export_json_u64(dropped));
 }
 
 /* "mib_lcores": the blocks every fold walks, and what the phantom ones
@@ -275,12 +282,12 @@ __mib_lcores_json(const struct stats_snapshot *snap)
 			real += snap->raw_per_block[(size_t)b * MIB_FIELD_MAX + f];
 		counted += snap->raw_totals[f] - real;
 	}
-	return json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:I}",
-		"lcores", (int)snap->mib_lcores, "workers", (int)snap->n_workers,
-		"phantom", (int)snap->n_phantom, "block_bytes", (int)MIB_BLOCK_BYTES,
-		"bytes", (json_int_t)snap->mib_bytes,
-		"phantom_bytes", (json_int_t)snap->phantom_bytes,
-		"phantom_counted", (json_int_t)counted);
+	return json_pack("{s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "lcores",
+			 (int)snap->mib_lcores, "workers", (int)snap->n_workers,
+			 "phantom", (int)snap->n_phantom, "block_bytes",
+			 (int)MIB_BLOCK_BYTES, "bytes", export_json_u64(snap->mib_bytes),
+			 "phantom_bytes", export_json_u64(snap->phantom_bytes),
+			 "phantom_counted", export_json_u64(counted));
 }
 
 json_t *
@@ -292,9 +299,9 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 
 	if (info != NULL)
 		json_object_set(root, "info", info);
-	json_object_set_new(root, "seq", json_integer((json_int_t)snap->seq));
+	json_object_set_new(root, "seq", export_json_u64(snap->seq));
 	json_object_set_new(root, "uptime_s", json_real(snap->uptime_s));
-	json_object_set_new(root, "clears", json_integer((json_int_t)snap->clears));
+	json_object_set_new(root, "clears", export_json_u64(snap->clears));
 	json_object_set_new(root, "interval", export_rate_json(&snap->total));
 	json_object_set_new(root, "late_s", json_real(snap->late_s));
 	for (w = 0; w < snap->n_workers; w++) {
@@ -321,24 +328,24 @@ export_json(const struct stats_snapshot *snap, const struct stats_summary *sum,
 			"steady_reason", sum->steady_valid ? json_null() :
 			json_string(sum->steady_reason)));
 		json_object_set_new(json_object_get(root, "summary"), "fold",
-			json_pack("{s:I, s:f, s:f, s:I, s:f, s:f}",
-				"scheduled", (json_int_t)sum->folds,
-				"p50_ns", sum->fold_p50_ns, "p99_ns", sum->fold_p99_ns,
-				"read_folds", (json_int_t)sum->read_folds,
-				"read_p50_ns", sum->read_fold_p50_ns,
-				"read_p99_ns", sum->read_fold_p99_ns));
+				    json_pack("{s:o, s:f, s:f, s:o, s:f, s:f}",
+					      "scheduled", export_json_u64(sum->folds),
+					      "p50_ns", sum->fold_p50_ns, "p99_ns",
+					      sum->fold_p99_ns, "read_folds",
+					      export_json_u64(sum->read_folds),
+					      "read_p50_ns", sum->read_fold_p50_ns,
+					      "read_p99_ns", sum->read_fold_p99_ns));
 		__export_sections_json_summary(json_object_get(root, "summary"), sum,
 					       snap);
 	}
-	fold = json_pack("{s:f, s:f, s:f, s:I, s:b, s:I, s:f, s:o}", "last_ns",
-		snap->fold_ns, "mean_ns", snap->fold_ns_mean, "max_ns",
-		snap->fold_ns_max, "count", (json_int_t)snap->folds,
-		"on_read", snap->fold_on_read,
-		"read_folds", (json_int_t)snap->read_folds,
-		"read_mean_ns", snap->read_folds ?
-		snap->read_fold_s_sum * 1e9 / (double)snap->read_folds : 0.0,
-		"read_ns", snap->read_fold ? json_real(snap->read_fold_ns) :
-		json_null());
+	fold = json_pack(
+		"{s:f, s:f, s:f, s:o, s:b, s:o, s:f, s:o}", "last_ns", snap->fold_ns,
+		"mean_ns", snap->fold_ns_mean, "max_ns", snap->fold_ns_max, "count",
+		export_json_u64(snap->folds), "on_read", snap->fold_on_read, "read_folds",
+		export_json_u64(snap->read_folds), "read_mean_ns",
+		snap->read_folds ? snap->read_fold_s_sum * 1e9 / (double)snap->read_folds
+				 : 0.0,
+		"read_ns", snap->read_fold ? json_real(snap->read_fold_ns) : json_null());
 	json_object_set_new(root, "fold", fold);
 	json_object_set_new(root, "mib", __mib_json(snap->totals));
 	__export_sections_json(root, snap, EXPORT_AT_MIB);

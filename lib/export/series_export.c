@@ -39,18 +39,6 @@ __mode_json(const struct stats_series *se, unsigned int k)
 	       m == STATS_SERIES_MIXED ? json_string("mixed") : json_null();
 }
 
-static json_t *
-__lost_json(const struct stats_rate *r)
-{
-	return json_pack("{s:b, s:b, s:f, s:o, s:I, s:I, s:f}",
-		"flagged", stats_rate_lost(r), "known", r->lost_known,
-		"seconds", r->lost_s, "cause", r->lost_cause ?
-		json_string(stats_lost_cause_name(r->lost_cause)) : json_null(),
-		"involuntary_switches", (json_int_t)r->involuntary_switches,
-		"stalled_polls", (json_int_t)r->stalled_polls,
-		"stalled_seconds", r->stalled_s);
-}
-
 json_t *
 export_intervals_json(const struct stats_series *se,
 		      const unsigned int *lcore_ids, const struct stats_steady *st)
@@ -65,14 +53,13 @@ export_intervals_json(const struct stats_series *se,
 		json_t *lc = json_array(), *o;
 
 		stats_series_rate(se, k, k + 1, -1, &r);
-		o = json_pack("{s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:o}",
-			"t0_s", stats_series_uptime(se, k),
-			"t_s", stats_series_uptime(se, k + 1),
-			"seconds", r.seconds, "mpps", r.pps / 1e6,
-			"ns_per_pkt", __series_real(r.pps > 0 ? 1e9 / r.pps : NAN),
-			"cycles_per_pkt", r.cycles_per_pkt,
-			"late_s", stats_series_late(se, k + 1),
-			"lost", __lost_json(&r));
+		o = json_pack(
+			"{s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:o}", "t0_s",
+			stats_series_uptime(se, k), "t_s", stats_series_uptime(se, k + 1),
+			"seconds", r.seconds, "mpps", r.pps / 1e6, "ns_per_pkt",
+			__series_real(r.pps > 0 ? 1e9 / r.pps : NAN), "cycles_per_pkt",
+			r.cycles_per_pkt, "late_s", stats_series_late(se, k + 1), "lost",
+			export_rate_lost_json(&r));
 		/* --pmu: each worker's events, and all of them */
 		if (stats_series_pmu(se, k, k + 1, -1, &pr) == 0)
 			json_object_set_new(o, "pmu", export_pmu_rate_json(&pr));
@@ -81,9 +68,9 @@ export_intervals_json(const struct stats_series *se,
 
 			stats_series_rate(se, k, k + 1, (int)w, &r);
 			l = json_pack("{s:i, s:f, s:f, s:o}", "lcore",
-				lcore_ids ? (int)lcore_ids[w] : (int)w, "mpps", r.pps / 1e6,
-				"cycles_per_pkt", r.cycles_per_pkt,
-				"lost", __lost_json(&r));
+				      lcore_ids ? (int)lcore_ids[w] : (int)w, "mpps",
+				      r.pps / 1e6, "cycles_per_pkt", r.cycles_per_pkt,
+				      "lost", export_rate_lost_json(&r));
 			if (stats_series_pmu(se, k, k + 1, (int)w, &pr) == 0)
 				json_object_set_new(l, "pmu", export_pmu_rate_json(&pr));
 			json_array_append_new(lc, l);
@@ -93,10 +80,12 @@ export_intervals_json(const struct stats_series *se,
 		json_object_set_new(o, "steady", st != NULL && st->iv != NULL &&
 				    k < st->intervals ? json_string(stats_iv_use_name(
 				    (enum stats_iv_use)st->iv[k])) : json_null());
-		json_object_set_new(o, "mode_flips", json_integer((json_int_t)
-			__series_delta(se, k, STATS_SERIES_MODEFLIPS)));
-		json_object_set_new(o, "rule_updates", json_integer((json_int_t)
-			__series_delta(se, k, STATS_SERIES_RULEUPDATES)));
+		json_object_set_new(
+			o, "mode_flips",
+			export_json_u64(__series_delta(se, k, STATS_SERIES_MODEFLIPS)));
+		json_object_set_new(
+			o, "rule_updates",
+			export_json_u64(__series_delta(se, k, STATS_SERIES_RULEUPDATES)));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -123,9 +112,10 @@ export_events_json(const struct stats_series *se, const json_t *flips)
 		double t0 = stats_series_uptime(se, k), t1 = stats_series_uptime(se, k + 1);
 
 		if (upd > 0)
-			json_array_append_new(arr, json_pack("{s:s, s:f, s:f, s:I}",
-				"kind", "rule-updates", "t0_s", t0, "t_s", t1,
-				"count", (json_int_t)upd));
+			json_array_append_new(
+				arr, json_pack("{s:s, s:f, s:f, s:o}", "kind",
+					       "rule-updates", "t0_s", t0, "t_s", t1,
+					       "count", export_json_u64(upd)));
 	}
 	for (i = 0; flips != NULL && i < json_array_size(flips); i++)
 		json_array_append(arr, json_array_get(flips, i));

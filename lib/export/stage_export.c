@@ -84,19 +84,21 @@ export_stages_json(const struct export_stages *t)
 	for (i = 0; i < t->n; i++) {
 		const struct export_stage *e = &t->s[i];
 
-		json_array_append_new(rows, json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:f}",
-			"stage", mib_stage_name(e->stage),
-			"calls", (json_int_t)e->calls, "packets", (json_int_t)e->packets,
-			"cycles", (json_int_t)e->cycles,
-			"cycles_per_pkt", e->cycles_per_pkt,
-			"cycles_per_call", e->cycles_per_call, "share", e->share));
+		json_array_append_new(
+			rows, json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "stage",
+					mib_stage_name(e->stage), "calls",
+					export_json_u64(e->calls), "packets",
+					export_json_u64(e->packets), "cycles",
+					export_json_u64(e->cycles), "cycles_per_pkt",
+					e->cycles_per_pkt, "cycles_per_call",
+					e->cycles_per_call, "share", e->share));
 	}
-	return json_pack("{s:I, s:I, s:I, s:I, s:f, s:o}",
-		"busy_cycles", (json_int_t)t->busy, "packets", (json_int_t)t->packets,
-		"cycles", (json_int_t)t->cycles,
-		"unstaged_cycles", (json_int_t)t->unstaged,
-		"staged_share", t->busy ? (double)t->cycles / (double)t->busy : 0.0,
-		"stages", rows);
+	return json_pack("{s:o, s:o, s:o, s:o, s:f, s:o}", "busy_cycles",
+			 export_json_u64(t->busy), "packets", export_json_u64(t->packets),
+			 "cycles", export_json_u64(t->cycles), "unstaged_cycles",
+			 export_json_u64(t->unstaged), "staged_share",
+			 t->busy ? (double)t->cycles / (double)t->busy : 0.0, "stages",
+			 rows);
 }
 
 /* /metrics: per lcore and stage, the raw counters since start (a

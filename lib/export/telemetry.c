@@ -9,12 +9,15 @@
  * The telemetry library runs each client on its own thread and calls these
  * callbacks there; the handlers read one snapshot reference each, never
  * worker memory. The 22.11 callback has no user argument, so the state is
- * one static struct behind a mutex, which export_telemetry_unregister()
- * clears (the callbacks then answer null, DPDK's convention for "no
- * data"). A reading command's refusal is null too, its reason in the
- * debug log (--log-level=pktpath.telemetry:debug). The limits of a reply
- * (control_read.c) are the handlers' to respect: the library silently
- * drops what does not fit.
+ * one static struct behind a readers-writer lock (clients share it),
+ * which export_telemetry_unregister() clears (the callbacks then answer
+ * null, DPDK's convention for "no data", but the rows that need no run,
+ * no_run: the MIB's groups and field help). Every refusal, of a reading
+ * or a changing command, is {"error": LINE, "status": N}: the line and
+ * the HTTP status the same request gets over HTTP (a reading command's
+ * also in the debug log, --log-level=pktpath.telemetry:debug). The
+ * limits of a reply (control_read.c) are the handlers' to respect: the
+ * library silently drops what does not fit.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,7 +40,23 @@ RTE_LOG_REGISTER(export_telemetry_logtype, pktpath.telemetry, INFO);
 	rte_log(RTE_LOG_##level, export_telemetry_logtype, \
 		"pktpath: telemetry: " fmt "\n", ##__VA_ARGS__)
 
-static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The state the commands serve, and tel_lock, a readers-writer lock over
+ * it. Every command (each client on its own thread) holds the read side
+ * while it runs, so clients run side by side: what a command reads
+ * through the state is safe to read concurrently (the stats object's
+ * snapshots are references, stats_read() folds into a buffer of its own,
+ * info is this file's copy that nothing changes while registered and
+ * that the handlers only read, the hooks are thread-safe by contract,
+ * and changes serialise in the hooks). The write side is registration's,
+ * unregistration's and export_telemetry_control()'s: it orders a change
+ * of the state after every command that read the old one (so
+ * unregistering returns once none uses tel.s or tel.info any more) and
+ * before every command that follows. glibc's writer-preferring kind: a
+ * stream of clients does not starve the teardown (so no command takes
+ * the read side twice).
+ */
+static pthread_rwlock_t tel_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 static struct {
 	struct stats *s;
 	json_t *info;
@@ -121,113 +140,94 @@ __out_end(void *arg)
 	return 0;
 }
 
-/* The context of a command cmd run for telemetry (tel_lock held). */
-static void
-__ctx(struct export_ctl_ctx *c, const char *cmd, char *src, size_t len,
-      const struct export_ctl_writer *w)
-{
-	snprintf(src, len, "telemetry %s", cmd);
-	memset(c, 0, sizeof(*c));
-	c->s = tel.s;
-	c->hooks = &tel.hooks;
-	c->source = src;
-	c->request = cmd;
-	c->argword = "parameter";
-	c->out = w;
-	c->info = tel.info;
-	c->control = tel.control;
-}
-
-/* The control table's reading commands: the dict (or list) their handler
- * writes, or null when it refuses (a tel_refusal row: {"error", "status"}). */
-static int
-__cmd_read(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	const struct export_ctl_cmd *t = export_control_by_telemetry(cmd);
-	struct tel_out o = { .d = d };
-	const struct export_ctl_writer w = { .str = __out_str,
-					     .u64 = __out_u64,
-					     .i64 = __out_i64,
-					     .list = __out_list,
-					     .end = __out_end,
-					     .arg = &o };
+/* A command run for telemetry: its row, the writer's adapter into the
+ * reply's dict, the context. */
+struct tel_run {
+	const struct export_ctl_cmd *t;
+	struct tel_out o;
+	struct export_ctl_writer w;
 	struct export_ctl_ctx c;
-	char src[80], q[BASE_QUOTE_LEN];
-	int rc;
+	char src[80];
+};
 
-	if (t == NULL)
+/* Start running cmd into d: 0 with tel_lock's read side held (the
+ * caller's to release), -EINVAL (no such command) or -ENODEV
+ * (unregistered, and the row needs a run: null), not held. */
+static int
+__run_begin(struct tel_run *x, const char *cmd, struct rte_tel_data *d)
+{
+	x->t = export_control_by_telemetry(cmd);
+	if (x->t == NULL)
 		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	if (tel.s == NULL) {
-		pthread_mutex_unlock(&tel_lock);
+	pthread_rwlock_rdlock(&tel_lock);
+	if (tel.s == NULL && !x->t->no_run) {
+		pthread_rwlock_unlock(&tel_lock);
 		return -ENODEV;
 	}
-	__ctx(&c, cmd, src, sizeof(src), &w);
+	x->o = (struct tel_out){ .d = d };
+	x->w = (struct export_ctl_writer){ .str = __out_str,
+					   .u64 = __out_u64,
+					   .i64 = __out_i64,
+					   .list = __out_list,
+					   .end = __out_end,
+					   .arg = &x->o };
+	snprintf(x->src, sizeof(x->src), "telemetry %s", cmd);
+	memset(&x->c, 0, sizeof(x->c));
+	x->c.s = tel.s;
+	x->c.hooks = &tel.hooks;
+	x->c.source = x->src;
+	x->c.request = cmd;
+	x->c.argword = "parameter";
+	x->c.out = &x->w;
+	x->c.info = tel.info;
+	x->c.control = tel.control;
 	rte_tel_data_start_dict(d);
-	rc = export_control_run(t, params, params != NULL ? strlen(params) : 0, false,
-				&c);
-	pthread_mutex_unlock(&tel_lock);
-	if (rc == 0)
-		return 0;
-	TEL_LOG(DEBUG, "%s,%s: %s", cmd,
-		base_quote(q, sizeof(q), params != NULL ? params : ""), c.msg);
-	if (!t->tel_refusal)
-		return rc;
-	rte_tel_data_start_dict(d); /* nothing but the refusal */
-	rte_tel_data_add_dict_string(d, "error", c.msg);
-	rte_tel_data_add_dict_int(d, "status", (int)export_control_read_status(rc));
 	return 0;
 }
 
-/* The control table's commands (control.c), parameter the argument: a dict
- * {"result": LINE, named values...}, or {"error": LINE, "status": the HTTP
- * status the same refusal gets}; changing commands only with
- * export_telemetry_control(). */
+/* Every command of the control table (control.c), parameter the
+ * argument: a reading command's dict (or list) of named values, a
+ * changing command's {"result": LINE, named values...}; a refusal of
+ * either, {"error": LINE, "status": the HTTP status the same refusal
+ * gets}; changing commands only with export_telemetry_control() (403).
+ * Unregistered: null. */
 static int
-__cmd_control(const char *cmd, const char *params, struct rte_tel_data *d)
+__cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct export_ctl_cmd *t = export_control_by_telemetry(cmd);
-	struct tel_out o = { .d = d };
-	const struct export_ctl_writer w = { .str = __out_str,
-					     .u64 = __out_u64,
-					     .i64 = __out_i64,
-					     .list = __out_list,
-					     .end = __out_end,
-					     .arg = &o };
-	struct export_ctl_ctx c;
+	char q[BASE_QUOTE_LEN];
 	unsigned int status;
-	char src[80];
+	struct tel_run x;
 	int rc;
 
-	if (t == NULL)
-		return -EINVAL;
-	pthread_mutex_lock(&tel_lock);
-	if (tel.s == NULL) {
-		pthread_mutex_unlock(&tel_lock);
-		return -ENODEV;
-	}
-	__ctx(&c, cmd, src, sizeof(src), &w);
-	rte_tel_data_start_dict(d);
-	if (t->change && !tel.control) {
-		snprintf(c.msg, sizeof(c.msg),
+	rc = __run_begin(&x, cmd, d);
+	if (rc != 0)
+		return rc;
+	if (x.t->change && !x.c.control) {
+		snprintf(x.c.msg, sizeof(x.c.msg),
 			 "control is disabled (start pktpath "
 			 "with --http-control)");
 		rc = -EPERM;
 		status = 403;
 	} else {
-		rc = export_control_run(t, params, params != NULL ? strlen(params) : 0,
-					false, &c);
-		status = rc == 0 ? 200 : export_control_status(rc);
+		rc = export_control_run(x.t, params, params != NULL ? strlen(params) : 0,
+					false, &x.c);
+		status = export_control_status(rc);
 	}
-	TEL_LOG(INFO, "%s: %s", src, c.msg);
+	pthread_rwlock_unlock(&tel_lock);
+	if (rc == -ENODEV)
+		return rc; /* no run any more: null, "no data" */
+	if (x.t->change)
+		TEL_LOG(INFO, "%s: %s", x.src, x.c.msg);
+	else if (rc != 0)
+		TEL_LOG(DEBUG, "%s,%s: %s", cmd,
+			base_quote(q, sizeof(q), params != NULL ? params : ""), x.c.msg);
 	if (rc != 0) {
 		rte_tel_data_start_dict(d); /* nothing but the refusal */
-		rte_tel_data_add_dict_string(d, "error", c.msg);
+		rte_tel_data_add_dict_string(d, "error", x.c.msg);
 		rte_tel_data_add_dict_int(d, "status", (int)status);
-	} else {
-		rte_tel_data_add_dict_string(d, "result", c.msg);
+	} else if (x.t->change) {
+		rte_tel_data_add_dict_string(d, "result", x.c.msg);
 	}
-	pthread_mutex_unlock(&tel_lock);
 	return 0;
 }
 
@@ -246,13 +246,12 @@ export_telemetry_register(struct stats *s, const json_t *info,
 	if (info != NULL && (copy = json_deep_copy(info)) == NULL)
 		return -ENOMEM;
 	ctl = export_control_table(&n_ctl);
-	pthread_mutex_lock(&tel_lock);
+	pthread_rwlock_wrlock(&tel_lock);
 	/* the control table's rows that telemetry serves, once per process */
 	for (i = tel.n_registered; i < n_ctl && rc == 0; i++) {
 		if (ctl[i].telemetry != NULL)
-			rc = rte_telemetry_register_cmd(
-				ctl[i].telemetry,
-				ctl[i].change ? __cmd_control : __cmd_read, ctl[i].help);
+			rc = rte_telemetry_register_cmd(ctl[i].telemetry, __cmd,
+							ctl[i].help);
 		if (rc == 0)
 			tel.n_registered = i + 1;
 		else
@@ -271,26 +270,26 @@ export_telemetry_register(struct stats *s, const json_t *info,
 		TEL_LOG(DEBUG, "%s: %s", failed, strerror(-rc));
 		json_decref(copy);
 	}
-	pthread_mutex_unlock(&tel_lock);
+	pthread_rwlock_unlock(&tel_lock);
 	return rc;
 }
 
 void
 export_telemetry_unregister(void)
 {
-	pthread_mutex_lock(&tel_lock);
+	pthread_rwlock_wrlock(&tel_lock);
 	tel.s = NULL;
 	json_decref(tel.info);
 	tel.info = NULL;
 	memset(&tel.hooks, 0, sizeof(tel.hooks));
 	tel.control = false;
-	pthread_mutex_unlock(&tel_lock);
+	pthread_rwlock_unlock(&tel_lock);
 }
 
 void
 export_telemetry_control(bool on)
 {
-	pthread_mutex_lock(&tel_lock);
+	pthread_rwlock_wrlock(&tel_lock);
 	tel.control = on;
-	pthread_mutex_unlock(&tel_lock);
+	pthread_rwlock_unlock(&tel_lock);
 }

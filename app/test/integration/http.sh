@@ -47,6 +47,15 @@ command -v promtool > /dev/null || fail "no promtool: run scripts/setup.sh"
 start ro --http 127.0.0.1:0 --interval 2
 case $URL in http://127.0.0.1:[0-9]*/) ;; *) fail "bad URL '$URL'" ;; esac
 req GET / 200;           grep -q '/metrics' "$TMP/body" || fail "index"
+# --help's --http names every path the index lists for GET (both are the
+# control table's)
+help=$("$PKTPATH" -- --help | tr -s ' \n' '  ')
+n=0
+for p in $(awk '$1 == "GET" { print $2 }' "$TMP/body"); do
+	case $help in *" $p,"* | *" $p;"*) n=$((n + 1)) ;;
+	*) fail "--help's --http does not name GET $p" ;; esac
+done
+[ "$n" -ge 19 ] || fail "the index lists $n GET paths"
 req GET /healthz 200;    grep -q '^ok' "$TMP/body" || fail "healthz"
 req GET /metrics 200
 grep -qi '^Content-Type: text/plain; version=0.0.4' "$TMP/head" || fail "metrics content type"

@@ -104,7 +104,9 @@ if len(tel) == 3:
     expect(one is not None and one["lcore"] == 1 and one["known"] == "true" and
            one["task_clock_total"] > 0 and float(one["page_faults_per_pkt"]) >= 0,
            "telemetry lcore 1: %s" % one)
-    expect(none is None, "telemetry: lcore 7 is no worker")
+    expect(none is not None and none.get("status") == 404 and
+           "no worker" in none.get("error", ""),
+           "telemetry: lcore 7 is no worker: %s" % none)
 for b in bad:
     print("check failed: " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
