@@ -7,6 +7,7 @@
                              [--devdump "1000x160"]
                              [fold] [devdump] [peer] [path] [stages]
   scripts/counts.py instructions [--json FILE] [--secs S] [VARIANT ...]
+  scripts/counts.py budget [--table FILE] [--secs S] [--json FILE] [VARIANT ...]
   scripts/counts.py geometry [--geometry NAME]
 
 cachesim: valgrind's cache simulator (callgrind --cache-sim=yes: the model of
@@ -37,6 +38,14 @@ of the worker's thread for pktpath's loop variants (default, --stage-cycles,
 --perf-detail, --pmu ..., the ingress guards, rx-only, the IPv6 and mixed
 families), the figures the performance notes made by hand.
 
+budget: the instruction budget (issue 22). The same runs as instructions
+for the variants a checked-in table lists (scripts/counts-budget.txt: a
+figure per variant and one margin), each against its figure plus the
+margin: a variant over it fails the run (exit 1). The table is for one kind
+of build (its `build` line: buildtype, compiler, not sanitized, not
+-Dnative), which the build directory's meson options must match (exit 2
+otherwise): another optimisation level or compiler is other code.
+
 Per stage (both, for the default path): pktpath-stages, the build of
 pktpath whose burst stages are functions of their own (-Dstage_functions,
 worker.c's STAGE()), run the same way; each stage's inclusive cost (its
@@ -48,7 +57,8 @@ The geometry: by default this machine's, from /sys/devices/system/cpu/cpu0/
 cache (the level-1 data and instruction caches, the last level as LL); a
 cache whose set count is not a power of two (which the simulator requires)
 is simulated with the largest power-of-two set count below it, and said so.
-Exit status: 0, 1 when a run failed, 2 on a usage error.
+Exit status: 0, 1 when a run failed (or a variant went over its budget),
+2 on a usage error.
 """
 import argparse
 import json
@@ -315,16 +325,18 @@ PATH_VARIANTS = [
 ]
 
 
-def pktpath_run(build, tmp, name, args, secs, cache=None, exe="pktpath", out=None):
+def pktpath_run(build, tmp, name, args, secs, cache=None, exe="pktpath", out=None, eal=()):
     """pktpath (or exe) under callgrind, collected in its worker; (per packet,
-    packets); its profile in out."""
+    packets); its profile in out. eal: EAL arguments beyond the usual ones
+    (a --vdev)."""
     out = out or os.path.join(tmp, name + ".cg")
     js = os.path.join(tmp, name + ".json")
     cmd = [os.path.join(build, "app/pktpath", exe), "-l", "0-1", "--no-huge",
            "--no-shconf", "-m", "512", "--no-pci", "--file-prefix",
            "counts_%s_%d" % (re.sub(r"[^a-z0-9]", "_", name), os.getpid()),
-           "--log-level=lib.eal:error", "--", "--duration", str(secs), "--warmup", "0",
-           "--quiet", "--http", "off", "--json", js] + args
+           "--log-level=lib.eal:error"] + list(eal) + [
+               "--", "--duration", str(secs), "--warmup", "0", "--quiet", "--http", "off",
+               "--json", js] + args
     c, _ = callgrind(out, "app_worker_main", cmd, cache, log=os.path.join(tmp, name + ".log"))
     with open(js) as f:
         pk = json.load(f)["mib"]["Rx"]["RxPackets"]
@@ -474,6 +486,7 @@ INSTR_VARIANTS = [
     ("--ingress rcu --rules match-all", ["--ingress", "rcu", "--rules",
                                          os.path.join(ROOT, "config/rules/match-all.rules")]),
     ("--path rx-only", ["--path", "rx-only"]),
+    ("--source port --path rx-only", ["--source", "port", "--path", "rx-only"]),
     ("--ingress rcu --rules acl-100", ["--ingress", "rcu", "--rules",
                                        os.path.join(ROOT, "config/rules/acl-100.rules")]),
     ("--family ipv6", ["--family", "ipv6"]),
@@ -489,11 +502,127 @@ INSTR_VARIANTS = [
 ]
 
 
+def instr_eal(args):
+    """The EAL arguments a variant's run needs beyond the usual: a port
+    (net_null0, all-zero frames) when it takes --source port."""
+    return ["--vdev", "net_null0"] if "--source" in args and \
+        args[args.index("--source") + 1:][:1] == ["port"] else []
+
+
+# ---- budget --------------------------------------------------------------------
+
+BUDGET_TABLE = os.path.join(ROOT, "scripts/counts-budget.txt")
+
+
+def budget_read(path):
+    """The budget table: {"build": {buildtype, compiler}, "margin": fraction,
+    "rows": [(label, figure)]}. Lines: `build BUILDTYPE COMPILER`, `margin
+    P%`, then `FIGURE VARIANT` (the variant a label of INSTR_VARIANTS); `#`
+    starts a comment."""
+    t = {"build": None, "margin": None, "rows": []}
+    known = dict(INSTR_VARIANTS)
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        die("--table %s: %s" % (path, e.strerror), 2)
+    for no, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = "%s:%d" % (path, no)
+        key, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if key == "build":
+            words = rest.split()
+            if len(words) != 2:
+                die("%s: build BUILDTYPE COMPILER (\"build release gcc\"), not '%s'" % (
+                    where, rest), 2)
+            t["build"] = {"buildtype": words[0], "compiler": words[1]}
+        elif key == "margin":
+            m = re.fullmatch(r"(\d+(?:\.\d+)?)%", rest)
+            if not m or not 0 <= float(m.group(1)) < 100:
+                die("%s: margin P%% (0 to 100, \"0.5%%\"), not '%s'" % (where, rest), 2)
+            t["margin"] = float(m.group(1)) / 100
+        else:
+            try:
+                fig = float(key)
+            except ValueError:
+                die("%s: FIGURE VARIANT, build or margin, not '%s'" % (where, line), 2)
+            if fig <= 0 or rest not in known:
+                die("%s: '%s': a figure > 0 and a variant of instructions (%s)" % (
+                    where, line, ", ".join(v[0] for v in INSTR_VARIANTS)), 2)
+            if rest in (r[0] for r in t["rows"]):
+                die("%s: variant '%s' twice" % (where, rest), 2)
+            t["rows"].append((rest, fig))
+    if t["build"] is None or t["margin"] is None or not t["rows"]:
+        die("--table %s: needs a build line, a margin line and a figure" % path, 2)
+    return t
+
+
+def budget_build_check(build, want):
+    """The build directory's meson options against the table's build: the
+    same buildtype and compiler, no sanitizer, no fuzzing, no -Dnative."""
+    try:
+        with open(os.path.join(build, "meson-info/intro-buildoptions.json")) as f:
+            opts = {o["name"]: o["value"] for o in json.load(f)}
+        with open(os.path.join(build, "meson-logs/meson-log.txt")) as f:
+            cc = re.search(r"C compiler for the host machine: \S+ \((\w+)", f.read())
+    except (OSError, ValueError, KeyError) as e:
+        die("--build %s: no meson build (%s)" % (build, e), 2)
+    have = {"buildtype": opts.get("buildtype"), "compiler": cc.group(1) if cc else None}
+    odd = ["%s %s" % (k, have[k]) for k in ("buildtype", "compiler") if have[k] != want[k]]
+    odd += ["b_sanitize=%s" % opts["b_sanitize"]] if opts.get("b_sanitize", "none") != "none" \
+        else []
+    odd += ["-D%s=true" % k for k in ("native", "fuzz") if opts.get(k) is True]
+    if odd:
+        die("--build %s: %s, where the budget table is for buildtype %s, %s, not "
+            "sanitized, not -Dnative or -Dfuzz (other code, other counts)" % (
+                build, ", ".join(odd), want["buildtype"], want["compiler"]), 2)
+
+
+def budget(a, tmp, ver):
+    """Each variant of the table (or of a.parts) against its budget; the
+    rows, and whether all are within."""
+    t = budget_read(a.table)
+    budget_build_check(a.build, t["build"])
+    figures = dict(t["rows"])
+    want = a.parts or [r[0] for r in t["rows"]]
+    bad = [w for w in want if w not in figures]
+    if bad:
+        die("budget: no variant '%s' in %s (%s)" % (bad[0], a.table, ", ".join(figures)), 2)
+    known = dict(INSTR_VARIANTS)
+    print("== budget: %s callgrind, pktpath --no-huge, 1 worker, %g s; the worker's "
+          "thread per packet against %s (margin %g%%)" % (
+              ver, a.secs, a.table, 100 * t["margin"]))
+    print("| variant | instructions/pkt | budget | limit | against the budget | verdict |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    rows, over = [], 0
+    for label in want:
+        args = known[label]
+        p, pk = pktpath_run(a.build, tmp, "budget_" + label, args, a.secs,
+                            eal=instr_eal(args))
+        fig, ir = figures[label], p["Ir"]
+        limit = fig * (1 + t["margin"])
+        ok = ir <= limit
+        over += not ok
+        rows.append({"variant": label, "ir_per_pkt": ir, "budget": fig, "limit": limit,
+                     "packets": pk, "within": ok})
+        print("| `%s` | %.2f | %.2f | %.2f | %+.2f%% | %s |" % (
+            label, ir, fig, limit, 100 * (ir / fig - 1),
+            "within" if ok else "OVER BUDGET"))
+    if over:
+        print("budget: %d of %d variants over their budget: find the instructions "
+              "(callgrind_annotate, the journal's method) before raising a figure" % (
+                  over, len(rows)))
+    return rows, over == 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["cachesim", "instructions", "geometry"])
+    ap.add_argument("what", choices=["cachesim", "instructions", "budget", "geometry"])
     ap.add_argument("parts", nargs="*", help="cachesim: fold devdump peer path (default: all); "
-                    "instructions: variants by label (default: all)")
+                    "instructions: variants by label (default: all); budget: the table's "
+                    "variants to check (default: all)")
     ap.add_argument("--build", default=os.environ.get("BUILD_DIR", os.path.join(ROOT, "build")))
     ap.add_argument("--geometry", default="sysfs")
     ap.add_argument("--json")
@@ -503,6 +632,7 @@ def main():
     ap.add_argument("--lookups", type=int, default=100000)
     ap.add_argument("--secs", type=float, default=1.0)
     ap.add_argument("--devdump", default="1000x160")
+    ap.add_argument("--table", default=os.path.relpath(BUDGET_TABLE), help="budget: the table (default: %(default)s)")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each table row as it comes
     cache = geometry(a.geometry)
@@ -522,9 +652,13 @@ def main():
         die("--devdump: DEVICESxLCORES, both >= 1 (\"1000x160\")", 2)
     if a.folds < 1 or a.lookups < 1 or a.secs <= 0 or min(lcores + [2]) < 2:
         die("--folds, --lookups >= 1, --secs > 0, lcores >= 2", 2)
+    rc = 0
     with tempfile.TemporaryDirectory(prefix="counts.") as tmp:
         try:
-            if a.what == "cachesim":
+            if a.what == "budget":
+                doc["budget"], ok = budget(a, tmp, ver)
+                rc = 0 if ok else 1
+            elif a.what == "cachesim":
                 parts = a.parts or ["fold", "devdump", "peer", "path"]
                 bad = [p for p in parts if p not in ("fold", "devdump", "peer", "path",
                                                      "stages")]
@@ -565,7 +699,8 @@ def main():
                 print("| --- | ---: | ---: | ---: |")
                 rows, base = [], None
                 for label in want:
-                    p, pk = pktpath_run(a.build, tmp, "instr_" + label, known[label], a.secs)
+                    p, pk = pktpath_run(a.build, tmp, "instr_" + label, known[label], a.secs,
+                                        eal=instr_eal(known[label]))
                     if label == "default":
                         base = p["Ir"]
                     rows.append({"variant": label, "ir_per_pkt": p["Ir"], "packets": pk})
@@ -581,7 +716,7 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(doc, f, indent=2, sort_keys=True)
-    return 0
+    return rc
 
 
 if __name__ == "__main__":

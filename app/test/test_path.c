@@ -971,6 +971,72 @@ test_tally_burst(void **state)
 	mib_set_free(set);
 }
 
+/*
+ * path_tally_flush() empties every field of the tally, each where it adds
+ * it (the rare ones inside the test that guards them): each field alone
+ * non-zero (with Ip6 InReceives for an IPv6 one, which every IPv6 count
+ * comes with), flushed, leaves an all-zero tally, and a second flush adds
+ * nothing. The table covers the struct byte for byte.
+ */
+#define TALLY_FIELD(f, v6)                                                               \
+	{                                                                                \
+#f, offsetof(struct path_tally, f), sizeof(((struct path_tally *)0)->f), \
+			v6                                                               \
+	}
+static const struct {
+	const char *name;
+	size_t off, size;
+	bool v6;
+} tally_fields[] = {
+	TALLY_FIELD(in_octets, false),	      TALLY_FIELD(in_receives, false),
+	TALLY_FIELD(in_delivers, false),      TALLY_FIELD(ecn[0], false),
+	TALLY_FIELD(ecn[1], false),	      TALLY_FIELD(ecn[2], false),
+	TALLY_FIELD(ecn[3], false),	      TALLY_FIELD(udp_delivered[0], false),
+	TALLY_FIELD(udp_delivered[1], false), TALLY_FIELD(peer_hits, false),
+	TALLY_FIELD(peer_misses, false),      TALLY_FIELD(in6_receives, true),
+	TALLY_FIELD(in6_delivers, true),      TALLY_FIELD(in6_octets, true),
+	TALLY_FIELD(ecn6[0], true),	      TALLY_FIELD(ecn6[1], true),
+	TALLY_FIELD(ecn6[2], true),	      TALLY_FIELD(ecn6[3], true),
+	TALLY_FIELD(udp6_delivered[0], true), TALLY_FIELD(udp6_delivered[1], true),
+};
+
+static void
+test_tally_flush_empties(void **state)
+{
+	struct mib_set *set = mib_set_create(1, MIB_LAYOUT_PERCPU, NULL);
+	static const uint8_t zero[sizeof(struct path_tally)];
+	uint64_t before[MIB_FIELD_MAX];
+	struct path_tally t;
+	struct mib_block b;
+	size_t covered = 0;
+	unsigned int i, f;
+
+	(void)state;
+	assert_non_null(set);
+	b = mib_set_block(set, 0);
+	for (i = 0; i < RTE_DIM(tally_fields); i++)
+		covered += tally_fields[i].size;
+	assert_int_equal(covered, sizeof(struct path_tally));
+	for (i = 0; i < RTE_DIM(tally_fields); i++) {
+		path_tally_init(&t);
+		memset((uint8_t *)&t + tally_fields[i].off, 0x5a, tally_fields[i].size);
+		if (tally_fields[i].v6 && t.in6_receives == 0)
+			t.in6_receives = 1;
+		path_tally_flush(&t, &b);
+		if (memcmp(&t, zero, sizeof(t)) != 0)
+			fail_msg("%s: the tally is not empty after a flush",
+				 tally_fields[i].name);
+		for (f = 0; f < MIB_FIELD_MAX; f++)
+			before[f] = mib_read(&b, f);
+		path_tally_flush(&t, &b);
+		for (f = 0; f < MIB_FIELD_MAX; f++)
+			if (mib_read(&b, f) != before[f])
+				fail_msg("%s: a second flush added to %s",
+					 tally_fields[i].name, __fname(f));
+	}
+	mib_set_free(set);
+}
+
 /* ---- path_l2 details, conf API ---- */
 
 static void
@@ -1087,6 +1153,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_tally_burst),
+		cmocka_unit_test(test_tally_flush_empties),
 		cmocka_unit_test(test_linux_parity),
 		cmocka_unit_test(test_kernel_config),
 	};

@@ -93,21 +93,34 @@ path_csum_l4_trusted(const struct path_conf *c, const struct rte_mbuf *m)
  * rte_raw_cksum() adds one 16-bit word at a time: the end-around carry
  * makes the folded sum the same whatever the word size.
  */
+/* The 32-bit word at p, at any alignment: one load. */
+static __rte_always_inline uint64_t
+__path_csum_word(const uint8_t *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* Without options each word is loaded into the register it is added
+ * from: a memcpy of the whole header into a uint32_t[5] went through the
+ * stack (a 16-byte copy, a store, five reloads: 3 instructions a packet
+ * more, callgrind). */
 static inline uint16_t
 path_csum_ip_hdr(const void *iph, uint32_t hl)
 {
 	const uint8_t *p = iph;
 	uint64_t sum = 0;
-	uint32_t i, w[5];
+	uint32_t i;
 
 	if (likely(hl == 20)) {		/* no options: unrolled */
-		memcpy(w, p, sizeof(w));
-		sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+		sum = __path_csum_word(p) + __path_csum_word(p + 4) +
+		      __path_csum_word(p + 8) + __path_csum_word(p + 12) +
+		      __path_csum_word(p + 16);
 	} else {
-		for (i = 0; i < hl; i += 4) {
-			memcpy(w, p + i, sizeof(w[0]));
-			sum += w[0];
-		}
+		for (i = 0; i < hl; i += 4)
+			sum += __path_csum_word(p + i);
 	}
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);

@@ -312,6 +312,11 @@ path_tally_init(struct path_tally *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Each field is emptied where it is added, the rare ones inside the test
+ * that guards them (which only sees them non-zero when they are): a
+ * memset of the whole tally every burst was a rep stos of 11 words,
+ * callgrind's 0.4 instructions a packet. The IPv6 fields are non-zero
+ * only in a burst that counted Ip6 InReceives. */
 static __rte_always_inline void
 path_tally_flush(struct path_tally *t, struct mib_block *mib)
 {
@@ -322,21 +327,29 @@ path_tally_flush(struct path_tally *t, struct mib_block *mib)
 		mib_add(mib, MIB_F(IPEXT, INECT1PKTS), t->ecn[1]);
 		mib_add(mib, MIB_F(IPEXT, INECT0PKTS), t->ecn[2]);
 		mib_add(mib, MIB_F(IPEXT, INCEPKTS), t->ecn[3]);
+		t->ecn[1] = t->ecn[2] = t->ecn[3] = 0;
 	}
 	mib_add(mib, MIB_F(IP, INDELIVERS), t->in_delivers);
 	mib_add(mib, MIB_F(UDP, INDATAGRAMS), t->udp_delivered[0]);
-	if (unlikely(t->udp_delivered[1] != 0))
+	if (unlikely(t->udp_delivered[1] != 0)) {
 		mib_add(mib, MIB_F(UDPLITE, INDATAGRAMS), t->udp_delivered[1]);
+		t->udp_delivered[1] = 0;
+	}
 	if (unlikely((t->peer_hits | t->peer_misses) != 0)) {
 		mib_add(mib, MIB_F(PEER, LOOKUPS), t->peer_hits + t->peer_misses);
 		mib_add(mib, MIB_F(PEER, HITS), t->peer_hits);
 		mib_add(mib, MIB_F(PEER, MISSES), t->peer_misses);
 		mib_add(mib, MIB_F(PEER, GETS), t->peer_hits);
 		mib_add(mib, MIB_F(PEER, PUTS), t->peer_hits);
+		t->peer_hits = t->peer_misses = 0;
 	}
-	if (unlikely(t->in6_receives != 0))
+	if (unlikely(t->in6_receives != 0)) {
 		__path6_tally_flush(t, mib);
-	path_tally_init(t);
+		memset(&t->in6_receives, 0,
+		       sizeof(*t) - offsetof(struct path_tally, in6_receives));
+	}
+	t->in_octets = 0;
+	t->in_receives = t->in_delivers = t->ecn[0] = t->udp_delivered[0] = 0;
 }
 
 /* ---- L2 ---- */

@@ -517,13 +517,17 @@ pkt_gen_burst(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /** The sink for generated packets: recycle (reuse), free (bulk), or
- *  recycle the mbufs and free the burst's heads in bulk (slab). */
+ *  recycle the mbufs and free the burst's heads in bulk (slab). Reuse,
+ *  the default, has nothing to do: one test a burst for it (a test of
+ *  bulk, then of slab, was two). */
 static inline void
 pkt_gen_done(struct pkt_gen *g, struct rte_mbuf **pkts, uint16_t n)
 {
+	if (likely(g->alloc == PKT_ALLOC_REUSE))
+		return;
 	if (g->alloc == PKT_ALLOC_BULK)
 		rte_pktmbuf_free_bulk(pkts, n);
-	else if (g->alloc == PKT_ALLOC_SLAB)
+	else
 		slab_free_bulk(&g->slab, g->heads, n);
 }
 
