@@ -48,6 +48,48 @@ static struct path_conf conf;
 
 enum l4cs { CS_RIGHT, CS_WRONG, CS_PARTIAL };
 
+/* The upper-layer header at u (UDP to dport, a TCP SYN with MSS, SACK and
+ * timestamp-like options when tcp_opts, or an ICMP echo request of type
+ * echo) and pay bytes of payload after it, its checksum field left 0;
+ * *l4n its length. Returns the checksum field's offset in it. */
+static uint16_t
+__l4(uint8_t *u, uint8_t proto, uint8_t echo, uint16_t dport, uint16_t pay, bool tcp_opts,
+     uint32_t *l4n)
+{
+	uint32_t l4h = proto == IPPROTO_TCP ? (tcp_opts ? 20u + 12u : 20u) : 8u, i;
+
+	*l4n = l4h + pay;
+	for (i = 0; i < pay; i++)
+		u[l4h + i] = (uint8_t)(i * 13 + 5);
+	if (proto == IPPROTO_UDP) {
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put16(u + 4, *l4n);
+		return 6;
+	}
+	if (proto == IPPROTO_TCP) {
+		wire_put16(u, 40000);
+		wire_put16(u + 2, dport);
+		wire_put32(u + 4, 12345);
+		u[12] = (uint8_t)((l4h / 4) << 4);
+		u[13] = 0x02; /* SYN */
+		wire_put16(u + 14, 64240);
+		if (tcp_opts) {
+			/* MSS 1460, SACK permitted, NOPs, window scale 7 */
+			static const uint8_t opts[12] = { 2, 4, 1460 >> 8, 1460 & 0xff,
+							  4, 2, 1,	   1,
+							  1, 3, 3,	   7 };
+
+			memcpy(u + 20, opts, sizeof(opts));
+		}
+		return 16;
+	}
+	u[0] = echo; /* echo request */
+	wire_put16(u + 4, 77);
+	wire_put16(u + 6, 1);
+	return 2;
+}
+
 /* Ethernet + IPv4 (+ options) + UDP/TCP/ICMP with pay bytes of payload;
  * the L4 checksum right, wrong (by one bit) or partial; the IP header
  * checksum right unless bad_ip. Returns the frame length. */
@@ -55,7 +97,7 @@ static uint16_t
 __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	bool bad_ip, uint8_t optlen, bool vlan)
 {
-	uint32_t ip = vlan ? 18 : 14, hl = 20u + optlen, l4h, l4n, i, ph;
+	uint32_t ip = vlan ? 18 : 14, hl = 20u + optlen, l4n, i, ph;
 	uint8_t *u;
 	uint16_t c, off;
 
@@ -68,32 +110,7 @@ __frame(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs,
 	}
 	wire_put16(b + ip - 2, 0x0800);
 	u = b + ip + hl;
-	l4h = proto == IPPROTO_TCP ? 20u + 12u : 8u;	/* TCP: MSS, SACK, TS-ish */
-	l4n = l4h + pay;
-	for (i = 0; i < pay; i++)
-		u[l4h + i] = (uint8_t)(i * 13 + 5);
-	if (proto == IPPROTO_UDP) {
-		wire_put16(u, 40000);
-		wire_put16(u + 2, dport);
-		wire_put16(u + 4, l4n);
-		off = 6;
-	} else if (proto == IPPROTO_TCP) {
-		wire_put16(u, 40000);
-		wire_put16(u + 2, dport);
-		wire_put32(u + 4, 12345);
-		u[12] = (uint8_t)((l4h / 4) << 4);
-		u[13] = 0x02;		/* SYN */
-		wire_put16(u + 14, 64240);
-		u[20] = 2; u[21] = 4; wire_put16(u + 22, 1460);	/* MSS */
-		u[24] = 4; u[25] = 2;	/* SACK permitted */
-		u[26] = 1; u[27] = 1; u[28] = 1; u[29] = 3; u[30] = 3; u[31] = 7;
-		off = 16;
-	} else {
-		u[0] = 8;		/* echo request */
-		wire_put16(u + 4, 77);
-		wire_put16(u + 6, 1);
-		off = 2;
-	}
+	off = __l4(u, proto, 8, dport, pay, true, &l4n);
 	/* IPv4 header */
 	b[ip] = (uint8_t)(0x40 | hl / 4);
 	wire_put16(b + ip + 2, hl + l4n);
@@ -136,7 +153,7 @@ static const uint8_t dst6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 static uint16_t
 __frame6(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs, bool dopt)
 {
-	uint32_t ip = 14, ext = dopt ? 8u : 0u, l4h, l4n, i;
+	uint32_t ip = 14, ext = dopt ? 8u : 0u, l4n;
 	uint8_t *u, ph[40];
 	uint16_t c, off;
 
@@ -145,29 +162,7 @@ __frame6(uint8_t *b, uint8_t proto, uint16_t dport, uint16_t pay, enum l4cs cs, 
 	memcpy(b + 6, src_mac, 6);
 	wire_put16(b + 12, 0x86dd);
 	u = b + ip + 40 + ext;
-	l4h = proto == IPPROTO_TCP ? 20u : 8u;
-	l4n = l4h + pay;
-	for (i = 0; i < pay; i++)
-		u[l4h + i] = (uint8_t)(i * 29 + 3);
-	if (proto == IPPROTO_UDP) {
-		wire_put16(u, 40000);
-		wire_put16(u + 2, dport);
-		wire_put16(u + 4, l4n);
-		off = 6;
-	} else if (proto == IPPROTO_TCP) {
-		wire_put16(u, 40000);
-		wire_put16(u + 2, dport);
-		wire_put32(u + 4, 12345);
-		u[12] = (uint8_t)((l4h / 4) << 4);
-		u[13] = 0x02; /* SYN */
-		wire_put16(u + 14, 64240);
-		off = 16;
-	} else {
-		u[0] = 128; /* ICMPv6 echo request */
-		wire_put16(u + 4, 77);
-		wire_put16(u + 6, 1);
-		off = 2;
-	}
+	off = __l4(u, proto, 128, dport, pay, false, &l4n);
 	b[ip] = 0x60;
 	wire_put16(b + ip + 4, ext + l4n);
 	b[ip + 6] = dopt ? 60 : proto;
