@@ -879,6 +879,27 @@ def cmd_agent_tx(ifname, outdir, cpu, pcap):
         print("ok", flush=True)
 
 
+def paced(secs, limit, who, knob, const):
+    """The frames' indexes, in order, each yielded when it is time to send
+    it: a frame whose timestamp (secs) is later than the one before it is
+    sent that much later (the fragment pass's pause past knob, the
+    namespace's reassembly timeout of limit seconds). The frames before a
+    pause must take less than limit, so that none of their queues times
+    out before it: exit with one line if they did not."""
+    start, first = time.monotonic(), 0
+    for i in range(len(secs)):
+        if i and secs[i] > secs[i - 1]:
+            took = time.monotonic() - start
+            if took >= limit:
+                sys.exit("%s: frames %d to %d took %.1f s, not less than "
+                         "%s (%d s): a queue may have timed out before "
+                         "the pause (the machine is too busy; raise %s)" % (
+                             who, first, i - 1, took, knob, limit, const))
+            time.sleep(secs[i] - secs[i - 1])
+            start, first = time.monotonic(), i
+        yield i
+
+
 def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     py = sys.executable or "/usr/bin/python3"
     me = os.path.abspath(__file__)
@@ -891,7 +912,6 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     assert rx.stdout.readline().strip() == "ready"
     assert tx.stdout.readline().strip() == "ready"
     secs = [t for _, t in read_pcap_secs(os.path.join(outdir, pcap))]
-    n = len(secs)
 
     def step(cmd, i):
         tx.stdin.write("%s %d\n" % (cmd, i))
@@ -912,23 +932,9 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     noise = {k: cur[k] - prev.get(k, 0) for k in cur if cur[k] != prev.get(k, 0)}
     if noise != {k: v for k, v in SENTINEL_DELTA.items()}:
         sys.exit("kdiff: the namespace's counters move by themselves: %r" % noise)
-    # A frame whose timestamp is later than the one before it is sent that
-    # much later (the fragment pass's pause past ipfrag_time); the frames
-    # before a pause must take less than ipfrag_time, so that none of
-    # their queues times out before it.
     deltas = []
     prev = cur
-    start, first = time.monotonic(), 0
-    for i in range(n):
-        if i and secs[i] > secs[i - 1]:
-            took = time.monotonic() - start
-            if took >= FRAG_TIME:
-                sys.exit("kdiff: frames %d to %d took %.1f s, not less than "
-                         "ipfrag_time (%d s): a queue may have timed out before "
-                         "the pause (the machine is too busy; raise FRAG_TIME)" % (
-                             first, i - 1, took, FRAG_TIME))
-            time.sleep(secs[i] - secs[i - 1])
-            start, first = time.monotonic(), i
+    for i in paced(secs, FRAG_TIME, "kdiff", "ipfrag_time", "FRAG_TIME"):
         cur = step("send", i)
         d = {k: cur[k] - prev.get(k, 0) for k in cur if cur[k] != prev.get(k, 0)}
         for k, v in SENTINEL_DELTA.items():

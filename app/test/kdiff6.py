@@ -51,7 +51,6 @@ import socket
 import struct
 import subprocess
 import sys
-import time
 
 import kdiff
 
@@ -465,7 +464,6 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
     assert rx.stdout.readline().strip() == "ready"
     assert tx.stdout.readline().strip() == "ready"
     secs = [t for _, t in kdiff.read_pcap_secs(os.path.join(outdir, pcap))]
-    n = len(secs)
 
     def step(cmd, i):
         tx.stdin.write("%s %d\n" % (cmd, i))
@@ -497,22 +495,8 @@ def cmd_kernel(rxns, txns, ifname, outdir, pcap, out):
             break
     else:
         sys.exit("kdiff6: the namespace's IPv6 counters move by themselves: %r" % noise)
-    # A frame whose timestamp is later than the one before it is sent that
-    # much later (the fragment pass's pause past ip6frag_time). The frames
-    # between two pauses must take less than ip6frag_time: a queue they
-    # make must not time out before the pause.
     deltas = []
-    start, first = time.monotonic(), 0
-    for i in range(n):
-        if i and secs[i] > secs[i - 1]:
-            took = time.monotonic() - start
-            if took >= FRAG6_TIME:
-                sys.exit("kdiff6: frames %d to %d took %.1f s, not less than "
-                         "ip6frag_time (%d s): a queue may have timed out before "
-                         "the pause (the machine is too busy; raise FRAG6_TIME)" % (
-                             first, i - 1, took, FRAG6_TIME))
-            time.sleep(secs[i] - secs[i - 1])
-            start, first = time.monotonic(), i
+    for i in kdiff.paced(secs, FRAG6_TIME, "kdiff6", "ip6frag_time", "FRAG6_TIME"):
         cur = step("send", i)
         deltas.append(delta(prev, cur))
         prev = cur
