@@ -260,6 +260,9 @@ app_options_parse(int argc, char **argv, struct app_options *o)
 			base_quote(arg, sizeof(arg), argv[optind]));
 		goto out;
 	}
+	for (i = 0; i < app_n_opts; i++)
+		if (p.g[i].given)
+			o->given[i / 64] |= UINT64_C(1) << (i % 64);
 	__opt_derive(o, p.g);
 	rc = __opt_check(o, p.g);
 out:

@@ -270,6 +270,11 @@ struct app_options {
 	uint64_t capture_max;
 	uint32_t capture_ring;
 	uint32_t capture_snaplen;
+
+	/* which options were given, bit i for the option table's row i: an
+	 * option's effect is judged by it after the parse as during it */
+#define APP_OPT_GIVEN_WORDS 4
+	uint64_t given[APP_OPT_GIVEN_WORDS];
 };
 
 /* An option's value in a run, for the JSON's run information (main.c). */

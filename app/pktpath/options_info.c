@@ -14,22 +14,27 @@
 
 #include "options_pvt.h"
 
-/* What an option's needs are checked against when nothing is known of
- * what was given: all zero (calloc'd once, app_n_opts rows). */
+/* What was given of each option, from o->given as the parse left it
+ * (calloc'd once, app_n_opts rows), to check an option's needs against
+ * as the parse checked them: "--capture-max needs --capture" holds when
+ * --capture was given. */
 static const struct app_opt_given *
-__none_given(void)
+__given(const struct app_options *o)
 {
 	static struct app_opt_given *g;
+	unsigned int i;
 
-	if (g == NULL)
-		g = calloc(app_n_opts, sizeof(*g));
+	if (g == NULL && (g = calloc(app_n_opts, sizeof(*g))) == NULL)
+		return NULL;
+	for (i = 0; i < app_n_opts; i++)
+		g[i].given = (o->given[i / 64] >> (i % 64)) & 1;
 	return g;
 }
 
 static bool
 __has_effect(const struct app_opt *d, const struct app_options *o)
 {
-	const struct app_opt_given *g = __none_given();
+	const struct app_opt_given *g = __given(o);
 
 	return g != NULL && __opt_needs_met(d, o, g);
 }

@@ -587,6 +587,8 @@ const struct app_opt app_opts[] = {
 /* clang-format on */
 
 const unsigned int app_n_opts = RTE_DIM(app_opts);
+static_assert(RTE_DIM(app_opts) <= 64 * APP_OPT_GIVEN_WORDS,
+	      "app_options.given has a bit for every option");
 
 const struct app_opt *
 __opt_find(const char *name)

@@ -230,6 +230,8 @@ __opts_same(const struct app_options *a, const struct app_options *b, const char
 	y = *b;
 	memset(x.config, 0, sizeof(x.config));
 	memset(y.config, 0, sizeof(y.config));
+	memset(x.given, 0, sizeof(x.given)); /* what was given, not a value */
+	memset(y.given, 0, sizeof(y.given));
 	if (memcmp(&x, &y, sizeof(x)) == 0)
 		return;
 	for (i = 0; i < sizeof(x); i++)
@@ -473,11 +475,14 @@ test_defaults(void **state)
 	assert_string_equal(o.config, path);
 
 	/* every option given its default, with what it needs: the same as
-	 * what it needs alone */
+	 * what it needs alone, and said in the run information (it has an
+	 * effect: its needs were given; --capture-max was not said when it
+	 * judged "needs --capture" as if nothing had been given) */
 	for (i = 0; i < app_n_opts; i++) {
 		const struct app_opt *d = &app_opts[i];
 		static struct app_options with;
 		static struct test_args a;
+		struct app_option_value v;
 		char arg[600];
 
 		if (d->def == NULL)
@@ -490,6 +495,12 @@ test_defaults(void **state)
 		if (__parse_args(&o, err, sizeof(err), &a, arg) != 0)
 			fail_msg("%s: %s", arg, err);
 		__opts_same(&o, &with, arg);
+		assert_true((o.given[i / 64] >> (i % 64)) & 1);
+		if (d->no_ini || d->no_info || d->type == APP_OPT_FN ||
+		    d->type == APP_OPT_HELP)
+			continue;
+		if (app_options_value(&o, i, &v) != 1)
+			fail_msg("%s: not in info.config", arg);
 	}
 }
 
