@@ -111,7 +111,7 @@ run_info(const struct app *a)
 		if (rc == 0)
 			continue;
 		json_object_set_new(cfg, v.key,
-				    v.type == APP_VAL_UINT ? json_integer((json_int_t)v.u)
+				    v.type == APP_VAL_UINT     ? export_json_u64(v.u)
 				    : v.type == APP_VAL_DOUBLE ? json_real(v.d)
 				    : v.type == APP_VAL_BOOL   ? json_boolean(v.b)
 							       : json_string(v.text));

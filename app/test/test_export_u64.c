@@ -304,11 +304,42 @@ test_u64_placeholder(void **state)
 	json_decref(j);
 }
 
+/* export_json_u64_value() reads back what export_json_u64() made, at
+ * every width, and nothing else: a string of digits without the NUL, a
+ * negative integer, a NUL alone or followed by other text, a real. */
+static void
+test_u64_value(void **state)
+{
+	const uint64_t vals[] = {
+		0, 1, (uint64_t)INT64_MAX, UINT64_C(1) << 63, UINT64_MAX - 1, UINT64_MAX
+	};
+	const char nul_only[] = "", nul_x[] = { '\0', '1', '2', 'x' };
+	json_t *j;
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		j = export_json_u64(vals[i]);
+		v = 0;
+		assert_true(export_json_u64_value(j, &v));
+		assert_true(v == vals[i]);
+		json_decref(j);
+	}
+	j = json_pack("[s, I, s#, s#, f, n]", "18446744073709551615", (json_int_t)-1,
+		      nul_only, (size_t)1, nul_x, sizeof(nul_x), 1.5);
+	assert_non_null(j);
+	for (i = 0; i < json_array_size(j); i++)
+		assert_false(export_json_u64_value(json_array_get(j, i), &v));
+	json_decref(j);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64_placeholder),
+		cmocka_unit_test(test_u64_value),
 		cmocka_unit_test(test_u64_every_output),
 	};
 

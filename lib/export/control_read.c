@@ -391,15 +391,16 @@ static void
 __json_entry(const struct export_ctl_ctx *c, const char *name, const json_t *v)
 {
 	char buf[RTE_TEL_MAX_STRING_LEN];
+	uint64_t u;
 	size_t i;
 
-	if (json_is_string(v)) {
+	if (export_json_u64_value(v, &u)) { /* above 2^63 too: a placeholder */
+		__ctl_u64(c, name, u);
+	} else if (json_is_string(v)) {
 		snprintf(buf, sizeof(buf), "%s", json_string_value(v));
 		__ctl_str(c, name, buf);
-	} else if (json_is_integer(v) && json_integer_value(v) >= 0) {
-		__ctl_u64(c, name, (uint64_t)json_integer_value(v));
 	} else if (json_is_integer(v)) {
-		__ctl_i64(c, name, (int)json_integer_value(v));
+		__ctl_i64(c, name, json_integer_value(v));
 	} else if (json_is_real(v)) {
 		__rd_dbl(c, name, "%g", json_real_value(v));
 	} else if (json_is_boolean(v)) {

@@ -130,6 +130,9 @@ json_t *export_rate_lost_json(const struct stats_rate *r);
  * memory; export_json_dumpf(): json_dumpf()'s 0 or -1. Thread-safe.
  */
 json_t *export_json_u64(uint64_t v);
+/** The value of an export_json_u64() node (an integer >= 0 or a
+ * placeholder) in *v: true, else false. Thread-safe. */
+bool export_json_u64_value(const json_t *j, uint64_t *v);
 char *export_json_dumps(const json_t *j, size_t flags);
 int export_json_dumpf(const json_t *j, FILE *f, size_t flags);
 

@@ -11,7 +11,9 @@
  * and jansson's parser refuses "\u0000" (JSON_ALLOW_NUL is not used).
  * Below every writer, which call it and nothing else here.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,26 @@ export_json_u64(uint64_t v)
 	buf[0] = '\0';
 	return json_stringn(
 		buf, 1 + (size_t)snprintf(buf + 1, sizeof(buf) - 1, "%" PRIu64, v));
+}
+
+bool
+export_json_u64_value(const json_t *j, uint64_t *v)
+{
+	const char *t;
+	char *end;
+
+	if (json_is_integer(j) && json_integer_value(j) >= 0) {
+		*v = (uint64_t)json_integer_value(j);
+		return true;
+	}
+	if (!json_is_string(j) || json_string_length(j) < 2)
+		return false;
+	t = json_string_value(j);
+	if (t[0] != '\0' || strspn(t + 1, "0123456789") != json_string_length(j) - 1)
+		return false;
+	errno = 0;
+	*v = strtoull(t + 1, &end, 10);
+	return errno == 0;
 }
 
 char *

@@ -37,7 +37,33 @@ jcheck "$TMP/cap.json" 'f("Capture.CapturePackets") == 3 * 18' 'f("Capture.Captu
 	--capture-what all --capture-max 100 --json "$TMP/all.json" > "$TMP/all.out" 2>&1 ||
 	{ cat "$TMP/all.out"; fail "capture-max run"; }
 [ "$(tcpdump -r "$TMP/all.pcap" -n 2>/dev/null | grep -c 'UDP, length 18')" = 100 ] || fail "capture-max"
-jcheck "$TMP/all.json" 'f("Capture.CapturePackets") == 100'
+jcheck "$TMP/all.json" 'f("Capture.CapturePackets") == 100' \
+	'd["info"]["config"]["capture_max"] == 100' 'd["info"]["config"]["capture_ring"] == 4096'
+
+# A limit past 2^63 is said unsigned in --json and in /config (it printed
+# -1), and the capture options are said at all: an option is in
+# info.config when what it needs (--capture) was given.
+big=18446744073709551615
+"$PKTPATH" $(eal capbig) -- --http 127.0.0.1:0 --duration 0 --quiet --capture "$TMP/big.pcap" \
+	--capture-max "$big" --json "$TMP/big.json" > "$TMP/big.out" 2>&1 &
+pid=$!
+PIDS+=("$pid")
+http_url big "$TMP/big.out" "$pid"
+curl -sf "${URL}config" > "$TMP/big.config.json" || { kill -INT "$pid"; fail "capbig: /config"; }
+echo /pktpath/config | dpdk-telemetry.py -f "${PREFIX}_capbig" > "$TMP/big.tel" 2>&1 ||
+	{ kill -INT "$pid"; cat "$TMP/big.tel"; fail "capbig: telemetry"; }
+grep '^{' "$TMP/big.tel" > "$TMP/big.tel.json" || { kill -INT "$pid"; fail "capbig: no telemetry reply"; }
+kill -INT "$pid"
+wait "$pid" || { cat "$TMP/big.out"; fail "capbig: exit $?"; }
+for f in "$TMP/big.json" "$TMP/big.config.json" "$TMP/big.tel.json"; do
+	python3 - "$f" "$big" <<'PY' || fail "capbig: $f"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["info"]["config"] if "info" in d else d.get("/pktpath/config", d)
+assert c["capture_max"] == int(sys.argv[2]), c
+assert c["capture_what"] == "drops" and c["capture_snaplen"] == 2048, c
+PY
+done
 
 # Marked packets only; a tiny ring overflows without blocking anyone.
 "$PKTPATH" $(eal capmark) -- --http 127.0.0.1:0 --duration 1 --quiet --ingress rcu \
