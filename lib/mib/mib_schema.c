@@ -574,7 +574,7 @@ static_assert((0 MIB_MODE_LIST(MIB_MODE_ONE, ~, ~)) == MIB_MODES, "Mode: one qua
 static_assert(MIB_MODE_MAX == MIB_MODES * MIB_MODE_K_MAX, "Mode: one quadruple per mode");
 static_assert(MIB_MODE_F(4, MIB_MODE_K_LOST) == MIB_F(MODE, RCULOSTCYCLES),
 	      "MIB_MODE_F and the enum disagree");
-static_assert(MIB_LAW_MAX <= 8, "a field's laws mask is a uint8_t");
+static_assert(MIB_LAW_MAX <= 16, "a field's laws mask is a uint16_t");
 
 /* UdpLite, Udp6 and UdpLite6 mirror Udp: the same enumerators, in the same
  * places (lib/path maps one onto the other by their group bases). */
