@@ -50,8 +50,15 @@ else
 	done
 	# The peer variants compare like with like only when the base has the
 	# peer stage of this build: the search tree of 5a5fc3b (issue 23).
-	hp_peer_same=
-	git merge-base --is-ancestor 5a5fc3b "$HOTPATH_BASE" 2> /dev/null && hp_peer_same=1
+	# A clone without 5a5fc3b (shallow) cannot tell: said, not guessed.
+	hp_peer_same= hp_peer_why=
+	if ! git cat-file -e '5a5fc3b^{commit}' 2> /dev/null; then
+		hp_peer_why="this clone lacks 5a5fc3b (shallow?): whether $HOTPATH_BASE has the inetpeer tree is unknown"
+	elif git merge-base --is-ancestor 5a5fc3b "$HOTPATH_BASE" 2> /dev/null; then
+		hp_peer_same=1
+	else
+		hp_peer_why="$HOTPATH_BASE's peer stage is the hash lookup that 5a5fc3b replaced by the inetpeer tree, not the same work"
+	fi
 	printf '  %-20s %14s %14s %12s   %s\n' variant "base cyc/pkt" "new cyc/pkt" "new/base" "each round's new/base"
 	for v in "${hp_variants[@]}"; do
 		label=${v%%::*}
@@ -61,8 +68,7 @@ else
 		printf '  %-20s %14s %14s %12s   %s\n' "$label" "$(median ${hp_old[$label]})" \
 			"$(median ${hp_new[$label]})" "$ratio" "${hp_ratio[$label]}"
 		if [ "${label%% *}" = peer ] && [ -z "$hp_peer_same" ]; then
-			echo "  ($label: not a target: $HOTPATH_BASE's peer stage is the hash lookup" \
-				"that 5a5fc3b replaced by the inetpeer tree, not the same work)"
+			echo "  ($label: not a target: $hp_peer_why)"
 		else
 			target "hotpath $label: cyc/pkt new/$HOTPATH_BASE" "$ratio" "<=" 1.00
 		fi
