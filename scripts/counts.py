@@ -42,9 +42,10 @@ budget: the instruction budget (issue 22). The same runs as instructions
 for the variants a checked-in table lists (scripts/counts-budget.txt: a
 figure per variant and one margin), each against its figure plus the
 margin: a variant over it fails the run (exit 1). The table is for one kind
-of build (its `build` line: buildtype, compiler, not sanitized, not
--Dnative), which the build directory's meson options must match (exit 2
-otherwise): another optimisation level or compiler is other code.
+of build (its `build` line: buildtype, compiler, the compiler's and
+DPDK's versions; not sanitized, not -Dnative, no c_args of its own), which
+the build directory must match (exit 2 otherwise): another optimisation
+level, compiler, compiler version or DPDK is other code.
 
 Per stage (both, for the default path): pktpath-stages, the build of
 pktpath whose burst stages are functions of their own (-Dstage_functions,
@@ -515,8 +516,10 @@ BUDGET_TABLE = os.path.join(ROOT, "scripts/counts-budget.txt")
 
 
 def budget_read(path):
-    """The budget table: {"build": {buildtype, compiler}, "margin": fraction,
-    "rows": [(label, figure)]}. Lines: `build BUILDTYPE COMPILER`, `margin
+    """The budget table: {"build": {buildtype, compiler, cc_version, dpdk},
+    "margin": fraction, "rows": [(label, figure)]}. Lines: `build BUILDTYPE
+    COMPILER CC-VERSION DPDK-VERSION` (versions as prefixes: 12.2 is any
+    12.2.x), `margin
     P%`, then `FIGURE VARIANT` (the variant a label of INSTR_VARIANTS); `#`
     starts a comment."""
     t = {"build": None, "margin": None, "rows": []}
@@ -534,10 +537,10 @@ def budget_read(path):
         rest = rest.strip()
         if key == "build":
             words = rest.split()
-            if len(words) != 2:
-                die("%s: build BUILDTYPE COMPILER (\"build release gcc\"), not '%s'" % (
-                    where, rest), 2)
-            t["build"] = {"buildtype": words[0], "compiler": words[1]}
+            if len(words) != 4:
+                die("%s: build BUILDTYPE COMPILER CC-VERSION DPDK-VERSION (\"build "
+                    "release gcc 12.2 22.11\"), not '%s'" % (where, rest), 2)
+            t["build"] = dict(zip(("buildtype", "compiler", "cc_version", "dpdk"), words))
         elif key == "margin":
             m = re.fullmatch(r"(\d+(?:\.\d+)?)%", rest)
             if not m or not 0 <= float(m.group(1)) < 100:
@@ -561,23 +564,32 @@ def budget_read(path):
 
 def budget_build_check(build, want):
     """The build directory's meson options against the table's build: the
-    same buildtype and compiler, no sanitizer, no fuzzing, no -Dnative."""
+    same buildtype, compiler, compiler version and DPDK version (the
+    table's versions are prefixes), no c_args, no sanitizer, no fuzzing,
+    no -Dnative."""
     try:
         with open(os.path.join(build, "meson-info/intro-buildoptions.json")) as f:
             opts = {o["name"]: o["value"] for o in json.load(f)}
         with open(os.path.join(build, "meson-logs/meson-log.txt")) as f:
-            cc = re.search(r"C compiler for the host machine: \S+ \((\w+)", f.read())
+            log = f.read()
     except (OSError, ValueError, KeyError) as e:
         die("--build %s: no meson build (%s)" % (build, e), 2)
-    have = {"buildtype": opts.get("buildtype"), "compiler": cc.group(1) if cc else None}
+    cc = re.search(r"C compiler for the host machine: \S+ \((\w+) (\S+)", log)
+    dpdk = re.findall(r"Dependency libdpdk found: YES (\S+)", log)
+    have = {"buildtype": opts.get("buildtype"), "compiler": cc.group(1) if cc else None,
+            "cc_version": cc.group(2) if cc else None, "dpdk": dpdk[-1] if dpdk else None}
     odd = ["%s %s" % (k, have[k]) for k in ("buildtype", "compiler") if have[k] != want[k]]
+    odd += ["%s %s" % (k, have[k]) for k in ("cc_version", "dpdk")
+            if have[k] is None or not (have[k] + ".").startswith(want[k] + ".")]
+    odd += ["c_args %s" % " ".join(opts["c_args"])] if opts.get("c_args") else []
     odd += ["b_sanitize=%s" % opts["b_sanitize"]] if opts.get("b_sanitize", "none") != "none" \
         else []
     odd += ["-D%s=true" % k for k in ("native", "fuzz") if opts.get(k) is True]
     if odd:
-        die("--build %s: %s, where the budget table is for buildtype %s, %s, not "
-            "sanitized, not -Dnative or -Dfuzz (other code, other counts)" % (
-                build, ", ".join(odd), want["buildtype"], want["compiler"]), 2)
+        die("--build %s: %s, where the budget table is for buildtype %s, %s %s, DPDK "
+            "%s, no c_args, not sanitized, not -Dnative or -Dfuzz (other code, other "
+            "counts)" % (build, ", ".join(odd), want["buildtype"], want["compiler"],
+                         want["cc_version"], want["dpdk"]), 2)
 
 
 def budget(a, tmp, ver):

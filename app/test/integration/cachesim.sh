@@ -169,4 +169,17 @@ set +e
 "$CS" fold sideways 4 1 > "$TMP/bad.out" 2>&1; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q '^usage:' "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "pktpath-cachesim: a bad fold, exit $rc"; }
+# the instruction budget's table is for one build: another compiler
+# version, another DPDK or a build line without them is refused (exit 2,
+# what differs) before anything runs
+for bl in "gcc 99.1 22.11:cc_version" "gcc 12.2 99.11:dpdk" "clang 12.2 22.11:compiler" \
+	"gcc:build BUILDTYPE COMPILER CC-VERSION DPDK-VERSION"; do
+	want=${bl#*:}
+	sed "s/^build .*/build release ${bl%%:*}/" "$SOURCE_DIR/scripts/counts-budget.txt" > "$TMP/budget.txt"
+	set +e
+	"$COUNTS" budget --build "$BUILD_DIR" --table "$TMP/budget.txt" > "$TMP/bad.out" 2>&1; rc=$?
+	set -e
+	[ "$rc" = 2 ] && grep -qF -- "$want" "$TMP/bad.out" ||
+		{ cat "$TMP/bad.out"; fail "budget table 'build release ${bl%%:*}': exit $rc, want 2 and '$want'"; }
+done
 echo "cachesim: fold directions hold in both geometries; devdump; peer; per stage; refusals ok"
