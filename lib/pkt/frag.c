@@ -74,7 +74,10 @@ __order(uint8_t order, uint32_t *idx, uint32_t k, uint32_t seed)
  * ip6_find_1stfragopt (net/ipv6/output_core.c) puts the fragment header:
  * hop-by-hop and routing headers, and destination options before any
  * routing header, up to the first other header or the first destination
- * options after a routing header (RFC 8200 4.5). */
+ * options after a routing header. That is Linux's choice, not RFC 8200
+ * 4.5's rule: the RFC's per-fragment part ends with the routing header
+ * (else the hop-by-hop), so destination options with no routing header
+ * after them would be fragmentable; Linux keeps them in every fragment. */
 static uint32_t
 __unfrag6(const struct pkt_flow_conf *c)
 {
