@@ -288,6 +288,9 @@ int app_compare_switch(struct app *a, unsigned int v, double *switch_s, char *er
 		       size_t len);
 /* The ingress mode variant v runs in. */
 enum ingress_mode app_compare_mode(const struct app *a, unsigned int v);
+/* The loop (app_worker_loop_name()) the workers run in variant v: --compare
+ * prefetch=off,on and alloc=... choose another. Main thread only. */
+const char *app_compare_loop_name(const struct app *a, unsigned int v);
 
 /* devices.c: --mib-devices (main thread, but app_devices_burst()) */
 /* The set, the names and each worker's share, after the MIB blocks; exits

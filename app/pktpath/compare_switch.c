@@ -67,6 +67,26 @@ app_compare_mode(const struct app *a, unsigned int v)
 							    v);
 }
 
+const char *
+app_compare_loop_name(const struct app *a, unsigned int v)
+{
+	static struct app_worker w; /* main thread only */
+	const struct app_compare *c = &a->opt.cmp;
+	unsigned int k;
+
+	w = a->workers[0];
+	for (k = 0; k < c->n_knobs; k++) {
+		uint32_t x = app_compare_value(c, k, v);
+
+		/* the knobs that choose a loop (worker.c, __run_flags()) */
+		if (c->k[k].knob == APP_KNOB_PREFETCH)
+			w.prefetch = x != 0;
+		else if (c->k[k].knob == APP_KNOB_ALLOC)
+			w.gen.alloc = (enum pkt_alloc)x;
+	}
+	return app_worker_loop_name(&w);
+}
+
 /* Whether worker w's loop differs from what variant v asks. */
 static bool
 __worker_differs(const struct app *a, const struct app_worker *w, unsigned int v)

@@ -129,8 +129,22 @@ run_info(const struct app *a)
 	} else {
 		json_object_set_new(cfg, "pmu", json_null());
 	}
-	json_object_set_new(cfg, "loop",
-			    json_string(app_worker_loop_name(&a->workers[0])));
+	/* each variant's loop under --compare, in its order, as a compared
+	 * knob says its values ("full-capture,full-prefetch-capture") */
+	if (o->cmp.n > 0) {
+		char loops[APP_MAX_VARIANTS * 48] = "";
+		size_t at = 0;
+		unsigned int vi;
+
+		for (vi = 0; vi < o->cmp.n && at < sizeof(loops); vi++)
+			at += (size_t)snprintf(loops + at, sizeof(loops) - at, "%s%s",
+					       vi > 0 ? "," : "",
+					       app_compare_loop_name(a, vi));
+		json_object_set_new(cfg, "loop", json_string(loops));
+	} else {
+		json_object_set_new(cfg, "loop",
+				    json_string(app_worker_loop_name(&a->workers[0])));
+	}
 	if (o->source == APP_SRC_GEN)
 		json_object_set_new(cfg, "templates", json_integer(a->tpl ? a->tpl->n : 0));
 	else

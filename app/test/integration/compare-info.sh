@@ -2,7 +2,8 @@
 # --compare and the run's configuration, for every knob the binary has (its
 # list read from its own refusal of a knob that is not one, so a knob added
 # without a case here fails): info.config names the values the phases ran
-# ("field,lcore"), not the option's default, in --json, /stats.json, /config
+# ("field,lcore"), not the option's default, and the loop each phase ran
+# ("full,full-prefetch"), in --json, /stats.json, /config
 # and, for the knobs pktpath_info carries, /metrics' labels; and one value is
 # refused with one line, exit 2 (it compares nothing). Counts and text only.
 . "$(dirname "$0")/lib.sh"
@@ -68,9 +69,17 @@ for k in $knobs; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 # /config is info flattened, info.config's members at its top
-got = (d["info"]["config"] if "info" in d else d).get(sys.argv[2])
+c = d["info"]["config"] if "info" in d else d
+got = c.get(sys.argv[2])
 if got != sys.argv[3]:
     sys.exit("%s: info.config.%s is %r, want %r" % (sys.argv[1], sys.argv[2], got, sys.argv[3]))
+# the loop each phase ran, in the phases' order: prefetch=off,on runs
+# two (it said worker 0's first loop for the whole run)
+loops = c.get("loop", "").split(",")
+if len(loops) != len(sys.argv[3].split(",")) or \
+        (sys.argv[2] == "prefetch" and loops != ["full", "full-prefetch"]):
+    sys.exit("%s: info.config.loop is %r for %s=%s" % (
+        sys.argv[1], c.get("loop"), sys.argv[2], sys.argv[3]))
 PY
 	done
 	case $key in fold | mib_layout | burst | alloc | prefetch)
