@@ -575,11 +575,14 @@ def budget_build_check(build, want):
     except (OSError, ValueError, KeyError) as e:
         die("--build %s: no meson build (%s)" % (build, e), 2)
     cc = re.search(r"C compiler for the host machine: \S+ \((\w+) (\S+)", log)
-    dpdk = re.findall(r"Dependency libdpdk found: YES (\S+)", log)
+    # "Run-time dependency libdpdk found: YES 22.11.11" when configured,
+    # "Dependency libdpdk found: YES 22.11.11 (cached)" when reconfigured
+    dpdk = re.findall(r"[Dd]ependency libdpdk found: YES (\S+)", log)
     have = {"buildtype": opts.get("buildtype"), "compiler": cc.group(1) if cc else None,
             "cc_version": cc.group(2) if cc else None, "dpdk": dpdk[-1] if dpdk else None}
     odd = ["%s %s" % (k, have[k]) for k in ("buildtype", "compiler") if have[k] != want[k]]
-    odd += ["%s %s" % (k, have[k]) for k in ("cc_version", "dpdk")
+    odd += ["%s %s" % (k, have[k] or "unknown (not in meson-log.txt)")
+            for k in ("cc_version", "dpdk")
             if have[k] is None or not (have[k] + ".").startswith(want[k] + ".")]
     odd += ["c_args %s" % " ".join(opts["c_args"])] if opts.get("c_args") else []
     odd += ["b_sanitize=%s" % opts["b_sanitize"]] if opts.get("b_sanitize", "none") != "none" \
