@@ -101,7 +101,7 @@ run_info(const struct app *a)
 	int i, rc;
 
 	for (i = 0; i < app_argc; i++)
-		json_array_append_new(args, json_string(app_argv[i]));
+		json_array_append_new(args, export_json_text(app_argv[i]));
 	for (i = 0; i < (int)a->n_workers; i++)
 		json_array_append_new(lcores, json_integer(a->lcore_ids[i]));
 	/* every option with a value of its own that has an effect, from the
@@ -114,7 +114,7 @@ run_info(const struct app *a)
 				    v.type == APP_VAL_UINT     ? export_json_u64(v.u)
 				    : v.type == APP_VAL_DOUBLE ? json_real(v.d)
 				    : v.type == APP_VAL_BOOL   ? json_boolean(v.b)
-							       : json_string(v.text));
+							     : export_json_text(v.text));
 	}
 	json_object_set_new(cfg, "mib_lcores", json_integer(a->n_workers + a->n_phantom));
 	json_object_set_new(cfg, "worker_lcores", lcores);

@@ -134,6 +134,12 @@ json_t *export_json_u64(uint64_t v);
  * placeholder) in *v: true, else false. Thread-safe. */
 bool export_json_u64_value(const json_t *j, uint64_t *v);
 char *export_json_dumps(const json_t *j, size_t flags);
+/** Text from outside (argv, an option's value) as a JSON string
+ *  (json_text.c): json_string(s) when s is UTF-8, else s with each byte
+ *  that is not part of UTF-8 written as the text \x{XX} (jansson refuses
+ *  such a string, and a setter drops the NULL silently); NULL: json_null().
+ *  NULL out of memory. Thread-safe. */
+json_t *export_json_text(const char *s);
 int export_json_dumpf(const json_t *j, FILE *f, size_t flags);
 
 /**

@@ -138,7 +138,7 @@ __jput(struct jout *o, const char *key, json_t *v)
 static void
 __jstr(void *arg, const char *key, const char *v)
 {
-	__jput(arg, key, json_string(v));
+	__jput(arg, key, export_json_text(v));
 }
 
 static void
