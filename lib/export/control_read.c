@@ -386,19 +386,44 @@ __ctl_read_pmu(struct export_ctl_ctx *c)
 	return rc;
 }
 
-/* A JSON scalar, or a list of strings/integers, as member name. */
+/* A JSON array element as a string: a string as is, any other scalar
+ * as JSON writes it (into buf). */
+static const char *
+__json_elem_str(const json_t *e, char *buf, size_t len)
+{
+	uint64_t u;
+
+	if (json_is_string(e))
+		return json_string_value(e);
+	if (export_json_u64_value(e, &u))
+		snprintf(buf, len, "%" PRIu64, u);
+	else if (json_is_integer(e))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(e));
+	else if (json_is_real(e))
+		snprintf(buf, len, "%.17g", json_real_value(e));
+	else if (json_is_boolean(e))
+		snprintf(buf, len, "%s", json_is_true(e) ? "true" : "false");
+	else
+		snprintf(buf, len, "%s", json_is_null(e) ? "null" : "?");
+	return buf;
+}
+
+/* A JSON scalar, or a list, as member name, with its whole value: a
+ * string whatever its length, an integer whatever its sign, a list of
+ * unsigned integers when every element is one (else of strings, each
+ * element as JSON writes it), every element. The writer keeps within
+ * what its transport carries (telemetry.c). */
 static void
 __json_entry(const struct export_ctl_ctx *c, const char *name, const json_t *v)
 {
-	char buf[RTE_TEL_MAX_STRING_LEN];
+	char buf[64];
 	uint64_t u;
 	size_t i;
 
 	if (export_json_u64_value(v, &u)) { /* above 2^63 too: a placeholder */
 		__ctl_u64(c, name, u);
 	} else if (json_is_string(v)) {
-		snprintf(buf, sizeof(buf), "%s", json_string_value(v));
-		__ctl_str(c, name, buf);
+		__ctl_str(c, name, json_string_value(v));
 	} else if (json_is_integer(v)) {
 		__ctl_i64(c, name, json_integer_value(v));
 	} else if (json_is_real(v)) {
@@ -406,22 +431,19 @@ __json_entry(const struct export_ctl_ctx *c, const char *name, const json_t *v)
 	} else if (json_is_boolean(v)) {
 		__ctl_str(c, name, json_is_true(v) ? "true" : "false");
 	} else if (json_is_array(v)) {
-		bool ints =
-			json_array_size(v) > 0 && json_is_integer(json_array_get(v, 0));
+		bool ints = json_array_size(v) > 0;
 
+		for (i = 0; i < json_array_size(v) && ints; i++)
+			ints = export_json_u64_value(json_array_get(v, i), &u);
 		if (__ctl_list(c, name, ints ? EXPORT_CTL_U64 : EXPORT_CTL_STR) != 0)
 			return;
-		for (i = 0; i < json_array_size(v) && i < RTE_TEL_MAX_ARRAY_ENTRIES;
-		     i++) {
+		for (i = 0; i < json_array_size(v); i++) {
 			const json_t *e = json_array_get(v, i);
 
-			if (ints) {
-				__ctl_u64(c, NULL, (uint64_t)json_integer_value(e));
-			} else {
-				snprintf(buf, sizeof(buf), "%s",
-					 json_is_string(e) ? json_string_value(e) : "?");
-				__ctl_str(c, NULL, buf);
-			}
+			if (ints && export_json_u64_value(e, &u))
+				__ctl_u64(c, NULL, u);
+			else
+				__ctl_str(c, NULL, __json_elem_str(e, buf, sizeof(buf)));
 		}
 		__ctl_end(c);
 	}

@@ -21,7 +21,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,22 +68,225 @@ static struct {
 	unsigned int n_registered;	/* table rows registered, once per process */
 } tel;
 
-/* The writer's adapter: named values into the dict d, or the list being
- * filled (d itself when the result is a list). */
+/*
+ * The writer's adapter: named values into the dict d, or the list being
+ * filled (d itself when the result is a list), within what DPDK 22.11's
+ * telemetry can carry, and never a value that is not the value:
+ *  - a string holds at most RTE_TEL_MAX_STRING_LEN - 1 bytes (the library
+ *    cuts it silently): a longer named string is a list of its pieces,
+ *    in order, each at most that long and cut between UTF-8 characters
+ *    (joined, they are the value); a longer list element, which cannot
+ *    be a list, is its beginning followed by "[+N bytes]", the bytes cut;
+ *  - an integer is 32 bits: a signed value beyond that is a u64 when
+ *    positive, its decimal string when negative;
+ *  - a reply is at most TEL_REPLY_MAX bytes of JSON, a dict 256 entries,
+ *    a list 512 (the library drops what does not fit, silently): what
+ *    would not fit is left out and counted, and the reply then says so
+ *    in "left_out" (tel_left_out()).
+ */
+#define TEL_REPLY_MAX 16384 /* MAX_OUTPUT_LEN of lib/telemetry, 22.11 */
+#define TEL_STR_MAX   (RTE_TEL_MAX_STRING_LEN - 1)
 struct tel_out {
 	struct rte_tel_data *d, *list;
 	char key[RTE_TEL_MAX_STRING_LEN];
+	size_t used, room;     /* JSON bytes: an upper bound so far; the budget */
+	unsigned int left_out; /* values that did not fit */
+	bool top_list;	       /* the reply is a list, not a dict */
+	bool list_cut;	       /* the list being filled left one out */
 };
+
+/* An upper bound of the JSON bytes of the string s, quoted: what DPDK's
+ * writer escapes (" and \ as two bytes, control characters as six). */
+static size_t
+__json_len(const char *s)
+{
+	size_t n = 2;
+
+	for (; *s != '\0'; s++)
+		n += *s == '"' || *s == '\\' ? 2 : (unsigned char)*s < 0x20 ? 6 : 1;
+	return n;
+}
+
+/* Whether n more JSON bytes fit: counted if they do, left out if not.
+ * A list keeps its order: once one element is left out, so is every
+ * one after it (the list is the first elements, never a gap). */
+/* One value left out (of the list being filled: and every one after). */
+static void
+__left(struct tel_out *o)
+{
+	o->left_out++;
+	o->list_cut = o->list != NULL;
+}
+
+static bool
+__fits(struct tel_out *o, size_t n)
+{
+	if (o->used + n > o->room || (o->list != NULL && o->list_cut)) {
+		o->left_out++;
+		o->list_cut = o->list != NULL;
+		return false;
+	}
+	o->used += n;
+	return true;
+}
+
+/* The JSON bytes of an entry's name in the dict ("key": ,), 0 in a list. */
+static size_t
+__key_len(const struct tel_out *o, const char *key)
+{
+	return o->list != NULL ? 1 : __json_len(key) + 2;
+}
+
+/*
+ * A string as telemetry can carry it. DPDK 22.11's writer escapes only
+ * " \ and \t \n \r: it drops every other control character and, reading
+ * a byte above 0x7f as a negative index, writes garbage for it, invalid
+ * JSON that fails the whole reply (any non-ASCII character). So each
+ * such character is written as the text \u{X} (its code point in hex:
+ * "\u{e9}" for U+00E9), a byte that is not part of UTF-8 as \x{XX}; the
+ * HTTP twin has the string as it is. The encoded text is built in units
+ * (a character, or one escape) so that a cut never splits one.
+ */
+struct tel_str {
+	char *t; /* the encoded text, NUL-terminated */
+	size_t len;
+	size_t *unit; /* unit[i]: where unit i begins; unit[n]: len */
+	size_t n;
+};
+
+/* The length of the UTF-8 character at s (of at most left bytes) and its
+ * code point, or 0 if it is not one. */
+static size_t
+__utf8_char(const unsigned char *s, size_t left, uint32_t *cp)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else if (s[0] >= 0xe0)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else
+		return 0;
+	if (s[0] >= 0xf5 || n > left)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong, surrogate or beyond Unicode: not UTF-8 */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* v encoded into e (malloc'd: __tel_str_free()); 0 or -ENOMEM. */
+static int
+__tel_str(struct tel_str *e, const char *v)
+{
+	const unsigned char *s = (const unsigned char *)v;
+	size_t len = strlen(v), i = 0, k;
+	uint32_t cp;
+
+	/* at most 12 bytes ("\u{10ffff}") a byte, one unit a byte */
+	e->t = malloc(len * 12 + 1);
+	e->unit = malloc((len + 1) * sizeof(*e->unit));
+	e->len = e->n = 0;
+	if (e->t == NULL || e->unit == NULL) {
+		free(e->t);
+		free(e->unit);
+		return -ENOMEM;
+	}
+	while (i < len) {
+		e->unit[e->n++] = e->len;
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			e->t[e->len++] = (char)s[i++];
+		} else if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			e->t[e->len++] = (char)s[i++];
+		} else if (s[i] >= 0x80 && (k = __utf8_char(s + i, len - i, &cp)) > 0) {
+			e->len += (size_t)sprintf(e->t + e->len, "\\u{%" PRIx32 "}", cp);
+			i += k;
+		} else if (s[i] < 0x80) { /* a control character, DEL */
+			e->len += (size_t)sprintf(e->t + e->len, "\\u{%x}", s[i++]);
+		} else {
+			e->len += (size_t)sprintf(e->t + e->len, "\\x{%02x}", s[i++]);
+		}
+	}
+	e->unit[e->n] = e->len;
+	e->t[e->len] = '\0';
+	return 0;
+}
+
+static void
+__tel_str_free(struct tel_str *e)
+{
+	free(e->t);
+	free(e->unit);
+}
+
+/* The most units of e from unit u whose text is at most max bytes. */
+static size_t
+__tel_units(const struct tel_str *e, size_t u, size_t max)
+{
+	size_t k = u;
+
+	while (k < e->n && e->unit[k + 1] - e->unit[u] <= max)
+		k++;
+	return k - u;
+}
 
 static void
 __out_str(void *arg, const char *key, const char *v)
 {
 	struct tel_out *o = arg;
+	char buf[RTE_TEL_MAX_STRING_LEN], mark[32];
+	struct rte_tel_data *a = NULL;
+	struct tel_str e;
+	size_t u, k, n;
 
-	if (o->list != NULL)
-		rte_tel_data_add_array_string(o->list, v);
-	else
-		rte_tel_data_add_dict_string(o->d, key, v);
+	if (__tel_str(&e, v) != 0) {
+		__left(o);
+		return;
+	}
+	if (e.len <= TEL_STR_MAX) {
+		if (__fits(o, __key_len(o, key) + __json_len(e.t)) &&
+		    (o->list != NULL ? rte_tel_data_add_array_string(o->list, e.t)
+				     : rte_tel_data_add_dict_string(o->d, key, e.t)) != 0)
+			__left(o);
+	} else if (o->list != NULL) { /* a list element: visibly cut */
+		snprintf(mark, sizeof(mark), "[+%zu bytes]", e.len);
+		k = __tel_units(&e, 0, TEL_STR_MAX - strlen(mark));
+		n = e.unit[k];
+		snprintf(buf, sizeof(buf), "%.*s[+%zu bytes]", (int)n, e.t, e.len - n);
+		if (__fits(o, 1 + __json_len(buf)) &&
+		    rte_tel_data_add_array_string(o->list, buf) != 0)
+			__left(o);
+	} else if (!__fits(o, __json_len(key) + 2 + __json_len(e.t) +
+				      3 * (e.len / (TEL_STR_MAX - 12) + 1))) {
+		/* counted */
+	} else if ((a = rte_tel_data_alloc()) == NULL) {
+		__left(o);
+	} else { /* a named string: the list of its pieces */
+		rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+		for (u = 0; u < e.n; u += k) {
+			k = __tel_units(&e, u, TEL_STR_MAX);
+			n = e.unit[u + k] - e.unit[u];
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, e.t + e.unit[u]);
+			if (rte_tel_data_add_array_string(a, buf) != 0)
+				break;
+		}
+		/* keep 0: the dict frees it */
+		if (u < e.n || rte_tel_data_add_dict_container(o->d, key, a, 0) != 0) {
+			rte_tel_data_free(a);
+			__left(o);
+		}
+	}
+	__tel_str_free(&e);
 }
 
 static void
@@ -88,21 +294,39 @@ __out_u64(void *arg, const char *key, uint64_t v)
 {
 	struct tel_out *o = arg;
 
-	if (o->list != NULL)
-		rte_tel_data_add_array_u64(o->list, v);
-	else
-		rte_tel_data_add_dict_u64(o->d, key, v);
+	if (!__fits(o, __key_len(o, key) + 20))
+		return;
+	if ((o->list != NULL ? rte_tel_data_add_array_u64(o->list, v)
+			     : rte_tel_data_add_dict_u64(o->d, key, v)) != 0)
+		__left(o);
 }
 
 static void
 __out_i64(void *arg, const char *key, int64_t v)
 {
 	struct tel_out *o = arg;
+	char buf[24];
+	int rc;
 
-	if (o->list != NULL)
-		rte_tel_data_add_array_int(o->list, (int)v);
+	if (v > INT_MAX && o->list == NULL) {
+		__out_u64(arg, key, (uint64_t)v);
+		return;
+	}
+	if (v < INT_MIN && o->list == NULL) {
+		snprintf(buf, sizeof(buf), "%" PRId64, v);
+		__out_str(arg, key, buf);
+		return;
+	}
+	if (!__fits(o, __key_len(o, key) + 11))
+		return;
+	if (v < INT_MIN || v > INT_MAX) /* a list of ints: no other kind fits */
+		rc = -ERANGE;
+	else if (o->list != NULL)
+		rc = rte_tel_data_add_array_int(o->list, (int)v);
 	else
-		rte_tel_data_add_dict_int(o->d, key, (int)v);
+		rc = rte_tel_data_add_dict_int(o->d, key, (int)v);
+	if (rc != 0)
+		__left(o);
 }
 
 static int
@@ -118,8 +342,11 @@ __out_list(void *arg, const char *key, enum export_ctl_type t)
 	o->list = key == NULL ? o->d : rte_tel_data_alloc();
 	if (o->list == NULL)
 		return -ENOMEM;
+	o->top_list |= key == NULL;
+	o->list_cut = false;
 	rte_tel_data_start_array(o->list, type[t]);
 	snprintf(o->key, sizeof(o->key), "%s", key != NULL ? key : "");
+	o->used += key != NULL ? __json_len(key) + 4 : 2;
 	return 0;
 }
 
@@ -135,9 +362,39 @@ __out_end(void *arg)
 	/* keep 0: the dict frees it */
 	if (rte_tel_data_add_dict_container(o->d, o->key, a, 0) != 0) {
 		rte_tel_data_free(a);
+		__left(o);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The room kept out of a reply's budget for what __cmd() adds last: a
+ * changing command's result line (export_ctl_ctx.msg, in pieces) and
+ * "left_out". */
+#define TEL_RESERVE 800
+
+/* A dict reply's last entries, in the room kept for them: the result line
+ * of a changing command (NULL: none) and, when values were left out,
+ * how many. A list reply has no room for a note: its values are ids and
+ * group names, far within the limits. */
+static void
+__out_last(struct tel_out *o, const char *result)
+{
+	char buf[RTE_TEL_MAX_STRING_LEN];
+	unsigned int n = o->left_out;
+
+	if (o->top_list)
+		return;
+	o->room = SIZE_MAX;
+	if (result != NULL)
+		__out_str(o, "result", result);
+	if (n == 0)
+		return;
+	snprintf(buf, sizeof(buf),
+		 "%u values over telemetry's limits (16 KiB a reply, 256 a dict, "
+		 "512 a list): the HTTP twin has them",
+		 n);
+	rte_tel_data_add_dict_string(o->d, "left_out", buf);
 }
 
 /* A command run for telemetry: its row, the writer's adapter into the
@@ -202,6 +459,9 @@ __cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 	rc = __run_begin(&x, cmd, d);
 	if (rc != 0)
 		return rc;
+	/* the reply: {"CMD,PARAMS": VALUE} */
+	x.o.room = TEL_REPLY_MAX - TEL_RESERVE - __json_len(cmd) -
+		   (params != NULL ? __json_len(params) : 0) - 8;
 	if (x.t->change && !x.c.control) {
 		snprintf(x.c.msg, sizeof(x.c.msg),
 			 "control is disabled (start pktpath "
@@ -223,10 +483,11 @@ __cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 			base_quote(q, sizeof(q), params != NULL ? params : ""), x.c.msg);
 	if (rc != 0) {
 		rte_tel_data_start_dict(d); /* nothing but the refusal */
-		rte_tel_data_add_dict_string(d, "error", x.c.msg);
+		x.o = (struct tel_out){ .d = d, .room = SIZE_MAX };
+		__out_str(&x.o, "error", x.c.msg);
 		rte_tel_data_add_dict_int(d, "status", (int)status);
-	} else if (x.t->change) {
-		rte_tel_data_add_dict_string(d, "result", x.c.msg);
+	} else {
+		__out_last(&x.o, x.t->change ? x.c.msg : NULL);
 	}
 	return 0;
 }
