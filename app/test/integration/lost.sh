@@ -24,16 +24,18 @@ CONF=$SOURCE_DIR/config
 # The worker is lcore 1, on CPU 1 (-l 0-1). The loop is bounded from outside
 # the RT task (DESIGN.md: "timeout -s KILL 3 taskset -c 1 chrt -f 50 ..."):
 # here the script kills it after 3 s, once it has read the loop's CPU time
-# (sum_exec_runtime, the first field of schedstat; taskset and chrt exec,
-# so timeout's child is the loop), and timeout's KILL at 4 s bounds it
-# should the script die first. HOG gets each loop's CPU seconds.
+# (sum_exec_runtime, the first field of /proc/PID/schedstat; the loop
+# writes its PID first), and timeout's KILL at 4 s bounds it should the
+# script die first. HOG gets each loop's CPU seconds.
 HOG=()
 hog() {
-	local t c ns=
-	timeout -s KILL 4 taskset -c 1 chrt -f 50 sh -c 'while :; do :; done' &
+	local t c= ns=
+	rm -f "$TMP/hog.pid"
+	timeout -s KILL 4 taskset -c 1 chrt -f 50 \
+		sh -c 'echo $$ > "$1"; while :; do :; done' hog "$TMP/hog.pid" &
 	t=$!
 	sleep 3
-	c=$(pgrep -P "$t" | head -1) || true
+	read -r c < "$TMP/hog.pid" || true
 	if [ -n "$c" ]; then
 		read -r ns _ < "/proc/$c/schedstat" || true
 		kill -KILL "$c" 2> /dev/null || true
