@@ -13,6 +13,11 @@
 #include "export_section.h"
 #include "prom_text.h"
 
+/* json_text.c: the length of the UTF-8 character at s (left bytes there,
+ * left > 0) and its code point in *cp, or 0 if it is not one (a bad lead
+ * or continuation byte, cut short, overlong, a surrogate, beyond U+10FFFF). */
+size_t __export_utf8_char(const unsigned char *s, size_t left, uint32_t *cp);
+
 /* The built-in sections (export_section.h), each defined in its own file
  * and listed by sections.c: --perf-detail's histograms (perf_export.c),
  * --stage-cycles' tables (stage_export.c), --pmu's events (pmu_export.c),

@@ -7,23 +7,25 @@
  * vanished from "args". Here each such byte is the text \x{XX}, as
  * telemetry writes it (telemetry.c), and valid UTF-8 is kept as it is.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "export.h"
+#include "export_pvt.h"
 
-/* The length of the UTF-8 character at s (left bytes there), 0 if none. */
-static size_t
-__utf8_len(const unsigned char *s, size_t left)
+size_t
+__export_utf8_char(const unsigned char *s, size_t left, uint32_t *cp)
 {
 	size_t n, i;
-	unsigned int c;
+	uint32_t c;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*cp = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xf0 && s[0] <= 0xf4)
 		n = 4, c = s[0] & 0x07;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -39,9 +41,11 @@ __utf8_len(const unsigned char *s, size_t left)
 			return 0;
 		c = c << 6 | (s[i] & 0x3f);
 	}
+	/* overlong, a surrogate or beyond Unicode: not UTF-8 */
 	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
 	    (c >= 0xd800 && c <= 0xdfff))
 		return 0;
+	*cp = c;
 	return n;
 }
 
@@ -50,6 +54,7 @@ export_json_text(const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len, i = 0, o = 0, k;
+	uint32_t cp;
 	json_t *j;
 	char *t;
 
@@ -63,7 +68,7 @@ export_json_text(const char *s)
 	if (t == NULL)
 		return NULL;
 	while (i < len) {
-		k = __utf8_len(u + i, len - i);
+		k = __export_utf8_char(u + i, len - i, &cp);
 		if (k == 0) {
 			o += (size_t)sprintf(t + o, "\\x{%02x}", u[i++]);
 		} else {

@@ -16,8 +16,9 @@
  * or a changing command, is {"error": LINE, "status": N}: the line and
  * the HTTP status the same request gets over HTTP (a reading command's
  * also in the debug log, --log-level=pktpath.telemetry:debug). The
- * limits of a reply (control_read.c) are the handlers' to respect: the
- * library silently drops what does not fit.
+ * library cuts and drops what does not fit its limits silently: the
+ * writer's adapter below keeps every value within them, or says it left
+ * one out (lib/export/README.md, "Values telemetry cannot carry").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -154,37 +155,6 @@ struct tel_str {
 	size_t n;
 };
 
-/* The length of the UTF-8 character at s (of at most left bytes) and its
- * code point, or 0 if it is not one. */
-static size_t
-__utf8_char(const unsigned char *s, size_t left, uint32_t *cp)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else if (s[0] >= 0xe0)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else
-		return 0;
-	if (s[0] >= 0xf5 || n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong, surrogate or beyond Unicode: not UTF-8 */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /* v encoded into e (malloc'd: __tel_str_free()); 0 or -ENOMEM. */
 static int
 __tel_str(struct tel_str *e, const char *v)
@@ -208,7 +178,8 @@ __tel_str(struct tel_str *e, const char *v)
 			e->t[e->len++] = (char)s[i++];
 		} else if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 			e->t[e->len++] = (char)s[i++];
-		} else if (s[i] >= 0x80 && (k = __utf8_char(s + i, len - i, &cp)) > 0) {
+		} else if (s[i] >= 0x80 &&
+			   (k = __export_utf8_char(s + i, len - i, &cp)) > 0) {
 			e->len += (size_t)sprintf(e->t + e->len, "\\u{%" PRIx32 "}", cp);
 			i += k;
 		} else if (s[i] < 0x80) { /* a control character, DEL */
