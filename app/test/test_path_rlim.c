@@ -50,7 +50,7 @@ struct run {
 };
 
 static struct path_rlim_conf
-__rc(uint32_t per_sec, uint32_t burst, uint32_t ms)
+__rl_rc(uint32_t per_sec, uint32_t burst, uint32_t ms)
 {
 	struct path_rlim_conf c = { .on = true,
 				    .msgs_per_sec = per_sec,
@@ -62,7 +62,7 @@ __rc(uint32_t per_sec, uint32_t burst, uint32_t ms)
 }
 
 static void
-__begin(struct run *r, const struct path_rlim_conf *rc)
+__rl_begin(struct run *r, const struct path_rlim_conf *rc)
 {
 	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
 				     .timeout = 1000,
@@ -80,13 +80,13 @@ __begin(struct run *r, const struct path_rlim_conf *rc)
 }
 
 static uint64_t
-__rd(const struct run *r, unsigned int f)
+__rl_rd(const struct run *r, unsigned int f)
 {
 	return mib_read(&r->b, f);
 }
 
 static void
-__end(struct run *r)
+__rl_end(struct run *r)
 {
 	uint64_t tot[MIB_FIELD_MAX];
 	char why[256];
@@ -99,7 +99,7 @@ __end(struct run *r)
 }
 
 static uint32_t
-__pseudo(const uint8_t *src, uint32_t len, uint8_t nh)
+__rl_pseudo(const uint8_t *src, uint32_t len, uint8_t nh)
 {
 	uint32_t s = wire_sum(src, 16, 0);
 
@@ -111,7 +111,7 @@ __pseudo(const uint8_t *src, uint32_t len, uint8_t nh)
  * unreachable), or with frag, the first fragment of one (a time exceeded
  * when its queue times out). */
 static void
-__send(struct run *r, const uint8_t *src, bool frag)
+__rl_send(struct run *r, const uint8_t *src, bool frag)
 {
 	uint32_t ext = frag ? 8 : 0, ulen = 16, n = 14 + 40 + ext + ulen;
 	uint8_t p[14 + 40 + 8 + 16], *u = p + 54 + ext;
@@ -142,7 +142,7 @@ __send(struct run *r, const uint8_t *src, bool frag)
 	wire_put16(u + 2, CLOSED);
 	wire_put16(u + 4, frag ? 64 : ulen);
 	wire_put16(u + 6, 0);
-	c = wire_csum(wire_sum(u, ulen, __pseudo(src, ulen, IPPROTO_UDP)));
+	c = wire_csum(wire_sum(u, ulen, __rl_pseudo(src, ulen, IPPROTO_UDP)));
 	wire_put16(u + 6, c ? c : 0xffff);
 	memset(&m, 0, sizeof(m));
 	m.buf_addr = p;
@@ -156,16 +156,16 @@ __send(struct run *r, const uint8_t *src, bool frag)
 }
 
 static void
-__sendn(struct run *r, const uint8_t *src, unsigned int n)
+__rl_sendn(struct run *r, const uint8_t *src, unsigned int n)
 {
 	while (n-- > 0)
-		__send(r, src, false);
+		__rl_send(r, src, false);
 }
 
-#define SENT(r)	   __rd(r, MIB_ICMP6MSG_OUT(1))
-#define HOST(r)	   __rd(r, MIB_F(ICMP6, OUTRATELIMITHOST))
-#define GLOBAL(r)  __rd(r, MIB_F(ICMP, OUTRATELIMITGLOBAL))
-#define NOROUTE(r) __rd(r, MIB_F(IP6, OUTNOROUTES))
+#define SENT(r)	   __rl_rd(r, MIB_ICMP6MSG_OUT(1))
+#define HOST(r)	   __rl_rd(r, MIB_F(ICMP6, OUTRATELIMITHOST))
+#define GLOBAL(r)  __rl_rd(r, MIB_F(ICMP, OUTRATELIMITGLOBAL))
+#define NOROUTE(r) __rl_rd(r, MIB_F(IP6, OUTNOROUTES))
 
 /* The global bucket huge: only the peers limit. */
 #define BIG 1000000u
@@ -173,71 +173,71 @@ __sendn(struct run *r, const uint8_t *src, unsigned int n)
 static void
 test_off(void **state)
 {
-	struct path_rlim_conf rc = __rc(BIG, BIG, 0);
+	struct path_rlim_conf rc = __rl_rc(BIG, BIG, 0);
 	struct run r;
 
 	(void)state;
 	/* no limits (a conf that does not name them) */
-	__begin(&r, NULL);
-	__sendn(&r, src_a, 100);
+	__rl_begin(&r, NULL);
+	__rl_sendn(&r, src_a, 100);
 	assert_int_equal(SENT(&r), 100);
 	assert_int_equal(HOST(&r) + GLOBAL(&r), 0);
-	__end(&r);
+	__rl_end(&r);
 	/* ratelimit 0: no per-peer limit (the global bucket never empties) */
-	__begin(&r, &rc);
-	__sendn(&r, src_a, 100);
+	__rl_begin(&r, &rc);
+	__rl_sendn(&r, src_a, 100);
 	assert_int_equal(SENT(&r), 100);
 	assert_int_equal(HOST(&r) + GLOBAL(&r), 0);
-	assert_int_equal(__rd(&r, MIB_F(ICMP6, OUTMSGS)), 100);
-	__end(&r);
+	assert_int_equal(__rl_rd(&r, MIB_F(ICMP6, OUTMSGS)), 100);
+	__rl_end(&r);
 }
 
 static void
 test_peer(void **state)
 {
-	struct path_rlim_conf rc = __rc(BIG, BIG, 100); /* 25 jiffies */
+	struct path_rlim_conf rc = __rl_rc(BIG, BIG, 100); /* 25 jiffies */
 	struct run r;
 
 	(void)state;
-	__begin(&r, &rc);
+	__rl_begin(&r, &rc);
 	/* a new peer: a burst of XRLIM_BURST_FACTOR (6) */
-	__sendn(&r, src_a, 10);
+	__rl_sendn(&r, src_a, 10);
 	assert_int_equal(SENT(&r), 6);
 	assert_int_equal(HOST(&r), 4);
-	assert_int_equal(__rd(&r, MIB_F(ICMP6, OUTMSGS)), 6);
-	assert_int_equal(__rd(&r, MIB_F(IP6, OUTREQUESTS)), 6);
+	assert_int_equal(__rl_rd(&r, MIB_F(ICMP6, OUTMSGS)), 6);
+	assert_int_equal(__rl_rd(&r, MIB_F(IP6, OUTREQUESTS)), 6);
 	/* another peer has its own bucket */
-	__sendn(&r, src_b, 7);
+	__rl_sendn(&r, src_b, 7);
 	assert_int_equal(SENT(&r), 12);
 	assert_int_equal(HOST(&r), 5);
 	/* 24 jiffies later: one short of a token */
 	path_frag_tick(r.f, 96, &r.b);
-	__sendn(&r, src_a, 1);
+	__rl_sendn(&r, src_a, 1);
 	assert_int_equal(SENT(&r), 12);
 	assert_int_equal(HOST(&r), 6);
 	/* 25: one */
 	path_frag_tick(r.f, 100, &r.b);
-	__sendn(&r, src_a, 2);
+	__rl_sendn(&r, src_a, 2);
 	assert_int_equal(SENT(&r), 13);
 	assert_int_equal(HOST(&r), 7);
 	/* idle 6 * 25 jiffies: the full burst again, no more */
 	path_frag_tick(r.f, 100 + 600, &r.b);
-	__sendn(&r, src_a, 8);
+	__rl_sendn(&r, src_a, 8);
 	assert_int_equal(SENT(&r), 19);
 	assert_int_equal(HOST(&r), 9);
 	/* an own address as the source: the route back is the loopback
 	 * device, never a peer's limit */
-	__sendn(&r, local6, 20);
+	__rl_sendn(&r, local6, 20);
 	assert_int_equal(SENT(&r), 39);
 	assert_int_equal(HOST(&r), 9);
 	assert_int_equal(GLOBAL(&r), 0);
-	__end(&r);
+	__rl_end(&r);
 }
 
 /* The messages a bucket of burst credits refilled at time 0 lets go (the
  * last one takes it to 0 or below), replaying the fixed-seed credit. */
 static unsigned int
-__replay(uint64_t *rng, int64_t *credit)
+__rl_replay(uint64_t *rng, int64_t *credit)
 {
 	unsigned int n = 0;
 
@@ -251,64 +251,64 @@ __replay(uint64_t *rng, int64_t *credit)
 static void
 test_global(void **state)
 {
-	struct path_rlim_conf rc = __rc(1000, 50, 0);
+	struct path_rlim_conf rc = __rl_rc(1000, 50, 0);
 	uint64_t rng = PATH_RLIM_SEED;
 	int64_t credit = 50;
 	unsigned int sent;
 	struct run r;
 
 	(void)state;
-	__begin(&r, &rc);
+	__rl_begin(&r, &rc);
 	/* the first message refills the bucket to its burst (delta is HZ) */
-	sent = __replay(&rng, &credit);
+	sent = __rl_replay(&rng, &credit);
 	assert_true(sent >= 25);
-	__sendn(&r, src_a, 200);
+	__rl_sendn(&r, src_a, 200);
 	assert_int_equal(SENT(&r), sent);
 	assert_int_equal(GLOBAL(&r), 200 - sent);
 	assert_int_equal(HOST(&r), 0);
 	/* no route: counted after the global check, consumes nothing */
-	__sendn(&r, offlink, 3);
+	__rl_sendn(&r, offlink, 3);
 	assert_int_equal(GLOBAL(&r), 203 - sent);
 	assert_int_equal(NOROUTE(&r), 0);
 	/* 19 ms = 4 jiffies: less than HZ / 50, no refill */
 	path_frag_tick(r.f, 19, &r.b);
-	__sendn(&r, src_a, 1);
+	__rl_sendn(&r, src_a, 1);
 	assert_int_equal(SENT(&r), sent);
 	/* 20 ms = 5 jiffies: 1000 * 5 / 250 = 20 credits */
 	path_frag_tick(r.f, 20, &r.b);
 	credit += 20;
 	/* no route now passes the global check: Ip6 OutNoRoutes and Icmp6
 	 * OutRateLimitHost, the credit untouched */
-	__sendn(&r, offlink, 5);
+	__rl_sendn(&r, offlink, 5);
 	assert_int_equal(NOROUTE(&r), 5);
 	assert_int_equal(HOST(&r), 5);
-	sent += __replay(&rng, &credit);
-	__sendn(&r, src_a, 100);
+	sent += __rl_replay(&rng, &credit);
+	__rl_sendn(&r, src_a, 100);
 	assert_int_equal(SENT(&r), sent);
 	/* a second later the bucket holds its burst at most */
 	path_frag_tick(r.f, 2000, &r.b);
 	credit = RTE_MIN(credit + 1000, 50);
-	sent += __replay(&rng, &credit);
-	__sendn(&r, src_a, 100);
+	sent += __rl_replay(&rng, &credit);
+	__rl_sendn(&r, src_a, 100);
 	assert_int_equal(SENT(&r), sent);
 	assert_int_equal(SENT(&r) + GLOBAL(&r) + HOST(&r), 200 + 3 + 1 + 5 + 100 + 100);
-	__end(&r);
+	__rl_end(&r);
 
 	/* icmp_msgs_per_sec 0: never refilled, nothing of the ratemask sent */
-	rc = __rc(0, 50, 0);
-	__begin(&r, &rc);
-	__sendn(&r, src_a, 10);
-	__sendn(&r, offlink, 10);
+	rc = __rl_rc(0, 50, 0);
+	__rl_begin(&r, &rc);
+	__rl_sendn(&r, src_a, 10);
+	__rl_sendn(&r, offlink, 10);
 	assert_int_equal(SENT(&r), 0);
 	assert_int_equal(GLOBAL(&r), 20);
 	assert_int_equal(NOROUTE(&r), 0);
-	__end(&r);
+	__rl_end(&r);
 }
 
 static void
 test_exempt(void **state)
 {
-	struct path_rlim_conf rc = __rc(0, 0, 100);
+	struct path_rlim_conf rc = __rl_rc(0, 0, 100);
 	struct path_rlim rl;
 	unsigned int t;
 
@@ -352,20 +352,20 @@ test_conf(void **state)
 	struct path_rlim rl;
 
 	(void)state;
-	fc.rlim = __rc(1000, 50, 100);
+	fc.rlim = __rl_rc(1000, 50, 100);
 	fc.rlim.hz = 0;
 	assert_int_equal(path_rlim_init(&rl, &fc.rlim), -EINVAL);
 	assert_null(path_frag_create(&fc, -1));
 	assert_int_equal(rte_errno, EINVAL);
-	fc.rlim = __rc((uint32_t)INT32_MAX + 1, 50, 100);
+	fc.rlim = __rl_rc((uint32_t)INT32_MAX + 1, 50, 100);
 	assert_int_equal(path_rlim_init(&rl, &fc.rlim), -EINVAL);
-	fc.rlim = __rc(INT32_MAX, INT32_MAX, INT32_MAX);
+	fc.rlim = __rl_rc(INT32_MAX, INT32_MAX, INT32_MAX);
 	assert_int_equal(path_rlim_init(&rl, &fc.rlim), 0);
 	/* msecs_to_jiffies rounds up: 1 ms is a jiffy, 100 ms 25 */
-	fc.rlim = __rc(1000, 50, 1);
+	fc.rlim = __rl_rc(1000, 50, 1);
 	assert_int_equal(path_rlim_init(&rl, &fc.rlim), 0);
 	assert_int_equal(rl.tmo, 1);
-	fc.rlim = __rc(1000, 50, 100);
+	fc.rlim = __rl_rc(1000, 50, 100);
 	assert_int_equal(path_rlim_init(&rl, &fc.rlim), 0);
 	assert_int_equal(rl.tmo, 25);
 }
@@ -373,26 +373,26 @@ test_conf(void **state)
 static void
 test_frag_timeout(void **state)
 {
-	struct path_rlim_conf rc = __rc(BIG, BIG, 100);
+	struct path_rlim_conf rc = __rl_rc(BIG, BIG, 100);
 	struct run r;
 
 	(void)state;
-	__begin(&r, &rc);
+	__rl_begin(&r, &rc);
 	/* the peer's burst used, then a first fragment whose queue times
 	 * out 50 ms (12 jiffies) later: its time exceeded is limited then */
-	__sendn(&r, src_a, 6);
-	__send(&r, src_a, true);
+	__rl_sendn(&r, src_a, 6);
+	__rl_send(&r, src_a, true);
 	assert_int_equal(SENT(&r), 6);
 	path_frag_tick(r.f, TIMEOUT6, &r.b);
-	assert_int_equal(__rd(&r, MIB_F(IP6, REASMTIMEOUT)), 1);
-	assert_int_equal(__rd(&r, MIB_ICMP6MSG_OUT(3)), 0);
+	assert_int_equal(__rl_rd(&r, MIB_F(IP6, REASMTIMEOUT)), 1);
+	assert_int_equal(__rl_rd(&r, MIB_ICMP6MSG_OUT(3)), 0);
 	assert_int_equal(HOST(&r), 1);
 	/* another source's queue, after 100 ms more: sent */
-	__send(&r, src_b, true);
+	__rl_send(&r, src_b, true);
 	path_frag_tick(r.f, 3 * TIMEOUT6, &r.b);
-	assert_int_equal(__rd(&r, MIB_ICMP6MSG_OUT(3)), 1);
+	assert_int_equal(__rl_rd(&r, MIB_ICMP6MSG_OUT(3)), 1);
 	assert_int_equal(HOST(&r), 1);
-	__end(&r);
+	__rl_end(&r);
 }
 
 int

@@ -47,7 +47,9 @@
  *    (inetpeer's per-source fragment count).
  *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
  *    recvmsg); a listener's bad checksum is counted at delivery too.
- *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
+ *  - Nothing is transmitted: IPv6's Out* counters count what Linux would
+ *    send (ICMPv6 errors under its rate limits, kept per worker where the
+ *    kernel's global bucket is the namespace's: path_rlim), IPv4's stay 0.
  *  - VLAN devices are configuration (path_conf.vlan): a tag is received
  *    by a device declared for its TPID and VID, as vlan_do_receive does,
  *    and makes the frame PACKET_OTHERHOST otherwise; a declared device has

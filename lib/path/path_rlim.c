@@ -79,7 +79,7 @@ path_rlim_global_consume(struct path_rlim *r)
  * evicted peer that had used its bucket in the last 6 * tmo jiffies
  * comes back with a full one). */
 static struct path_rlim_peer *
-__peer(struct path_rlim *r, uint64_t j, const uint8_t addr[16])
+__rlim_peer(struct path_rlim *r, uint64_t j, const uint8_t addr[16])
 {
 	uint64_t h = 0;
 	struct path_rlim_peer *set, *victim;
@@ -110,7 +110,7 @@ __peer(struct path_rlim *r, uint64_t j, const uint8_t addr[16])
 bool
 path_rlim_peer_allow(struct path_rlim *r, uint64_t j, const uint8_t addr[16])
 {
-	struct path_rlim_peer *p = __peer(r, j, addr);
+	struct path_rlim_peer *p = __rlim_peer(r, j, addr);
 	uint64_t token = p->tokens, delta = j - p->last;
 	bool rc = false;
 
