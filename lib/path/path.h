@@ -326,6 +326,7 @@ struct path_rlim {
 	int64_t credit; /**< icmp_global_credit (may go below 0) */
 	uint64_t stamp; /**< icmp_global_stamp, jiffies */
 	uint64_t rng;	/**< the random credit's generator state */
+	uint64_t now, j; /**< the last clock reading converted, its jiffies */
 	struct path_rlim_peer peer[PATH_RLIM_SETS * PATH_RLIM_WAYS];
 };
 
@@ -335,9 +336,9 @@ struct path_rlim {
  *  INT32_MAX (the kernel's sysctls are ints). Not thread-safe. */
 int path_rlim_init(struct path_rlim *r, const struct path_rlim_conf *c);
 
-/** The jiffies of clock reading now (units of c->hz), plus 60 s and one
+/** The jiffies of clock reading now (units of c->hz; the last one kept), plus 60 s and one
  *  so that a new peer's rate_last (jiffies - 60 * HZ) is never 0. */
-uint64_t path_rlim_jiffies(const struct path_rlim *r, uint64_t now);
+uint64_t path_rlim_jiffies(struct path_rlim *r, uint64_t now);
 
 /** get_random_u32_below(3) of icmp_global_consume, from the fixed-seed
  *  generator at *state (splitmix64; the kernel's is not reproducible):

@@ -39,12 +39,18 @@ path_rlim_init(struct path_rlim *r, const struct path_rlim_conf *c)
 }
 
 uint64_t
-path_rlim_jiffies(const struct path_rlim *r, uint64_t now)
+path_rlim_jiffies(struct path_rlim *r, uint64_t now)
 {
 	uint64_t hz = r->conf.hz;
 
-	return 1 + 60 * PATH_RLIM_HZ + now / hz * PATH_RLIM_HZ +
+	/* the worker's clock moves every APP_FLUSH_POLLS polls: the errors
+	 * in between take the jiffies of the last conversion */
+	if (now == r->now && r->j != 0)
+		return r->j;
+	r->now = now;
+	r->j = 1 + 60 * PATH_RLIM_HZ + now / hz * PATH_RLIM_HZ +
 	       now % hz * PATH_RLIM_HZ / hz;
+	return r->j;
 }
 
 bool
