@@ -494,6 +494,9 @@ INSTR_VARIANTS = [
     ("--family mixed", ["--family", "mixed"]),
     ("--mib-devices 1000", ["--mib-devices", "1000"]),
     ("--family ipv6 --mib-devices 1000", ["--family", "ipv6", "--mib-devices", "1000"]),
+    # every frame to a port with no listener: a port unreachable each, the
+    # ICMP rate limits consulted each time (most stopped: the global bucket)
+    ("--family ipv6 --udp-ports 10", ["--family", "ipv6", "--udp-ports", "10"]),
     # reassembly: 1500-byte datagrams whole, then each in 6 fragments
     ("--pkt-size 1500", ["--pkt-size", "1500"]),
     ("--pkt-size 1500 --frag 256", ["--pkt-size", "1500", "--frag", "256"]),

@@ -258,6 +258,11 @@ struct app_options {
 	/* IPv6 reassembly, per worker (ip6frag_high_thresh, ip6frag_time) */
 	uint64_t frag6_high; /* bytes */
 	uint32_t frag6_time; /* seconds */
+	/* ICMP rate limits, per worker (icmp_msgs_per_sec, icmp_msgs_burst,
+	 * net.ipv6.icmp.ratelimit) */
+	uint32_t icmp_msgs_per_sec;
+	uint32_t icmp_msgs_burst;
+	uint32_t icmp6_ratelimit; /* ms */
 
 	/* stats endpoint */
 	char http[128];		/* "ADDR:PORT", or "" for off */

@@ -576,6 +576,21 @@ const struct app_opt app_opts[] = {
 	  PATH_FULL,
 	  .help = "seconds an incomplete IPv6 datagram is kept, as "
 		  "`net.ipv6.ip6frag_time` (then `Ip6ReasmTimeout`)" },
+	{ "icmp-msgs-per-sec", "N", UINT(icmp_msgs_per_sec, 0, INT32_MAX),
+	  .def = "1000", PATH_FULL,
+	  .help = "refill of each worker's global ICMP token bucket, as "
+		  "`net.ipv4.icmp_msgs_per_sec`: ICMPv6 errors of the ratemask "
+		  "past it are not sent (`Icmp OutRateLimitGlobal`); see "
+		  "[rate limits](../../lib/path/README.md#icmp-rate-limits)" },
+	{ "icmp-msgs-burst", "N", UINT(icmp_msgs_burst, 0, INT32_MAX),
+	  .def = "50", PATH_FULL,
+	  .help = "size of each worker's global ICMP token bucket, as "
+		  "`net.ipv4.icmp_msgs_burst`" },
+	{ "icmp6-ratelimit", "MS", UINT(icmp6_ratelimit, 0, 86400000),
+	  .def = "100", PATH_FULL,
+	  .help = "milliseconds between two ICMPv6 errors to one address (after "
+		  "a burst of 6), as `net.ipv6.icmp.ratelimit` (Linux 6.18's "
+		  "default; `Icmp6 OutRateLimitHost`); 0: no per-address limit" },
 	{ "help", NULL, HELP(APP_HELP_USAGE), .help = "this text" },
 	{ "help-ini", NULL, HELP(APP_HELP_INI),
 	  .help = "every option with its default as an INI file for `--config` "

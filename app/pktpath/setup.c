@@ -552,6 +552,14 @@ app_setup(struct app *a)
 			.timeout = (uint64_t)a->opt.frag_time * rte_get_tsc_hz(),
 			.high_thresh6 = a->opt.frag6_high,
 			.timeout6 = (uint64_t)a->opt.frag6_time * rte_get_tsc_hz(),
+			.rlim = {
+				.on = true,
+				.msgs_per_sec = a->opt.icmp_msgs_per_sec,
+				.msgs_burst = a->opt.icmp_msgs_burst,
+				.ratelimit6_ms = a->opt.icmp6_ratelimit,
+				.hz = rte_get_tsc_hz(),
+				.seed = PATH_RLIM_SEED ^ i,
+			},
 		};
 		struct app_worker *w = &a->workers[i];
 

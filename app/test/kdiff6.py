@@ -6,7 +6,11 @@ the IPv4 passes of kdiff.py, whose sender agent and sentinel it uses).
 The receiver namespace gets IPv6 on its port as test_path6.c describes it:
 fd70::1/64 (nodad), its link-local address from the MAC, the neighbours
 fd70::2 and fe80::2 permanent, no default route, no router solicitation, no
-ICMPv6 rate limit; a UDP and a UDP-Lite socket bound to [::]:PORT6 and read.
+per-address ICMPv6 rate limit and a global one that never runs out
+(net.ipv6.icmp.ratelimit 0, icmp_msgs_per_sec and icmp_msgs_burst BIG_BUCKET:
+pktpath is given the same, --icmp6-ratelimit 0 --icmp-msgs-per-sec and
+--icmp-msgs-burst BIG_BUCKET); a UDP and a UDP-Lite socket bound to
+[::]:PORT6 and read.
 Frames generated from a seed (a prelude of one frame per class, then random
 frames mutated from it) go to it one at a time, each followed by kdiff.py's
 IPv4 sentinel, which moves nothing in /proc/net/snmp6: the deltas of every
@@ -27,6 +31,15 @@ The memory limit (ip6frag_high_thresh) is not compared: the kernel charges
 a fragment its skb's truesize, which the veth driver's allocation decides,
 where pktpath charges its 2 KiB blocks (lib/path/README.md).
 
+Then the rate-limit pass (rlim_frames): net.ipv6.icmp.ratelimit RLIM_MS
+(10 s) on both sides, errors to sources nothing has answered before, from
+an on-link address, another one, a link-local one and an off-link one, with
+echo requests (out of the ratemask) among them: each peer gets its burst of
+6 errors, the next are Icmp6 OutRateLimitHost, the off-link source's are
+OutNoRoutes and OutRateLimitHost. Timing cannot change that: the pass takes
+less than RLIM_MS (a peer's next token), and the global bucket cannot run
+out (BIG_BUCKET, at most 2 credits a message whatever the random credit).
+
 Subcommands:
   gen SEED COUNT DIR        DIR/v6.pcap, DIR/v6-labels.json; the fragment
                             pass's DIR/v6frag.pcap, DIR/v6frag-labels.json
@@ -35,11 +48,16 @@ Subcommands:
                             frames in DIR/kernel6.json
   kernel-frag RXNS TXNS IFNAME DIR   the same for DIR/v6frag.pcap, with its
                             pause, in DIR/kernel6frag.json
+  kernel-rlim RXNS TXNS IFNAME DIR   the same for DIR/v6rlim.pcap, in
+                            DIR/kernel6rlim.json
   frag-time                 FRAG6_TIME (for kdiff.sh)
+  rlim                      RLIM_MS and BIG_BUCKET (for kdiff.sh)
   compare DIR               DIR/path6.txt (kdiffpath) frame by frame and the
                             pktpath binary's totals (DIR/pktpath6.json)
                             against DIR/kernel6.json; DIR/path6frag.txt
-                            against DIR/kernel6frag.json
+                            against DIR/kernel6frag.json; DIR/path6rlim.txt
+                            and DIR/pktpath6rlim.json against
+                            DIR/kernel6rlim.json
 
 Only Debian's python3 and its standard library are used.
 """
@@ -60,6 +78,11 @@ LL6 = "fe80::70:63ff:fe61:7000"     # the port's, from kdiff.MAC_B
 PEER_LL6 = "fe80::2"
 OFFLINK6 = "2001:db8::7"
 PORT6 = 9                            # the bound UDP and UDP-Lite port
+RLIM_MS = 10000      # the rate-limit pass's net.ipv6.icmp.ratelimit: a new
+                     # peer's burst is 6 (6 * tmo <= 60 s), the next token
+                     # comes 10 s later
+BIG_BUCKET = 1000000  # icmp_msgs_per_sec and icmp_msgs_burst: never empty
+RLIM_SOURCES = ("fd70::10", "fd70::11", "fe80::10")   # permanent neighbours
 MC_ALL = bytes.fromhex("333300000001")
 
 # /proc/net/snmp6's ICMPv6 types by name (net/ipv6/proc.c icmp6type2name).
@@ -83,6 +106,8 @@ for _f in ("InReceives InHdrErrors InNoRoutes InAddrErrors InUnknownProtos "
     MAPPING["Ip6." + _f] = "Ip6" + _f
 for _f in "InMsgs InErrors InCsumErrors OutMsgs OutRateLimitHost".split():
     MAPPING["Icmp6." + _f] = "Icmp6" + _f
+# icmpv6_global_allow counts in IPv4's Icmp group (/proc/net/snmp)
+MAPPING["Icmp.OutRateLimitGlobal"] = "Icmp.OutRateLimitGlobal"
 for _t in range(256):
     for _d in ("In", "Out"):
         MAPPING["Icmp6Msg.%sType%d" % (_d, _t)] = "Icmp6%s%s" % (
@@ -113,6 +138,10 @@ MUST_MOVE_FRAG = ["Ip6ReasmReqds", "Ip6ReasmOKs", "Ip6ReasmFails", "Ip6ReasmTime
                   "Icmp6OutRateLimitHost", "Icmp6OutParmProblems",
                   "Icmp6OutDestUnreachs", "Icmp6OutEchoReplies", "Udp6InDatagrams",
                   "Udp6NoPorts"]
+
+# What the rate-limit pass must move.
+MUST_MOVE_RLIM = ["Icmp6OutRateLimitHost", "Icmp6OutDestUnreachs", "Icmp6OutParmProblems",
+                  "Icmp6OutEchoReplies", "Ip6OutNoRoutes", "Tcp.OutRsts"]
 
 
 # ---- packet building ----
@@ -368,6 +397,38 @@ def frag_sequences(seed):
     return out
 
 
+def rlim_frames():
+    """The rate-limit pass: errors from sources new to the namespace, in a
+    fixed order, with their names."""
+    pay = bytes(range(20))
+    echo = b"\0\1\0\1" + bytes(20)
+    on1, on2, ll = RLIM_SOURCES
+    off = "2001:db8::77"
+
+    def closed(src, dst=LOCAL6):
+        return ("udp no listener from %s" % src,
+                frame(src=src, dst=dst, l4=udp6(src, dst, 4242, pay)))
+    out = []
+    for k in range(10):
+        out.append(closed(on1))
+        if k % 3 == 0:
+            out.append(("echo request from %s" % on1,
+                        frame(src=on1, nh=58, l4=icmp6(on1, LOCAL6, 128, 0, echo))))
+        if k % 2 == 0:
+            out.append(closed(on2))
+        if k < 8:
+            out.append(closed(ll, LL6))
+        if k < 3:
+            out.append(closed(off))
+    for _ in range(3):   # parameter problems, to a peer with one token left
+        out.append(("unknown next header from %s" % on2,
+                    frame(src=on2, nh=200, l4=pay)))
+    out.append(("tcp syn from %s" % on1, frame(src=on1, nh=6, l4=tcp6(on1, LOCAL6))))
+    for _ in range(2):
+        out.append(closed(on2))
+    return out
+
+
 def gen(seed, count):
     rnd = random.Random(seed)
     base = prelude()
@@ -399,6 +460,10 @@ def cmd_gen(seed, count, outdir):
                      [t for _, _, t in frags])
     with open(os.path.join(outdir, "v6frag-labels.json"), "w") as o:
         json.dump([n for n, _, _ in frags], o)
+    rl = rlim_frames()
+    kdiff.write_pcap(os.path.join(outdir, "v6rlim.pcap"), [f for _, f in rl])
+    with open(os.path.join(outdir, "v6rlim-labels.json"), "w") as o:
+        json.dump([n for n, _ in rl], o)
 
 
 # ---- the receiver namespace ----
@@ -411,7 +476,7 @@ def read_snmp6():
             if len(w) == 2:
                 v[w[0]] = int(w[1])
     for k, x in kdiff.read_snmp().items():
-        if k.startswith("Tcp."):
+        if k.startswith("Tcp.") or k == "Icmp.OutRateLimitGlobal":
             v[k] = x
     return v
 
@@ -548,6 +613,22 @@ def unmoved(name, kern, fields):
     return out
 
 
+def totals(name, mib, kern):
+    """The binary's totals (mib) against the sums of the kernel's deltas:
+    the fields that differ, printed."""
+    tdiff = []
+    for pf, kf in MAPPING.items():
+        g, f = pf.split(".")
+        pv, kv = mib.get(g, {}).get(f, 0), sum(k.get(kf, 0) for k in kern)
+        if pv != kv:
+            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
+    if tdiff:
+        print("%s: pktpath binary totals differ from the kernel's:" % name)
+        for x in tdiff:
+            print("  " + x)
+    return tdiff
+
+
 def cmd_compare(outdir):
     def load(name):
         with open(os.path.join(outdir, name)) as i:
@@ -559,17 +640,7 @@ def cmd_compare(outdir):
                          load("v6-labels.json"))
     # The binary (net_pcap replaying the frames): its totals are the sums of
     # the kernel's per-frame deltas.
-    mib = load("pktpath6.json")["mib"]
-    tdiff = []
-    for pf, kf in MAPPING.items():
-        g, f = pf.split(".")
-        pv, kv = mib.get(g, {}).get(f, 0), sum(k.get(kf, 0) for k in kern)
-        if pv != kv:
-            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
-    if tdiff:
-        print("ipv6: pktpath binary totals differ from the kernel's:")
-        for x in tdiff:
-            print("  " + x)
+    tdiff = totals("ipv6", load("pktpath6.json")["mib"], kern)
     gone = unmoved("ipv6", kern, MUST_MOVE)
     # The fragment pass: kdiffpath alone (its clock is the frames'
     # timestamps; the binary's is the TSC, and its timeouts would not fall
@@ -580,6 +651,15 @@ def cmd_compare(outdir):
                           kdiff.read_pcap(os.path.join(outdir, "v6frag.pcap")),
                           load("v6frag-labels.json"))
     gone += unmoved("ipv6 fragments", kfrag, MUST_MOVE_FRAG)
+    # The rate-limit pass: kdiffpath and the binary (timing cannot change
+    # its counts: see the top).
+    krl = load("kernel6rlim.json")
+    bad += compare_frames("ipv6 rate limits", krl,
+                          kdiff.read_path(os.path.join(outdir, "path6rlim.txt")),
+                          kdiff.read_pcap(os.path.join(outdir, "v6rlim.pcap")),
+                          load("v6rlim-labels.json"))
+    tdiff += totals("ipv6 rate limits", load("pktpath6rlim.json")["mib"], krl)
+    gone += unmoved("ipv6 rate limits", krl, MUST_MOVE_RLIM)
     return 1 if bad or tdiff or gone else 0
 
 
@@ -593,8 +673,12 @@ def main(argv):
         cmd_kernel(argv[2], argv[3], argv[4], argv[5], "v6.pcap", "kernel6.json")
     elif c == "kernel-frag":
         cmd_kernel(argv[2], argv[3], argv[4], argv[5], "v6frag.pcap", "kernel6frag.json")
+    elif c == "kernel-rlim":
+        cmd_kernel(argv[2], argv[3], argv[4], argv[5], "v6rlim.pcap", "kernel6rlim.json")
     elif c == "frag-time":
         print(FRAG6_TIME)
+    elif c == "rlim":
+        print(RLIM_MS, BIG_BUCKET)
     elif c == "compare":
         return cmd_compare(argv[2])
     else:

@@ -14,8 +14,10 @@
  * --udplite-ports P, --netlabel on|off, --pim on|off, --vlan STACK
  * (repeatable: VLAN devices, as pktpath's --vlan), --frag-high BYTES (as
  * pktpath's), --frag-time S and --frag6-time S (ipfrag_time and
- * ip6frag_time, 3600 by default as kdiff.sh sets the namespace's). The
- * queues' clock is the frames' pcap timestamps: before a frame, the queues
+ * ip6frag_time, 3600 by default as kdiff.sh sets the namespace's),
+ * --icmp-msgs-per-sec N, --icmp-msgs-burst N and --icmp6-ratelimit MS
+ * (the ICMP rate limits, pktpath's options and defaults). The queues'
+ * and the rate limits' clock is the frames' pcap timestamps: before a frame, the queues
  * whose time has passed by its timestamp time out, as the kernel's timers
  * fire in the pause before the frame is sent (kdiff6.py's fragment pass).
  * No EAL.
@@ -43,7 +45,8 @@ __usage(const char *why)
 		"[--mcast G]... [--local6 A/L]... [--mcast6 G]... [--udp-ports P] "
 		"[--udplite-ports P] [--netlabel on|off] "
 		"[--pim on|off] [--vlan STACK]... [--frag-high BYTES] "
-		"[--frag-time S] [--frag6-time S] FILE.pcap\n",
+		"[--frag-time S] [--frag6-time S] [--icmp-msgs-per-sec N] "
+		"[--icmp-msgs-burst N] [--icmp6-ratelimit MS] FILE.pcap\n",
 		why);
 	return 2;
 }
@@ -68,10 +71,18 @@ main(int argc, char **argv)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	/* The clock counts microseconds (the pcap timestamps'). */
-	struct path_frag_conf fc = { .high_thresh = PATH_FRAG_HIGH_DEFAULT,
-				     .timeout = 3600 * KDIFF_US_PER_S,
-				     .high_thresh6 = PATH_FRAG_HIGH_DEFAULT,
-				     .timeout6 = 3600 * KDIFF_US_PER_S };
+	struct path_frag_conf fc = {
+		.high_thresh = PATH_FRAG_HIGH_DEFAULT,
+		.timeout = 3600 * KDIFF_US_PER_S,
+		.high_thresh6 = PATH_FRAG_HIGH_DEFAULT,
+		.timeout6 = 3600 * KDIFF_US_PER_S,
+		.rlim = { .on = true,
+			  .msgs_per_sec = PATH_RLIM_MSGS_PER_SEC_DEFAULT,
+			  .msgs_burst = PATH_RLIM_MSGS_BURST_DEFAULT,
+			  .ratelimit6_ms = PATH_RLIM_RATELIMIT6_DEFAULT,
+			  .hz = KDIFF_US_PER_S,
+			  .seed = PATH_RLIM_SEED }
+	};
 	struct path_frag *frag;
 	struct mib_set *set;
 	struct mib_block b;
@@ -161,6 +172,25 @@ main(int argc, char **argv)
 				fc.timeout6 = secs * KDIFF_US_PER_S;
 			else
 				fc.timeout = secs * KDIFF_US_PER_S;
+		} else if (strcmp(argv[i - 1], "--icmp-msgs-per-sec") == 0 ||
+			   strcmp(argv[i - 1], "--icmp-msgs-burst") == 0 ||
+			   strcmp(argv[i - 1], "--icmp6-ratelimit") == 0) {
+			char *end;
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(v, &end, 10);
+			if (errno != 0 || *end != '\0' || end == v || v[0] == '-' ||
+			    n > INT32_MAX)
+				return __usage(
+					"bad --icmp-msgs-per-sec, --icmp-msgs-burst "
+					"or --icmp6-ratelimit (0 to 2147483647)");
+			if (argv[i - 1][6] == '6')
+				fc.rlim.ratelimit6_ms = (uint32_t)n;
+			else if (argv[i - 1][12] == 'p')
+				fc.rlim.msgs_per_sec = (uint32_t)n;
+			else
+				fc.rlim.msgs_burst = (uint32_t)n;
 		} else if (strcmp(argv[i - 1], "--pim") == 0) {
 			if (__onoff(v, &conf.pim) != 0)
 				return __usage("bad --pim");

@@ -217,6 +217,9 @@ __historical_defaults(struct app_options *r)
 	r->frag_time = 30;	/* ipfrag_time */
 	r->frag6_high = 4194304; /* ip6frag_high_thresh */
 	r->frag6_time = 60;	 /* ip6frag_time */
+	r->icmp_msgs_per_sec = 1000; /* icmp_msgs_per_sec */
+	r->icmp_msgs_burst = 50;     /* icmp_msgs_burst */
+	r->icmp6_ratelimit = 100;    /* net.ipv6.icmp.ratelimit */
 }
 
 /* a and b are the same options (the name of --config aside) */

@@ -60,6 +60,21 @@ test_numbers(void **state)
 	BAD("pktpath: --interval: '0.001' is out of range 0.01..3600", "--interval", "0.001");
 	OK("--update-rate", "2.5", "--ingress", "rcu");
 	assert_true(o.update_rate == 2.5);
+	/* the ICMP rate limits: the kernel's sysctls are ints; 0 is theirs
+	 * (nothing refilled, no burst, no per-address limit) */
+	OK("--icmp-msgs-per-sec", "0", "--icmp-msgs-burst", "2147483647",
+	   "--icmp6-ratelimit", "0");
+	assert_int_equal(o.icmp_msgs_per_sec, 0);
+	assert_int_equal(o.icmp_msgs_burst, 2147483647);
+	assert_int_equal(o.icmp6_ratelimit, 0);
+	BAD("pktpath: --icmp-msgs-per-sec: '2147483648' is out of range 0..2147483647",
+	    "--icmp-msgs-per-sec", "2147483648");
+	BAD("pktpath: --icmp-msgs-burst: '-1' is not a number", "--icmp-msgs-burst",
+	    "-1");
+	BAD("pktpath: --icmp6-ratelimit: '86400001' is out of range 0..86400000",
+	    "--icmp6-ratelimit", "86400001");
+	BAD("pktpath: --icmp6-ratelimit: '1s' is not a number", "--icmp6-ratelimit",
+	    "1s");
 }
 
 void

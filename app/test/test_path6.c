@@ -7,8 +7,10 @@
  * for the same frame in a namespace set up as the kernel-differential
  * test's receiver (integration/kdiff.sh: fd70::1/64 on the port, the
  * neighbours fd70::2 and fe80::2, no default route, net.ipv6.icmp.ratelimit
- * 0), which checks every class of them against the running kernel; here
- * they are fixed, so that a change of the model shows where it is made.
+ * 0 and a global ICMP bucket that never runs out: here no limits at all,
+ * test_path_rlim.c has them), which checks every class of them against the
+ * running kernel; here they are fixed, so that a change of the model shows
+ * where it is made.
  * Then random IPv6 frames, mutated: exactly one terminal per frame, every
  * law, tallies per burst equal to counting per frame. No EAL.
  */

@@ -106,7 +106,8 @@
 	MIB_ICMP_OUT(F, G, OUTMSGS, "OutMsgs", "ICMP") \
 	MIB_ICMP_OUT(F, G, OUTERRORS, "OutErrors", "ICMP error") \
 	F(G, OUTRATELIMITGLOBAL, "OutRateLimitGlobal", SUM, 0, INFO, 0, \
-	  "ICMP messages not sent: global rate limit (never)") \
+	  "ICMP messages not sent: global rate limit (the ICMPv6 errors'" \
+	  " bucket, shared with IPv4 as in Linux)") \
 	F(G, OUTRATELIMITHOST, "OutRateLimitHost", SUM, 0, INFO, 0, \
 	  "ICMP messages not sent: per-host rate limit (never)") \
 	MIB_ICMP_OUT(F, G, OUTDESTUNREACHS, "OutDestUnreachs", "destination unreachable") \
@@ -321,7 +322,8 @@
 	F(G, INCSUMERRORS, "InCsumErrors", SUM, 0, INFO, 0, \
 	  "ICMPv6 messages with a bad checksum (within InErrors)") \
 	F(G, OUTRATELIMITHOST, "OutRateLimitHost", SUM, 0, INFO, 0, \
-	  "ICMPv6 errors not sent: no route to the source, or its rate limit")
+	  "ICMPv6 errors not sent: no route to the source, or its rate " \
+	  "limit (--icmp6-ratelimit)")
 
 /* Icmp6Msg: InType0 .. InType255, then OutType0 .. OutType255. R(F, G, n)
  * for every type n. */

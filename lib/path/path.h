@@ -47,7 +47,9 @@
  *    (inetpeer's per-source fragment count).
  *  - Udp/UdpLite InDatagrams is counted at delivery (Linux counts it at
  *    recvmsg); a listener's bad checksum is counted at delivery too.
- *  - Nothing is transmitted: ICMP errors, TCP resets, Out* counters stay 0.
+ *  - Nothing is transmitted: IPv6's Out* counters count what Linux would
+ *    send (ICMPv6 errors under its rate limits, kept per worker where the
+ *    kernel's global bucket is the namespace's: path_rlim), IPv4's stay 0.
  *  - VLAN devices are configuration (path_conf.vlan): a tag is received
  *    by a device declared for its TPID and VID, as vlan_do_receive does,
  *    and makes the frame PACKET_OTHERHOST otherwise; a declared device has
@@ -269,6 +271,98 @@ static inline void path_tally_flush(struct path_tally *t,
 static inline void path_l2(const struct path_conf *c, const struct rte_mbuf *m,
 			   struct path_l2 *l2, struct mib_block *mib);
 
+/* ---- ICMP rate limits (path_rlim.c) ---- */
+
+#define PATH_RLIM_HZ \
+	250 /**< the jiffies the limits count in: CONFIG_HZ of
+			  *   Debian's kernels (and this project's machines) */
+#define PATH_RLIM_MSGS_PER_SEC_DEFAULT 1000u /**< net.ipv4.icmp_msgs_per_sec */
+#define PATH_RLIM_MSGS_BURST_DEFAULT   50u   /**< net.ipv4.icmp_msgs_burst */
+#define PATH_RLIM_RATELIMIT6_DEFAULT \
+	100u /**< net.ipv6.icmp.ratelimit, ms
+					      *   (Linux 6.18.y since 0201eedb69b2;
+					      *   1000 before) */
+#define PATH_RLIM_SEED \
+	UINT64_C(0x706b747061746821) /**< the random credit's
+						     *   fixed seed */
+#define PATH_RLIM_WAYS 4u	     /**< peers per set of the peer table */
+#define PATH_RLIM_SETS 16u	     /**< sets of the peer table */
+
+/** The limits icmp6_send applies (net/ipv4/icmp.c, net/ipv6/icmp.c). */
+struct path_rlim_conf {
+	/** false: no limit at all (every error is sent: what a conf that
+	 *  does not name the limits gets, and path_rcv() without queues). */
+	bool on;
+	uint32_t msgs_per_sec;	/**< icmp_msgs_per_sec: the global bucket's refill */
+	uint32_t msgs_burst;	/**< icmp_msgs_burst: its size */
+	uint32_t ratelimit6_ms; /**< net.ipv6.icmp.ratelimit: ms between two
+				 *   errors to one peer; 0: no per-peer limit */
+	uint64_t hz;		/**< the clock's units per second (path_frag's:
+				 *   the TSC's in pktpath) */
+	uint64_t seed;		/**< the random credit's generator (PATH_RLIM_SEED) */
+};
+
+/** One destination's bucket (struct inet_peer: rate_tokens, rate_last). */
+struct path_rlim_peer {
+	uint8_t addr[16];
+	uint64_t last;	 /**< rate_last, jiffies; 0: a free slot */
+	uint64_t tokens; /**< rate_tokens, jiffies */
+};
+
+/**
+ * One worker's ICMP rate limits: the global token bucket
+ * (icmp_global_allow, icmp_global_consume: credit, stamp) and the
+ * per-destination buckets (inet_peer_xrlim_allow) in a table of
+ * PATH_RLIM_SETS x PATH_RLIM_WAYS peers. The kernel has one global bucket
+ * per network namespace, shared by every CPU and by both families, and
+ * one peer per address in its tree; pktpath has both per worker (no
+ * lock, no atomic): N workers send up to N times the kernel's global
+ * rate. Inside struct path_frag (the worker's mutable path state, with
+ * its clock). Not thread-safe: its worker's only.
+ */
+struct path_rlim {
+	struct path_rlim_conf conf;
+	uint64_t tmo;	/**< ratelimit6_ms in jiffies (msecs_to_jiffies) */
+	int64_t credit; /**< icmp_global_credit (may go below 0) */
+	uint64_t stamp; /**< icmp_global_stamp, jiffies */
+	uint64_t rng;	/**< the random credit's generator state */
+	uint64_t now, j; /**< the last clock reading converted, its jiffies */
+	struct path_rlim_peer peer[PATH_RLIM_SETS * PATH_RLIM_WAYS];
+};
+
+/** Make r's limits those of c (r's buckets as a new namespace has them:
+ *  the global one refilled at its first use, no peer).
+ *  @return 0, or -EINVAL for c->on with c->hz 0 or a value beyond
+ *  INT32_MAX (the kernel's sysctls are ints). Not thread-safe. */
+int path_rlim_init(struct path_rlim *r, const struct path_rlim_conf *c);
+
+/** The jiffies of clock reading now (units of c->hz; the last one kept), plus 60 s and one
+ *  so that a new peer's rate_last (jiffies - 60 * HZ) is never 0. */
+uint64_t path_rlim_jiffies(struct path_rlim *r, uint64_t now);
+
+/** get_random_u32_below(3) of icmp_global_consume, from the fixed-seed
+ *  generator at *state (splitmix64; the kernel's is not reproducible):
+ *  0, 1 or 2. Thread-safe for distinct states. */
+static inline unsigned int
+path_rlim_rand3(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return (unsigned int)(((z >> 32) * 3) >> 32);
+}
+
+/** icmp_global_allow at jiffies j: true if the global bucket lets one
+ *  more message of a limited type go (refilling it). */
+bool path_rlim_global_allow(struct path_rlim *r, uint64_t j);
+/** icmp_global_consume: take 0, 1 or 2 credits (path_rlim_rand3). */
+void path_rlim_global_consume(struct path_rlim *r);
+/** inet_getpeer_v6 and inet_peer_xrlim_allow(peer, tmo) for destination
+ *  addr at jiffies j: true if its bucket lets one more message go. */
+bool path_rlim_peer_allow(struct path_rlim *r, uint64_t j, const uint8_t addr[16]);
+
 /* ---- reassembly, both families (path_frag.c, path6_frag.c) ---- */
 
 #define PATH_FRAG_HIGH_DEFAULT 4194304u /**< ipfrag_high_thresh's default, bytes */
@@ -291,6 +385,8 @@ struct path_frag_conf {
 	uint64_t high_thresh6;
 	/** ip6frag_time in TSC cycles (needed when high_thresh6 is not 0). */
 	uint64_t timeout6;
+	/** The ICMP rate limits of the context (struct path_rlim); zero: none. */
+	struct path_rlim_conf rlim;
 };
 
 /** Reassembly state of one family (the kernel's struct fqdir). */
@@ -337,6 +433,10 @@ struct path_frag {
 	struct rte_mbuf *dgram; /**< where a reassembled datagram is built */
 	struct rte_mbuf *dgram_tail; /**< its second segment, past 65535 bytes */
 	bool rte;		/**< allocated with rte_malloc */
+	/** The worker's ICMP rate limits (conf.rlim), on f's clock: the
+	 *  path's other per-worker state, read only when an ICMPv6 error
+	 *  would be sent. */
+	struct path_rlim rlim;
 };
 
 /** Bytes path_frag_create(fc) allocates. Thread-safe. */

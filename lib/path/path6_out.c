@@ -13,8 +13,8 @@
  * The route back is the host's: an on-link prefix, or one of its own
  * addresses; with no default route, nothing else (ip6_dst_lookup fails:
  * OutNoRoutes). Neighbours on the link are resolved (as with permanent
- * entries): an answer goes out at once. Rate limits are those of
- * net.ipv6.icmp.ratelimit 0 and no global limit: every error is sent.
+ * entries): an answer goes out at once. The rate limits are the
+ * worker's (path_rlim.c, in its struct path_frag): none without one.
  */
 #include "path6_pvt.h"
 
@@ -198,16 +198,18 @@ __p6_icmp6_answer(const struct path6_pkt *p, uint8_t type, uint8_t code, bool op
 		return a;
 	if (__p6_ineligible(p))
 		return a;
-	/* icmpv6_global_allow: no global limit. icmpv6_xrlim_allow: the types
-	 * of the ratemask look the route back up first; none is a host rate
-	 * limit (the ICMP error is not sent), counted on the null route.
-	 * Otherwise icmpv6_route_lookup -> ip6_dst_lookup: -ENETUNREACH. */
+	/* icmpv6_xrlim_allow: the types of the ratemask look the route back
+	 * up first; none is a host rate limit (the ICMP error is not sent),
+	 * counted on the null route. Otherwise icmpv6_route_lookup ->
+	 * ip6_dst_lookup: -ENETUNREACH. The limits before it
+	 * (icmpv6_global_allow) and after it: __path_icmp6_rlim. */
 	if (!__p6_route_out(p->c, p->saddr, &lo)) {
 		a.verdict = __p6_ratemask(type) ? P6_ANSWER_RATELIMIT : P6_ANSWER_NOROUTE;
 		return a;
 	}
 	/* The offending packet, as far as it fits the minimum MTU. */
 	a.verdict = P6_ANSWER_SEND;
+	a.lo = lo;
 	a.len = (uint16_t)(40 + ICMP6_HLEN +
 			   RTE_MIN(p->len, (uint32_t)(IPV6_MIN_MTU - 40 - ICMP6_HLEN)));
 	return a;
@@ -218,7 +220,40 @@ __p6_icmp6_send(const struct path6_pkt *p, uint8_t type, uint8_t code, bool opt_
 {
 	struct path_icmp6_answer a = __p6_icmp6_answer(p, type, code, opt_unrec);
 
+	if (p->frag != NULL)
+		__path_icmp6_rlim(&p->frag->rlim, p->frag->now, &a, p->saddr);
 	__path_icmp6_count(p->mib, &a);
+}
+
+void
+__path_icmp6_rlim(struct path_rlim *r, uint64_t now, struct path_icmp6_answer *a,
+		  const uint8_t dst[16])
+{
+	uint64_t j;
+
+	/* icmpv6_mask_allow: a type out of the ratemask is not limited at
+	 * all (apply_ratelimit false: icmpv6_xrlim_allow says yes at once) */
+	if (!r->conf.on ||
+	    (a->verdict != P6_ANSWER_SEND && a->verdict != P6_ANSWER_RATELIMIT) ||
+	    !__p6_ratemask(a->type))
+		return;
+	j = path_rlim_jiffies(r, now);
+	/* icmpv6_global_allow, before the socket and the route: the bucket
+	 * IPv4 shares (ICMP_MIB_RATELIMITGLOBAL, IPv4's counter) */
+	if (!path_rlim_global_allow(r, j)) {
+		a->verdict = P6_ANSWER_GLOBAL;
+		return;
+	}
+	/* icmpv6_xrlim_allow: no route (RATELIMIT stays, nothing consumed);
+	 * the loopback device (an own address) passes; else the peer's
+	 * bucket (tmo 0: always). Passing consumes the random credit. */
+	if (a->verdict == P6_ANSWER_RATELIMIT)
+		return;
+	if (!a->lo && r->tmo != 0 && !path_rlim_peer_allow(r, j, dst)) {
+		a->verdict = P6_ANSWER_HOST;
+		return;
+	}
+	path_rlim_global_consume(r);
 }
 
 void

@@ -185,6 +185,14 @@ path_frag_create(const struct path_frag_conf *fc, int socket)
 		return NULL;
 	}
 	sz = __layout(fc, off);
+	{
+		struct path_rlim probe;
+
+		if (path_rlim_init(&probe, &fc->rlim) != 0) {
+			rte_errno = EINVAL;
+			return NULL;
+		}
+	}
 	if (socket >= 0)
 		p = rte_zmalloc_socket("pktpath_frag", sz, RTE_CACHE_LINE_SIZE, socket);
 	else if (posix_memalign((void **)&p, RTE_CACHE_LINE_SIZE, sz) == 0)
@@ -198,6 +206,7 @@ path_frag_create(const struct path_frag_conf *fc, int socket)
 	f = (struct path_frag *)p;
 	f->rte = socket >= 0;
 	f->conf = *fc;
+	path_rlim_init(&f->rlim, &fc->rlim);
 	f->next_expiry = UINT64_MAX;
 	f->n_blocks = __n_blocks(fc);
 	f->max_queues = __n_queues(fc);
@@ -323,8 +332,10 @@ __path_frag_expire(struct path_frag *f, struct mib_block *mib)
 	/* ip_expire, ip6_frag_expire: the queue's timer fired (an IPv6 one
 	 * without its first fragment too). ip6frag_expire_frag_queue sends
 	 * a time exceeded when the first fragment is in, decided when it
-	 * came (q->te); ip_expire's IPv4 one is not counted (pktpath counts
-	 * no IPv4 message it would send: lib/path/README.md). */
+	 * came (q->te) but for the rate limits, which are the timer's (to
+	 * the first fragment's source, the key's first words); ip_expire's
+	 * IPv4 one is not counted (pktpath counts no IPv4 message it would
+	 * send: lib/path/README.md). */
 	for (i = 0; i < 2; i++) {
 		struct path_frag_fam *fa = &f->fam[i];
 
@@ -333,8 +344,13 @@ __path_frag_expire(struct path_frag *f, struct mib_block *mib)
 
 			mib_inc(mib, fails[i]);
 			mib_inc(mib, timeouts[i]);
-			if (i == 1 && (q->flags & FIRST_IN))
-				__path_icmp6_count(mib, &q->te);
+			if (i == 1 && (q->flags & FIRST_IN)) {
+				struct path_icmp6_answer te = q->te;
+
+				__path_icmp6_rlim(&f->rlim, f->now, &te,
+						  (const uint8_t *)q->key);
+				__path_icmp6_count(mib, &te);
+			}
 			__kill(f, fa->oldest);
 		}
 	}

@@ -118,12 +118,23 @@ enum path_icmp6_verdict {
 	P6_ANSWER_NOROUTE,   /* ip6_dst_lookup failed: Ip6 OutNoRoutes */
 	P6_ANSWER_RATELIMIT, /* icmpv6_xrlim_allow's lookup failed: Ip6
 			      * OutNoRoutes and Icmp6 OutRateLimitHost */
+	/* the rate limits' (__path_icmp6_rlim), from SEND or RATELIMIT: */
+	P6_ANSWER_GLOBAL, /* icmpv6_global_allow: Icmp OutRateLimitGlobal */
+	P6_ANSWER_HOST,	  /* inet_peer_xrlim_allow: Icmp6 OutRateLimitHost */
 };
 struct path_icmp6_answer {
 	uint8_t verdict; /* enum path_icmp6_verdict */
 	uint8_t type;	 /* the ICMPv6 type */
 	uint16_t len;	 /* the message's bytes, its IPv6 header included */
+	uint8_t lo;	 /* the route back is the host's own (loopback) */
 };
+
+/* icmpv6_global_allow and icmpv6_xrlim_allow's limits (path6_out.c) for
+ * answer a to destination dst at clock now: a SEND or RATELIMIT of a
+ * type in the ratemask may become GLOBAL or HOST. Nothing with r's limits
+ * off. Single writer: r's owner. */
+void __path_icmp6_rlim(struct path_rlim *r, uint64_t now, struct path_icmp6_answer *a,
+		       const uint8_t dst[16]);
 
 /* Count answer a in mib as icmp6_send does (a no-op for P6_ANSWER_NONE).
  * Single writer: mib's owner. */
@@ -146,6 +157,12 @@ __path_icmp6_count(struct mib_block *mib, const struct path_icmp6_answer *a)
 		/* fall through */
 	case P6_ANSWER_NOROUTE:
 		mib_inc(mib, MIB_F(IP6, OUTNOROUTES));
+		break;
+	case P6_ANSWER_GLOBAL:
+		mib_inc(mib, MIB_F(ICMP, OUTRATELIMITGLOBAL));
+		break;
+	case P6_ANSWER_HOST:
+		mib_inc(mib, MIB_F(ICMP6, OUTRATELIMITHOST));
 		break;
 	default:
 		break;

@@ -123,10 +123,15 @@ nsx "$RX" sysctl -qw net.ipv4.ipfrag_time="$FRAG_TIME"
 "$PY" "$KDIFF" kernel "$RX" "$TX" "$VA" "$DIR" v4frag.pcap kernel-frag.json ||
 	fail "kernel side, fragments"
 
+read -r RLIM_MS BIG < <("$PY" "$KDIFF6" rlim)
+RL0=(--icmp6-ratelimit 0 --icmp-msgs-per-sec "$BIG" --icmp-msgs-burst "$BIG")
+RLIM=(--icmp6-ratelimit "$RLIM_MS" --icmp-msgs-per-sec "$BIG" --icmp-msgs-burst "$BIG")
 # The IPv6 pass (kdiff6.py): IPv6 on the receiver's port now, as
 # test_path6.c has it: fd70::1/64, the link-local address from its MAC, the
-# neighbours fd70::2 and fe80::2, no default route, no router solicitation,
-# no duplicate address detection, no ICMPv6 rate limit, fragment queues that
+# neighbours fd70::2 and fe80::2 (and the rate-limit pass's sources), no
+# default route, no router solicitation, no duplicate address detection, no
+# per-address ICMPv6 rate limit and a global bucket that never runs out
+# (pktpath gets the same: RL0; the rate-limit pass sets its own), fragment queues that
 # outlive the main pass (ip6frag_time: no timeout sends a time exceeded in
 # the middle of it; the fragment pass after it sets its own); and no neighbour
 # ever solicited (a reply to an unknown neighbour is counted and dropped,
@@ -134,12 +139,13 @@ nsx "$RX" sysctl -qw net.ipv4.ipfrag_time="$FRAG_TIME"
 # counters on a timer.
 nsx "$RX" sysctl -qw net.ipv6.conf.all.forwarding=0 net.ipv6.conf."$VB".accept_ra=0 \
 	net.ipv6.conf."$VB".router_solicitations=0 net.ipv6.conf."$VB".dad_transmits=0 \
-	net.ipv6.icmp.ratelimit=0 net.ipv6.ip6frag_time=3600 net.ipv6.neigh."$VB".mcast_solicit=0 \
+	net.ipv6.icmp.ratelimit=0 net.ipv4.icmp_msgs_per_sec="$BIG" net.ipv4.icmp_msgs_burst="$BIG" \
+	net.ipv6.ip6frag_time=3600 net.ipv6.neigh."$VB".mcast_solicit=0 \
 	net.ipv6.neigh."$VB".ucast_solicit=0 net.ipv6.neigh."$VB".app_solicit=0 \
 	net.ipv6.neigh."$VB".mcast_resolicit=0
 nsx "$RX" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf."$VB".disable_ipv6=0
 nsx "$RX" ip -6 addr add fd70::1/64 dev "$VB" nodad
-for n in fd70::2 fe80::2; do
+for n in fd70::2 fe80::2 fd70::10 fd70::11 fe80::10; do
 	nsx "$RX" ip -6 neigh replace "$n" lladdr 02:6b:64:69:66:01 nud permanent dev "$VB"
 done
 "$PY" "$KDIFF6" gen "$SEED" "$COUNT" "$DIR" || fail "IPv6 frame generation"
@@ -149,8 +155,21 @@ done
 FRAG6_TIME=$("$PY" "$KDIFF6" frag-time)
 nsx "$RX" sysctl -qw net.ipv6.ip6frag_time="$FRAG6_TIME"
 "$PY" "$KDIFF6" kernel-frag "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6 fragments"
+# The rate-limit pass: net.ipv6.icmp.ratelimit on, to sources new to the
+# namespace (kdiff6.py says why its counts cannot depend on timing).
+nsx "$RX" sysctl -qw net.ipv6.icmp.ratelimit="$RLIM_MS"
+"$PY" "$KDIFF6" kernel-rlim "$RX" "$TX" "$VA" "$DIR" || fail "kernel side, IPv6 rate limits"
 
 OPTS=(--local 10.99.0.1/24 --udp-ports 4242 --udplite-ports 4242 --frag-high 33554432)
+# pktpath's --pim follows this kernel: pim_rcv is CONFIG_IP_PIMSM_V2's (from
+# its config when it shows it, else CONFIG_IP_MROUTE's /proc/net/ip_mr_vif)
+if [ -r /proc/config.gz ]; then
+	zcat /proc/config.gz | grep -qx 'CONFIG_IP_PIMSM_V2=y' && PIM=on || PIM=off
+else
+	nsx "$RX" test -e /proc/net/ip_mr_vif && PIM=on || PIM=off
+fi
+OPTS+=(--pim "$PIM")
+echo "kdiff: --pim $PIM (this kernel's CONFIG_IP_PIMSM_V2)"
 VLAN=$(IFS=,; echo "${DECLARED[*]}")
 KVLAN=()
 for st in "${DECLARED[@]}"; do KVLAN+=(--vlan "$st"); done
@@ -170,16 +189,23 @@ for run in pktpath:none pktpath-vlan:"$VLAN"; do
 		"f('Rx.RxPackets') == $(wc -l < "$DIR/path.txt")" || fail "$out run"
 done
 OPTS6=(--local6 fd70::1/64 --udp-ports 9 --udplite-ports 9)
-"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "$DIR/v6.pcap" > "$DIR/path6.txt" ||
-	fail "kdiffpath, IPv6"
-"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" --frag6-time "$FRAG6_TIME" \
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "${RL0[@]}" "$DIR/v6.pcap" \
+	> "$DIR/path6.txt" || fail "kdiffpath, IPv6"
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "${RL0[@]}" --frag6-time "$FRAG6_TIME" \
 	"$DIR/v6frag.pcap" > "$DIR/path6frag.txt" || fail "kdiffpath, IPv6 fragments"
-"$PKTPATH" $(eal "kdiff-pktpath6") --vdev "net_pcap0,rx_pcap=$DIR/v6.pcap" -- --http off \
-	--source port --duration 1 --warmup 0 --quiet "${OPTS6[@]}" \
-	--json "$DIR/pktpath6.json" > "$DIR/pktpath6.txt" 2>&1 ||
-	{ cat "$DIR/pktpath6.txt"; fail "pktpath6 exit"; }
-jcheck "$DIR/pktpath6.json" 'd["conservation"]["ok"]' \
-	"f('Rx.RxPackets') == $(wc -l < "$DIR/path6.txt")" || fail "pktpath6 run"
+"$KDIFFPATH" --mac 02:70:63:61:70:00 "${OPTS6[@]}" "${RLIM[@]}" "$DIR/v6rlim.pcap" \
+	> "$DIR/path6rlim.txt" || fail "kdiffpath, IPv6 rate limits"
+for run in pktpath6:v6:RL0:path6 pktpath6rlim:v6rlim:RLIM:path6rlim; do
+	IFS=: read -r out pcap lim txt <<< "$run"
+	declare -n limits=$lim
+	"$PKTPATH" $(eal "kdiff-$out") --vdev "net_pcap0,rx_pcap=$DIR/$pcap.pcap" -- --http off \
+		--source port --duration 1 --warmup 0 --quiet "${OPTS6[@]}" "${limits[@]}" \
+		--json "$DIR/$out.json" > "$DIR/$out.txt" 2>&1 ||
+		{ cat "$DIR/$out.txt"; fail "$out exit"; }
+	jcheck "$DIR/$out.json" 'd["conservation"]["ok"]' \
+		"f('Rx.RxPackets') == $(wc -l < "$DIR/$txt.txt")" || fail "$out run"
+	unset -n limits
+done
 "$PY" "$KDIFF" compare "$DIR" "$MODE" || fail "pktpath and the kernel disagree (seed $SEED)"
 "$PY" "$KDIFF6" compare "$DIR" || fail "pktpath and the kernel disagree on IPv6 (seed $SEED)"
 echo "kdiff: ok (VLAN devices: $MODE)"
