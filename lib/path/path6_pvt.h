@@ -152,6 +152,13 @@ bool __p6_mc_joined(const struct path_conf *c, const uint8_t *g);
  * nothing else. *loopback: the route is a local one. */
 bool __p6_route_out(const struct path_conf *c, const uint8_t *a, bool *loopback);
 
+/* A socket is bound to port (the --udp-ports or --udplite-ports bitmap). */
+static inline bool
+__p6_port_open(const uint64_t *bitmap, uint16_t port)
+{
+	return (bitmap[port / 64] >> (port % 64)) & 1;
+}
+
 /* ---- counting ---- */
 
 static inline void
@@ -184,6 +191,25 @@ __p6_read(const struct path6_pkt *p, uint32_t off, uint32_t len, void *buf)
 }
 
 /* ---- the stages ---- */
+
+/* The answer of __p6_udp_fast() that it did not take the packet. */
+#define P6_FULL_PATH MIB_FIELD_MAX
+
+/* path6.c: ipv6_rcv for the common case alone, a UDP datagram with no
+ * extension header to one of the port's unicast addresses, a listener on
+ * its port and a right checksum, in one segment: its terminal (Udp6
+ * InDatagrams) with what the full path tallies for it in t (Ip6
+ * InReceives, InOctets, the ECN field's counter, InDelivers, Udp6
+ * InDatagrams); for anything else P6_FULL_PATH, having counted nothing,
+ * and __p6_rcv_full() decides. __path_ipv6_rcv() is the one and then the
+ * other; both are here for test_path6_fast.c, which holds them to the
+ * same verdict and the same counters. */
+unsigned int __p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m,
+			   uint32_t nh, struct path_tally *t);
+/* The whole of ipv6_rcv (path6.c), whatever the packet. */
+unsigned int __p6_rcv_full(const struct path_conf *c, const struct rte_mbuf *m,
+			   const struct path_l2 *l2, struct mib_block *mib,
+			   struct path_tally *t, struct path_frag *fr);
 
 /* path6_exthdrs.c */
 /* ipv6_parse_hopopts: 0, or -1 (ip6_rcv_core counts InHdrErrors). */
