@@ -221,8 +221,30 @@ __p6_sum64(uint64_t s, uint64_t w)
 	return s + (s < w);
 }
 
+/* s plus the len bytes at p: 32 a step as four 64-bit words with the
+ * carry (path_csum_add() adds 32-bit words: about twice the instructions
+ * over a 1500-byte datagram), then 8 at a time, the tail as
+ * path_csum_add() adds it. p is at an even offset of the sum's first
+ * byte, so each 16-bit word keeps its lane. */
+static __rte_always_inline uint64_t
+__p6_sum_bytes(uint64_t s, const uint8_t *p, uint32_t len)
+{
+	for (; len >= 32; len -= 32, p += 32) {
+		s = __p6_sum64(s, __p6_word64(p));
+		s = __p6_sum64(s, __p6_word64(p + 8));
+		s = __p6_sum64(s, __p6_word64(p + 16));
+		s = __p6_sum64(s, __p6_word64(p + 24));
+	}
+	for (; len >= 8; len -= 8, p += 8)
+		s = __p6_sum64(s, __p6_word64(p));
+	if (len != 0)
+		s = __p6_sum64(s, path_csum_add(p, len, 0));
+	return s;
+}
+
 /*
- * What the full path does for the packet, when it ends in Udp6
+ * __p6_udp_fast() past its first checks (both headers in the first
+ * segment, UDP next). What the full path does for the packet, when it ends in Udp6
  * InDatagrams, checked in one pass: each condition below is one the full
  * path passes through on its way there (ip6_rcv_core, ip6_route_input,
  * ip6_protocol_deliver_rcu, __udp6_lib_rcv, udp6_csum_init), any packet
@@ -231,26 +253,23 @@ __p6_sum64(uint64_t s, uint64_t w)
  * did (path_csum_l4_trusted); a wrong one, or a partial one
  * (--rx-csum-partial), is for the full path to count.
  */
-__rte_always_inline unsigned int
-__p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
-	      struct path_tally *t)
+static __rte_always_inline unsigned int
+__p6_udp_fast_at(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
+		 struct path_tally *t)
 {
 	const uint64_t lo = rte_cpu_to_be_64(1); /* the low half of ::1 */
 	const uint8_t *h, *uh;
 	uint64_t s0, s1, d0, d1, sum;
 	uint32_t len, plen, ulen;
 
-	/* The IPv6 and UDP headers in the first segment. */
-	if (unlikely(nh + IPV6_HLEN + 8 > rte_pktmbuf_data_len(m)))
-		return P6_FULL_PATH;
 	h = rte_pktmbuf_mtod_offset(m, const uint8_t *, nh);
 	len = rte_pktmbuf_pkt_len(m) - nh; /* skb->len */
 	plen = (uint32_t)h[4] << 8 | h[5];
-	/* ip6_rcv_core: version 6; UDP next (no hop-by-hop header, so the
-	 * payload length is not a jumbogram's 0) in a payload length within
-	 * the packet, room for the UDP header in it. */
-	if (unlikely((h[0] >> 4) != 6 || h[6] != NEXTHDR_UDP || plen < 8 ||
-		     plen + IPV6_HLEN > len))
+	/* ip6_rcv_core: version 6; (UDP next, seen by the caller: no
+	 * hop-by-hop header, so the payload length is not a jumbogram's 0)
+	 * a payload length within the packet, room for the UDP header in
+	 * it. */
+	if (unlikely((h[0] >> 4) != 6 || plen < 8 || plen + IPV6_HLEN > len))
 		return P6_FULL_PATH;
 	s0 = __p6_word64(h + 8);
 	s1 = __p6_word64(h + 16);
@@ -285,7 +304,7 @@ __p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
 		sum = __p6_sum64(sum, (uint64_t)rte_cpu_to_be_32(ulen) +
 					      rte_cpu_to_be_32(NEXTHDR_UDP));
 		if (ulen > 8)
-			sum = __p6_sum64(sum, path_csum_add(uh + 8, ulen - 8, 0));
+			sum = __p6_sum_bytes(sum, uh + 8, ulen - 8);
 		if (unlikely(path_csum_fold(sum) != 0xffff))
 			return P6_FULL_PATH;
 	}
@@ -299,13 +318,43 @@ __p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
 }
 
 unsigned int
-__path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
-		struct path_frag *fr)
+__p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
+	      struct path_tally *t)
 {
-	unsigned int f = __p6_udp_fast(c, m, l2->l3_off, t);
+	/* The IPv6 and UDP headers in the first segment, UDP next. */
+	if (unlikely(nh + IPV6_HLEN + 8 > rte_pktmbuf_data_len(m) ||
+		     rte_pktmbuf_mtod_offset(m, const uint8_t *, nh)[6] != NEXTHDR_UDP))
+		return P6_FULL_PATH;
+	return __p6_udp_fast_at(c, m, nh, t);
+}
+
+/* __p6_udp_fast() once __path_ipv6_rcv() has seen both headers in the
+ * first segment and UDP next, then the full path if it declines. */
+static __rte_noinline unsigned int
+__p6_udp_or_full(const struct path_conf *c, const struct rte_mbuf *m,
+		 const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+		 struct path_frag *fr)
+{
+	unsigned int f = __p6_udp_fast_at(c, m, l2->l3_off, t);
 
 	if (likely(f != P6_FULL_PATH))
 		return f;
 	return __p6_rcv_full(c, m, l2, mib, t, fr);
+}
+
+/* Not UDP next (an extension header, a fragment, TCP, ICMPv6), or not
+ * both headers in the first segment: to the full path at once, with no
+ * register saved for the fast path (its prologue and epilogue were 16
+ * instructions a packet on --frag 256's fragments). */
+unsigned int
+__path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+		struct path_frag *fr)
+{
+	const uint32_t nh = l2->l3_off;
+
+	if (unlikely(nh + IPV6_HLEN + 8 > rte_pktmbuf_data_len(m) ||
+		     rte_pktmbuf_mtod_offset(m, const uint8_t *, nh)[6] != NEXTHDR_UDP))
+		return __p6_rcv_full(c, m, l2, mib, t, fr);
+	return __p6_udp_or_full(c, m, l2, mib, t, fr);
 }
