@@ -11,8 +11,17 @@
  *   net/ipv6/protocol.c    inet6_protos[]: the handlers this kernel has
  * The dispatch to it, by ethertype, is path_rcv_tally()'s (path_inline.h),
  * as __netif_receive_skb_core delivers to ip_rcv or ipv6_rcv.
+ *
+ * The common case goes first through __p6_udp_fast(): what the full path
+ * checks and counts for a UDP datagram delivered to a local unicast
+ * address, in one pass over the packet's bytes; anything else (a check
+ * that fails, a header it does not know, a second segment) goes the full
+ * way as if the fast one had not been tried.
  */
+#include <rte_byteorder.h>
+
 #include "path6_pvt.h"
+#include "path_csum.h"
 
 #define IPV6_HLEN 40
 
@@ -106,11 +115,12 @@ __p6_deliver(struct path6_pkt *p)
 	}
 }
 
-/* ipv6_rcv -> ip6_rcv_core -> ip6_rcv_finish -> dst_input. */
-unsigned int
-__path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
-		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
-		struct path_frag *fr)
+/* ipv6_rcv -> ip6_rcv_core -> ip6_rcv_finish -> dst_input. Out of line:
+ * the fast path before it keeps few registers to save. */
+__rte_noinline unsigned int
+__p6_rcv_full(const struct path_conf *c, const struct rte_mbuf *m,
+	      const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+	      struct path_frag *fr)
 {
 	struct path6_pkt p = {
 		.c = c,
@@ -187,4 +197,164 @@ __path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
 	}
 err:
 	return __p6_drop(&p, MIB_F(IP6, INHDRERRORS));
+}
+
+/* ---- the fast path ---- */
+
+/* The 64-bit word at p, at any alignment: one load. */
+static __rte_always_inline uint64_t
+__p6_word64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* s + w with the carry out added back in (add, adc): a sum of 64-bit words
+ * that folds to the one's complement sum of their 16-bit words, 2^64 being
+ * 1 modulo 0xffff; never 0 once a non-zero word is in it. */
+static __rte_always_inline uint64_t
+__p6_sum64(uint64_t s, uint64_t w)
+{
+	s += w;
+	return s + (s < w);
+}
+
+/* s plus the len bytes at p: 32 a step as four 64-bit words with the
+ * carry (path_csum_add() adds 32-bit words: about twice the instructions
+ * over a 1500-byte datagram), then 8 at a time, the tail as
+ * path_csum_add() adds it. p is at an even offset of the sum's first
+ * byte, so each 16-bit word keeps its lane. */
+static __rte_always_inline uint64_t
+__p6_sum_bytes(uint64_t s, const uint8_t *p, uint32_t len)
+{
+	for (; len >= 32; len -= 32, p += 32) {
+		s = __p6_sum64(s, __p6_word64(p));
+		s = __p6_sum64(s, __p6_word64(p + 8));
+		s = __p6_sum64(s, __p6_word64(p + 16));
+		s = __p6_sum64(s, __p6_word64(p + 24));
+	}
+	for (; len >= 8; len -= 8, p += 8)
+		s = __p6_sum64(s, __p6_word64(p));
+	if (len != 0)
+		s = __p6_sum64(s, path_csum_add(p, len, 0));
+	return s;
+}
+
+/*
+ * __p6_udp_fast() past its first checks (both headers in the first
+ * segment, UDP next). What the full path does for the packet, when it ends in Udp6
+ * InDatagrams, checked in one pass: each condition below is one the full
+ * path passes through on its way there (ip6_rcv_core, ip6_route_input,
+ * ip6_protocol_deliver_rcu, __udp6_lib_rcv, udp6_csum_init), any packet
+ * that fails one goes to __p6_rcv_full() with nothing counted. The UDP
+ * checksum is verified here too (mandatory over IPv6), unless the device
+ * did (path_csum_l4_trusted); a wrong one, or a partial one
+ * (--rx-csum-partial), is for the full path to count.
+ */
+static __rte_always_inline unsigned int
+__p6_udp_fast_at(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
+		 struct path_tally *t)
+{
+	const uint64_t lo = rte_cpu_to_be_64(1); /* the low half of ::1 */
+	const uint8_t *h, *uh;
+	uint64_t s0, s1, d0, d1, sum;
+	uint32_t len, plen, ulen;
+
+	h = rte_pktmbuf_mtod_offset(m, const uint8_t *, nh);
+	len = rte_pktmbuf_pkt_len(m) - nh; /* skb->len */
+	plen = (uint32_t)h[4] << 8 | h[5];
+	/* ip6_rcv_core: version 6; (UDP next, seen by the caller: no
+	 * hop-by-hop header, so the payload length is not a jumbogram's 0)
+	 * a payload length within the packet, room for the UDP header in
+	 * it. */
+	if (unlikely((h[0] >> 4) != 6 || plen < 8 || plen + IPV6_HLEN > len))
+		return P6_FULL_PATH;
+	s0 = __p6_word64(h + 8);
+	s1 = __p6_word64(h + 16);
+	d0 = __p6_word64(h + 24);
+	d1 = __p6_word64(h + 32);
+	/* ip6_rcv_core: neither address loopback, no multicast source; a
+	 * unicast destination (the multicast scope checks do not apply) ... */
+	if (unlikely(h[8] == 0xff || h[24] == 0xff || (s0 == 0 && s1 == lo) ||
+		     (d0 == 0 && d1 == lo)))
+		return P6_FULL_PATH;
+	/* ... that ip6_route_input finds local: ip6_input. */
+	if (unlikely(!__p6_is_local(c, h + 24)))
+		return P6_FULL_PATH;
+	/* __udp6_lib_rcv: a length from 8 to the payload's (0, a jumbogram's,
+	 * and any other go the full way); a checksum (0 is an error over
+	 * IPv6); a socket on the port. */
+	uh = h + IPV6_HLEN;
+	ulen = (uint32_t)uh[4] << 8 | uh[5];
+	if (unlikely(ulen < 8 || ulen > plen || (uh[6] | uh[7]) == 0 ||
+		     !__p6_port_open(c->udp_ports, (uint16_t)(uh[2] << 8 | uh[3]))))
+		return P6_FULL_PATH;
+	/* udp6_csum_init (a datagram up to CHECKSUM_BREAK) or
+	 * udp_lib_checksum_complete (longer): the pseudo header and the
+	 * ulen bytes of the datagram (pskb_trim_rcsum to ulen). */
+	if (!path_csum_l4_trusted(c, m)) {
+		if (unlikely(nh + IPV6_HLEN + ulen > rte_pktmbuf_data_len(m)))
+			return P6_FULL_PATH;
+		sum = __p6_sum64(s0, s1);
+		sum = __p6_sum64(sum, d0);
+		sum = __p6_sum64(sum, d1);
+		sum = __p6_sum64(sum, __p6_word64(uh));
+		sum = __p6_sum64(sum, (uint64_t)rte_cpu_to_be_32(ulen) +
+					      rte_cpu_to_be_32(NEXTHDR_UDP));
+		if (ulen > 8)
+			sum = __p6_sum_bytes(sum, uh + 8, ulen - 8);
+		if (unlikely(path_csum_fold(sum) != 0xffff))
+			return P6_FULL_PATH;
+	}
+	/* What the full path tallies on the way. */
+	t->in6_receives++;
+	t->in6_octets += len;
+	t->ecn6[(h[1] >> 4) & 3]++;
+	t->in6_delivers++;
+	t->udp6_delivered[0]++;
+	return MIB_F(UDP6, INDATAGRAMS);
+}
+
+unsigned int
+__p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m, uint32_t nh,
+	      struct path_tally *t)
+{
+	/* The IPv6 and UDP headers in the first segment, UDP next. */
+	if (unlikely(nh + IPV6_HLEN + 8 > rte_pktmbuf_data_len(m) ||
+		     rte_pktmbuf_mtod_offset(m, const uint8_t *, nh)[6] != NEXTHDR_UDP))
+		return P6_FULL_PATH;
+	return __p6_udp_fast_at(c, m, nh, t);
+}
+
+/* __p6_udp_fast() once __path_ipv6_rcv() has seen both headers in the
+ * first segment and UDP next, then the full path if it declines. */
+static __rte_noinline unsigned int
+__p6_udp_or_full(const struct path_conf *c, const struct rte_mbuf *m,
+		 const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+		 struct path_frag *fr)
+{
+	unsigned int f = __p6_udp_fast_at(c, m, l2->l3_off, t);
+
+	if (likely(f != P6_FULL_PATH))
+		return f;
+	return __p6_rcv_full(c, m, l2, mib, t, fr);
+}
+
+/* Not UDP next (an extension header, a fragment, TCP, ICMPv6), or not
+ * both headers in the first segment: to the full path at once, with no
+ * register saved for the fast path (its prologue and epilogue were 16
+ * instructions a packet on --frag 256's fragments). */
+unsigned int
+__path_ipv6_rcv(const struct path_conf *c, const struct rte_mbuf *m,
+		const struct path_l2 *l2, struct mib_block *mib, struct path_tally *t,
+		struct path_frag *fr)
+{
+	const uint32_t nh = l2->l3_off;
+
+	if (unlikely(nh + IPV6_HLEN + 8 > rte_pktmbuf_data_len(m) ||
+		     rte_pktmbuf_mtod_offset(m, const uint8_t *, nh)[6] != NEXTHDR_UDP))
+		return __p6_rcv_full(c, m, l2, mib, t, fr);
+	return __p6_udp_or_full(c, m, l2, mib, t, fr);
 }

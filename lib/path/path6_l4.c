@@ -84,12 +84,6 @@ __p6_udp_f(uint8_t proto, unsigned int udp6_field)
 					: udp6_field;
 }
 
-static inline bool
-__p6_port_open(const uint64_t *bitmap, uint16_t port)
-{
-	return (bitmap[port / 64] >> (port % 64)) & 1;
-}
-
 /* __udp6_lib_rcv(skb, table, proto) for UDP and UDP-Lite. */
 unsigned int
 __p6_udp_rcv(struct path6_pkt *p, uint8_t proto)

@@ -41,19 +41,6 @@ __p6_link_local(const struct path_conf *c, uint8_t out[16])
 	out[15] = mac[5];
 }
 
-bool
-__p6_is_local(const struct path_conf *c, const uint8_t *a)
-{
-	uint8_t ll[16];
-	unsigned int i;
-
-	for (i = 0; i < c->n_local6; i++)
-		if (memcmp(c->local6[i].addr, a, 16) == 0)
-			return true;
-	__p6_link_local(c, ll);
-	return memcmp(ll, a, 16) == 0;
-}
-
 /* a is the solicited-node group ff02::1:ffXX:XXXX of address u. */
 static bool
 __p6_solicited(const uint8_t *g, const uint8_t *u)

@@ -123,9 +123,27 @@ __p6_loopback(const uint8_t *a)
 /* The port's link-local address: fe80::/64 with the EUI-64 of its MAC
  * (addrconf_ifid_eui48, addr_gen_mode eui64). */
 void __p6_link_local(const struct path_conf *c, uint8_t out[16]);
-/* a is one of the port's addresses (ipv6_chk_addr): its link-local one or
- * a --local6 one. */
-bool __p6_is_local(const struct path_conf *c, const uint8_t *a);
+
+/* a is one of the port's addresses (ipv6_chk_addr): a --local6 one or its
+ * link-local one. Inline: every packet to the host asks (ip6_route_input),
+ * and out of line it was a call, a stack copy of the link-local address
+ * and two memcmp calls for 22 instructions a packet (callgrind); the
+ * link-local address is made only for an address in fe80::/16. */
+static inline bool
+__p6_is_local(const struct path_conf *c, const uint8_t *a)
+{
+	uint8_t ll[16];
+	unsigned int i;
+
+	for (i = 0; i < c->n_local6; i++)
+		if (memcmp(c->local6[i].addr, a, 16) == 0)
+			return true;
+	if (a[0] != 0xfe || a[1] != 0x80)
+		return false;
+	__p6_link_local(c, ll);
+	return memcmp(ll, a, 16) == 0;
+}
+
 /* The port has joined group g (ipv6_chk_mcast_addr): ff02::1, ff01::1,
  * the solicited-node group of each of its addresses, --mcast6. */
 bool __p6_mc_joined(const struct path_conf *c, const uint8_t *g);
@@ -133,6 +151,13 @@ bool __p6_mc_joined(const struct path_conf *c, const uint8_t *g);
  * --local6 ones), or a local address (through lo); with no default route,
  * nothing else. *loopback: the route is a local one. */
 bool __p6_route_out(const struct path_conf *c, const uint8_t *a, bool *loopback);
+
+/* A socket is bound to port (the --udp-ports or --udplite-ports bitmap). */
+static inline bool
+__p6_port_open(const uint64_t *bitmap, uint16_t port)
+{
+	return (bitmap[port / 64] >> (port % 64)) & 1;
+}
 
 /* ---- counting ---- */
 
@@ -166,6 +191,25 @@ __p6_read(const struct path6_pkt *p, uint32_t off, uint32_t len, void *buf)
 }
 
 /* ---- the stages ---- */
+
+/* The answer of __p6_udp_fast() that it did not take the packet. */
+#define P6_FULL_PATH MIB_FIELD_MAX
+
+/* path6.c: ipv6_rcv for the common case alone, a UDP datagram with no
+ * extension header to one of the port's unicast addresses, a listener on
+ * its port and a right checksum, in one segment: its terminal (Udp6
+ * InDatagrams) with what the full path tallies for it in t (Ip6
+ * InReceives, InOctets, the ECN field's counter, InDelivers, Udp6
+ * InDatagrams); for anything else P6_FULL_PATH, having counted nothing,
+ * and __p6_rcv_full() decides. __path_ipv6_rcv() is the one and then the
+ * other; both are here for test_path6_fast.c, which holds them to the
+ * same verdict and the same counters. */
+unsigned int __p6_udp_fast(const struct path_conf *c, const struct rte_mbuf *m,
+			   uint32_t nh, struct path_tally *t);
+/* The whole of ipv6_rcv (path6.c), whatever the packet. */
+unsigned int __p6_rcv_full(const struct path_conf *c, const struct rte_mbuf *m,
+			   const struct path_l2 *l2, struct mib_block *mib,
+			   struct path_tally *t, struct path_frag *fr);
 
 /* path6_exthdrs.c */
 /* ipv6_parse_hopopts: 0, or -1 (ip6_rcv_core counts InHdrErrors). */
