@@ -959,6 +959,24 @@ def read_path(path):
     return out
 
 
+def totals(name, mib, kern, mapping):
+    """The binary's totals (mib, pktpath's JSON "mib") against the sums of
+    the kernel's per-frame deltas (kern), field by field of mapping (pktpath
+    Group.Field -> the kernel's): the fields that differ, printed. kdiff6.py
+    calls it with its own mapping."""
+    tdiff = []
+    for pf, kf in mapping.items():
+        g, f = pf.split(".")
+        pv, kv = mib.get(g, {}).get(f, 0), sum(k.get(kf, 0) for k in kern)
+        if pv != kv:
+            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
+    if tdiff:
+        print("%s: pktpath binary totals differ from the kernel's:" % name)
+        for x in tdiff:
+            print("  " + x)
+    return tdiff
+
+
 def compare_pass(name, kern, path, mib, frames, kframes, labels):
     """One pass: lib/path's deltas (path) against the kernel's (kern) frame
     by frame, the binary's totals (mib) against their sums. Returns the
@@ -988,17 +1006,7 @@ def compare_pass(name, kern, path, mib, frames, kframes, labels):
                     print("  " + x)
     # The binary: its totals must be the sums of the kernel's per-frame
     # deltas (none for the fragment pass: mib None).
-    tdiff = []
-    for pf, kf in MAPPING.items() if mib is not None else ():
-        g, f = pf.split(".")
-        pv = mib.get(g, {}).get(f, 0)
-        kv = sum(k.get(kf, 0) for k in kern)
-        if pv != kv:
-            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
-    if tdiff:
-        print("%s: pktpath binary totals differ from the kernel's:" % name)
-        for x in tdiff:
-            print("  " + x)
+    tdiff = totals(name, mib, kern, MAPPING) if mib is not None else []
     print("kdiff, %s: %d frames, %d disagree %s, %s; %d fields "
           "compared (%d non-zero in the kernel)" % (
               name, len(kern), bad, json.dumps(classes, sort_keys=True),

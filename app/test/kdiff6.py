@@ -614,19 +614,8 @@ def unmoved(name, kern, fields):
 
 
 def totals(name, mib, kern):
-    """The binary's totals (mib) against the sums of the kernel's deltas:
-    the fields that differ, printed."""
-    tdiff = []
-    for pf, kf in MAPPING.items():
-        g, f = pf.split(".")
-        pv, kv = mib.get(g, {}).get(f, 0), sum(k.get(kf, 0) for k in kern)
-        if pv != kv:
-            tdiff.append("%s kernel %d pktpath %d" % (pf, kv, pv))
-    if tdiff:
-        print("%s: pktpath binary totals differ from the kernel's:" % name)
-        for x in tdiff:
-            print("  " + x)
-    return tdiff
+    """kdiff.totals() over the IPv6 fields (MAPPING)."""
+    return kdiff.totals(name, mib, kern, MAPPING)
 
 
 def cmd_compare(outdir):

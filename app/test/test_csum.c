@@ -572,7 +572,8 @@ __fill(uint64_t *x, uint8_t *b, unsigned int n)
 }
 
 /*
- * path_csum_add() + path_csum_fold() (32-bit words into 64 bits) equal
+ * path_csum_add() + path_csum_fold() (32-bit words into 64 bits), and
+ * path_csum_add64() (64-bit words with the carry), equal
  * rte_raw_cksum() (16-bit words) for every length 0..1600, every alignment
  * 0..7, on random bytes, all ones and all zeros; and path_csum_pseudo6()
  * equals rte_raw_cksum() of the pseudo header written out byte by byte
@@ -598,6 +599,10 @@ test_sum_words(void **state)
 				raw = rte_raw_cksum(buf + al, len);
 				assert_int_equal(
 					path_csum_fold(path_csum_add(buf + al, len, 0)),
+					raw);
+				/* 64-bit words with the carry (IPv6's fast path) */
+				assert_int_equal(
+					path_csum_fold(path_csum_add64(0, buf + al, len)),
 					raw);
 			}
 		}

@@ -32,6 +32,7 @@
 #include "pkt.h"
 #include "test_rand.h"
 #include "wire.h"
+#include "test_mib_name.h"
 
 #pragma GCC diagnostic ignored "-Woverride-init"
 
@@ -221,21 +222,6 @@ __f6_process(const uint8_t *frame, uint16_t len, struct mib_block *b)
 	return out;
 }
 
-static const char *
-__f6_fname(unsigned int f)
-{
-	static char s[2][64];
-	static int k;
-
-	k ^= 1;
-	if (f >= MIB_FIELD_MAX)
-		snprintf(s[k], sizeof(s[k]), "field#%u", f);
-	else
-		snprintf(s[k], sizeof(s[k]), "%s.%s", mib_group_name(mib_field_group(f)),
-			 mib_field_name(f));
-	return s[k];
-}
-
 /* One frame in a fresh block: every field, the outcome (the list's one
  * terminal), the laws. Returns the number of mismatches (printed). */
 static int
@@ -259,8 +245,8 @@ __f6_run(const char *name, const uint8_t *frame, uint16_t len, const struct exp 
 	b = mib_set_block(s, 0);
 	out = __f6_process(frame, len, &b);
 	if (out != want && ++bad)
-		print_error("[%s] outcome %s, expected %s\n", name, __f6_fname(out),
-			    __f6_fname(want));
+		print_error("[%s] outcome %s, expected %s\n", name, test_mib_name(out),
+			    test_mib_name(want));
 	for (f = 0; f < MIB_FIELD_MAX; f++) {
 		uint64_t exp = f == MIB_F(RX, PACKETS)	? 1
 			       : f == MIB_F(RX, OCTETS) ? len
@@ -271,7 +257,7 @@ __f6_run(const char *name, const uint8_t *frame, uint16_t len, const struct exp 
 				exp = e[i].v;
 		if (mib_read(&b, f) != exp && ++bad)
 			print_error("[%s] %s = %" PRIu64 ", expected %" PRIu64 "\n", name,
-				    __f6_fname(f), mib_read(&b, f), exp);
+				    test_mib_name(f), mib_read(&b, f), exp);
 	}
 	mib_fold(s, MIB_FOLD_LCORE, tot, NULL);
 	if (mib_check_conservation(tot, why, sizeof(why)) != 0 && ++bad)
@@ -575,12 +561,13 @@ test_random6(void **state)
 			moved += (unsigned int)d[mib_terminals[k]];
 			if (d[mib_terminals[k]] != 0 && mib_terminals[k] != out)
 				fail_msg("frame %u: terminal %s moved, outcome %s", i,
-					 __f6_fname(mib_terminals[k]), __f6_fname(out));
+					 test_mib_name(mib_terminals[k]),
+					 test_mib_name(out));
 		}
 		if (out >= MIB_FIELD_MAX || moved != 1 || d[out] != 1)
 			fail_msg(
 				"frame %u (len %u): %u terminal counters moved, outcome %s",
-				i, len, moved, __f6_fname(out));
+				i, len, moved, test_mib_name(out));
 		if (mib_check_conservation(d, why, sizeof(why)) != 0)
 			fail_msg("frame %u: %s", i, why);
 		/* what is sent is whole: a message counted with its packet */
@@ -653,7 +640,7 @@ test_tally6(void **state)
 			if (mib_read(&tb, f) != mib_read(&pb, f))
 				fail_msg("after frame %u: %s %" PRIu64
 					 " tallied, %" PRIu64 " per frame",
-					 i, __f6_fname(f), mib_read(&tb, f),
+					 i, test_mib_name(f), mib_read(&tb, f),
 					 mib_read(&pb, f));
 	}
 	assert_true(mib_read(&pb, MIB_F(UDP6, INDATAGRAMS)) > 0);
@@ -716,7 +703,7 @@ __f6_generated(unsigned int fam, unsigned int l4, const struct chain6 *ch, uint3
 	if (out != want)
 		fail_msg("%s, %s, --ext6 %s, flow %u: outcome %s, expected %s",
 			 pkt_family_names[fam], pkt_l4_names[l4], ch->ext6, i,
-			 __f6_fname(out), __f6_fname(want));
+			 test_mib_name(out), test_mib_name(want));
 	/* the answer: an echo reply, a reset, a parameter problem */
 	if (v6 && out != MIB_F(UDP6, INDATAGRAMS))
 		assert_int_equal(mib_read(&b, MIB_F(IP6, OUTREQUESTS)), 1);

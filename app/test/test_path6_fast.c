@@ -32,6 +32,7 @@
 #include "path6_pvt.h"
 #include "test_rand.h"
 #include "wire.h"
+#include "test_mib_name.h"
 
 #define MAXF 2048
 
@@ -164,21 +165,6 @@ struct sets {
 	unsigned long verdicts[MIB_FIELD_MAX + 1];
 };
 
-static const char *
-__fast_fname(unsigned int f)
-{
-	static char s[2][64];
-	static int k;
-
-	k ^= 1;
-	if (f >= MIB_FIELD_MAX)
-		snprintf(s[k], sizeof(s[k]), "field#%u", f);
-	else
-		snprintf(s[k], sizeof(s[k]), "%s.%s", mib_group_name(mib_field_group(f)),
-			 mib_field_name(f));
-	return s[k];
-}
-
 static void
 __fast_hex(const struct frame *fr)
 {
@@ -203,7 +189,7 @@ __fast_same(const struct mib_block *a, const struct mib_block *b, const char *wh
 	for (f = 0; f < MIB_FIELD_MAX; f++)
 		if (mib_read(a, f) != mib_read(b, f) && n++ < 8)
 			print_error("%s: %s %" PRIu64 " against %" PRIu64 "\n", what,
-				    __fast_fname(f), mib_read(a, f), mib_read(b, f));
+				    test_mib_name(f), mib_read(a, f), mib_read(b, f));
 	__fast_hex(fr);
 	fail_msg("%s: %u fields differ", what, n);
 }
@@ -273,8 +259,8 @@ __fast_one(struct sets *x, const struct frame *fr)
 	f2 = path_rcv(&conf, &m, &l2, &x->b[2]);
 	if (f0 != f1 || f2 != f1) {
 		__fast_hex(fr);
-		fail_msg("verdicts: fast %s, full %s, path_rcv %s", __fast_fname(f0),
-			 __fast_fname(f1), __fast_fname(f2));
+		fail_msg("verdicts: fast %s, full %s, path_rcv %s", test_mib_name(f0),
+			 test_mib_name(f1), test_mib_name(f2));
 	}
 	__fast_same(&x->b[0], &x->b[1], "fast against full", fr);
 	__fast_same(&x->b[2], &x->b[1], "path_rcv against full", fr);
@@ -307,8 +293,8 @@ __fast_sets_free(struct sets *x, const char *what)
 		      what, x->frames, x->fast, x->cut_fast);
 	for (f = 0; f <= MIB_FIELD_MAX; f++)
 		if (x->verdicts[f] != 0)
-			print_message("%s %s %lu", n++ % 4 ? "," : "\n ", __fast_fname(f),
-				      x->verdicts[f]);
+			print_message("%s %s %lu", n++ % 4 ? "," : "\n ",
+				      test_mib_name(f), x->verdicts[f]);
 	print_message("\n");
 	for (i = 0; i < 3; i++)
 		mib_set_free(x->s[i]);

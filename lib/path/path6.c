@@ -201,47 +201,6 @@ err:
 
 /* ---- the fast path ---- */
 
-/* The 64-bit word at p, at any alignment: one load. */
-static __rte_always_inline uint64_t
-__p6_word64(const uint8_t *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, sizeof(w));
-	return w;
-}
-
-/* s + w with the carry out added back in (add, adc): a sum of 64-bit words
- * that folds to the one's complement sum of their 16-bit words, 2^64 being
- * 1 modulo 0xffff; never 0 once a non-zero word is in it. */
-static __rte_always_inline uint64_t
-__p6_sum64(uint64_t s, uint64_t w)
-{
-	s += w;
-	return s + (s < w);
-}
-
-/* s plus the len bytes at p: 32 a step as four 64-bit words with the
- * carry (path_csum_add() adds 32-bit words: about twice the instructions
- * over a 1500-byte datagram), then 8 at a time, the tail as
- * path_csum_add() adds it. p is at an even offset of the sum's first
- * byte, so each 16-bit word keeps its lane. */
-static __rte_always_inline uint64_t
-__p6_sum_bytes(uint64_t s, const uint8_t *p, uint32_t len)
-{
-	for (; len >= 32; len -= 32, p += 32) {
-		s = __p6_sum64(s, __p6_word64(p));
-		s = __p6_sum64(s, __p6_word64(p + 8));
-		s = __p6_sum64(s, __p6_word64(p + 16));
-		s = __p6_sum64(s, __p6_word64(p + 24));
-	}
-	for (; len >= 8; len -= 8, p += 8)
-		s = __p6_sum64(s, __p6_word64(p));
-	if (len != 0)
-		s = __p6_sum64(s, path_csum_add(p, len, 0));
-	return s;
-}
-
 /*
  * __p6_udp_fast() past its first checks (both headers in the first
  * segment, UDP next). What the full path does for the packet, when it ends in Udp6
@@ -271,10 +230,10 @@ __p6_udp_fast_at(const struct path_conf *c, const struct rte_mbuf *m, uint32_t n
 	 * it. */
 	if (unlikely((h[0] >> 4) != 6 || plen < 8 || plen + IPV6_HLEN > len))
 		return P6_FULL_PATH;
-	s0 = __p6_word64(h + 8);
-	s1 = __p6_word64(h + 16);
-	d0 = __p6_word64(h + 24);
-	d1 = __p6_word64(h + 32);
+	s0 = __path_csum_word64(h + 8);
+	s1 = __path_csum_word64(h + 16);
+	d0 = __path_csum_word64(h + 24);
+	d1 = __path_csum_word64(h + 32);
 	/* ip6_rcv_core: neither address loopback, no multicast source; a
 	 * unicast destination (the multicast scope checks do not apply) ... */
 	if (unlikely(h[8] == 0xff || h[24] == 0xff || (s0 == 0 && s1 == lo) ||
@@ -297,14 +256,14 @@ __p6_udp_fast_at(const struct path_conf *c, const struct rte_mbuf *m, uint32_t n
 	if (!path_csum_l4_trusted(c, m)) {
 		if (unlikely(nh + IPV6_HLEN + ulen > rte_pktmbuf_data_len(m)))
 			return P6_FULL_PATH;
-		sum = __p6_sum64(s0, s1);
-		sum = __p6_sum64(sum, d0);
-		sum = __p6_sum64(sum, d1);
-		sum = __p6_sum64(sum, __p6_word64(uh));
-		sum = __p6_sum64(sum, (uint64_t)rte_cpu_to_be_32(ulen) +
-					      rte_cpu_to_be_32(NEXTHDR_UDP));
+		sum = __path_csum_adc64(s0, s1);
+		sum = __path_csum_adc64(sum, d0);
+		sum = __path_csum_adc64(sum, d1);
+		sum = __path_csum_adc64(sum, __path_csum_word64(uh));
+		sum = __path_csum_adc64(sum, (uint64_t)rte_cpu_to_be_32(ulen) +
+						     rte_cpu_to_be_32(NEXTHDR_UDP));
 		if (ulen > 8)
-			sum = __p6_sum_bytes(sum, uh + 8, ulen - 8);
+			sum = path_csum_add64(sum, uh + 8, ulen - 8);
 		if (unlikely(path_csum_fold(sum) != 0xffff))
 			return P6_FULL_PATH;
 	}
